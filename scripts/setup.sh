@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Set-up on a fresh Debian machine: installs what is missing with apt, then
+# configures and builds ccsim in build/. Safe to run again (it only rebuilds).
+# CI=true (or CCSIM_WERROR=ON) turns warnings into errors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(gcc make cmake pkg-config libconfig-dev check)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+werror=OFF
+if [ "${CI:-}" = "true" ] || [ "${CCSIM_WERROR:-}" = "ON" ]; then werror=ON; fi
+build=${CCSIM_BUILD_DIR:-build}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CCSIM_BUILD_TYPE:-RelWithDebInfo}" \
+  -DCCSIM_WERROR="$werror" -DCCSIM_SANITIZE="${CCSIM_SANITIZE:-OFF}" >/dev/null
+cmake --build "$build" -j "$(nproc)"

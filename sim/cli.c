@@ -1,0 +1,125 @@
+/*
+ * cli.c -- `ccsim` dispatch, --help, --version and the shared option helpers.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct cli_cmd cli_cmds[] = {
+    {"list", cli_list, "list shipped configs",
+     "usage: ccsim list configs\n"
+     "\n"
+     "Lists the machine configs shipped with ccsim (from $CCSIM_CONFIG_DIR or the\n"
+     "installed configs folder), with their machine names and descriptions.\n"},
+    {"config", cli_config, "check a machine config and print what it describes",
+     "usage: ccsim config -c CONFIG [--set GROUP.KEY=VALUE ...]\n"
+     "\n"
+     "Loads CONFIG (a path, or the name of a shipped config such as knc-5110p),\n"
+     "checks every key against the schema, and prints every setting with its\n"
+     "unit and meaning. Errors are reported as FILE:LINE: message (exit 2).\n"
+     "\n"
+     "  -c, --config CONFIG   the machine config\n"
+     "  -s, --set G.K=V       override one setting (repeatable), e.g. --set l1.size_kb=1\n"},
+    {"bench", cli_bench, "measure the simulator's own speed",
+     "usage: ccsim bench engine [--pending N] [--events N] [--seed S]\n"
+     "\n"
+     "engine: the hold model. N events are pending; each one fired schedules one\n"
+     "more 1 to 100 cycles (of a 1 GHz clock) later. Prints the figures, the last\n"
+     "line being events_per_s=<number>.\n"
+     "\n"
+     "  --pending N   events in the queue (default 65536)\n"
+     "  --events N    events to fire after warm-up (default 20M)\n"
+     "  --seed S      random seed (default 1)\n"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static void print_help(void)
+{
+    printf("ccsim %s -- a cycle-level cache-coherence simulator\n\n", sim_version());
+    printf("usage: ccsim SUBCOMMAND [options]     (ccsim SUBCOMMAND --help for its options)\n\n");
+    printf("subcommands:\n");
+    for (const struct cli_cmd *c = cli_cmds; c->name; c++)
+        printf("  %-10s %s\n", c->name, c->summary);
+    printf("\nexit status: 0 success; 1 the simulated program failed a check;\n"
+           "2 bad input (usage, config, trace), with FILE:LINE: message on stderr.\n");
+}
+
+int cli_usage_error(const char *sub, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "ccsim%s%s: ", sub ? " " : "", sub ? sub : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (sub)
+        fprintf(stderr, "\nTry 'ccsim %s --help'.\n", sub);
+    else
+        fprintf(stderr, "\nTry 'ccsim --help'.\n");
+    return SIM_EXIT_INPUT;
+}
+
+bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t lo, uint64_t hi,
+                   uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!text || !*text || *text == '-') {
+        cli_usage_error(sub, "%s needs a number from %llu to %llu", opt, (unsigned long long)lo,
+                        (unsigned long long)hi);
+        return false;
+    }
+    unsigned long long v = strtoull(text, &end, 10);
+    unsigned long long mul = 1;
+    if (*end == 'k' || *end == 'K')
+        mul = 1000, end++;
+    else if (*end == 'M')
+        mul = 1000000, end++;
+    else if (*end == 'G')
+        mul = 1000000000, end++;
+    if (errno || *end || end == text || (mul > 1 && v > UINT64_MAX / mul) || v * mul < lo ||
+        v * mul > hi) {
+        cli_usage_error(sub, "%s '%s' is not a number from %llu to %llu", opt, text,
+                        (unsigned long long)lo, (unsigned long long)hi);
+        return false;
+    }
+    *out = v * mul;
+    return true;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return true;
+    return false;
+}
+
+int cli_main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help();
+        return SIM_EXIT_INPUT;
+    }
+    const char *sub = argv[1];
+    if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0 || strcmp(sub, "help") == 0) {
+        print_help();
+        return SIM_EXIT_OK;
+    }
+    if (strcmp(sub, "-V") == 0 || strcmp(sub, "--version") == 0) {
+        printf("ccsim %s\n", sim_version());
+        return SIM_EXIT_OK;
+    }
+    for (const struct cli_cmd *c = cli_cmds; c->name; c++) {
+        if (strcmp(c->name, sub) != 0)
+            continue;
+        if (cli_wants_help(argc - 1, argv + 1)) {
+            fputs(c->usage, stdout);
+            return SIM_EXIT_OK;
+        }
+        return c->run(argc - 1, argv + 1);
+    }
+    return cli_usage_error(NULL, "unknown subcommand '%s'", sub);
+}

@@ -1,0 +1,37 @@
+/*
+ * cli.h -- the `ccsim` command line: one function per subcommand, and the
+ * helpers they share (option errors, number parsing). Part of the top layer.
+ *
+ * Every subcommand returns an exit status of enum sim_exit. Usage errors
+ * print "ccsim SUB: what is wrong" and a pointer to --help, and give 2.
+ */
+#ifndef CCSIM_CLI_H
+#define CCSIM_CLI_H
+
+#include "sim.h"
+
+struct cli_cmd {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+    const char *summary;
+    const char *usage; /* full help text */
+};
+
+/* The subcommands, NULL-terminated. */
+extern const struct cli_cmd cli_cmds[];
+
+int cli_main(int argc, char **argv);
+
+/* Prints "ccsim SUB: message" and the --help hint; returns SIM_EXIT_INPUT. */
+int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parses an unsigned integer in [lo, hi] (accepts k/M/G suffixes: 64k). */
+bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t lo, uint64_t hi,
+                   uint64_t *out);
+/* True if argv holds -h or --help. */
+bool cli_wants_help(int argc, char **argv);
+
+int cli_bench(int argc, char **argv);
+int cli_list(int argc, char **argv);
+int cli_config(int argc, char **argv);
+
+#endif

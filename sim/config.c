@@ -1,0 +1,591 @@
+/*
+ * config.c -- libconfig files checked against a schema (struct sim_cfg_section).
+ *
+ * Every message names the file and line of the offending setting; a value set
+ * with --set names "--set" instead. All errors of a file are reported, not
+ * only the first.
+ */
+#include "sim.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sim_cfg_file {
+    config_t cfg;
+    char *path;
+    char *dir;
+};
+
+/* ------------------------------------------------------------- helpers */
+
+/* The file a setting came from, as the user can open it: an @include'd file
+ * is named relative to the including file's folder. */
+static void setting_file(const struct sim_cfg_file *cf, const config_setting_t *s, char *buf,
+                         size_t size)
+{
+    const char *f = config_setting_source_file(s);
+    if (s->line == 0)
+        snprintf(buf, size, "--set");
+    else if (!f || strcmp(f, cf->path) == 0)
+        snprintf(buf, size, "%s", cf->path);
+    else if (f[0] == '/' || strcmp(cf->dir, ".") == 0)
+        snprintf(buf, size, "%s", f);
+    else
+        snprintf(buf, size, "%s/%s", cf->dir, f);
+}
+
+static int setting_line(const config_setting_t *s)
+{
+    return (int)config_setting_source_line(s);
+}
+
+__attribute__((format(printf, 4, 5))) static void diag_at(struct sim_diag *d,
+                                                          const struct sim_cfg_file *cf,
+                                                          const config_setting_t *s,
+                                                          const char *fmt, ...)
+{
+    char file[1024], msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    setting_file(cf, s, file, sizeof file);
+    sim_diag_add(d, file, setting_line(s), "%s", msg);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            size_t best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* Appends " (did you mean 'x'?)" or " (known: a, b, c)" to buf. */
+static void suggest(char *buf, size_t size, const char *name, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < n; i++) {
+        size_t dist = edit_distance(name, names[i]);
+        if (dist < best_d) {
+            best_d = dist;
+            best = names[i];
+        }
+    }
+    if (best) {
+        snprintf(buf, size, " (did you mean '%s'?)", best);
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, size, " (known:");
+    for (size_t i = 0; i < n && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, " %s%s", names[i], i + 1 < n ? "," : "");
+    if (len < size)
+        snprintf(buf + len, size - len, ")");
+}
+
+static const char *type_name(int t)
+{
+    switch (t) {
+    case CONFIG_TYPE_GROUP:
+        return "a group";
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        return "an integer";
+    case CONFIG_TYPE_FLOAT:
+        return "a number with a decimal point";
+    case CONFIG_TYPE_STRING:
+        return "a string";
+    case CONFIG_TYPE_BOOL:
+        return "a boolean";
+    case CONFIG_TYPE_ARRAY:
+        return "an array";
+    case CONFIG_TYPE_LIST:
+        return "a list";
+    default:
+        return "a setting of unknown type";
+    }
+}
+
+/* What a key expects, for messages: "an integer from 1 to 64". */
+static void expectation(char *buf, size_t size, const struct sim_cfg_key *k)
+{
+    switch (k->type) {
+    case SIM_CFG_INT:
+        snprintf(buf, size, "an integer from %.0f to %.0f", k->min, k->max);
+        break;
+    case SIM_CFG_FLOAT:
+        snprintf(buf, size, "a number from %g to %g", k->min, k->max);
+        break;
+    case SIM_CFG_BOOL:
+        snprintf(buf, size, "true or false");
+        break;
+    case SIM_CFG_STRING:
+        snprintf(buf, size, "a string of at most %zu characters", k->len - 1);
+        break;
+    case SIM_CFG_CHOICE: {
+        size_t len = (size_t)snprintf(buf, size, "one of");
+        for (size_t i = 0; k->choices[i] && len < size; i++)
+            len +=
+                (size_t)snprintf(buf + len, size - len, "%s \"%s\"", i ? "," : "", k->choices[i]);
+        break;
+    }
+    case SIM_CFG_INT_ARRAY:
+        snprintf(buf, size, "a list of at most %zu integers from %.0f to %.0f", k->len, k->min,
+                 k->max);
+        break;
+    case SIM_CFG_FLOAT_ARRAY:
+        snprintf(buf, size, "a list of at most %zu numbers from %g to %g", k->len, k->min, k->max);
+        break;
+    }
+}
+
+/* ------------------------------------------------------------- opening */
+
+struct sim_cfg_file *sim_cfg_open(const char *path, struct sim_diag *d)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        sim_diag_add(d, path, 0, "cannot open config: %s", strerror(errno));
+        return NULL;
+    }
+    fclose(f);
+
+    struct sim_cfg_file *cf = sim_xcalloc(1, sizeof *cf);
+    cf->path = sim_xstrdup(path);
+    cf->dir = sim_xstrdup(path);
+    char *slash = strrchr(cf->dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        strcpy(cf->dir, ".");
+
+    config_init(&cf->cfg);
+    config_set_include_dir(&cf->cfg, cf->dir);
+    if (config_read_file(&cf->cfg, path) != CONFIG_TRUE) {
+        const char *file = config_error_file(&cf->cfg);
+        if (config_error_type(&cf->cfg) == CONFIG_ERR_FILE_IO)
+            sim_diag_add(d, file ? file : path, 0, "cannot read config: %s",
+                         config_error_text(&cf->cfg));
+        else
+            sim_diag_add(d, file ? file : path, config_error_line(&cf->cfg),
+                         "syntax error: %s (expected `name = value;` or `name = { ... };`)",
+                         config_error_text(&cf->cfg));
+        sim_cfg_close(cf);
+        return NULL;
+    }
+    return cf;
+}
+
+void sim_cfg_close(struct sim_cfg_file *cf)
+{
+    if (!cf)
+        return;
+    config_destroy(&cf->cfg);
+    free(cf->path);
+    free(cf->dir);
+    free(cf);
+}
+
+const char *sim_cfg_path(const struct sim_cfg_file *cf)
+{
+    return cf->path;
+}
+
+const char *sim_cfg_string(const struct sim_cfg_file *cf, const char *path)
+{
+    const char *s = NULL;
+    if (config_lookup_string(&cf->cfg, path, &s) != CONFIG_TRUE)
+        return NULL;
+    return s;
+}
+
+int sim_cfg_line(const struct sim_cfg_file *cf, const char *path)
+{
+    config_setting_t *s = config_lookup(&cf->cfg, path);
+    return s ? setting_line(s) : 0;
+}
+
+/* ------------------------------------------------------------- --set */
+
+/* Copies a scalar or array setting src into parent under name. */
+static bool copy_setting(config_setting_t *parent, const char *name, const config_setting_t *src)
+{
+    int type = config_setting_type(src);
+    config_setting_t *dst = config_setting_add(parent, name, type);
+    if (!dst)
+        return false;
+    switch (type) {
+    case CONFIG_TYPE_INT:
+        return config_setting_set_int(dst, config_setting_get_int(src));
+    case CONFIG_TYPE_INT64:
+        return config_setting_set_int64(dst, config_setting_get_int64(src));
+    case CONFIG_TYPE_FLOAT:
+        return config_setting_set_float(dst, config_setting_get_float(src));
+    case CONFIG_TYPE_BOOL:
+        return config_setting_set_bool(dst, config_setting_get_bool(src));
+    case CONFIG_TYPE_STRING:
+        return config_setting_set_string(dst, config_setting_get_string(src));
+    case CONFIG_TYPE_ARRAY:
+    case CONFIG_TYPE_LIST:
+        for (int i = 0; i < config_setting_length(src); i++)
+            if (!copy_setting(dst, NULL, config_setting_get_elem(src, (unsigned)i)))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool sim_cfg_set(struct sim_cfg_file *cf, const char *assignment, struct sim_diag *d)
+{
+    const char *eq = strchr(assignment, '=');
+    const char *dot = strchr(assignment, '.');
+    if (!eq || !dot || dot > eq || dot == assignment || dot + 1 == eq) {
+        sim_diag_add(d, "--set", 0, "'%s' is not of the form group.key=value", assignment);
+        return false;
+    }
+    char group[128], key[128];
+    size_t gl = (size_t)(dot - assignment), kl = (size_t)(eq - dot - 1);
+    if (gl >= sizeof group || kl >= sizeof key) {
+        sim_diag_add(d, "--set", 0, "'%s': name too long", assignment);
+        return false;
+    }
+    memcpy(group, assignment, gl);
+    group[gl] = '\0';
+    memcpy(key, dot + 1, kl);
+    key[kl] = '\0';
+
+    config_t tmp;
+    config_init(&tmp);
+    char *text = sim_xmalloc(strlen(eq) + 16);
+    sprintf(text, "v %s;", eq);
+    bool ok = config_read_string(&tmp, text) == CONFIG_TRUE;
+    free(text);
+    config_setting_t *value = ok ? config_lookup(&tmp, "v") : NULL;
+    if (!value || config_setting_is_group(value)) {
+        sim_diag_add(d, "--set", 0, "'%s': the value is not a number, string, boolean or list",
+                     assignment);
+        config_destroy(&tmp);
+        return false;
+    }
+    config_setting_t *root = config_root_setting(&cf->cfg);
+    config_setting_t *g = config_setting_get_member(root, group);
+    if (!g)
+        g = config_setting_add(root, group, CONFIG_TYPE_GROUP);
+    if (!g || !config_setting_is_group(g)) {
+        sim_diag_add(d, "--set", 0, "'%s': '%s' is not a group", assignment, group);
+        config_destroy(&tmp);
+        return false;
+    }
+    if (config_setting_get_member(g, key))
+        config_setting_remove(g, key);
+    ok = copy_setting(g, key, value);
+    config_destroy(&tmp);
+    if (!ok)
+        sim_diag_add(d, "--set", 0, "'%s': cannot set this value", assignment);
+    return ok;
+}
+
+/* ------------------------------------------------------------- checking */
+
+static bool get_number(const config_setting_t *s, bool integer, double *out, int64_t *iout)
+{
+    int t = config_setting_type(s);
+    if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64) {
+        *iout = (int64_t)config_setting_get_int64(s);
+        *out = (double)*iout;
+        return true;
+    }
+    if (t == CONFIG_TYPE_FLOAT && !integer) {
+        *out = config_setting_get_float(s);
+        return true;
+    }
+    return false;
+}
+
+static void key_error(struct sim_diag *d, const struct sim_cfg_file *cf, const config_setting_t *s,
+                      const char *section, const struct sim_cfg_key *k, const char *what)
+{
+    char exp[512];
+    expectation(exp, sizeof exp, k);
+    diag_at(d, cf, s, "%s.%s %s (expected %s)", section, k->name, what, exp);
+}
+
+static bool apply_number(const struct sim_cfg_file *cf, const config_setting_t *s,
+                         const char *section, const struct sim_cfg_key *k, void *field,
+                         struct sim_diag *d)
+{
+    bool integer = k->type == SIM_CFG_INT || k->type == SIM_CFG_INT_ARRAY;
+    double v = 0;
+    int64_t iv = 0;
+    char what[160];
+    if (!get_number(s, integer, &v, &iv)) {
+        snprintf(what, sizeof what, "is %s", type_name(config_setting_type(s)));
+        key_error(d, cf, s, section, k, what);
+        return false;
+    }
+    if (!(v >= k->min && v <= k->max) || (!integer && !isfinite(v))) {
+        if (integer)
+            snprintf(what, sizeof what, "= %lld is out of range", (long long)iv);
+        else
+            snprintf(what, sizeof what, "= %g is out of range", v);
+        key_error(d, cf, s, section, k, what);
+        return false;
+    }
+    if (integer)
+        *(int64_t *)field = iv;
+    else
+        *(double *)field = v;
+    return true;
+}
+
+static bool apply_array(const struct sim_cfg_file *cf, const config_setting_t *s,
+                        const char *section, const struct sim_cfg_key *k, char *base,
+                        struct sim_diag *d)
+{
+    int t = config_setting_type(s);
+    if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) {
+        char what[160];
+        snprintf(what, sizeof what, "is %s", type_name(t));
+        key_error(d, cf, s, section, k, what);
+        return false;
+    }
+    int n = config_setting_length(s);
+    if ((size_t)n > k->len) {
+        char what[160];
+        snprintf(what, sizeof what, "has %d elements", n);
+        key_error(d, cf, s, section, k, what);
+        return false;
+    }
+    size_t esize = k->type == SIM_CFG_INT_ARRAY ? sizeof(int64_t) : sizeof(double);
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        ok &= apply_number(cf, e, section, k, base + k->offset + (size_t)i * esize, d);
+    }
+    if (ok)
+        *(int *)(base + k->count_offset) = n;
+    return ok;
+}
+
+static bool apply_string(const struct sim_cfg_file *cf, const config_setting_t *s,
+                         const char *section, const struct sim_cfg_key *k, char *field,
+                         struct sim_diag *d)
+{
+    char what[512];
+    if (config_setting_type(s) != CONFIG_TYPE_STRING) {
+        snprintf(what, sizeof what, "is %s", type_name(config_setting_type(s)));
+        key_error(d, cf, s, section, k, what);
+        return false;
+    }
+    const char *v = config_setting_get_string(s);
+    if (strlen(v) >= k->len) {
+        snprintf(what, sizeof what, "is %zu characters long", strlen(v));
+        key_error(d, cf, s, section, k, what);
+        return false;
+    }
+    if (k->type == SIM_CFG_CHOICE) {
+        size_t n = 0;
+        while (k->choices[n])
+            n++;
+        bool found = false;
+        for (size_t i = 0; i < n; i++)
+            found |= strcmp(k->choices[i], v) == 0;
+        if (!found) {
+            char hint[400];
+            suggest(hint, sizeof hint, v, k->choices, n);
+            snprintf(what, sizeof what, "= \"%.60s\" is not known%s", v, hint);
+            key_error(d, cf, s, section, k, what);
+            return false;
+        }
+    }
+    strcpy(field, v);
+    return true;
+}
+
+static bool apply_key(const struct sim_cfg_file *cf, const config_setting_t *s,
+                      const struct sim_cfg_section *sec, const struct sim_cfg_key *k,
+                      struct sim_diag *d)
+{
+    char *base = sec->dst;
+    switch (k->type) {
+    case SIM_CFG_INT:
+    case SIM_CFG_FLOAT:
+        return apply_number(cf, s, sec->name, k, base + k->offset, d);
+    case SIM_CFG_BOOL:
+        if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
+            char what[160];
+            snprintf(what, sizeof what, "is %s", type_name(config_setting_type(s)));
+            key_error(d, cf, s, sec->name, k, what);
+            return false;
+        }
+        *(bool *)(base + k->offset) = config_setting_get_bool(s);
+        return true;
+    case SIM_CFG_STRING:
+    case SIM_CFG_CHOICE:
+        return apply_string(cf, s, sec->name, k, base + k->offset, d);
+    case SIM_CFG_INT_ARRAY:
+    case SIM_CFG_FLOAT_ARRAY:
+        return apply_array(cf, s, sec->name, k, base, d);
+    }
+    return false;
+}
+
+static bool apply_section(const struct sim_cfg_file *cf, const config_setting_t *g,
+                          const struct sim_cfg_section *sec, struct sim_diag *d)
+{
+    bool ok = true;
+    const char *names[64];
+    size_t nn = sec->nkeys < 64 ? sec->nkeys : 64;
+    for (size_t i = 0; i < nn; i++)
+        names[i] = sec->keys[i].name;
+
+    for (int i = 0; i < config_setting_length(g); i++) {
+        config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+        const char *name = config_setting_name(s);
+        const struct sim_cfg_key *k = NULL;
+        for (size_t j = 0; j < sec->nkeys && !k; j++)
+            if (strcmp(sec->keys[j].name, name) == 0)
+                k = &sec->keys[j];
+        if (!k) {
+            char hint[600];
+            suggest(hint, sizeof hint, name, names, nn);
+            diag_at(d, cf, s, "unknown key '%s' in section '%s'%s", name, sec->name, hint);
+            ok = false;
+            continue;
+        }
+        ok &= apply_key(cf, s, sec, k, d);
+    }
+    for (size_t j = 0; j < sec->nkeys; j++) {
+        const struct sim_cfg_key *k = &sec->keys[j];
+        if (k->required && !config_setting_get_member(g, k->name)) {
+            char exp[512];
+            expectation(exp, sizeof exp, k);
+            diag_at(d, cf, g, "section '%s' lacks the required key '%s' (%s: %s)", sec->name,
+                    k->name, k->help ? k->help : k->name, exp);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+bool sim_cfg_apply(struct sim_cfg_file *cf, const struct sim_cfg_section *secs, size_t nsecs,
+                   struct sim_diag *d)
+{
+    bool ok = true;
+    config_setting_t *root = config_root_setting(&cf->cfg);
+    const char *names[64];
+    size_t nn = nsecs < 64 ? nsecs : 64;
+    for (size_t i = 0; i < nn; i++)
+        names[i] = secs[i].name;
+
+    for (int i = 0; i < config_setting_length(root); i++) {
+        config_setting_t *g = config_setting_get_elem(root, (unsigned)i);
+        const char *name = config_setting_name(g);
+        const struct sim_cfg_section *sec = NULL;
+        for (size_t j = 0; j < nsecs && !sec; j++)
+            if (strcmp(secs[j].name, name) == 0)
+                sec = &secs[j];
+        if (!sec) {
+            char hint[600];
+            suggest(hint, sizeof hint, name, names, nn);
+            diag_at(d, cf, g, "unknown section '%s'%s", name, hint);
+            ok = false;
+            continue;
+        }
+        if (!config_setting_is_group(g)) {
+            diag_at(d, cf, g, "'%s' is %s (expected a group: %s = { ... };)", name,
+                    type_name(config_setting_type(g)), name);
+            ok = false;
+            continue;
+        }
+        ok &= apply_section(cf, g, sec, d);
+    }
+    for (size_t j = 0; j < nsecs; j++) {
+        if (secs[j].required && !config_setting_get_member(root, secs[j].name)) {
+            sim_diag_add(d, cf->path, 1, "the required section '%s' is missing (%s)", secs[j].name,
+                         secs[j].help ? secs[j].help : "");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------- printing */
+
+/* Formats a key's value (and unit) into buf. */
+static void format_value(char *buf, size_t size, const struct sim_cfg_key *k, const char *base)
+{
+    const char *f = base + k->offset;
+    size_t len = 0;
+#define PUT(...) (len += (size_t)snprintf(buf + len, len < size ? size - len : 0, __VA_ARGS__))
+    switch (k->type) {
+    case SIM_CFG_INT:
+        PUT("%lld", (long long)*(const int64_t *)f);
+        break;
+    case SIM_CFG_FLOAT:
+        PUT("%g", *(const double *)f);
+        break;
+    case SIM_CFG_BOOL:
+        PUT("%s", *(const bool *)f ? "true" : "false");
+        break;
+    case SIM_CFG_STRING:
+    case SIM_CFG_CHOICE:
+        PUT("\"%s\"", f);
+        break;
+    case SIM_CFG_INT_ARRAY:
+    case SIM_CFG_FLOAT_ARRAY: {
+        int n = *(const int *)(base + k->count_offset);
+        PUT("[");
+        for (int i = 0; i < n; i++) {
+            if (k->type == SIM_CFG_INT_ARRAY)
+                PUT("%s%lld", i ? ", " : "", (long long)((const int64_t *)f)[i]);
+            else
+                PUT("%s%g", i ? ", " : "", ((const double *)f)[i]);
+        }
+        PUT("]");
+        break;
+    }
+    }
+    if (k->unit)
+        PUT(" %s", k->unit);
+#undef PUT
+}
+
+void sim_cfg_print(const struct sim_cfg_section *secs, size_t nsecs)
+{
+    for (size_t i = 0; i < nsecs; i++) {
+        const struct sim_cfg_section *sec = &secs[i];
+        printf("%s:%s%s\n", sec->name, sec->help ? "  # " : "", sec->help ? sec->help : "");
+        for (size_t j = 0; j < sec->nkeys; j++) {
+            const struct sim_cfg_key *k = &sec->keys[j];
+            char val[512];
+            format_value(val, sizeof val, k, sec->dst);
+            printf("  %-18s %-14s%s%s\n", k->name, val, k->help ? "  # " : "",
+                   k->help ? k->help : "");
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/*
+ * machine.h -- the machine description read from a config file, and the
+ * assembly of a machine from it. This is the top layer: it is the only code
+ * (with the CLI) that sees every module.
+ *
+ * Sections owned here: machine, core, l1, l2, memory. Later layers add the
+ * protocol's and the topology's sections through their ops tables.
+ */
+#ifndef CCSIM_MACHINE_H
+#define CCSIM_MACHINE_H
+
+#include "sim.h"
+
+struct sim_machine_sec {
+    char name[64];
+    char description[256];
+    char protocol[16];
+    char topology[16];
+    int64_t sockets;
+    int64_t cores; /* in all sockets */
+    int64_t threads_per_core;
+    double clock_ghz;
+    int64_t line_bytes;
+};
+
+struct sim_core_sec {
+    int64_t mshrs;       /* outstanding misses of a copy stream */
+    int64_t poll_cycles; /* between a failed wait's wake-up and its re-load */
+};
+
+struct sim_cache_sec {
+    int64_t size_kb; /* 0: the level does not exist */
+    int64_t ways;
+    int64_t latency_cycles; /* hit latency, core cycles */
+};
+
+struct sim_memory_sec {
+    int64_t controllers;
+    double latency_ns;    /* DRAM access at the controller */
+    double bandwidth_gbs; /* per controller */
+};
+
+struct sim_machine_cfg {
+    char path[512]; /* the file it came from */
+    struct sim_machine_sec machine;
+    struct sim_core_sec core;
+    struct sim_cache_sec l1, l2;
+    struct sim_memory_sec memory;
+};
+
+/* The protocol and topology names a config may give (DESIGN.md). */
+extern const char *const sim_protocol_names[];
+extern const char *const sim_topology_names[];
+
+/* Loads and checks a machine config; `sets` are --set overrides
+ * ("group.key=value"). Returns false with every error in d. */
+bool sim_machine_load(struct sim_machine_cfg *m, const char *path, const char *const *sets,
+                      size_t nsets, struct sim_diag *d);
+/* Prints the machine as a readable table (every key, its unit and meaning). */
+void sim_machine_print(struct sim_machine_cfg *m);
+
+/* Finds a config by path or by shipped name ("knc-5110p"); writes the path
+ * into buf. Returns false if there is no such file. */
+bool sim_config_find(const char *name, char *buf, size_t size);
+/* The folder of shipped configs. */
+const char *sim_config_dir(void);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * test_cli.c -- the ccsim binary as a user runs it: exit statuses 0 / 2,
+ * messages that name the file and line, help and version, bench engine.
+ */
+#include "sim.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct tu_run r;
+
+START_TEST(test_version_and_help)
+{
+    tu_ccsim(&r, "--version");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strncmp(r.out, "ccsim ", 6) == 0, "%s", r.out);
+    tu_ccsim(&r, "--help");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, "subcommands:") != NULL);
+    ck_assert(strstr(r.out, "bench") != NULL);
+    tu_ccsim(&r, "bench --help");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, "usage: ccsim bench engine") != NULL);
+    tu_ccsim(&r, "config -h");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, "usage: ccsim config") != NULL);
+}
+END_TEST
+
+START_TEST(test_usage_errors_exit_2)
+{
+    tu_ccsim(&r, "%s", "");
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "frobnicate");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(strstr(r.err, "unknown subcommand 'frobnicate'") != NULL);
+    tu_ccsim(&r, "bench engine --pending");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "needs a value") != NULL, "%s", r.err);
+    tu_ccsim(&r, "bench engine --pending lots");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(strstr(r.err, "--pending 'lots' is not a number") != NULL);
+    tu_ccsim(&r, "bench engine --colour red");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(strstr(r.err, "unknown option '--colour'") != NULL);
+    tu_ccsim(&r, "bench warp");
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "list gizmos");
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "config");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(strstr(r.err, "-c CONFIG is required") != NULL);
+}
+END_TEST
+
+START_TEST(test_missing_config_names_file)
+{
+    tu_ccsim(&r, "config -c /no/such/machine.cfg");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "/no/such/machine.cfg: no such config file") != NULL, "%s", r.err);
+}
+END_TEST
+
+START_TEST(test_bad_config_file_line)
+{
+    const char *path =
+        tu_write("bad.cfg", "machine = {\n"
+                            "  name = \"t\"; protocol = \"mesi\"; topology = \"xbar\";\n"
+                            "  cores = 4; clock_ghz = 2.0; line_bytes = 64;\n"
+                            "  colour = \"red\";\n"
+                            "};\n"
+                            "l1 = { size_kb = 32; ways = 8; latency_cycles = 4; };\n"
+                            "memory = { latency_ns = 80.0; };\n");
+    tu_ccsim(&r, "config -c %s", path);
+    ck_assert_int_eq(r.status, 2);
+    char want[600];
+    snprintf(want, sizeof want, "%s:4: unknown key 'colour' in section 'machine'", path);
+    ck_assert_msg(strstr(r.err, want) != NULL, "want %s in %s", want, r.err);
+    ck_assert_str_eq(r.out, "");
+}
+END_TEST
+
+START_TEST(test_config_prints_machine)
+{
+    tu_ccsim(&r, "config -c %s/knc-5110p.cfg", CCSIM_CONFIGS);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, "knc-5110p") != NULL);
+    ck_assert(strstr(r.out, "threads_per_core") != NULL);
+    /* by shipped name, with an override */
+    tu_ccsim(&r, "config -c snb-e5-2660 --set l1.size_kb=1");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "size_kb            1 KiB") != NULL);
+}
+END_TEST
+
+START_TEST(test_list_configs)
+{
+    tu_ccsim(&r, "list configs");
+    ck_assert_int_eq(r.status, 0);
+    const char *names[] = {"snb-e5-2660.cfg", "knc-5110p.cfg", "scc.cfg", "opteron-6272.cfg"};
+    for (size_t i = 0; i < SIM_COUNT_OF(names); i++)
+        ck_assert_msg(strstr(r.out, names[i]) != NULL, "%s missing from:\n%s", names[i], r.out);
+}
+END_TEST
+
+START_TEST(test_bench_engine_runs)
+{
+    tu_ccsim(&r, "bench engine --pending 4096 --events 200k");
+    ck_assert_int_eq(r.status, 0);
+    const char *last = strstr(r.out, "events_per_s=");
+    ck_assert(last != NULL);
+    ck_assert(strchr(last, '\n') == r.out + strlen(r.out) - 1); /* the last line */
+    const char *ev = strstr(r.out, "\nevents=");
+    ck_assert(ev != NULL);
+    ck_assert_uint_ge(strtoull(ev + 8, NULL, 10), 200000);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("binary");
+    tcase_add_test(tc, test_version_and_help);
+    tcase_add_test(tc, test_usage_errors_exit_2);
+    tcase_add_test(tc, test_missing_config_names_file);
+    tcase_add_test(tc, test_bad_config_file_line);
+    tcase_add_test(tc, test_config_prints_machine);
+    tcase_add_test(tc, test_list_configs);
+    tcase_add_test(tc, test_bench_engine_runs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(cli_suite());
+}

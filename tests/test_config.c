@@ -1,0 +1,315 @@
+/*
+ * test_config.c -- config loading: every kind of mistake gives FILE:LINE and
+ * says what is expected; good files, @include and --set work.
+ */
+#include "machine.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A valid machine; tests replace parts of it. */
+#define GOOD_MACHINE                                                                               \
+    "machine = {\n"                                                                                \
+    "  name = \"tiny\";\n"                                                                         \
+    "  protocol = \"mesi\";\n"                                                                     \
+    "  topology = \"xbar\";\n"                                                                     \
+    "  cores = 4;\n"                                                                               \
+    "  clock_ghz = 2.0;\n"                                                                         \
+    "  line_bytes = 64;\n"                                                                         \
+    "};\n"
+#define GOOD_L1     "l1 = { size_kb = 32; ways = 8; latency_cycles = 4; };\n"
+#define GOOD_MEMORY "memory = { latency_ns = 80.0; };\n"
+
+static struct sim_diag diag;
+static struct sim_machine_cfg mcfg;
+
+/* Loads text as NAME; returns whether it loaded. */
+static bool load(const char *name, const char *text)
+{
+    const char *path = tu_write(name, text);
+    sim_diag_init(&diag);
+    return sim_machine_load(&mcfg, path, NULL, 0, &diag);
+}
+
+/* The diagnostics hold "NAME:LINE: " followed somewhere by `what`. */
+static void expect_error(const char *name, int line, const char *what)
+{
+    char prefix[600];
+    snprintf(prefix, sizeof prefix, "%s/%s:%d: ", tu_dir(), name, line);
+    ck_assert_msg(diag.count > 0, "no error reported");
+    for (const char *at = strstr(diag.text, prefix); at; at = strstr(at + 1, prefix)) {
+        const char *eol = strchr(at, '\n');
+        const char *hit = strstr(at, what);
+        if (hit && (!eol || hit < eol))
+            return;
+    }
+    ck_abort_msg("want '%s' on a line starting '%s' in:\n%s", what, prefix, diag.text);
+}
+
+START_TEST(test_good)
+{
+    ck_assert_msg(load("good.cfg", GOOD_MACHINE GOOD_L1 GOOD_MEMORY), "%s", diag.text);
+    ck_assert_int_eq(diag.count, 0);
+    ck_assert_str_eq(mcfg.machine.name, "tiny");
+    ck_assert_int_eq(mcfg.machine.cores, 4);
+    ck_assert_int_eq(mcfg.machine.threads_per_core, 1); /* default */
+    ck_assert_int_eq(mcfg.core.mshrs, 10);              /* default */
+    ck_assert(mcfg.machine.clock_ghz == 2.0);
+    ck_assert_int_eq(mcfg.l1.ways, 8);
+    ck_assert_int_eq(mcfg.l2.size_kb, 0); /* no l2 */
+}
+END_TEST
+
+START_TEST(test_integer_accepted_for_float)
+{
+    ck_assert_msg(load("intfloat.cfg",
+                       "machine = { name = \"t\"; protocol = \"mesi\"; topology = \"xbar\";\n"
+                       "  cores = 2; clock_ghz = 2; line_bytes = 64; };\n" GOOD_L1 GOOD_MEMORY),
+                  "%s", diag.text);
+    ck_assert(mcfg.machine.clock_ghz == 2.0);
+}
+END_TEST
+
+START_TEST(test_syntax_error)
+{
+    ck_assert(!load("syntax.cfg", GOOD_MACHINE "l1 = { size_kb = 32; ways = ; };\n"));
+    expect_error("syntax.cfg", 9, "syntax error");
+}
+END_TEST
+
+START_TEST(test_unknown_section)
+{
+    ck_assert(!load("unksec.cfg", GOOD_MACHINE GOOD_L1 GOOD_MEMORY "\nmemmory = { x = 1; };\n"));
+    expect_error("unksec.cfg", 12, "unknown section 'memmory' (did you mean 'memory'?)");
+}
+END_TEST
+
+START_TEST(test_unknown_key)
+{
+    ck_assert(!load("unkkey.cfg", GOOD_MACHINE "l1 = { size_kb = 32; way = 8; latency_cycles = 4; "
+                                               "};\n" GOOD_MEMORY));
+    expect_error("unkkey.cfg", 9, "unknown key 'way' in section 'l1' (did you mean 'ways'?)");
+    /* the misspelt key also leaves the required one missing */
+    expect_error("unkkey.cfg", 9, "lacks the required key 'ways'");
+}
+END_TEST
+
+START_TEST(test_unknown_key_far_from_any)
+{
+    ck_assert(!load("unkfar.cfg", GOOD_MACHINE GOOD_L1 "memory = { latency_ns = 80.0; "
+                                                       "zzzzzzzz = 1; };\n"));
+    expect_error("unkfar.cfg", 10, "unknown key 'zzzzzzzz' in section 'memory' (known:");
+}
+END_TEST
+
+START_TEST(test_wrong_type)
+{
+    ck_assert(!load("type.cfg", GOOD_MACHINE "l1 = { size_kb = \"32\"; ways = 8; latency_cycles = "
+                                             "4; };\n" GOOD_MEMORY));
+    expect_error("type.cfg", 9, "l1.size_kb is a string (expected an integer from 1 to 1048576)");
+}
+END_TEST
+
+START_TEST(test_float_for_integer)
+{
+    ck_assert(!load("fint.cfg", GOOD_MACHINE "l1 = { size_kb = 32.5; ways = 8; latency_cycles = "
+                                             "4; };\n" GOOD_MEMORY));
+    expect_error("fint.cfg", 9, "l1.size_kb is a number with a decimal point (expected an integer");
+}
+END_TEST
+
+START_TEST(test_out_of_range)
+{
+    ck_assert(!load("range.cfg", GOOD_MACHINE "l1 = { size_kb = 32; ways = 0; latency_cycles = "
+                                              "4; };\n" GOOD_MEMORY));
+    expect_error("range.cfg", 9, "l1.ways = 0 is out of range (expected an integer from 1 to 64)");
+}
+END_TEST
+
+START_TEST(test_float_out_of_range)
+{
+    ck_assert(!load("frange.cfg",
+                    "machine = { name = \"t\"; protocol = \"mesi\"; topology = \"xbar\";\n"
+                    "  cores = 2;\n  clock_ghz = 99.5; line_bytes = 64; };\n" GOOD_L1 GOOD_MEMORY));
+    expect_error("frange.cfg", 3,
+                 "machine.clock_ghz = 99.5 is out of range (expected a number "
+                 "from 0.01 to 10)");
+}
+END_TEST
+
+START_TEST(test_missing_key)
+{
+    ck_assert(
+        !load("misskey.cfg", GOOD_MACHINE "l1 = { size_kb = 32;\n ways = 8; };\n" GOOD_MEMORY));
+    expect_error("misskey.cfg", 9, "section 'l1' lacks the required key 'latency_cycles'");
+}
+END_TEST
+
+START_TEST(test_missing_section)
+{
+    ck_assert(!load("misssec.cfg", GOOD_MACHINE GOOD_L1));
+    expect_error("misssec.cfg", 1, "the required section 'memory' is missing");
+}
+END_TEST
+
+START_TEST(test_bad_choice)
+{
+    ck_assert(!load("choice.cfg",
+                    "machine = { name = \"t\";\n protocol = \"mesii\"; topology = \"xbar\";\n"
+                    "  cores = 2; clock_ghz = 2.0; line_bytes = 64; };\n" GOOD_L1 GOOD_MEMORY));
+    expect_error("choice.cfg", 2,
+                 "machine.protocol = \"mesii\" is not known (did you mean "
+                 "'mesi'?)");
+}
+END_TEST
+
+START_TEST(test_string_too_long)
+{
+    char text[2048];
+    char name[200];
+    memset(name, 'x', 150);
+    name[150] = '\0';
+    snprintf(text, sizeof text,
+             "machine = { name = \"%s\"; protocol = \"mesi\"; topology = \"xbar\";\n"
+             "  cores = 2; clock_ghz = 2.0; line_bytes = 64; };\n" GOOD_L1 GOOD_MEMORY,
+             name);
+    ck_assert(!load("long.cfg", text));
+    expect_error("long.cfg", 1,
+                 "machine.name is 150 characters long (expected a string of at "
+                 "most 63 characters)");
+}
+END_TEST
+
+START_TEST(test_section_not_group)
+{
+    ck_assert(!load("notgroup.cfg", GOOD_MACHINE GOOD_L1 "memory = 5;\n"));
+    expect_error("notgroup.cfg", 10, "'memory' is an integer (expected a group");
+}
+END_TEST
+
+START_TEST(test_semantic_checks)
+{
+    ck_assert(!load("sem.cfg",
+                    "machine = { name = \"t\"; protocol = \"mesi\"; topology = \"xbar\";\n"
+                    "  cores = 3; sockets = 2; clock_ghz = 2.0;\n"
+                    "  line_bytes = 48; };\n" GOOD_L1 GOOD_MEMORY));
+    expect_error("sem.cfg", 3, "machine.line_bytes = 48 is not a power of two");
+    expect_error("sem.cfg", 2, "machine.cores = 3 is not a multiple of machine.sockets = 2");
+    ck_assert(!load("sets.cfg", GOOD_MACHINE "l1 = { size_kb = 24; ways = 8; latency_cycles = "
+                                             "4; };\n" GOOD_MEMORY));
+    expect_error("sets.cfg", 9, "does not give a power-of-two number of sets");
+}
+END_TEST
+
+START_TEST(test_all_errors_reported)
+{
+    ck_assert(!load("many.cfg", GOOD_MACHINE "l1 = { size_kb = 0; ways = 99; latency_cycles = "
+                                             "4; colour = 1; };\n"));
+    ck_assert_int_eq(diag.count, 4); /* size_kb, ways, colour, memory */
+}
+END_TEST
+
+START_TEST(test_duplicate_key)
+{
+    ck_assert(!load("dup.cfg", GOOD_MACHINE "l1 = { size_kb = 32;\n size_kb = 64; ways = 8; "
+                                            "latency_cycles = 4; };\n" GOOD_MEMORY));
+    ck_assert_int_eq(diag.count, 1);
+    ck_assert_msg(strstr(diag.text, "dup.cfg:10: ") != NULL, "%s", diag.text);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+    sim_diag_init(&diag);
+    ck_assert(!sim_machine_load(&mcfg, "/nonexistent/ccsim.cfg", NULL, 0, &diag));
+    ck_assert_msg(strstr(diag.text, "/nonexistent/ccsim.cfg: cannot open config") != NULL, "%s",
+                  diag.text);
+}
+END_TEST
+
+START_TEST(test_include)
+{
+    tu_write("parts.cfg", GOOD_L1 GOOD_MEMORY);
+    ck_assert_msg(load("inc.cfg", GOOD_MACHINE "@include \"parts.cfg\"\n"), "%s", diag.text);
+    ck_assert_int_eq(mcfg.l1.size_kb, 32);
+    /* an error inside an included file names that file and its line */
+    tu_write("badpart.cfg", "l1 = { size_kb = 32; ways = 8; latency_cycles = 4; };\n"
+                            "memory = { latency_ns = -1.0; };\n");
+    ck_assert(!load("incbad.cfg", GOOD_MACHINE "@include \"badpart.cfg\"\n"));
+    expect_error("badpart.cfg", 2, "memory.latency_ns = -1 is out of range");
+    ck_assert(!load("incmiss.cfg", GOOD_MACHINE "@include \"nothere.cfg\"\n"));
+    ck_assert_msg(strstr(diag.text, "incmiss.cfg:9: ") != NULL, "%s", diag.text);
+}
+END_TEST
+
+START_TEST(test_set_overrides)
+{
+    const char *path = tu_write("set.cfg", GOOD_MACHINE GOOD_L1 GOOD_MEMORY);
+    const char *sets[] = {"l1.size_kb=1", "l2.size_kb=4", "l2.ways=2", "l2.latency_cycles=10",
+                          "machine.description=\"tiny caches\""};
+    sim_diag_init(&diag);
+    ck_assert_msg(sim_machine_load(&mcfg, path, sets, 5, &diag), "%s", diag.text);
+    ck_assert_int_eq(mcfg.l1.size_kb, 1);
+    ck_assert_int_eq(mcfg.l2.ways, 2);
+    ck_assert_str_eq(mcfg.machine.description, "tiny caches");
+
+    const char *bad[] = {"l1.ways=0"};
+    sim_diag_init(&diag);
+    ck_assert(!sim_machine_load(&mcfg, path, bad, 1, &diag));
+    ck_assert_msg(strstr(diag.text, "--set: l1.ways = 0 is out of range") != NULL, "%s", diag.text);
+    const char *malformed[] = {"l1size=4"};
+    sim_diag_init(&diag);
+    ck_assert(!sim_machine_load(&mcfg, path, malformed, 1, &diag));
+    ck_assert_msg(strstr(diag.text, "--set: 'l1size=4' is not of the form group.key=value"), "%s",
+                  diag.text);
+}
+END_TEST
+
+START_TEST(test_shipped_configs_load)
+{
+    const char *names[] = {"snb-e5-2660", "knc-5110p", "scc", "opteron-6272"};
+    for (size_t i = 0; i < SIM_COUNT_OF(names); i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.cfg", CCSIM_CONFIGS, names[i]);
+        sim_diag_init(&diag);
+        ck_assert_msg(sim_machine_load(&mcfg, path, NULL, 0, &diag), "%s: %s", names[i], diag.text);
+        ck_assert_str_eq(mcfg.machine.name, names[i]);
+    }
+}
+END_TEST
+
+static Suite *config_suite(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("load");
+    tcase_add_test(tc, test_good);
+    tcase_add_test(tc, test_integer_accepted_for_float);
+    tcase_add_test(tc, test_syntax_error);
+    tcase_add_test(tc, test_unknown_section);
+    tcase_add_test(tc, test_unknown_key);
+    tcase_add_test(tc, test_unknown_key_far_from_any);
+    tcase_add_test(tc, test_wrong_type);
+    tcase_add_test(tc, test_float_for_integer);
+    tcase_add_test(tc, test_out_of_range);
+    tcase_add_test(tc, test_float_out_of_range);
+    tcase_add_test(tc, test_missing_key);
+    tcase_add_test(tc, test_missing_section);
+    tcase_add_test(tc, test_bad_choice);
+    tcase_add_test(tc, test_string_too_long);
+    tcase_add_test(tc, test_section_not_group);
+    tcase_add_test(tc, test_semantic_checks);
+    tcase_add_test(tc, test_all_errors_reported);
+    tcase_add_test(tc, test_duplicate_key);
+    tcase_add_test(tc, test_missing_file);
+    tcase_add_test(tc, test_include);
+    tcase_add_test(tc, test_set_overrides);
+    tcase_add_test(tc, test_shipped_configs_load);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(config_suite());
+}

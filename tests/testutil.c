@@ -1,0 +1,68 @@
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *tu_dir(void)
+{
+    static char dir[256];
+    if (!dir[0]) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/ccsim-test-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+        mkdir(dir, 0700);
+    }
+    return dir;
+}
+
+const char *tu_write(const char *name, const char *text)
+{
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s", tu_dir(), name);
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+void tu_ccsim(struct tu_run *r, const char *fmt, ...)
+{
+    char args[4096], cmd[8192], out[512], err[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(out, sizeof out, "%s/stdout", tu_dir());
+    snprintf(err, sizeof err, "%s/stderr", tu_dir());
+    snprintf(cmd, sizeof cmd, "%s %s </dev/null >%s 2>%s", CCSIM_BIN, args, out, err);
+    int st = system(cmd);
+    if (WIFEXITED(st))
+        r->status = WEXITSTATUS(st);
+    else
+        r->status = 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    slurp(out, r->out, sizeof r->out);
+    slurp(err, r->err, sizeof r->err);
+}
+
+int tu_run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
