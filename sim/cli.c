@@ -9,11 +9,12 @@
 #include <string.h>
 
 const struct cli_cmd cli_cmds[] = {
-    {"list", cli_list, "list shipped configs",
-     "usage: ccsim list configs\n"
+    {"list", cli_list, "list shipped configs or protocols",
+     "usage: ccsim list (configs | protocols)\n"
      "\n"
-     "Lists the machine configs shipped with ccsim (from $CCSIM_CONFIG_DIR or the\n"
-     "installed configs folder), with their machine names and descriptions.\n"},
+     "configs: the machine configs shipped with ccsim (from $CCSIM_CONFIG_DIR or\n"
+     "the installed configs folder), with their machine names and descriptions.\n"
+     "protocols: the coherence protocols built in.\n"},
     {"config", cli_config, "check a machine config and print what it describes",
      "usage: ccsim config -c CONFIG [--set GROUP.KEY=VALUE ...]\n"
      "\n"
@@ -23,6 +24,29 @@ const struct cli_cmd cli_cmds[] = {
      "\n"
      "  -c, --config CONFIG   the machine config\n"
      "  -s, --set G.K=V       override one setting (repeatable), e.g. --set l1.size_kb=1\n"},
+    {"protocol", cli_protocol, "print a protocol's tables (Markdown)",
+     "usage: ccsim protocol NAME\n"
+     "\n"
+     "Prints the tables the simulator runs for NAME (mesi, mesif, moesi, gols) as\n"
+     "Markdown: one table per controller (state, event, actions, next state),\n"
+     "with a legend of the states, events and actions. `ccsim list protocols`\n"
+     "lists the names.\n"},
+    {"stress", cli_stress, "random tester: every protocol, every value checked",
+     "usage: ccsim stress -c CONFIG [--ops N] [--seed S] [--lines L] [--set G.K=V ...]\n"
+     "\n"
+     "Every core issues random loads, stores and atomic adds on L lines, with tiny\n"
+     "caches (2 sets x 2 ways, to force evictions) and random extra message delays\n"
+     "(to force races). The invariant checker checks every access; the atomic\n"
+     "counters are checked at the end; a watchdog reports a deadlock.\n"
+     "Prints ops done, checks made, violations (must be 0). Exit 1 on any failure.\n"
+     "\n"
+     "  -c, --config CONFIG   the machine (a path or a shipped name)\n"
+     "  --ops N               operations in all (default 100000)\n"
+     "  --seed S              random seed (default 1)\n"
+     "  --lines L             lines shared by all cores (default 8)\n"
+     "  --jitter-ns NS        largest random extra delay of a message (default 20)\n"
+     "  --keep-caches         use the config's caches instead of tiny ones\n"
+     "  -s, --set G.K=V       override one config setting (repeatable)\n"},
     {"bench", cli_bench, "measure the simulator's own speed",
      "usage: ccsim bench engine [--pending N] [--events N] [--seed S]\n"
      "\n"

@@ -8,6 +8,7 @@
 #ifndef CCSIM_CLI_H
 #define CCSIM_CLI_H
 
+#include "machine.h"
 #include "sim.h"
 
 struct cli_cmd {
@@ -33,5 +34,15 @@ bool cli_wants_help(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_list(int argc, char **argv);
 int cli_config(int argc, char **argv);
+int cli_stress(int argc, char **argv);
+int cli_protocol(int argc, char **argv);
+/* Resolves -c (a path or a shipped name) and loads it with the --set
+ * overrides; prints errors. */
+bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
+                      struct sim_machine_cfg *m);
+/* getopt_long without getopt's own messages: ours name the subcommand. */
+struct option;
+int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
+                 const struct option *longs, int *bad);
 
 #endif

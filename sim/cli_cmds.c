@@ -11,9 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-/* getopt_long without its own messages: ours name the subcommand. */
-static int next_opt(const char *sub, int argc, char **argv, const char *shorts,
-                    const struct option *longs, int *bad)
+int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
+                 const struct option *longs, int *bad)
 {
     opterr = 0;
     int c = getopt_long(argc, argv, shorts, longs, NULL);
@@ -73,13 +72,34 @@ static int list_configs(void)
     return status;
 }
 
+static int list_protocols(void)
+{
+    for (const char *const *n = cc_built_protocols; *n; n++)
+        printf("  %-6s %s\n", *n, cc_protocol_summary(cc_protocol_find(*n)));
+    return SIM_EXIT_OK;
+}
+
 int cli_list(int argc, char **argv)
 {
     if (argc != 2)
-        return cli_usage_error("list", "say what to list: configs");
+        return cli_usage_error("list", "say what to list: configs or protocols");
     if (strcmp(argv[1], "configs") == 0)
         return list_configs();
-    return cli_usage_error("list", "cannot list '%s' (known: configs)", argv[1]);
+    if (strcmp(argv[1], "protocols") == 0)
+        return list_protocols();
+    return cli_usage_error("list", "cannot list '%s' (known: configs, protocols)", argv[1]);
+}
+
+int cli_protocol(int argc, char **argv)
+{
+    if (argc != 2)
+        return cli_usage_error("protocol", "name one protocol (mesi, mesif, moesi, gols)");
+    const struct cc_protocol *p = cc_protocol_find(argv[1]);
+    if (!p)
+        return cli_usage_error("protocol", "no protocol '%s' (known: mesi, mesif, moesi, gols)",
+                               argv[1]);
+    cc_protocol_print(p, stdout);
+    return SIM_EXIT_OK;
 }
 
 /* ------------------------------------------------------------- config */
@@ -95,6 +115,21 @@ static bool find_config(const char *sub, const char *name, char *path, size_t si
     return false;
 }
 
+bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
+                      struct sim_machine_cfg *m)
+{
+    char path[1024];
+    if (!find_config("", config, path, sizeof path))
+        return false;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    if (!sim_machine_load(m, path, sets, nsets, &d)) {
+        sim_diag_print(&d);
+        return false;
+    }
+    return true;
+}
+
 int cli_config(int argc, char **argv)
 {
     static const struct option longs[] = {
@@ -104,7 +139,7 @@ int cli_config(int argc, char **argv)
     size_t nsets = 0;
     int c, bad = 0;
     optind = 1;
-    while ((c = next_opt("config", argc, argv, ":c:s:", longs, &bad)) != -1) {
+    while ((c = cli_next_opt("config", argc, argv, ":c:s:", longs, &bad)) != -1) {
         if (bad)
             return bad;
         if (c == 'c')
@@ -195,7 +230,7 @@ int cli_bench(int argc, char **argv)
         return cli_usage_error("bench", "cannot measure '%s' (known: engine)", argv[1]);
     int c, bad = 0;
     optind = 2;
-    while ((c = next_opt("bench", argc, argv, ":", longs, &bad)) != -1) {
+    while ((c = cli_next_opt("bench", argc, argv, ":", longs, &bad)) != -1) {
         if (bad)
             return bad;
         bool ok = true;

@@ -48,9 +48,23 @@ static const struct sim_cfg_key memory_keys[] = {
 };
 #undef T
 
-enum { SEC_MACHINE, SEC_CORE, SEC_L1, SEC_L2, SEC_MEMORY, SEC_COUNT };
+#define T struct sim_home_sec
+static const struct sim_cfg_key home_keys[] = {
+    SIM_CFG_INT_KEY(T, count, false, 1, 4096, NULL,
+                    "home controllers (LLC slices, tag directories)"),
+    SIM_CFG_INT_KEY(T, occupancy_cycles, false, 0, 100000, "cycles", "per message handled"),
+    SIM_CFG_INT_KEY(T, lookup_cycles, false, 0, 100000, "cycles",
+                    "from a message's turn to its first action"),
+    SIM_CFG_BOOL_KEY(T, owned_write_writeback, false,
+                     "MOESI (Bulldozer): writing an Owned line writes it back first"),
+};
+#undef T
 
-static void machine_sections(struct sim_machine_cfg *m, struct sim_cfg_section secs[SEC_COUNT])
+enum { SEC_MACHINE, SEC_CORE, SEC_L1, SEC_L2, SEC_MEMORY, SEC_HOME, SEC_COUNT };
+#define SEC_MAX (SEC_COUNT + 8) /* room for the topology's sections */
+
+/* The sections of a machine config: ours, then the topology's. */
+static size_t machine_sections(struct sim_machine_cfg *m, struct sim_cfg_section secs[SEC_MAX])
 {
     secs[SEC_MACHINE] = (struct sim_cfg_section){"machine",    true,
                                                  machine_keys, SIM_COUNT_OF(machine_keys),
@@ -64,6 +78,13 @@ static void machine_sections(struct sim_machine_cfg *m, struct sim_cfg_section s
                                             &m->l2,     "private level-2 cache (optional)"};
     secs[SEC_MEMORY] = (struct sim_cfg_section){
         "memory", true, memory_keys, SIM_COUNT_OF(memory_keys), &m->memory, "DRAM"};
+    secs[SEC_HOME] = (struct sim_cfg_section){"home",    false,
+                                              home_keys, SIM_COUNT_OF(home_keys),
+                                              &m->home,  "the homes: directories, LLC slices"};
+    size_t n = SEC_COUNT;
+    if (m->topo)
+        n += m->topo->cfg_sections(m->topo_cfg, secs + n, SEC_MAX - n);
+    return n;
 }
 
 static void machine_defaults(struct sim_machine_cfg *m)
@@ -75,6 +96,9 @@ static void machine_defaults(struct sim_machine_cfg *m)
     m->core.poll_cycles = 0;
     m->memory.controllers = 1;
     m->memory.bandwidth_gbs = 10.0;
+    m->home.count = 1;
+    m->home.occupancy_cycles = 1;
+    m->home.lookup_cycles = 0;
 }
 
 static bool is_pow2(int64_t v)
@@ -92,6 +116,13 @@ static bool machine_check(const struct sim_machine_cfg *m, const struct sim_cfg_
         sim_diag_add(d, path, sim_cfg_line(cf, "machine.line_bytes"),
                      "machine.line_bytes = %lld is not a power of two",
                      (long long)m->machine.line_bytes);
+        ok = false;
+    }
+    if (m->home.owned_write_writeback && strcmp(m->machine.protocol, "moesi") != 0) {
+        sim_diag_add(d, path, sim_cfg_line(cf, "home.owned_write_writeback"),
+                     "home.owned_write_writeback applies to the moesi protocol only (this machine "
+                     "runs %s)",
+                     m->machine.protocol);
         ok = false;
     }
     if (m->machine.cores % m->machine.sockets != 0) {
@@ -134,10 +165,18 @@ bool sim_machine_load(struct sim_machine_cfg *m, const char *path, const char *c
     bool ok = true;
     for (size_t i = 0; i < nsets; i++)
         ok &= sim_cfg_set(cf, sets[i], d);
-    struct sim_cfg_section secs[SEC_COUNT];
-    machine_sections(m, secs);
+    const char *topo = sim_cfg_string(cf, "machine.topology");
+    m->topo = topo ? net_find(topo) : NULL;
+    if (m->topo) {
+        SIM_ASSERT(m->topo->cfg_size <= sizeof m->topo_cfg);
+        m->topo->cfg_defaults(m->topo_cfg);
+    }
+    m->protocol_line = sim_cfg_line(cf, "machine.protocol");
+    m->topology_line = sim_cfg_line(cf, "machine.topology");
+    struct sim_cfg_section secs[SEC_MAX];
+    size_t n = machine_sections(m, secs);
     if (ok)
-        ok = sim_cfg_apply(cf, secs, SEC_COUNT, d);
+        ok = sim_cfg_apply(cf, secs, n, d);
     if (ok)
         ok = machine_check(m, cf, d);
     sim_cfg_close(cf);
@@ -146,12 +185,12 @@ bool sim_machine_load(struct sim_machine_cfg *m, const char *path, const char *c
 
 void sim_machine_print(struct sim_machine_cfg *m)
 {
-    struct sim_cfg_section secs[SEC_COUNT];
-    machine_sections(m, secs);
+    struct sim_cfg_section secs[SEC_MAX];
+    size_t n = machine_sections(m, secs);
     printf("# %s (%s)\n", m->machine.name, m->path);
     if (m->machine.description[0])
         printf("# %s\n", m->machine.description);
-    for (size_t i = 0; i < SEC_COUNT; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (i == SEC_L2 && m->l2.size_kb == 0) {
             printf("l2:  # none\n");
             continue;
@@ -201,4 +240,81 @@ bool sim_config_find(const char *name, char *buf, size_t size)
         return true;
     snprintf(buf, size, "%s", name);
     return false;
+}
+
+/* ------------------------------------------------------------- building */
+
+bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, struct sim_diag *d)
+{
+    memset(p, 0, sizeof *p);
+    p->protocol = cc_protocol_find(m->machine.protocol);
+    if (!p->protocol) {
+        sim_diag_add(d, m->path, m->protocol_line,
+                     "machine.protocol = \"%s\": this protocol is not built yet (built: mesi, "
+                     "mesif, moesi, gols)",
+                     m->machine.protocol);
+        return false;
+    }
+    unsigned line = (unsigned)m->machine.line_bytes;
+    const struct sim_cache_sec *outer = m->l2.size_kb ? &m->l2 : &m->l1;
+    p->cores = (int)m->machine.cores;
+    p->homes = (int)m->home.count;
+    p->line_bytes = line;
+    p->clock = sim_clock_ghz(m->machine.clock_ghz);
+    p->ways = (unsigned)outer->ways;
+    p->sets = (unsigned)(outer->size_kb * 1024 / line / outer->ways);
+    p->hit_cycles = (unsigned)outer->latency_cycles;
+    p->snoop_cycles = (unsigned)outer->latency_cycles;
+    if (m->l2.size_kb) {
+        p->l1_ways = (unsigned)m->l1.ways;
+        p->l1_sets = (unsigned)(m->l1.size_kb * 1024 / line / m->l1.ways);
+        p->l1_cycles = (unsigned)m->l1.latency_cycles;
+    }
+    p->home_occupancy_cycles = (unsigned)m->home.occupancy_cycles;
+    p->home_lookup_cycles = (unsigned)m->home.lookup_cycles;
+    p->memory_ps = (sim_time_t)(m->memory.latency_ns * SIM_PS_PER_NS + 0.5);
+    p->owned_write_writeback = m->home.owned_write_writeback;
+    p->ctrl_bytes = 8;
+    p->data_bytes = 8 + line;
+    p->first_home_node = p->cores;
+    return true;
+}
+
+struct sim_machine *sim_machine_build(const struct sim_machine_cfg *m, uint64_t seed,
+                                      struct sim_diag *d)
+{
+    struct cc_params p;
+    if (!sim_machine_params(m, &p, d))
+        return NULL;
+    return sim_machine_build_with(m, &p, seed, d);
+}
+
+struct sim_machine *sim_machine_build_with(const struct sim_machine_cfg *m,
+                                           const struct cc_params *pp, uint64_t seed,
+                                           struct sim_diag *d)
+{
+    struct cc_params p = *pp;
+    if (!m->topo) {
+        sim_diag_add(d, m->path, m->topology_line,
+                     "machine.topology = \"%s\": this topology is not built yet (built: xbar)",
+                     m->machine.topology);
+        return NULL;
+    }
+    struct sim_machine *mc = sim_xcalloc(1, sizeof *mc);
+    mc->cfg = m;
+    mc->params = p;
+    mc->k = sim_kernel_new();
+    mc->net = m->topo->create(mc->k, m->topo_cfg, p.cores + p.homes, seed);
+    mc->cc = cc_create(mc->k, mc->net, &p);
+    return mc;
+}
+
+void sim_machine_free(struct sim_machine *mc)
+{
+    if (!mc)
+        return;
+    cc_destroy(mc->cc);
+    net_destroy(mc->net);
+    sim_kernel_free(mc->k);
+    free(mc);
 }

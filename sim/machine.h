@@ -9,7 +9,9 @@
 #ifndef CCSIM_MACHINE_H
 #define CCSIM_MACHINE_H
 
+#include "protocol.h"
 #include "sim.h"
+#include "topology.h"
 
 struct sim_machine_sec {
     char name[64];
@@ -40,12 +42,32 @@ struct sim_memory_sec {
     double bandwidth_gbs; /* per controller */
 };
 
+struct sim_home_sec {
+    int64_t count;              /* home controllers (LLC slices, tag directories) */
+    int64_t occupancy_cycles;   /* per message handled */
+    int64_t lookup_cycles;      /* from a message's turn to its first action */
+    bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
+};
+
 struct sim_machine_cfg {
     char path[512]; /* the file it came from */
     struct sim_machine_sec machine;
     struct sim_core_sec core;
     struct sim_cache_sec l1, l2;
     struct sim_memory_sec memory;
+    struct sim_home_sec home;
+    int protocol_line, topology_line;         /* where they are named, for messages */
+    const struct net_ops *topo;               /* NULL if the topology is not built */
+    _Alignas(16) unsigned char topo_cfg[256]; /* the topology's own section */
+};
+
+/* A machine built from a config: the kernel, the network, the coherence system. */
+struct sim_machine {
+    struct sim_kernel *k;
+    struct net *net;
+    struct cc_system *cc;
+    struct cc_params params;
+    const struct sim_machine_cfg *cfg;
 };
 
 /* The protocol and topology names a config may give (DESIGN.md). */
@@ -56,6 +78,18 @@ extern const char *const sim_topology_names[];
  * ("group.key=value"). Returns false with every error in d. */
 bool sim_machine_load(struct sim_machine_cfg *m, const char *path, const char *const *sets,
                       size_t nsets, struct sim_diag *d);
+/* Builds the machine (seeded). Returns NULL with a FILE:LINE message if the
+ * config names a protocol or topology that is not built. */
+struct sim_machine *sim_machine_build(const struct sim_machine_cfg *m, uint64_t seed,
+                                      struct sim_diag *d);
+/* The same with coherence parameters the caller adjusted (the stress
+ * tester's tiny caches). */
+struct sim_machine *sim_machine_build_with(const struct sim_machine_cfg *m,
+                                           const struct cc_params *p, uint64_t seed,
+                                           struct sim_diag *d);
+void sim_machine_free(struct sim_machine *mc);
+/* The coherence parameters the config gives (before any override). */
+bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, struct sim_diag *d);
 /* Prints the machine as a readable table (every key, its unit and meaning). */
 void sim_machine_print(struct sim_machine_cfg *m);
 

@@ -167,6 +167,53 @@ typedef void (*sim_stall_fn)(struct sim_kernel *k, void *ctx);
 void sim_watchdog(struct sim_kernel *k, sim_time_t interval, sim_stall_fn on_stall, void *ctx);
 static inline void sim_progress(struct sim_kernel *k);
 
+/* ---------------------------------------------------------------- messages */
+
+/* A coherence message. Its type is the protocol's (protocols/ gives the
+ * catalogue); the kernel and the network only look at src, dst and bytes.
+ * Messages come from a pool with a free list: no malloc on the hot path. */
+#define SIM_MAX_LINE_BYTES 256
+struct sim_msg {
+    struct sim_msg *next; /* free list, queues */
+    uint64_t line;        /* line number (address / line size) */
+    int32_t type;
+    int32_t src, dst;  /* node ids */
+    int32_t requester; /* the core a forwarded request is for */
+    int32_t acks;      /* acknowledgements the receiver must still collect */
+    uint32_t bytes;    /* on the wire: header + data */
+    uint32_t flags;    /* protocol-defined */
+    sim_time_t sent;   /* for tracing and queueing statistics */
+    bool has_data;
+    uint8_t data[SIM_MAX_LINE_BYTES];
+};
+
+struct sim_msg_pool {
+    struct sim_msg *free;
+    size_t allocated, in_use;
+};
+
+struct sim_msg *sim_msg_new(struct sim_msg_pool *p);
+void sim_msg_free(struct sim_msg_pool *p, struct sim_msg *m);
+void sim_msg_pool_destroy(struct sim_msg_pool *p); /* frees what is in the free list */
+
+/* ---------------------------------------------------------------- line map */
+
+/* An open-addressing hash map from a line number to a pointer. Iteration
+ * order is insertion-independent but deterministic for the same inserts. */
+struct sim_map {
+    uint64_t *keys;
+    void **vals;
+    size_t cap, len; /* cap is a power of two; slot empty iff vals[i] == NULL */
+};
+
+void sim_map_init(struct sim_map *m);
+void sim_map_destroy(struct sim_map *m);
+void *sim_map_get(const struct sim_map *m, uint64_t key);
+void sim_map_put(struct sim_map *m, uint64_t key, void *val); /* val != NULL */
+/* Visits every entry; fn may not modify the map. */
+void sim_map_each(const struct sim_map *m, void (*fn)(uint64_t key, void *val, void *ctx),
+                  void *ctx);
+
 /* ---------------------------------------------------------------- config */
 
 /*

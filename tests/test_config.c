@@ -19,7 +19,7 @@
     "  line_bytes = 64;\n"                                                                         \
     "};\n"
 #define GOOD_L1     "l1 = { size_kb = 32; ways = 8; latency_cycles = 4; };\n"
-#define GOOD_MEMORY "memory = { latency_ns = 80.0; };\n"
+#define GOOD_MEMORY "memory = { latency_ns = 80.0; };\nxbar = { latency_ns = 10.0; };\n"
 
 static struct sim_diag diag;
 static struct sim_machine_cfg mcfg;
@@ -81,7 +81,7 @@ END_TEST
 START_TEST(test_unknown_section)
 {
     ck_assert(!load("unksec.cfg", GOOD_MACHINE GOOD_L1 GOOD_MEMORY "\nmemmory = { x = 1; };\n"));
-    expect_error("unksec.cfg", 12, "unknown section 'memmory' (did you mean 'memory'?)");
+    expect_error("unksec.cfg", 13, "unknown section 'memmory' (did you mean 'memory'?)");
 }
 END_TEST
 
@@ -205,7 +205,8 @@ END_TEST
 START_TEST(test_all_errors_reported)
 {
     ck_assert(!load("many.cfg", GOOD_MACHINE "l1 = { size_kb = 0; ways = 99; latency_cycles = "
-                                             "4; colour = 1; };\n"));
+                                             "4; colour = 1; };\n"
+                                             "xbar = { latency_ns = 1.0; };\n"));
     ck_assert_int_eq(diag.count, 4); /* size_kb, ways, colour, memory */
 }
 END_TEST

@@ -1,0 +1,433 @@
+/*
+ * actions.c -- the actions protocol rows are made of, one short function
+ * each, named verb_object. Cache-side actions are cc_act_*, home-side hc_act_*.
+ */
+#include "cc_internal.h"
+
+#include <string.h>
+
+#define CACHE_ACTION(name, doc)                                                                    \
+    static void cc_##name(struct cc_ctx *c);                                                       \
+    const struct cc_action cc_act_##name = {#name, doc, cc_##name};
+CC_CACHE_ACTIONS(CACHE_ACTION)
+#undef CACHE_ACTION
+#define HOME_ACTION(name, doc)                                                                     \
+    static void hc_##name(struct cc_ctx *c);                                                       \
+    const struct cc_action hc_act_##name = {#name, doc, hc_##name};
+CC_HOME_ACTIONS(HOME_ACTION)
+#undef HOME_ACTION
+
+/* ------------------------------------------------------------ cache side */
+
+static uint64_t load_word(const uint8_t *data, unsigned word)
+{
+    uint64_t v;
+    memcpy(&v, data + 8 * word, 8);
+    return v;
+}
+
+static void store_word(uint8_t *data, unsigned word, uint64_t v)
+{
+    memcpy(data + 8 * word, &v, 8);
+}
+
+static void request_done(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct cc_req *r = obj;
+    (void)arg;
+    r->done(k, r);
+}
+
+/* Hit latency: the L1 tag filter decides between l1 and the coherent level. */
+static unsigned hit_cycles(struct cc_system *s, struct cc_cache *cache, uint64_t line)
+{
+    if (!cache->l1_tags)
+        return s->p.hit_cycles;
+    unsigned set = (unsigned)(line & (s->p.l1_sets - 1));
+    uint64_t *tags = &cache->l1_tags[(size_t)set * s->p.l1_ways];
+    uint64_t *lru = &cache->l1_lru[(size_t)set * s->p.l1_ways];
+    unsigned victim = 0;
+    for (unsigned w = 0; w < s->p.l1_ways; w++) {
+        if (tags[w] == line + 1) {
+            lru[w] = ++cache->tick;
+            return s->p.l1_cycles;
+        }
+        if (lru[w] < lru[victim])
+            victim = w;
+    }
+    tags[victim] = line + 1;
+    lru[victim] = ++cache->tick;
+    return s->p.hit_cycles;
+}
+
+static void cc_perform_request(struct cc_ctx *c)
+{
+    struct cc_system *s = c->sys;
+    struct cc_req *r = c->req;
+    struct cc_line *cl = c->cl;
+    SIM_ASSERT(r && cc_state_readable(cl->state));
+    uint64_t old = load_word(cl->data, r->word);
+    if (s->check)
+        cc_check_load(s, r->core, cl->line, r->word, old);
+    r->result = old;
+    if (r->op != CC_LOAD) {
+        SIM_ASSERT(cc_state_writable(cl->state));
+        uint64_t v = old;
+        if (r->op == CC_STORE)
+            v = r->value;
+        else if (r->op == CC_ADD)
+            v = old + r->value;
+        else if (r->op == CC_CAS && old == r->value)
+            v = r->value2;
+        store_word(cl->data, r->word, v);
+        if (s->check)
+            cc_check_store(s, r->core, cl->line, cl->data);
+    }
+    cl->lru = ++c->cache->tick;
+    c->performed = true;
+    unsigned cycles = hit_cycles(s, c->cache, cl->line);
+    if (r->missed)
+        cycles = 0; /* the fill brought it: answered with the fill */
+    else
+        s->stats.hits++;
+    sim_schedule_at(s->k, sim_clock_after(s->p.clock, sim_now(s->k), cycles), request_done, r, 0);
+}
+
+static void cc_stall(struct cc_ctx *c)
+{
+    SIM_ASSERT(c->req != NULL); /* caches never park messages */
+    cc_park_request(c->cl, c->req);
+    c->stalled = true;
+}
+
+static int home_of(struct cc_ctx *c)
+{
+    return cc_home_node(c->sys, c->line);
+}
+
+static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
+{
+    cc_send(c->sys, type, c->cache->id, home_of(c), c->line, c->cache->id, data, 0);
+    if (c->req && !c->req->missed) {
+        c->req->missed = true;
+        c->sys->stats.misses++;
+    }
+}
+
+static void cc_send_gets(struct cc_ctx *c)
+{
+    send_request(c, M_GETS, NULL);
+}
+
+static void cc_send_getx(struct cc_ctx *c)
+{
+    send_request(c, M_GETX, NULL);
+}
+
+static void cc_send_upgrade(struct cc_ctx *c)
+{
+    send_request(c, M_GETX, NULL);
+}
+
+static void cc_send_upgrade_data(struct cc_ctx *c)
+{
+    bool wb = c->sys->p.owned_write_writeback;
+    send_request(c, M_GETX, wb ? c->cl->data : NULL);
+}
+
+static void cc_send_puts(struct cc_ctx *c)
+{
+    send_request(c, M_PUTS, c->sys->proto->puts_carry_data ? c->cl->data : NULL);
+}
+
+static void cc_send_putx(struct cc_ctx *c)
+{
+    bool dirty = c->cl->state == CS_M || c->cl->state == CS_O;
+    send_request(c, M_PUTX, dirty ? c->cl->data : NULL);
+}
+
+static void cc_write_data(struct cc_ctx *c)
+{
+    SIM_ASSERT(c->msg && c->msg->has_data);
+    memcpy(c->cl->data, c->msg->data, c->sys->p.line_bytes);
+    c->cl->lru = ++c->cache->tick;
+    if (c->sys->check)
+        cc_check_fill(c->sys, c->cache->id, c->line, c->cl->data);
+}
+
+static void cc_send_unblock(struct cc_ctx *c)
+{
+    cc_send(c->sys, M_UNBLOCK, c->cache->id, home_of(c), c->line, c->cache->id, NULL, 0);
+}
+
+static void cc_send_inv_ack(struct cc_ctx *c)
+{
+    cc_send(c->sys, M_INV_ACK, c->cache->id, home_of(c), c->line, c->msg->requester, NULL, 0);
+}
+
+static void send_to_requester(struct cc_ctx *c, int type)
+{
+    SIM_ASSERT(c->msg && c->msg->requester >= 0);
+    cc_send(c->sys, type, c->cache->id, c->msg->requester, c->line, c->msg->requester, c->cl->data,
+            0);
+}
+
+static void cc_send_data_s_to_req(struct cc_ctx *c)
+{
+    send_to_requester(c, M_DATA_S);
+}
+
+static void cc_send_data_f_to_req(struct cc_ctx *c)
+{
+    send_to_requester(c, M_DATA_F);
+}
+
+static void cc_send_data_m_to_req(struct cc_ctx *c)
+{
+    send_to_requester(c, M_DATA_M);
+}
+
+static void send_fwd_ack(struct cc_ctx *c, int type, bool with_data, uint32_t flags)
+{
+    cc_send(c->sys, type, c->cache->id, home_of(c), c->line, c->msg->requester,
+            with_data ? c->cl->data : NULL, flags);
+}
+
+static void cc_send_fwd_ack(struct cc_ctx *c)
+{
+    send_fwd_ack(c, M_FWD_ACK, false, 0);
+}
+
+/* An owner on its way out (MI_A, EI_A, OI_A) says it keeps no copy. */
+static void cc_send_fwd_ack_data(struct cc_ctx *c)
+{
+    int st = c->cl->state;
+    bool leaving = st == CS_MI_A || st == CS_EI_A || st == CS_OI_A;
+    send_fwd_ack(c, M_FWD_ACK_DATA, true, leaving ? CC_FLAG_GONE : 0);
+}
+
+static void cc_send_fwd_ack_owned(struct cc_ctx *c)
+{
+    send_fwd_ack(c, M_FWD_ACK_OWNED, false, 0);
+}
+
+static void cc_send_fwd_ack_dirty(struct cc_ctx *c)
+{
+    send_fwd_ack(c, M_FWD_ACK_DIRTY, false, 0);
+}
+
+/* ------------------------------------------------------------ home side */
+
+static void hc_stall(struct cc_ctx *c)
+{
+    SIM_ASSERT(c->msg != NULL);
+    cc_park_message(c->dir, c->msg);
+    c->stalled = true;
+}
+
+static void hc_start_tx(struct cc_ctx *c)
+{
+    struct cc_tx *tx = &c->dir->tx;
+    tx->requester = c->msg->src;
+    tx->pending = 0;
+    tx->supplier = -1;
+    tx->gone = false;
+    tx->upgrade = c->event == HE_Upgrade;
+}
+
+static void hc_read_memory(struct cc_ctx *c)
+{
+    cc_read_memory(c);
+}
+
+static void hc_write_memory(struct cc_ctx *c)
+{
+    if (c->msg && c->msg->has_data) {
+        memcpy(c->dir->memory, c->msg->data, c->sys->p.line_bytes);
+        c->sys->stats.writebacks++;
+    }
+}
+
+static void hc_write_memory_wait(struct cc_ctx *c)
+{
+    if (c->msg && c->msg->has_data) {
+        hc_write_memory(c);
+        cc_write_memory_event(c);
+    }
+}
+
+static void hc_take_fwd_data(struct cc_ctx *c)
+{
+    hc_write_memory(c);
+}
+
+static void send_inv(struct cc_ctx *c, int to)
+{
+    cc_send(c->sys, M_INV, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0);
+    c->dir->tx.pending++;
+    c->sys->stats.invalidations++;
+}
+
+/* Invalidates every holder but the requester and `keep`. */
+static void inv_all_but(struct cc_ctx *c, int keep)
+{
+    struct cc_system *s = c->sys;
+    struct cc_dir *d = c->dir;
+    int req = d->tx.requester;
+    for (int core = 0; core < s->p.cores; core++)
+        if (core != req && core != keep && (cc_is_sharer(s, d, core) || d->owner == core))
+            send_inv(c, core);
+}
+
+static void hc_inv_sharers(struct cc_ctx *c)
+{
+    inv_all_but(c, -1);
+}
+
+static void hc_inv_sharers_but_supplier(struct cc_ctx *c)
+{
+    struct cc_dir *d = c->dir;
+    d->tx.supplier = d->owner >= 0 ? d->owner : cc_first_sharer(c->sys, d, d->tx.requester);
+    SIM_ASSERT(d->tx.supplier >= 0);
+    inv_all_but(c, d->tx.supplier);
+}
+
+static void send_home_data(struct cc_ctx *c, int type)
+{
+    cc_send(c->sys, type, c->home->id, c->dir->tx.requester, c->line, c->dir->tx.requester,
+            c->dir->memory, 0);
+}
+
+static void hc_send_data_e(struct cc_ctx *c)
+{
+    send_home_data(c, M_DATA_E);
+}
+
+static void hc_send_data_s(struct cc_ctx *c)
+{
+    send_home_data(c, M_DATA_S);
+}
+
+static void hc_send_data_f(struct cc_ctx *c)
+{
+    send_home_data(c, M_DATA_F);
+}
+
+static void hc_send_data_m(struct cc_ctx *c)
+{
+    send_home_data(c, M_DATA_M);
+}
+
+static void hc_send_grant(struct cc_ctx *c)
+{
+    cc_send(c->sys, M_GRANT, c->home->id, c->dir->tx.requester, c->line, c->dir->tx.requester, NULL,
+            0);
+}
+
+static void hc_send_data_or_grant(struct cc_ctx *c)
+{
+    if (c->dir->tx.upgrade)
+        hc_send_grant(c);
+    else
+        hc_send_data_m(c);
+}
+
+static void forward(struct cc_ctx *c, int type, int to, bool await)
+{
+    SIM_ASSERT(to >= 0 && to != c->dir->tx.requester);
+    cc_send(c->sys, type, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0);
+    c->sys->stats.forwards++;
+    if (await)
+        c->dir->tx.pending++;
+}
+
+static void hc_fwd_gets_to_owner(struct cc_ctx *c)
+{
+    forward(c, M_FWD_GETS, c->dir->owner, true);
+}
+
+static void hc_fwd_gets_to_forwarder(struct cc_ctx *c)
+{
+    forward(c, M_FWD_GETS, c->dir->forwarder, true);
+}
+
+static void hc_fwd_gets_to_sharer(struct cc_ctx *c)
+{
+    c->dir->tx.supplier = cc_first_sharer(c->sys, c->dir, c->dir->tx.requester);
+    forward(c, M_FWD_GETS, c->dir->tx.supplier, true);
+}
+
+static void hc_fwd_getx_to_owner(struct cc_ctx *c)
+{
+    forward(c, M_FWD_GETX, c->dir->owner, false);
+}
+
+static void hc_fwd_getx_to_supplier(struct cc_ctx *c)
+{
+    forward(c, M_FWD_GETX, c->dir->tx.supplier, false);
+}
+
+static void hc_await_unblock(struct cc_ctx *c)
+{
+    c->dir->tx.pending++;
+}
+
+static void hc_count_answer(struct cc_ctx *c)
+{
+    SIM_ASSERT(c->dir->tx.pending > 0);
+    c->dir->tx.pending--;
+}
+
+static void hc_note_gone(struct cc_ctx *c)
+{
+    if (c->msg && (c->msg->flags & CC_FLAG_GONE))
+        c->dir->tx.gone = true;
+}
+
+static void clear_holders(struct cc_system *s, struct cc_dir *d)
+{
+    memset(d->sharers, 0, s->sharer_words * sizeof *d->sharers);
+    d->owner = -1;
+    d->forwarder = -1;
+}
+
+static void hc_set_owner(struct cc_ctx *c)
+{
+    clear_holders(c->sys, c->dir);
+    c->dir->owner = c->dir->tx.requester;
+}
+
+static void hc_add_sharer(struct cc_ctx *c)
+{
+    cc_set_sharer(c->sys, c->dir, c->dir->tx.requester, true);
+}
+
+static void hc_add_owner_as_sharer(struct cc_ctx *c)
+{
+    struct cc_dir *d = c->dir;
+    SIM_ASSERT(d->owner >= 0);
+    if (!d->tx.gone)
+        cc_set_sharer(c->sys, d, d->owner, true);
+    d->owner = -1;
+}
+
+static void hc_set_forwarder(struct cc_ctx *c)
+{
+    c->dir->forwarder = c->dir->tx.requester;
+}
+
+static void hc_remove_sender(struct cc_ctx *c)
+{
+    struct cc_dir *d = c->dir;
+    int src = c->msg->src;
+    cc_set_sharer(c->sys, d, src, false);
+    if (d->owner == src)
+        d->owner = -1;
+    if (d->forwarder == src)
+        d->forwarder = -1;
+}
+
+static void hc_send_put_ack(struct cc_ctx *c)
+{
+    cc_send(c->sys, M_PUT_ACK, c->home->id, c->msg->src, c->line, c->msg->src, NULL, 0);
+}

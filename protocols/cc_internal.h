@@ -1,0 +1,420 @@
+/*
+ * cc_internal.h -- what the protocol tables and the runtime share: the
+ * catalogues of states, events, messages and actions (X-macros: one list
+ * gives the enum and the names), the row format, and the controllers.
+ *
+ * Not a public header: only files in protocols/ include it.
+ */
+#ifndef CCSIM_CC_INTERNAL_H
+#define CCSIM_CC_INTERNAL_H
+
+#include "protocol.h"
+
+/* ------------------------------------------------------------ catalogues */
+
+/* Cache-side states: stable first, then transient, named by transition:
+ * XY_W = going from X to Y, waiting for W (D data, A acknowledgement). */
+#define CC_CACHE_STATES(X)                                                                         \
+    X(I, "invalid")                                                                                \
+    X(S, "shared, clean or (GOLS) dirty")                                                          \
+    X(E, "exclusive, clean")                                                                       \
+    X(M, "modified")                                                                               \
+    X(O, "owned: dirty and shared, answers requests")                                              \
+    X(F, "forward: the shared copy that answers requests")                                         \
+    X(IS_D, "I to S/E/F, waiting for data")                                                        \
+    X(IM_D, "I to M, waiting for data")                                                            \
+    X(SM_D, "S to M, waiting for a grant (or data if the copy was invalidated)")                   \
+    X(FM_D, "F to M, waiting for a grant")                                                         \
+    X(OM_D, "O to M, waiting for a grant")                                                         \
+    X(MI_A, "evicting M, waiting for the put ack")                                                 \
+    X(EI_A, "evicting E, waiting for the put ack")                                                 \
+    X(OI_A, "evicting O, waiting for the put ack")                                                 \
+    X(SI_A, "evicting S, waiting for the put ack")                                                 \
+    X(FI_A, "evicting F, waiting for the put ack")                                                 \
+    X(II_A, "evicting, copy already taken away, waiting for the put ack")
+
+#define CC_CACHE_EVENTS(X)                                                                         \
+    X(Load, "the core reads")                                                                      \
+    X(Store, "the core writes (stores and atomics)")                                               \
+    X(Replace, "the line is chosen as a victim")                                                   \
+    X(Data_S, "data, to be held shared")                                                           \
+    X(Data_E, "data, exclusive and clean")                                                         \
+    X(Data_M, "data, exclusive, to be written")                                                    \
+    X(Data_F, "data, to be held as the forwarder")                                                 \
+    X(Grant, "permission to write the copy held")                                                  \
+    X(Inv, "invalidate your copy")                                                                 \
+    X(Fwd_GetS, "another core reads: send it the data")                                            \
+    X(Fwd_GetX, "another core writes: send it the data, drop yours")                               \
+    X(Put_Ack, "the home accepted the eviction")
+
+/* Home-side states. Stable: what the directory knows. Transient: XY_W =
+ * from X to Y waiting for W (M memory, A acks, F the forwarded-to cache's
+ * answer, U the requester's unblock); B_Y = waiting for the unblock, then Y. */
+#define CC_HOME_STATES(X)                                                                          \
+    X(I, "no cached copy; memory is up to date")                                                   \
+    X(S, "sharers; memory is up to date")                                                          \
+    X(SF, "sharers, one of them the forwarder; memory is up to date")                              \
+    X(EM, "one owner in E or M")                                                                   \
+    X(O, "an owner in O, maybe sharers; memory is stale")                                          \
+    X(GOLS, "sharers of a dirty line, no owner; memory is stale")                                  \
+    X(IE_M, "GetS on I: reading memory, then E")                                                   \
+    X(IM_M, "GetX on I: reading memory, then M")                                                   \
+    X(SS_M, "GetS on shared: reading memory, then shared")                                         \
+    X(SM_A, "write on a shared line: collecting invalidation acks (and memory)")                   \
+    X(MS_F, "GetS on an owner: waiting for its answer and the unblock, then shared")               \
+    X(MO_F, "GetS on an owner that keeps the line as O: waiting, then O")                          \
+    X(MG_F, "GetS on a dirty owner (GOLS): waiting, then GOLS")                                    \
+    X(MM_U, "GetX forwarded to the owner: waiting for the unblock")                                \
+    X(FF_F, "GetS forwarded to the forwarder: waiting, then shared with a new forwarder")          \
+    X(OO_F, "GetS forwarded to the O owner: waiting, then O")                                      \
+    X(GG_F, "GetS forwarded to a sharer of a GOLS line: waiting, then GOLS")                       \
+    X(XF_A, "write from a non-holder on O or GOLS: collecting acks, then the supplier answers")    \
+    X(B_EM, "data sent: waiting for the unblock, then one owner")                                  \
+    X(B_S, "data sent: waiting for the unblock, then shared")                                      \
+    X(B_SF, "data sent: waiting for the unblock, then shared with the requester as forwarder")
+
+#define CC_HOME_EVENTS(X)                                                                          \
+    X(GetS, "a core asks to read")                                                                 \
+    X(GetX, "a core that holds nothing asks to write")                                             \
+    X(Upgrade, "a core that holds a copy asks to write")                                           \
+    X(PutS, "a sharer evicts; others still hold the line")                                         \
+    X(PutS_Last, "the last sharer evicts")                                                         \
+    X(PutF, "the forwarder evicts; other sharers remain")                                          \
+    X(PutX, "the owner evicts; sharers remain")                                                    \
+    X(PutX_Last, "the owner evicts; nobody else holds the line")                                   \
+    X(Put_Stale, "an eviction from a core the directory no longer lists")                          \
+    X(Inv_Ack, "a cache dropped its copy")                                                         \
+    X(Mem_Data, "memory returned the line")                                                        \
+    X(Mem_Ack, "memory finished a write")                                                          \
+    X(Fwd_Ack, "the forwarded-to cache answered; it keeps a clean shared copy")                    \
+    X(Fwd_Ack_Data, "the owner answered and wrote the line back")                                  \
+    X(Fwd_Ack_Owned, "the owner answered and keeps the line as O")                                 \
+    X(Fwd_Ack_Dirty, "the owner answered; the line is dirty and stays in the caches (GOLS)")       \
+    X(Unblock, "the requester has its data: the transaction is over")                              \
+    X(Done, "every awaited answer is in (internal)")
+
+#define CC_MSGS(X)                                                                                 \
+    X(GETS)                                                                                        \
+    X(GETX)                                                                                        \
+    X(PUTS)                                                                                        \
+    X(PUTX)                                                                                        \
+    X(DATA_S)                                                                                      \
+    X(DATA_E)                                                                                      \
+    X(DATA_M)                                                                                      \
+    X(DATA_F)                                                                                      \
+    X(GRANT)                                                                                       \
+    X(INV)                                                                                         \
+    X(INV_ACK)                                                                                     \
+    X(FWD_GETS)                                                                                    \
+    X(FWD_GETX)                                                                                    \
+    X(FWD_ACK)                                                                                     \
+    X(FWD_ACK_DATA)                                                                                \
+    X(FWD_ACK_OWNED)                                                                               \
+    X(FWD_ACK_DIRTY)                                                                               \
+    X(PUT_ACK)                                                                                     \
+    X(UNBLOCK)
+
+#define CC_ENUM_STATE(name, doc) CS_##name,
+enum cc_cache_state { CC_CACHE_STATES(CC_ENUM_STATE) CS_COUNT };
+#undef CC_ENUM_STATE
+#define CC_ENUM_STATE(name, doc) HS_##name,
+enum cc_home_state { CC_HOME_STATES(CC_ENUM_STATE) HS_COUNT };
+#undef CC_ENUM_STATE
+#define CC_ENUM_EVENT(name, doc) CE_##name,
+enum cc_cache_event { CC_CACHE_EVENTS(CC_ENUM_EVENT) CE_COUNT };
+#undef CC_ENUM_EVENT
+#define CC_ENUM_EVENT(name, doc) HE_##name,
+enum cc_home_event { CC_HOME_EVENTS(CC_ENUM_EVENT) HE_COUNT };
+#undef CC_ENUM_EVENT
+#define CC_ENUM_MSG(name) M_##name,
+enum cc_msg_type { CC_MSGS(CC_ENUM_MSG) M_COUNT };
+#undef CC_ENUM_MSG
+
+extern const char *const cc_cache_state_names[CS_COUNT];
+extern const char *const cc_cache_state_docs[CS_COUNT];
+extern const char *const cc_home_state_names[HS_COUNT];
+extern const char *const cc_home_state_docs[HS_COUNT];
+extern const char *const cc_cache_event_names[CE_COUNT];
+extern const char *const cc_cache_event_docs[CE_COUNT];
+extern const char *const cc_home_event_names[HE_COUNT];
+extern const char *const cc_home_event_docs[HE_COUNT];
+extern const char *const cc_msg_names[M_COUNT];
+
+/* ------------------------------------------------------------ rows */
+
+struct cc_ctx;
+
+/* An action: a verb_object name, what it does, and the code. */
+struct cc_action {
+    const char *name;
+    const char *doc;
+    void (*fn)(struct cc_ctx *c);
+};
+
+#define CC_MAX_ACTIONS 6
+#define CC_SAME        (-1) /* next state: unchanged */
+
+/* A row: for every state in `states` and every event in `events`, run the
+ * actions in order, then move to `next`. A row with the stall action parks
+ * the request or message until the line's state changes. */
+struct cc_row {
+    uint64_t states; /* bit set of states */
+    uint64_t events; /* bit set of events */
+    const struct cc_action *actions[CC_MAX_ACTIONS];
+    int next;
+};
+
+#define CC_BIT(x) (1ull << (x))
+
+/* One side's table. */
+struct cc_table {
+    const struct cc_row *rows;
+    size_t nrows;
+    /* display names of states for this protocol (NULL: the catalogue's) */
+    const char *const *state_alias;
+};
+
+struct cc_protocol {
+    const char *name;
+    const char *summary;
+    const char *reading; /* how we read the protocol (for the printed tables) */
+    struct cc_table cache, home;
+    /* the state a cache line gets from each data message (for prime) */
+    bool puts_carry_data; /* GOLS: a sharer's eviction carries the line */
+};
+
+/* ------------------------------------------------------------ controllers */
+
+struct cc_system;
+
+/* A line in a private cache. */
+struct cc_line {
+    uint64_t line;
+    uint8_t state;          /* enum cc_cache_state; CS_I and not valid = free way */
+    bool valid;             /* the way is in use */
+    bool replaying;         /* its parked requests are being replayed */
+    uint64_t lru;           /* last use, for replacement */
+    struct cc_req *waiting; /* requests parked on this line, FIFO */
+    struct cc_req *waiting_tail;
+    uint8_t *data;
+};
+
+struct cc_watch {
+    struct cc_watch *next;
+    uint64_t line;
+    cc_watch_fn fn;
+    void *ctx;
+};
+
+struct cc_cache {
+    struct cc_system *sys;
+    int id;                /* = core = node id */
+    struct cc_line *lines; /* sets * ways */
+    uint8_t *data;         /* sets * ways * line_bytes */
+    uint64_t *l1_tags;     /* l1_sets * l1_ways, line+1 (0 = empty) */
+    uint64_t *l1_lru;
+    struct cc_req **set_waiting; /* per set: requests waiting for a free way */
+    struct cc_watch *watches;
+    uint64_t tick; /* LRU clock */
+};
+
+/* A home's transaction on one line. */
+struct cc_tx {
+    int requester;
+    int pending;  /* answers still awaited before Done */
+    int supplier; /* the cache asked to supply data (GOLS, MESIF) */
+    bool gone;    /* the forwarded-to owner left (it was evicting) */
+    bool upgrade; /* the requester holds a copy: it gets a grant, not data */
+};
+
+/* The last messages on a line, for violation and deadlock reports. */
+struct cc_hist {
+    sim_time_t time;
+    int type, src, dst;
+};
+#define CC_HIST 8
+
+/* A directory entry: one per line a home has seen. */
+struct cc_dir {
+    struct cc_home *home;
+    uint64_t line;
+    uint8_t state;     /* enum cc_home_state */
+    int owner;         /* E/M/O owner, or -1 */
+    int forwarder;     /* MESIF F, or -1 */
+    uint64_t *sharers; /* bit set over cores (owner not included) */
+    struct cc_tx tx;
+    struct sim_msg *queue, *queue_tail; /* requests waiting for the line */
+    bool draining;                      /* the queue is being served */
+    uint8_t *memory;                    /* the memory's copy */
+    struct cc_hist hist[CC_HIST];       /* newest first */
+};
+
+struct cc_home {
+    struct cc_system *sys;
+    int id;    /* node id */
+    int index; /* 0..homes-1 */
+    struct sim_map dirs;
+    sim_time_t busy_until; /* the input server */
+};
+
+/* The context an action runs in. */
+struct cc_ctx {
+    struct cc_system *sys;
+    struct cc_cache *cache; /* cache side */
+    struct cc_line *cl;
+    struct cc_req *req;   /* the processor request, or NULL */
+    struct cc_home *home; /* home side */
+    struct cc_dir *dir;
+    struct sim_msg *msg; /* the incoming message, or NULL */
+    uint64_t line;
+    int event;
+    bool stalled;   /* the stall action ran */
+    bool performed; /* the request was performed */
+};
+
+/* Counters per (state, event) cell of each side. */
+struct cc_counters {
+    uint64_t cache[CS_COUNT][CE_COUNT];
+    uint64_t home[HS_COUNT][HE_COUNT];
+};
+
+struct cc_system {
+    struct sim_kernel *k;
+    struct net *net;
+    struct cc_params p;
+    const struct cc_protocol *proto;
+    const struct cc_row *cache_cell[CS_COUNT][CE_COUNT];
+    const struct cc_row *home_cell[HS_COUNT][HE_COUNT];
+    struct cc_cache *caches;
+    struct cc_home *homes;
+    size_t sharer_words;
+    struct sim_msg_pool msgs;
+    struct cc_counters counters;
+    struct cc_stats stats;
+    /* the checker */
+    bool check, check_fatal;
+    struct sim_map shadow; /* line -> golden bytes */
+};
+
+/* ------------------------------------------------------------ runtime API */
+
+/* The actions every protocol may use (defined in actions.c). */
+#define CC_CACHE_ACTIONS(X)                                                                        \
+    X(perform_request, "do the load, store or atomic on the copy held; answer the core")           \
+    X(stall, "park the request or message until the line changes state")                           \
+    X(send_gets, "ask the home for a copy to read")                                                \
+    X(send_getx, "ask the home for a copy to write")                                               \
+    X(send_upgrade, "ask the home for permission to write the copy held")                          \
+    X(send_upgrade_data, "ask to write, writing the Owned line back (owned_write_writeback)")      \
+    X(send_puts, "tell the home this shared copy leaves")                                          \
+    X(send_putx, "tell the home the owned copy leaves (with the data if dirty)")                   \
+    X(write_data, "fill the copy from the message")                                                \
+    X(send_unblock, "tell the home the transaction is over")                                       \
+    X(send_inv_ack, "tell the home the copy is dropped")                                           \
+    X(send_data_s_to_req, "send the requester the data, to hold shared")                           \
+    X(send_data_f_to_req, "send the requester the data, to hold as the forwarder")                 \
+    X(send_data_m_to_req, "send the requester the data, to write")                                 \
+    X(send_fwd_ack, "tell the home the request was answered; this copy stays clean")               \
+    X(send_fwd_ack_data, "tell the home the request was answered, writing the line back")          \
+    X(send_fwd_ack_owned, "tell the home the request was answered; this copy stays Owned")         \
+    X(send_fwd_ack_dirty, "tell the home the request was answered; the line stays dirty (GOLS)")
+
+#define CC_HOME_ACTIONS(X)                                                                         \
+    X(stall, "park the request until the line's transaction is over")                              \
+    X(start_tx, "remember the requester; the line is busy")                                        \
+    X(read_memory, "read the line from memory (one answer awaited)")                               \
+    X(write_memory, "write the message's data to memory")                                          \
+    X(write_memory_wait, "write the request's data to memory and wait for it")                     \
+    X(take_fwd_data, "write the owner's data to memory")                                           \
+    X(inv_sharers, "send every other holder an invalidation; await their acks")                    \
+    X(inv_sharers_but_supplier, "invalidate every other sharer but one, which will supply")        \
+    X(send_data_e, "send the requester the data, exclusive")                                       \
+    X(send_data_s, "send the requester the data, shared")                                          \
+    X(send_data_f, "send the requester the data, as the new forwarder")                            \
+    X(send_data_m, "send the requester the data, to write")                                        \
+    X(send_grant, "let the requester write the copy it holds")                                     \
+    X(send_data_or_grant, "data if the requester holds no copy any more, else a grant")            \
+    X(fwd_gets_to_owner, "forward the read to the owner; await its answer")                        \
+    X(fwd_gets_to_forwarder, "forward the read to the forwarder; await its answer")                \
+    X(fwd_gets_to_sharer, "forward the read to one sharer; await its answer")                      \
+    X(fwd_getx_to_owner, "forward the write to the owner")                                         \
+    X(fwd_getx_to_supplier, "forward the write to the sharer chosen to supply")                    \
+    X(await_unblock, "await the requester's unblock")                                              \
+    X(count_answer, "one awaited answer is in")                                                    \
+    X(note_gone, "the answering owner was evicting: it keeps no copy")                             \
+    X(set_owner, "the requester is the owner; no sharers")                                         \
+    X(add_sharer, "the requester becomes a sharer")                                                \
+    X(add_owner_as_sharer, "the old owner keeps a shared copy (unless it left)")                   \
+    X(set_forwarder, "the requester is the forwarder")                                             \
+    X(remove_sender, "the sender holds no copy any more")                                          \
+    X(send_put_ack, "accept the eviction")
+
+#define CC_DECLARE_ACTION(name, doc) extern const struct cc_action cc_act_##name;
+CC_CACHE_ACTIONS(CC_DECLARE_ACTION)
+#undef CC_DECLARE_ACTION
+#define CC_DECLARE_ACTION(name, doc) extern const struct cc_action hc_act_##name;
+CC_HOME_ACTIONS(CC_DECLARE_ACTION)
+#undef CC_DECLARE_ACTION
+
+/* Helpers for actions (runtime.c). */
+#define CC_FLAG_GONE 1u /* the answering owner keeps no copy */
+void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
+             const uint8_t *data, uint32_t flags);
+void cc_complete_request(struct cc_ctx *c);
+void cc_park_request(struct cc_line *cl, struct cc_req *r);
+void cc_park_message(struct cc_dir *d, struct sim_msg *m);
+int cc_home_node(const struct cc_system *s, uint64_t line);
+bool cc_is_sharer(const struct cc_system *s, const struct cc_dir *d, int core);
+void cc_set_sharer(struct cc_system *s, struct cc_dir *d, int core, bool on);
+int cc_sharer_count(const struct cc_system *s, const struct cc_dir *d);
+int cc_first_sharer(const struct cc_system *s, const struct cc_dir *d, int except);
+void cc_read_memory(struct cc_ctx *c);
+void cc_write_memory_event(struct cc_ctx *c);
+struct cc_home *cc_home_of(struct cc_system *s, uint64_t line);
+struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line);
+
+/* The checker (checker.c). */
+void cc_check_load(struct cc_system *s, int core, uint64_t line, unsigned word, uint64_t value);
+void cc_check_store(struct cc_system *s, int core, uint64_t line, const uint8_t *data);
+void cc_check_fill(struct cc_system *s, int core, uint64_t line, const uint8_t *data);
+void cc_check_states(struct cc_system *s, uint64_t line);
+uint8_t *cc_shadow(struct cc_system *s, uint64_t line);
+void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* State properties. */
+bool cc_state_readable(int state); /* a load may be served */
+bool cc_state_writable(int state); /* a store may be performed (E or M) */
+bool cc_state_holds(int state);    /* holds valid data (for the checker) */
+
+/* Writing rows: S(I) | S(S) for state sets, E(Load) | E(Store) for event
+ * sets, CA(send_gets) / HA(start_tx) for actions. */
+#define CC_S(x)  CC_BIT(CS_##x)
+#define CC_E(x)  CC_BIT(CE_##x)
+#define CC_HS(x) CC_BIT(HS_##x)
+#define CC_HE(x) CC_BIT(HE_##x)
+#define CA(x)    &cc_act_##x
+#define HA(x)    &hc_act_##x
+#define CC_ROW(states, events, next, ...)                                                          \
+    {                                                                                              \
+        states, events, {__VA_ARGS__}, next                                                        \
+    }
+#define CC_ROW0(states, events, next)                                                              \
+    {                                                                                              \
+        states, events, {NULL}, next                                                               \
+    } /* no action */
+#define CC_TRANSIENT_CACHE                                                                         \
+    (CC_S(IS_D) | CC_S(IM_D) | CC_S(SM_D) | CC_S(FM_D) | CC_S(OM_D) | CC_S(MI_A) | CC_S(EI_A) |    \
+     CC_S(OI_A) | CC_S(SI_A) | CC_S(FI_A) | CC_S(II_A))
+#define CC_HOME_TRANSIENT                                                                          \
+    (CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MO_F) |           \
+     CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(FF_F) | CC_HS(OO_F) | CC_HS(GG_F) | CC_HS(XF_A) |           \
+     CC_HS(B_EM) | CC_HS(B_S) | CC_HS(B_SF))
+#define CC_HOME_REQUESTS                                                                           \
+    (CC_HE(GetS) | CC_HE(GetX) | CC_HE(Upgrade) | CC_HE(PutS) | CC_HE(PutS_Last) | CC_HE(PutF) |   \
+     CC_HE(PutX) | CC_HE(PutX_Last) | CC_HE(Put_Stale))
+
+/* The protocols. */
+extern const struct cc_protocol cc_mesi, cc_mesif, cc_moesi, cc_gols;
+
+#endif

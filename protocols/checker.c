@@ -1,0 +1,112 @@
+/*
+ * checker.c -- the invariant checker: single writer or many readers, every
+ * load returns the last store's value, every fill brings the current value.
+ *
+ * It keeps a shadow copy of every line, updated when a store performs (the
+ * line's coherence order is the order in which stores perform, and SWMR
+ * makes that order total). A violation prints a report: the line, every
+ * cache's state for it, the directory, and the last messages on the line.
+ */
+#include "cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint8_t *cc_shadow(struct cc_system *s, uint64_t line)
+{
+    uint8_t *b = sim_map_get(&s->shadow, line);
+    if (!b) {
+        /* a line the checker has not seen holds what memory holds */
+        struct cc_dir *d = cc_dir_get(s, cc_home_of(s, line), line);
+        b = sim_xmalloc(s->p.line_bytes);
+        memcpy(b, d->memory, s->p.line_bytes);
+        sim_map_put(&s->shadow, line, b);
+    }
+    return b;
+}
+
+static void report_line(struct cc_system *s, uint64_t line)
+{
+    fprintf(stderr, "  caches:");
+    for (int c = 0; c < s->p.cores; c++) {
+        char st = cc_state_of(s, c, line);
+        if (st != 'I')
+            fprintf(stderr, " %d:%c", c, st);
+    }
+    struct cc_dir *d = cc_dir_get(s, cc_home_of(s, line), line);
+    fprintf(stderr, "\n  home %d: state %s, owner %d, forwarder %d, sharers %d\n", d->home->id,
+            cc_home_state_names[d->state], d->owner, d->forwarder, cc_sharer_count(s, d));
+    fprintf(stderr, "  last messages on the line (newest first):\n");
+    for (int i = 0; i < CC_HIST && d->hist[i].type + d->hist[i].src + d->hist[i].dst; i++)
+        fprintf(stderr, "    %.3f ns %s %d -> %d\n", (double)d->hist[i].time / SIM_PS_PER_NS,
+                cc_msg_names[d->hist[i].type], d->hist[i].src, d->hist[i].dst);
+}
+
+void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)
+{
+    va_list ap;
+    s->stats.violations++;
+    fflush(stdout);
+    fprintf(stderr,
+            "ccsim: coherence violation (protocol %s) on line 0x%llx at %.3f ns: ", s->proto->name,
+            (unsigned long long)line, (double)sim_now(s->k) / SIM_PS_PER_NS);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    report_line(s, line);
+    if (s->check_fatal)
+        exit(SIM_EXIT_FAIL);
+}
+
+void cc_check_load(struct cc_system *s, int core, uint64_t line, unsigned word, uint64_t value)
+{
+    uint64_t want;
+    s->stats.checks++;
+    memcpy(&want, cc_shadow(s, line) + 8 * word, 8);
+    if (value != want)
+        cc_violation(s, line, "core %d read word %u = %llu, the last write was %llu", core, word,
+                     (unsigned long long)value, (unsigned long long)want);
+}
+
+void cc_check_store(struct cc_system *s, int core, uint64_t line, const uint8_t *data)
+{
+    s->stats.checks++;
+    for (int c = 0; c < s->p.cores; c++) {
+        char st = cc_state_of(s, c, line);
+        if (c != core && st != 'I' && st != 'T')
+            cc_violation(s, line, "core %d wrote while core %d holds a %c copy", core, c, st);
+    }
+    memcpy(cc_shadow(s, line), data, s->p.line_bytes);
+}
+
+void cc_check_fill(struct cc_system *s, int core, uint64_t line, const uint8_t *data)
+{
+    s->stats.checks++;
+    if (memcmp(cc_shadow(s, line), data, s->p.line_bytes) != 0)
+        cc_violation(s, line, "core %d was filled with a stale copy", core);
+}
+
+/* Single writer or many readers. Transient states that can still be read
+ * (SM_D, FM_D, OM_D) count as readers. */
+void cc_check_states(struct cc_system *s, uint64_t line)
+{
+    int writers = 0, readers = 0, writer = -1;
+    s->stats.checks++;
+    for (int c = 0; c < s->p.cores; c++) {
+        struct cc_cache *cache = &s->caches[c];
+        struct cc_line *set = &cache->lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
+        for (unsigned w = 0; w < s->p.ways; w++) {
+            if (!set[w].valid || set[w].line != line)
+                continue;
+            if (cc_state_writable(set[w].state)) {
+                writers++;
+                writer = c;
+            } else if (cc_state_readable(set[w].state))
+                readers++;
+        }
+    }
+    if (writers > 1 || (writers == 1 && readers > 0))
+        cc_violation(s, line, "%d writable and %d readable copies (a writer: core %d)", writers,
+                     readers, writer);
+}

@@ -1,0 +1,120 @@
+/*
+ * gols.c -- GOLS: the Xeon Phi KNC's tag directories (seed 000 Sec 2.1.2).
+ *
+ * Reading: cores run MESI; a distributed tag directory (chosen by a hash of
+ * the address) keeps a global state per line: GI (no copy), GS (clean
+ * sharers), GE/GM (one owner in E or M) and GOLS (Globally Owned, Locally
+ * Shared). A modified line read by another core becomes Shared in both
+ * caches while the directory marks it GOLS: it is dirty but not written to
+ * memory. Reads of a GOLS line are answered by one of the sharers (memory is
+ * stale); a write invalidates the others. The write-back happens when the
+ * last copy leaves: a sharer's eviction carries the line, and the directory
+ * writes it to memory if it was the last one.
+ */
+#include "cc_internal.h"
+
+static const struct cc_row gols_cache[] = {
+    /* the core's requests */
+    CC_ROW(CC_S(I), CC_E(Load), CS_IS_D, CA(send_gets), CA(stall)),
+    CC_ROW(CC_S(I), CC_E(Store), CS_IM_D, CA(send_getx), CA(stall)),
+    CC_ROW(CC_S(S) | CC_S(E) | CC_S(M) | CC_S(SM_D), CC_E(Load), CC_SAME, CA(perform_request)),
+    CC_ROW(CC_S(S), CC_E(Store), CS_SM_D, CA(send_upgrade), CA(stall)),
+    CC_ROW(CC_S(E), CC_E(Store), CS_M, CA(perform_request)),
+    CC_ROW(CC_S(M), CC_E(Store), CC_SAME, CA(perform_request)),
+    CC_ROW(CC_S(IS_D) | CC_S(IM_D) | CC_S(MI_A) | CC_S(EI_A) | CC_S(SI_A) | CC_S(II_A),
+           CC_E(Load) | CC_E(Store), CC_SAME, CA(stall)),
+    CC_ROW(CC_S(SM_D), CC_E(Store), CC_SAME, CA(stall)),
+    /* replacement: a sharer's eviction carries the line (it may be the last copy) */
+    CC_ROW(CC_S(S), CC_E(Replace), CS_SI_A, CA(send_puts)),
+    CC_ROW(CC_S(E), CC_E(Replace), CS_EI_A, CA(send_putx)),
+    CC_ROW(CC_S(M), CC_E(Replace), CS_MI_A, CA(send_putx)),
+    /* data and grants */
+    CC_ROW(CC_S(IS_D), CC_E(Data_S), CS_S, CA(write_data), CA(send_unblock)),
+    CC_ROW(CC_S(IS_D), CC_E(Data_E), CS_E, CA(write_data), CA(send_unblock)),
+    CC_ROW(CC_S(IM_D), CC_E(Data_M), CS_M, CA(write_data), CA(send_unblock)),
+    CC_ROW(CC_S(SM_D), CC_E(Grant), CS_M, CA(send_unblock)),
+    /* the tag directory's requests */
+    CC_ROW(CC_S(S), CC_E(Inv), CS_I, CA(send_inv_ack)),
+    CC_ROW(CC_S(SM_D), CC_E(Inv), CS_IM_D, CA(send_inv_ack)),
+    CC_ROW(CC_S(SI_A), CC_E(Inv), CS_II_A, CA(send_inv_ack)),
+    CC_ROW(CC_S(E), CC_E(Fwd_GetS), CS_S, CA(send_data_s_to_req), CA(send_fwd_ack)),
+    CC_ROW(CC_S(M), CC_E(Fwd_GetS), CS_S, CA(send_data_s_to_req), CA(send_fwd_ack_dirty)),
+    CC_ROW(CC_S(S) | CC_S(SM_D) | CC_S(SI_A), CC_E(Fwd_GetS), CC_SAME, CA(send_data_s_to_req),
+           CA(send_fwd_ack)),
+    CC_ROW(CC_S(E) | CC_S(M) | CC_S(S), CC_E(Fwd_GetX), CS_I, CA(send_data_m_to_req)),
+    CC_ROW(CC_S(SM_D), CC_E(Fwd_GetX), CS_IM_D, CA(send_data_m_to_req)),
+    CC_ROW(CC_S(SI_A), CC_E(Fwd_GetX), CS_II_A, CA(send_data_m_to_req)),
+    CC_ROW(CC_S(MI_A) | CC_S(EI_A), CC_E(Fwd_GetS), CS_II_A, CA(send_data_s_to_req),
+           CA(send_fwd_ack_data)),
+    CC_ROW(CC_S(MI_A) | CC_S(EI_A), CC_E(Fwd_GetX), CS_II_A, CA(send_data_m_to_req)),
+    CC_ROW0(CC_S(MI_A) | CC_S(EI_A) | CC_S(SI_A) | CC_S(II_A), CC_E(Put_Ack), CS_I),
+};
+
+static const struct cc_row gols_home[] = {
+    /* reads */
+    CC_ROW(CC_HS(I), CC_HE(GetS), HS_IE_M, HA(start_tx), HA(read_memory)),
+    CC_ROW(CC_HS(IE_M), CC_HE(Done), HS_B_EM, HA(send_data_e), HA(await_unblock)),
+    CC_ROW(CC_HS(S), CC_HE(GetS), HS_SS_M, HA(start_tx), HA(read_memory)),
+    CC_ROW(CC_HS(SS_M), CC_HE(Done), HS_B_S, HA(send_data_s), HA(await_unblock)),
+    CC_ROW(CC_HS(B_S), CC_HE(Done), HS_S, HA(add_sharer)),
+    CC_ROW(CC_HS(EM), CC_HE(GetS), HS_MS_F, HA(start_tx), HA(fwd_gets_to_owner), HA(await_unblock)),
+    CC_ROW(CC_HS(MS_F), CC_HE(Fwd_Ack), CC_SAME, HA(count_answer)),
+    CC_ROW(CC_HS(MS_F), CC_HE(Fwd_Ack_Data), CC_SAME, HA(take_fwd_data), HA(note_gone),
+           HA(count_answer)),
+    CC_ROW(CC_HS(MS_F), CC_HE(Fwd_Ack_Dirty), HS_MG_F, HA(count_answer)),
+    CC_ROW(CC_HS(MS_F), CC_HE(Done), HS_S, HA(add_owner_as_sharer), HA(add_sharer)),
+    CC_ROW(CC_HS(MG_F), CC_HE(Done), HS_GOLS, HA(add_owner_as_sharer), HA(add_sharer)),
+    CC_ROW(CC_HS(GOLS), CC_HE(GetS), HS_GG_F, HA(start_tx), HA(fwd_gets_to_sharer),
+           HA(await_unblock)),
+    CC_ROW(CC_HS(GG_F), CC_HE(Fwd_Ack), CC_SAME, HA(count_answer)),
+    CC_ROW(CC_HS(GG_F), CC_HE(Done), HS_GOLS, HA(add_sharer)),
+    /* writes */
+    CC_ROW(CC_HS(I), CC_HE(GetX), HS_IM_M, HA(start_tx), HA(read_memory)),
+    CC_ROW(CC_HS(IM_M), CC_HE(Done), HS_B_EM, HA(send_data_m), HA(await_unblock)),
+    CC_ROW(CC_HS(S), CC_HE(GetX), HS_SM_A, HA(start_tx), HA(inv_sharers), HA(read_memory)),
+    CC_ROW(CC_HS(S) | CC_HS(GOLS), CC_HE(Upgrade), HS_SM_A, HA(start_tx), HA(inv_sharers)),
+    CC_ROW(CC_HS(SM_A), CC_HE(Inv_Ack), CC_SAME, HA(count_answer)),
+    CC_ROW(CC_HS(SM_A), CC_HE(Done), HS_B_EM, HA(send_data_or_grant), HA(await_unblock)),
+    CC_ROW(CC_HS(GOLS), CC_HE(GetX), HS_XF_A, HA(start_tx), HA(inv_sharers_but_supplier)),
+    CC_ROW(CC_HS(XF_A), CC_HE(Inv_Ack), CC_SAME, HA(count_answer)),
+    CC_ROW(CC_HS(XF_A), CC_HE(Done), HS_MM_U, HA(fwd_getx_to_supplier), HA(await_unblock)),
+    CC_ROW(CC_HS(EM), CC_HE(GetX), HS_MM_U, HA(start_tx), HA(fwd_getx_to_owner), HA(await_unblock)),
+    CC_ROW(CC_HS(MM_U) | CC_HS(B_EM), CC_HE(Done), HS_EM, HA(set_owner)),
+    /* answers every transaction counts */
+    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A), CC_HE(Mem_Data), CC_SAME,
+           HA(count_answer)),
+    CC_ROW(CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_F) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+           CC_HE(Unblock), CC_SAME, HA(count_answer)),
+    /* evictions: the last copy of a GOLS line is written back */
+    CC_ROW(CC_HS(S) | CC_HS(GOLS), CC_HE(PutS), CC_SAME, HA(remove_sender), HA(send_put_ack)),
+    CC_ROW(CC_HS(S), CC_HE(PutS_Last), HS_I, HA(remove_sender), HA(send_put_ack)),
+    CC_ROW(CC_HS(GOLS), CC_HE(PutS_Last), HS_I, HA(write_memory), HA(remove_sender),
+           HA(send_put_ack)),
+    CC_ROW(CC_HS(EM), CC_HE(PutX_Last), HS_I, HA(write_memory), HA(remove_sender),
+           HA(send_put_ack)),
+    CC_ROW(CC_HS(I) | CC_HS(S) | CC_HS(EM) | CC_HS(GOLS), CC_HE(Put_Stale), CC_SAME,
+           HA(send_put_ack)),
+    /* one transaction per line: the others wait */
+    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) |
+               CC_HS(GG_F) | CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+           CC_HOME_REQUESTS, CC_SAME, HA(stall)),
+};
+
+static const char *const gols_home_alias[HS_COUNT] = {
+    [HS_I] = "GI", [HS_S] = "GS", [HS_EM] = "GE/GM", [HS_GOLS] = "GOLS"};
+
+const struct cc_protocol cc_gols = {
+    .name = "gols",
+    .summary = "GOLS: MESI cores under distributed tag directories (Xeon Phi KNC)",
+    .reading = "Cores run MESI; a distributed tag directory (chosen by a hash of the address) "
+               "keeps a global state per line: GI (no copy), GS (clean sharers), GE/GM (one "
+               "owner in E or M) and GOLS (Globally Owned, Locally Shared). A modified line read "
+               "by another core becomes Shared in both caches while the directory marks it GOLS: "
+               "dirty, but not written to memory. Reads of a GOLS line are answered by one of "
+               "the sharers (memory is stale); a write invalidates the others. The write-back "
+               "happens when the last copy leaves: a sharer's eviction carries the line, and the "
+               "directory writes it to memory if it was the last one.",
+    .cache = {gols_cache, SIM_COUNT_OF(gols_cache), NULL},
+    .home = {gols_home, SIM_COUNT_OF(gols_home), gols_home_alias},
+    .puts_carry_data = true,
+};

@@ -1,0 +1,151 @@
+/*
+ * protocol.h -- coherence: private caches, homes (directories), the protocol
+ * tables they run, and the invariant checker.
+ *
+ * A protocol is data: two tables (cache side, home side) of
+ * (state, event) -> (actions, next state), stable and transient states
+ * alike, executed by one runtime (runtime.c). Adding a protocol means adding
+ * a file of tables (mesi.c, mesif.c, moesi.c, gols.c), not branches here.
+ *
+ * The system: one private cache controller per core (the coherent level; an
+ * L1 tag filter in front of it only decides the hit latency), and `homes`
+ * home controllers. A line's home is chosen by a hash of its number. A home
+ * keeps a directory entry per line, serves one transaction per line at a
+ * time (others wait in the line's queue: contention emerges there) and
+ * spends `occupancy` cycles on every message it handles (the home's input
+ * queue: the busier the home, the longer a request waits). The home also
+ * holds the memory's copy of its lines (values are real).
+ *
+ * Invariants (checked on every access by the checker when enabled):
+ *   - single writer or many readers: at any instant a line is writable in at
+ *     most one cache, and then readable in no other;
+ *   - every load returns the value of the last store in the line's coherence
+ *     order (the order in which stores performed);
+ *   - every fill brings the line's current value;
+ *   - a (state, event) pair with no row in the table never happens (it ends
+ *     the run naming line, node, state and event), and `unexpected` stays 0.
+ */
+#ifndef CCSIM_PROTOCOL_H
+#define CCSIM_PROTOCOL_H
+
+#include "sim.h"
+#include "topology.h"
+
+#include <stdio.h>
+
+/* ------------------------------------------------------------ operations */
+
+enum cc_op {
+    CC_LOAD,  /* result = word */
+    CC_STORE, /* word = value */
+    CC_ADD,   /* result = word; word += value (atomic) */
+    CC_CAS,   /* result = word; if word == value then word = value2 (atomic) */
+};
+
+struct cc_req;
+typedef void (*cc_done_fn)(struct sim_kernel *k, struct cc_req *r);
+
+/* A processor request. The caller owns it until done() is called. */
+struct cc_req {
+    struct cc_req *next; /* the cache's queues */
+    enum cc_op op;
+    int core;
+    uint64_t line;
+    unsigned word; /* 8-byte word within the line */
+    uint64_t value, value2;
+    uint64_t result;
+    bool missed; /* set by the cache: the line was not readable/writable here */
+    cc_done_fn done;
+    void *ctx;
+};
+
+/* ------------------------------------------------------------ the system */
+
+struct cc_protocol; /* a pair of tables */
+
+struct cc_params {
+    const struct cc_protocol *protocol;
+    int cores;
+    int homes;
+    unsigned line_bytes;
+    struct sim_clock clock; /* core, cache and home clock */
+    /* the coherent private level (L2 if there is one, else L1) */
+    unsigned sets, ways;
+    unsigned hit_cycles;   /* a hit in the coherent level */
+    unsigned snoop_cycles; /* a forwarded request or invalidation at a cache */
+    /* the L1 tag filter: a hit in it costs l1_cycles */
+    unsigned l1_sets, l1_ways, l1_cycles;
+    unsigned home_occupancy_cycles;  /* per message handled */
+    unsigned home_lookup_cycles;     /* from a request's turn to its first action */
+    sim_time_t memory_ps;            /* a memory read or write at the home */
+    bool owned_write_writeback;      /* MOESI: a write to an Owned line writes it back */
+    unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
+    int first_home_node;             /* node ids: caches 0..cores-1, homes after */
+};
+
+struct cc_system;
+
+struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct cc_params *p);
+void cc_destroy(struct cc_system *s);
+
+/* Starts a processor request on r->core's cache. */
+void cc_access(struct cc_system *s, struct cc_req *r);
+
+/* Methodology ops (zero simulated time). They need the line quiet: no
+ * transaction on it anywhere. */
+bool cc_line_quiet(const struct cc_system *s, uint64_t line);
+/* Every copy leaves the caches; memory gets the current value. */
+void cc_evict_line(struct cc_system *s, uint64_t line);
+/* Places the line in core's cache in state 'M', 'E' or 'S' (others keep
+ * shared copies only where that is coherent). Returns false if the protocol
+ * cannot (e.g. S when a writable copy must go first: that is done). */
+void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state);
+/* The value of a word as the machine sees it now (for checks and reports). */
+uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word);
+
+/* One-shot: fn(k, ctx) when core's copy of line stops being readable (or
+ * at once if it is not readable now). For `wait`. */
+typedef void (*cc_watch_fn)(struct sim_kernel *k, void *ctx);
+void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx);
+
+/* The state letter of line in core's cache ('I', 'S', 'E', 'M', 'O', 'F',
+ * or 'T' when in a transient state). */
+char cc_state_of(const struct cc_system *s, int core, uint64_t line);
+
+/* ------------------------------------------------------------ statistics */
+
+struct cc_stats {
+    uint64_t loads, stores, atomics;
+    uint64_t hits, misses;
+    uint64_t invalidations; /* INV messages */
+    uint64_t forwards;      /* requests forwarded to a cache */
+    uint64_t writebacks;    /* dirty data written to memory */
+    uint64_t memory_reads;
+    uint64_t unexpected; /* must stay 0 */
+    sim_time_t home_queue_ps;
+    uint64_t checks, violations;
+};
+
+void cc_get_stats(const struct cc_system *s, struct cc_stats *out);
+/* Prints every (controller, state, event) row's counter that is non-zero. */
+void cc_print_row_counters(const struct cc_system *s, FILE *f);
+/* Transactions in flight, per line and node (for deadlock reports). */
+void cc_print_outstanding(const struct cc_system *s, FILE *f);
+
+/* ------------------------------------------------------------ checker */
+
+/* On: every access and every state change is checked; a violation prints a
+ * report (line, nodes, states, the last messages on the line) and counts in
+ * stats.violations; if fatal, the run ends with exit status 1. */
+void cc_check_enable(struct cc_system *s, bool fatal);
+
+/* ------------------------------------------------------------ protocols */
+
+const struct cc_protocol *cc_protocol_find(const char *name);
+const char *cc_protocol_name(const struct cc_protocol *p);
+const char *cc_protocol_summary(const struct cc_protocol *p);
+extern const char *const cc_built_protocols[]; /* NULL-terminated */
+/* The tables as Markdown: one table per controller, with a legend. */
+void cc_protocol_print(const struct cc_protocol *p, FILE *f);
+
+#endif

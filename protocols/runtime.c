@@ -1,0 +1,689 @@
+/*
+ * runtime.c -- the one runtime that executes every protocol's tables.
+ *
+ * Cache side: a processor request or an incoming message becomes an event on
+ * a line; the row for (line state, event) runs its actions and sets the next
+ * state. Requests that meet a transient state are parked on the line (stall
+ * rows) and replayed, in order, the moment the line reaches a stable state.
+ * A request that needs a way in a full set parks on the set and evicts the
+ * least recently used stable line (a Replace event), one at a time.
+ *
+ * Home side: every message waits for the home's input server (occupancy per
+ * message: queueing at a busy home is where contention comes from), is
+ * classified into an event using the directory entry, and runs its row.
+ * Requests for a line in a transient state are parked (stall rows) and
+ * served in arrival order when the line's transaction ends. A transaction
+ * counts the answers it awaits; when the count reaches zero in a transient
+ * state the runtime raises the internal Done event.
+ *
+ * Races live here and in the rows, nowhere else; post-conditions are
+ * asserted after every row.
+ */
+#include "cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NAMES(name, doc) #name,
+#define DOCS(name, doc)  doc,
+const char *const cc_cache_state_names[CS_COUNT] = {CC_CACHE_STATES(NAMES)};
+const char *const cc_cache_state_docs[CS_COUNT] = {CC_CACHE_STATES(DOCS)};
+const char *const cc_home_state_names[HS_COUNT] = {CC_HOME_STATES(NAMES)};
+const char *const cc_home_state_docs[HS_COUNT] = {CC_HOME_STATES(DOCS)};
+const char *const cc_cache_event_names[CE_COUNT] = {CC_CACHE_EVENTS(NAMES)};
+const char *const cc_cache_event_docs[CE_COUNT] = {CC_CACHE_EVENTS(DOCS)};
+const char *const cc_home_event_names[HE_COUNT] = {CC_HOME_EVENTS(NAMES)};
+const char *const cc_home_event_docs[HE_COUNT] = {CC_HOME_EVENTS(DOCS)};
+#undef NAMES
+#undef DOCS
+#define MSG_NAME(name) #name,
+const char *const cc_msg_names[M_COUNT] = {CC_MSGS(MSG_NAME)};
+#undef MSG_NAME
+
+/* ------------------------------------------------------------ state sets */
+
+bool cc_state_readable(int st)
+{
+    return st == CS_S || st == CS_E || st == CS_M || st == CS_O || st == CS_F || st == CS_SM_D ||
+           st == CS_FM_D || st == CS_OM_D;
+}
+
+bool cc_state_writable(int st)
+{
+    return st == CS_E || st == CS_M;
+}
+
+bool cc_state_holds(int st)
+{
+    return cc_state_readable(st);
+}
+
+static bool cache_transient(int st)
+{
+    return st >= CS_IS_D;
+}
+
+static bool home_transient(int st)
+{
+    return st >= HS_IE_M;
+}
+
+static bool is_request_event(int ev)
+{
+    return ev <= HE_Put_Stale;
+}
+
+/* ------------------------------------------------------------ tables */
+
+static void expand_table(const struct cc_table *t, const struct cc_row **cells, int nstates,
+                         int nevents, const char *side, const char *proto)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        const struct cc_row *r = &t->rows[i];
+        for (int st = 0; st < nstates; st++) {
+            if (!(r->states & CC_BIT(st)))
+                continue;
+            for (int ev = 0; ev < nevents; ev++) {
+                if (!(r->events & CC_BIT(ev)))
+                    continue;
+                if (cells[st * nevents + ev])
+                    sim_panic("protocol %s: two %s rows for one (state, event): row %zu", proto,
+                              side, i);
+                cells[st * nevents + ev] = r;
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------ lookup */
+
+static unsigned set_of(const struct cc_system *s, uint64_t line)
+{
+    return (unsigned)(line & (s->p.sets - 1));
+}
+
+static struct cc_line *cache_find(struct cc_system *s, struct cc_cache *c, uint64_t line)
+{
+    struct cc_line *set = &c->lines[(size_t)set_of(s, line) * s->p.ways];
+    for (unsigned w = 0; w < s->p.ways; w++)
+        if (set[w].valid && set[w].line == line)
+            return &set[w];
+    return NULL;
+}
+
+int cc_home_node(const struct cc_system *s, uint64_t line)
+{
+    uint64_t h = line * 0x9e3779b97f4a7c15ull;
+    return s->p.first_home_node + (int)((h >> 32) % (uint64_t)s->p.homes);
+}
+
+struct cc_home *cc_home_of(struct cc_system *s, uint64_t line)
+{
+    return &s->homes[cc_home_node(s, line) - s->p.first_home_node];
+}
+
+struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line)
+{
+    struct cc_dir *d = sim_map_get(&h->dirs, line);
+    if (d)
+        return d;
+    d = sim_xcalloc(1, sizeof *d);
+    d->home = h;
+    d->line = line;
+    d->state = HS_I;
+    d->owner = -1;
+    d->forwarder = -1;
+    d->tx.supplier = -1;
+    d->tx.requester = -1;
+    d->sharers = sim_xcalloc(s->sharer_words, sizeof *d->sharers);
+    d->memory = sim_xcalloc(1, s->p.line_bytes);
+    sim_map_put(&h->dirs, line, d);
+    return d;
+}
+
+bool cc_is_sharer(const struct cc_system *s, const struct cc_dir *d, int core)
+{
+    (void)s;
+    return (d->sharers[core / 64] >> (core % 64)) & 1;
+}
+
+void cc_set_sharer(struct cc_system *s, struct cc_dir *d, int core, bool on)
+{
+    (void)s;
+    if (on)
+        d->sharers[core / 64] |= 1ull << (core % 64);
+    else
+        d->sharers[core / 64] &= ~(1ull << (core % 64));
+}
+
+int cc_sharer_count(const struct cc_system *s, const struct cc_dir *d)
+{
+    int n = 0;
+    for (size_t i = 0; i < s->sharer_words; i++)
+        n += __builtin_popcountll(d->sharers[i]);
+    return n;
+}
+
+int cc_first_sharer(const struct cc_system *s, const struct cc_dir *d, int except)
+{
+    for (int c = 0; c < s->p.cores; c++)
+        if (c != except && cc_is_sharer(s, d, c))
+            return c;
+    return -1;
+}
+
+/* ------------------------------------------------------------ messages */
+
+static void log_message(struct cc_system *s, struct sim_msg *m)
+{
+    struct cc_dir *d = cc_dir_get(s, cc_home_of(s, m->line), m->line);
+    memmove(&d->hist[1], &d->hist[0], sizeof d->hist - sizeof d->hist[0]);
+    d->hist[0] = (struct cc_hist){sim_now(s->k), m->type, m->src, m->dst};
+}
+
+void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
+             const uint8_t *data, uint32_t flags)
+{
+    struct sim_msg *m = sim_msg_new(&s->msgs);
+    m->type = type;
+    m->src = src;
+    m->dst = dst;
+    m->line = line;
+    m->requester = requester;
+    m->flags = flags;
+    m->has_data = data != NULL;
+    m->bytes = data ? s->p.data_bytes : s->p.ctrl_bytes;
+    if (data)
+        memcpy(m->data, data, s->p.line_bytes);
+    m->sent = sim_now(s->k);
+    if (s->check)
+        log_message(s, m);
+    net_send(s->net, m);
+}
+
+/* ------------------------------------------------------------ fatal rows */
+
+static _Noreturn void no_row(struct cc_system *s, const char *side, int node, uint64_t line,
+                             const char *state, const char *event)
+{
+    s->stats.unexpected++;
+    fflush(stdout);
+    fprintf(stderr,
+            "ccsim: protocol %s has no %s row for state %s, event %s "
+            "(line 0x%llx, node %d, at %.3f ns)\n",
+            s->proto->name, side, state, event, (unsigned long long)line, node,
+            (double)sim_now(s->k) / SIM_PS_PER_NS);
+    cc_print_outstanding(s, stderr);
+    exit(SIM_EXIT_FAIL);
+}
+
+/* ------------------------------------------------------------ cache side */
+
+static void process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r);
+
+static void fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line)
+{
+    struct cc_watch **pp = &c->watches;
+    while (*pp) {
+        struct cc_watch *w = *pp;
+        if (w->line == line) {
+            *pp = w->next;
+            w->fn(s->k, w->ctx);
+            free(w);
+        } else
+            pp = &w->next;
+    }
+}
+
+static void replay_waiting(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
+static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
+
+static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int old)
+{
+    int now_st = cl->state;
+    if (s->check && old != now_st)
+        cc_check_states(s, cl->line);
+    if (cc_state_readable(old) && !cc_state_readable(now_st))
+        fire_watches(s, c, cl->line);
+    if (old != now_st && !cache_transient(now_st))
+        replay_waiting(s, c, cl);
+    if (cl->state == CS_I && !cl->waiting)
+        free_way(s, c, cl);
+}
+
+static void run_cache(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int ev,
+                      struct cc_req *r, struct sim_msg *m)
+{
+    int st = cl->state;
+    const struct cc_row *row = s->cache_cell[st][ev];
+    if (!row)
+        no_row(s, "cache", c->id, cl->line, cc_cache_state_names[st], cc_cache_event_names[ev]);
+    s->counters.cache[st][ev]++;
+    struct cc_ctx ctx = {
+        .sys = s, .cache = c, .cl = cl, .req = r, .msg = m, .line = cl->line, .event = ev};
+    for (int i = 0; i < CC_MAX_ACTIONS && row->actions[i]; i++)
+        row->actions[i]->fn(&ctx);
+    if (row->next != CC_SAME)
+        cl->state = (uint8_t)row->next;
+    SIM_ASSERT(!r || ctx.stalled || ctx.performed || cache_transient(cl->state));
+    after_cache_row(s, c, cl, st);
+}
+
+static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
+{
+    if (!cl->valid)
+        return;
+    cl->valid = false;
+    unsigned set = set_of(s, cl->line);
+    struct cc_req *waiting = c->set_waiting[set];
+    c->set_waiting[set] = NULL;
+    while (waiting) {
+        struct cc_req *r = waiting;
+        waiting = r->next;
+        r->next = NULL;
+        process_request(s, c, r);
+    }
+}
+
+void cc_park_request(struct cc_line *cl, struct cc_req *r)
+{
+    r->missed = true;
+    r->next = NULL;
+    if (cl->replaying) { /* keep its place at the head */
+        r->next = cl->waiting;
+        cl->waiting = r;
+        if (!cl->waiting_tail)
+            cl->waiting_tail = r;
+        return;
+    }
+    if (cl->waiting_tail)
+        cl->waiting_tail->next = r;
+    else
+        cl->waiting = r;
+    cl->waiting_tail = r;
+}
+
+static void replay_waiting(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
+{
+    if (cl->replaying)
+        return;
+    cl->replaying = true;
+    while (cl->waiting && !cache_transient(cl->state) && cl->valid) {
+        struct cc_req *r = cl->waiting;
+        cl->waiting = r->next;
+        if (!cl->waiting)
+            cl->waiting_tail = NULL;
+        r->next = NULL;
+        run_cache(s, c, cl, r->op == CC_LOAD ? CE_Load : CE_Store, r, NULL);
+    }
+    cl->replaying = false;
+}
+
+/* The least recently used stable line of a set, or NULL. */
+static struct cc_line *victim_of(struct cc_system *s, struct cc_cache *c, unsigned set)
+{
+    struct cc_line *ways = &c->lines[(size_t)set * s->p.ways], *best = NULL;
+    for (unsigned w = 0; w < s->p.ways; w++) {
+        struct cc_line *cl = &ways[w];
+        if (cache_transient(cl->state) && cl->valid)
+            return NULL; /* an eviction is already under way: wait for it */
+        if (cl->valid && !cl->waiting && (!best || cl->lru < best->lru))
+            best = cl;
+    }
+    return best;
+}
+
+static struct cc_line *allocate(struct cc_system *s, struct cc_cache *c, uint64_t line)
+{
+    struct cc_line *ways = &c->lines[(size_t)set_of(s, line) * s->p.ways];
+    for (unsigned w = 0; w < s->p.ways; w++) {
+        if (!ways[w].valid) {
+            struct cc_line *cl = &ways[w];
+            cl->valid = true;
+            cl->line = line;
+            cl->state = CS_I;
+            cl->waiting = cl->waiting_tail = NULL;
+            return cl;
+        }
+    }
+    return NULL;
+}
+
+static void process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r)
+{
+    struct cc_line *cl = cache_find(s, c, r->line);
+    if (!cl)
+        cl = allocate(s, c, r->line);
+    if (!cl) {
+        unsigned set = set_of(s, r->line);
+        r->missed = true;
+        r->next = c->set_waiting[set];
+        c->set_waiting[set] = r; /* order among set waiters: newest first, all retried */
+        struct cc_line *v = victim_of(s, c, set);
+        if (v)
+            run_cache(s, c, v, CE_Replace, NULL, NULL);
+        return;
+    }
+    run_cache(s, c, cl, r->op == CC_LOAD ? CE_Load : CE_Store, r, NULL);
+}
+
+void cc_access(struct cc_system *s, struct cc_req *r)
+{
+    SIM_ASSERT(r->core >= 0 && r->core < s->p.cores);
+    SIM_ASSERT(r->word < s->p.line_bytes / 8);
+    if (r->op == CC_LOAD)
+        s->stats.loads++;
+    else if (r->op == CC_STORE)
+        s->stats.stores++;
+    else
+        s->stats.atomics++;
+    r->missed = false;
+    r->next = NULL;
+    process_request(s, &s->caches[r->core], r);
+}
+
+static int cache_event_of(int type)
+{
+    switch (type) {
+    case M_DATA_S:
+        return CE_Data_S;
+    case M_DATA_E:
+        return CE_Data_E;
+    case M_DATA_M:
+        return CE_Data_M;
+    case M_DATA_F:
+        return CE_Data_F;
+    case M_GRANT:
+        return CE_Grant;
+    case M_INV:
+        return CE_Inv;
+    case M_FWD_GETS:
+        return CE_Fwd_GetS;
+    case M_FWD_GETX:
+        return CE_Fwd_GetX;
+    case M_PUT_ACK:
+        return CE_Put_Ack;
+    default:
+        return -1;
+    }
+}
+
+static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct cc_cache *c = obj;
+    struct sim_msg *m = (struct sim_msg *)(uintptr_t)arg;
+    struct cc_system *s = c->sys;
+    (void)k;
+    int ev = cache_event_of(m->type);
+    if (ev < 0)
+        no_row(s, "cache", c->id, m->line, "-", cc_msg_names[m->type]);
+    struct cc_line *cl = cache_find(s, c, m->line);
+    struct cc_line ghost = {.line = m->line, .state = CS_I};
+    if (!cl) /* no way holds it: the row for state I decides (usually: no row) */
+        cl = &ghost;
+    run_cache(s, c, cl, ev, NULL, m);
+    SIM_ASSERT(cl != &ghost || ghost.state == CS_I);
+    sim_msg_free(&s->msgs, m);
+}
+
+static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
+{
+    struct cc_cache *c = node;
+    struct cc_system *s = c->sys;
+    bool snoop = m->type == M_INV || m->type == M_FWD_GETS || m->type == M_FWD_GETX;
+    if (snoop && s->p.snoop_cycles)
+        sim_schedule_at(k, sim_clock_after(s->p.clock, sim_now(k), s->p.snoop_cycles), cache_handle,
+                        c, (uint64_t)(uintptr_t)m);
+    else
+        cache_handle(k, c, (uint64_t)(uintptr_t)m);
+}
+
+/* ------------------------------------------------------------ home side */
+
+static int home_event_of(struct cc_system *s, struct cc_dir *d, struct sim_msg *m)
+{
+    int src = m->src;
+    bool sharer = src >= 0 && src < s->p.cores && cc_is_sharer(s, d, src);
+    int others = cc_sharer_count(s, d) - (sharer ? 1 : 0);
+    switch (m->type) {
+    case M_GETS:
+        return HE_GetS;
+    case M_GETX:
+        return (sharer || d->owner == src) ? HE_Upgrade : HE_GetX;
+    case M_PUTS:
+        if (!sharer)
+            return HE_Put_Stale;
+        if (others == 0 && d->owner < 0)
+            return HE_PutS_Last;
+        return d->forwarder == src ? HE_PutF : HE_PutS;
+    case M_PUTX:
+        if (d->owner != src)
+            return HE_Put_Stale;
+        return cc_sharer_count(s, d) == 0 ? HE_PutX_Last : HE_PutX;
+    case M_INV_ACK:
+        return HE_Inv_Ack;
+    case M_FWD_ACK:
+        return HE_Fwd_Ack;
+    case M_FWD_ACK_DATA:
+        return HE_Fwd_Ack_Data;
+    case M_FWD_ACK_OWNED:
+        return HE_Fwd_Ack_Owned;
+    case M_FWD_ACK_DIRTY:
+        return HE_Fwd_Ack_Dirty;
+    case M_UNBLOCK:
+        return HE_Unblock;
+    default:
+        return -1;
+    }
+}
+
+static void drain_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d);
+
+static void run_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d, int ev,
+                     struct sim_msg *m)
+{
+    for (;;) {
+        int st = d->state;
+        const struct cc_row *row = s->home_cell[st][ev];
+        if (!row)
+            no_row(s, "home", h->id, d->line, cc_home_state_names[st], cc_home_event_names[ev]);
+        s->counters.home[st][ev]++;
+        struct cc_ctx ctx = {.sys = s, .home = h, .dir = d, .msg = m, .line = d->line, .event = ev};
+        for (int i = 0; i < CC_MAX_ACTIONS && row->actions[i]; i++)
+            row->actions[i]->fn(&ctx);
+        if (row->next != CC_SAME)
+            d->state = (uint8_t)row->next;
+        SIM_ASSERT(d->tx.pending >= 0);
+        SIM_ASSERT(!home_transient(d->state) || d->tx.requester >= 0);
+        SIM_ASSERT(!ctx.stalled || is_request_event(ev));
+        if (m && !ctx.stalled)
+            sim_msg_free(&s->msgs, m);
+        m = NULL;
+        if (home_transient(d->state) && d->tx.pending == 0 && ev != HE_Done) {
+            ev = HE_Done; /* every awaited answer is in */
+            continue;
+        }
+        break;
+    }
+    if (!home_transient(d->state)) {
+        d->tx.requester = -1;
+        drain_queue(s, h, d);
+    }
+}
+
+static void home_handle_msg(struct cc_system *s, struct cc_home *h, struct sim_msg *m)
+{
+    struct cc_dir *d = cc_dir_get(s, h, m->line);
+    int ev = home_event_of(s, d, m);
+    if (ev < 0)
+        no_row(s, "home", h->id, m->line, cc_home_state_names[d->state], cc_msg_names[m->type]);
+    run_home(s, h, d, ev, m);
+}
+
+static void drain_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d)
+{
+    if (d->draining)
+        return;
+    d->draining = true;
+    while (d->queue && !home_transient(d->state)) {
+        struct sim_msg *m = d->queue;
+        d->queue = m->next;
+        if (!d->queue)
+            d->queue_tail = NULL;
+        m->next = NULL;
+        home_handle_msg(s, h, m);
+    }
+    d->draining = false;
+}
+
+void cc_park_message(struct cc_dir *d, struct sim_msg *m)
+{
+    m->next = NULL;
+    if (d->queue_tail)
+        d->queue_tail->next = m;
+    else
+        d->queue = m;
+    d->queue_tail = m;
+}
+
+static void home_handle(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct cc_home *h = obj;
+    (void)k;
+    home_handle_msg(h->sys, h, (struct sim_msg *)(uintptr_t)arg);
+}
+
+/* Every message waits for the home's input server, then takes
+ * occupancy + lookup cycles before its row runs. */
+static void home_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
+{
+    struct cc_home *h = node;
+    struct cc_system *s = h->sys;
+    sim_time_t now = sim_now(k);
+    sim_time_t start = sim_clock_edge(s->p.clock, now > h->busy_until ? now : h->busy_until);
+    s->stats.home_queue_ps += start - now;
+    h->busy_until = start + s->p.home_occupancy_cycles * s->p.clock.period_ps;
+    sim_time_t at =
+        start + (s->p.home_occupancy_cycles + s->p.home_lookup_cycles) * s->p.clock.period_ps;
+    sim_schedule_at(k, at, home_handle, h, (uint64_t)(uintptr_t)m);
+}
+
+/* Memory: a read or write at the home takes memory_ps; then Mem_Data or
+ * Mem_Ack is raised on the line. */
+static void memory_done(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct cc_dir *d = obj;
+    (void)k;
+    struct cc_home *h = d->home;
+    run_home(h->sys, h, d, (int)(arg & 0xff), NULL);
+}
+
+void cc_read_memory(struct cc_ctx *c)
+{
+    c->dir->tx.pending++;
+    c->sys->stats.memory_reads++;
+    sim_schedule(c->sys->k, c->sys->p.memory_ps, memory_done, c->dir, HE_Mem_Data);
+}
+
+void cc_write_memory_event(struct cc_ctx *c)
+{
+    c->dir->tx.pending++;
+    sim_schedule(c->sys->k, c->sys->p.memory_ps, memory_done, c->dir, HE_Mem_Ack);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct cc_params *p)
+{
+    struct cc_system *s = sim_xcalloc(1, sizeof *s);
+    s->k = k;
+    s->net = net;
+    s->p = *p;
+    s->proto = p->protocol;
+    SIM_ASSERT(p->sets > 0 && (p->sets & (p->sets - 1)) == 0 && p->ways > 0);
+    SIM_ASSERT(p->line_bytes >= 16 && p->line_bytes <= SIM_MAX_LINE_BYTES);
+    SIM_ASSERT(p->cores > 0 && p->homes > 0);
+    expand_table(&s->proto->cache, &s->cache_cell[0][0], CS_COUNT, CE_COUNT, "cache",
+                 s->proto->name);
+    expand_table(&s->proto->home, &s->home_cell[0][0], HS_COUNT, HE_COUNT, "home", s->proto->name);
+    s->sharer_words = ((size_t)p->cores + 63) / 64;
+    s->caches = sim_xcalloc((size_t)p->cores, sizeof *s->caches);
+    size_t nlines = (size_t)p->sets * p->ways;
+    for (int i = 0; i < p->cores; i++) {
+        struct cc_cache *c = &s->caches[i];
+        c->id = i;
+        c->sys = s;
+        c->lines = sim_xcalloc(nlines, sizeof *c->lines);
+        c->data = sim_xcalloc(nlines, p->line_bytes);
+        for (size_t j = 0; j < nlines; j++)
+            c->lines[j].data = c->data + j * p->line_bytes;
+        c->set_waiting = sim_xcalloc(p->sets, sizeof *c->set_waiting);
+        if (p->l1_sets && p->l1_ways) {
+            c->l1_tags = sim_xcalloc((size_t)p->l1_sets * p->l1_ways, sizeof *c->l1_tags);
+            c->l1_lru = sim_xcalloc((size_t)p->l1_sets * p->l1_ways, sizeof *c->l1_lru);
+        }
+        net_attach(net, i, cache_deliver, c);
+    }
+    s->homes = sim_xcalloc((size_t)p->homes, sizeof *s->homes);
+    for (int i = 0; i < p->homes; i++) {
+        struct cc_home *h = &s->homes[i];
+        h->id = p->first_home_node + i;
+        h->index = i;
+        h->sys = s;
+        sim_map_init(&h->dirs);
+        net_attach(net, h->id, home_deliver, h);
+    }
+    sim_map_init(&s->shadow);
+    return s;
+}
+
+static void free_dir(uint64_t key, void *val, void *ctx)
+{
+    struct cc_dir *d = val;
+    struct cc_system *s = ctx;
+    (void)key;
+    while (d->queue) {
+        struct sim_msg *m = d->queue;
+        d->queue = m->next;
+        sim_msg_free(&s->msgs, m);
+    }
+    free(d->sharers);
+    free(d->memory);
+    free(d);
+}
+
+static void free_bytes(uint64_t key, void *val, void *ctx)
+{
+    (void)key;
+    (void)ctx;
+    free(val);
+}
+
+void cc_destroy(struct cc_system *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->p.cores; i++) {
+        struct cc_cache *c = &s->caches[i];
+        while (c->watches) {
+            struct cc_watch *w = c->watches;
+            c->watches = w->next;
+            free(w);
+        }
+        free(c->lines);
+        free(c->data);
+        free(c->set_waiting);
+        free(c->l1_tags);
+        free(c->l1_lru);
+    }
+    for (int i = 0; i < s->p.homes; i++) {
+        sim_map_each(&s->homes[i].dirs, free_dir, s);
+        sim_map_destroy(&s->homes[i].dirs);
+    }
+    sim_map_each(&s->shadow, free_bytes, NULL);
+    sim_map_destroy(&s->shadow);
+    sim_msg_pool_destroy(&s->msgs);
+    free(s->caches);
+    free(s->homes);
+    free(s);
+}

@@ -1,0 +1,283 @@
+/*
+ * system.c -- the protocol registry, statistics and reports, watches, and
+ * the methodology operations (zero-cost evict and prime).
+ */
+#include "cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cc_protocol *const protocols[] = {&cc_mesi, &cc_mesif, &cc_moesi, &cc_gols};
+const char *const cc_built_protocols[] = {"mesi", "mesif", "moesi", "gols", NULL};
+
+const struct cc_protocol *cc_protocol_find(const char *name)
+{
+    for (size_t i = 0; i < SIM_COUNT_OF(protocols); i++)
+        if (strcmp(protocols[i]->name, name) == 0)
+            return protocols[i];
+    return NULL;
+}
+
+const char *cc_protocol_name(const struct cc_protocol *p)
+{
+    return p->name;
+}
+
+const char *cc_protocol_summary(const struct cc_protocol *p)
+{
+    return p->summary;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+void cc_get_stats(const struct cc_system *s, struct cc_stats *out)
+{
+    *out = s->stats;
+}
+
+static const char *home_state_name(const struct cc_system *s, int st)
+{
+    const char *const *alias = s->proto->home.state_alias;
+    return alias && alias[st] ? alias[st] : cc_home_state_names[st];
+}
+
+void cc_print_row_counters(const struct cc_system *s, FILE *f)
+{
+    fprintf(f, "cache rows (state, event: times)\n");
+    for (int st = 0; st < CS_COUNT; st++)
+        for (int ev = 0; ev < CE_COUNT; ev++)
+            if (s->counters.cache[st][ev])
+                fprintf(f, "  %-5s %-9s %llu\n", cc_cache_state_names[st], cc_cache_event_names[ev],
+                        (unsigned long long)s->counters.cache[st][ev]);
+    fprintf(f, "home rows (state, event: times)\n");
+    for (int st = 0; st < HS_COUNT; st++)
+        for (int ev = 0; ev < HE_COUNT; ev++)
+            if (s->counters.home[st][ev])
+                fprintf(f, "  %-5s %-13s %llu\n", home_state_name(s, st), cc_home_event_names[ev],
+                        (unsigned long long)s->counters.home[st][ev]);
+    fprintf(f, "unexpected %llu\n", (unsigned long long)s->stats.unexpected);
+}
+
+/* ------------------------------------------------------------ reports */
+
+struct outstanding_ctx {
+    const struct cc_system *s;
+    FILE *f;
+    int shown;
+};
+
+static void print_dir(uint64_t key, void *val, void *ctx)
+{
+    struct outstanding_ctx *o = ctx;
+    const struct cc_dir *d = val;
+    (void)key;
+    if (d->state < HS_IE_M && !d->queue)
+        return;
+    if (o->shown++ > 64)
+        return;
+    int queued = 0;
+    for (const struct sim_msg *m = d->queue; m; m = m->next)
+        queued++;
+    fprintf(o->f, "  home %d line 0x%llx: %s, requester %d, awaiting %d answer(s), %d queued\n",
+            d->home->id, (unsigned long long)d->line, home_state_name(o->s, d->state),
+            d->tx.requester, d->tx.pending, queued);
+    for (int i = 0; i < CC_HIST && d->hist[i].type; i++)
+        fprintf(o->f, "    %.3f ns %s %d -> %d\n", (double)d->hist[i].time / SIM_PS_PER_NS,
+                cc_msg_names[d->hist[i].type], d->hist[i].src, d->hist[i].dst);
+}
+
+void cc_print_outstanding(const struct cc_system *s, FILE *f)
+{
+    fprintf(f, "transactions in flight:\n");
+    int shown = 0;
+    for (int i = 0; i < s->p.cores; i++) {
+        const struct cc_cache *c = &s->caches[i];
+        for (size_t j = 0; j < (size_t)s->p.sets * s->p.ways; j++) {
+            const struct cc_line *cl = &c->lines[j];
+            if (!cl->valid || (cl->state < CS_IS_D && !cl->waiting))
+                continue;
+            int waiting = 0;
+            for (const struct cc_req *r = cl->waiting; r; r = r->next)
+                waiting++;
+            if (shown++ < 64)
+                fprintf(f, "  core %d line 0x%llx: %s, %d request(s) waiting\n", i,
+                        (unsigned long long)cl->line, cc_cache_state_names[cl->state], waiting);
+        }
+    }
+    struct outstanding_ctx o = {s, f, 0};
+    for (int i = 0; i < s->p.homes; i++)
+        sim_map_each(&s->homes[i].dirs, print_dir, &o);
+    if (shown + o.shown == 0)
+        fprintf(f, "  none\n");
+}
+
+/* ------------------------------------------------------------ queries */
+
+static struct cc_line *find_line(const struct cc_system *s, int core, uint64_t line)
+{
+    struct cc_cache *c = &s->caches[core];
+    struct cc_line *set = &c->lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
+    for (unsigned w = 0; w < s->p.ways; w++)
+        if (set[w].valid && set[w].line == line)
+            return &set[w];
+    return NULL;
+}
+
+char cc_state_of(const struct cc_system *s, int core, uint64_t line)
+{
+    const struct cc_line *cl = find_line(s, core, line);
+    if (!cl)
+        return 'I';
+    if (cl->state >= CS_IS_D)
+        return 'T';
+    return cc_cache_state_names[cl->state][0];
+}
+
+uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
+{
+    uint64_t v;
+    for (int c = 0; c < s->p.cores; c++) {
+        const struct cc_line *cl = find_line(s, c, line);
+        if (cl && (cl->state == CS_M || cl->state == CS_O || cl->state == CS_E ||
+                   cl->state == CS_MI_A || cl->state == CS_OI_A)) {
+            memcpy(&v, cl->data + 8 * word, 8);
+            return v;
+        }
+    }
+    /* GOLS: a dirty line shared by caches; any holder has it */
+    for (int c = 0; c < s->p.cores; c++) {
+        const struct cc_line *cl = find_line(s, c, line);
+        if (cl && cc_state_readable(cl->state)) {
+            memcpy(&v, cl->data + 8 * word, 8);
+            return v;
+        }
+    }
+    struct cc_dir *d = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
+    if (!d)
+        return 0;
+    memcpy(&v, d->memory + 8 * word, 8);
+    return v;
+}
+
+void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx)
+{
+    const struct cc_line *cl = find_line(s, core, line);
+    if (!cl || !cc_state_readable(cl->state)) {
+        fn(s->k, ctx);
+        return;
+    }
+    struct cc_watch *w = sim_xmalloc(sizeof *w);
+    w->line = line;
+    w->fn = fn;
+    w->ctx = ctx;
+    w->next = s->caches[core].watches;
+    s->caches[core].watches = w;
+}
+
+/* ------------------------------------------------------------ methodology */
+
+bool cc_line_quiet(const struct cc_system *s, uint64_t line)
+{
+    for (int c = 0; c < s->p.cores; c++) {
+        const struct cc_line *cl = find_line(s, c, line);
+        if (cl && (cl->state >= CS_IS_D || cl->waiting))
+            return false;
+    }
+    const struct cc_dir *d = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
+    return !d || (d->state < HS_IE_M && !d->queue);
+}
+
+static struct cc_dir *dir_of(struct cc_system *s, uint64_t line)
+{
+    return cc_dir_get(s, cc_home_of(s, line), line);
+}
+
+static void drop_copy(struct cc_system *s, int core, struct cc_line *cl, struct cc_dir *d)
+{
+    if (cl->state == CS_M || cl->state == CS_O || (cl->state == CS_S && d->state == HS_GOLS))
+        memcpy(d->memory, cl->data, s->p.line_bytes);
+    cl->state = CS_I;
+    cl->valid = false;
+    struct cc_cache *c = &s->caches[core];
+    struct cc_watch **pp = &c->watches;
+    while (*pp) {
+        struct cc_watch *w = *pp;
+        if (w->line == cl->line) {
+            *pp = w->next;
+            w->fn(s->k, w->ctx);
+            free(w);
+        } else
+            pp = &w->next;
+    }
+}
+
+void cc_evict_line(struct cc_system *s, uint64_t line)
+{
+    SIM_ASSERT(cc_line_quiet(s, line));
+    struct cc_dir *d = dir_of(s, line);
+    for (int c = 0; c < s->p.cores; c++) {
+        struct cc_line *cl = find_line(s, c, line);
+        if (cl)
+            drop_copy(s, c, cl, d);
+    }
+    memset(d->sharers, 0, s->sharer_words * sizeof *d->sharers);
+    d->owner = d->forwarder = -1;
+    d->state = HS_I;
+}
+
+/* A way for the line in core's cache, dropping the LRU stable line of a
+ * full set at no cost (its data goes home). */
+static struct cc_line *place_line(struct cc_system *s, int core, uint64_t line)
+{
+    struct cc_cache *c = &s->caches[core];
+    struct cc_line *set = &c->lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
+    struct cc_line *victim = NULL;
+    for (unsigned w = 0; w < s->p.ways; w++) {
+        if (!set[w].valid)
+            return &set[w];
+        if (set[w].state < CS_IS_D && !set[w].waiting && cc_line_quiet(s, set[w].line) &&
+            (!victim || set[w].lru < victim->lru))
+            victim = &set[w];
+    }
+    if (!victim)
+        return NULL;
+    cc_evict_line(s, victim->line);
+    return victim;
+}
+
+void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
+{
+    SIM_ASSERT(cc_line_quiet(s, line));
+    struct cc_dir *d = dir_of(s, line);
+    bool shared_ok = state == 'S' && (d->state == HS_I || d->state == HS_S);
+    if (!shared_ok)
+        cc_evict_line(s, line);
+    struct cc_line *cl = find_line(s, core, line);
+    if (!cl) {
+        cl = place_line(s, core, line);
+        if (!cl)
+            sim_panic("prime: no way for line 0x%llx in core %d", (unsigned long long)line, core);
+        cl->valid = true;
+        cl->line = line;
+        cl->waiting = cl->waiting_tail = NULL;
+        memcpy(cl->data, d->memory, s->p.line_bytes);
+    }
+    cl->lru = ++s->caches[core].tick;
+    if (state == 'S') {
+        cl->state = CS_S;
+        cc_set_sharer(s, d, core, true);
+        d->state = HS_S;
+    } else {
+        cl->state = state == 'M' ? CS_M : CS_E;
+        d->owner = core;
+        d->state = HS_EM;
+    }
+    if (s->check)
+        cc_check_states(s, line);
+}
+
+void cc_check_enable(struct cc_system *s, bool fatal)
+{
+    s->check = true;
+    s->check_fatal = fatal;
+}

@@ -1,0 +1,28 @@
+/*
+ * stress.h -- the random tester behind `ccsim stress` (top layer).
+ */
+#ifndef CCSIM_STRESS_H
+#define CCSIM_STRESS_H
+
+#include "machine.h"
+
+struct stress_opts {
+    uint64_t ops; /* operations in all */
+    uint64_t seed;
+    unsigned lines;            /* lines shared by all cores */
+    unsigned max_think_cycles; /* random pause between a core's operations */
+    sim_time_t jitter_ps;      /* random extra delay of every message */
+    uint64_t watchdog_ns;      /* no operation done for this long: deadlock */
+};
+
+struct stress_result {
+    uint64_t ops, checks, violations, unexpected;
+    bool deadlock;
+    sim_time_t simulated_ps;
+    uint64_t events, misses, invalidations, writebacks;
+};
+
+/* Runs on a built machine; returns SIM_EXIT_OK or SIM_EXIT_FAIL. */
+int stress_run(struct sim_machine *mc, const struct stress_opts *o, struct stress_result *res);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * topology.h -- interconnects: how a message gets from one node to another
+ * and how long it takes.
+ *
+ * A topology is a backend behind struct net_ops, chosen by the config's
+ * machine.topology string, one file per backend. It owns its config section
+ * (e.g. `xbar`), creates a struct net for a number of nodes, and delivers
+ * every message sent to the destination node's handler at the time the
+ * message arrives. Node ids are small integers handed out by the machine
+ * assembly; a backend that has a geometry is told where each node sits.
+ *
+ * Invariant: every message sent is delivered exactly once, at a time >= the
+ * time it was sent; the network never looks inside a message beyond src,
+ * dst and bytes.
+ */
+#ifndef CCSIM_TOPOLOGY_H
+#define CCSIM_TOPOLOGY_H
+
+#include "sim.h"
+
+struct net;
+typedef void (*net_deliver_fn)(struct sim_kernel *k, void *node, struct sim_msg *m);
+
+struct net_stats {
+    uint64_t messages;
+    uint64_t bytes;
+    sim_time_t queue_ps; /* time messages waited for busy links */
+};
+
+struct net_ops {
+    const char *name;
+    const char *summary;
+    size_t cfg_size;                 /* the backend's config struct */
+    void (*cfg_defaults)(void *cfg); /* fills defaults before loading */
+    size_t (*cfg_sections)(void *cfg, struct sim_cfg_section *out, size_t max);
+    struct net *(*create)(struct sim_kernel *k, const void *cfg, int nodes, uint64_t seed);
+    void (*send)(struct net *n, struct sim_msg *m);
+    void (*destroy)(struct net *n);
+};
+
+/* Fields every backend's struct net starts with. */
+struct net {
+    const struct net_ops *ops;
+    struct sim_kernel *k;
+    int nnodes;
+    net_deliver_fn *deliver; /* per node */
+    void **node;             /* per node */
+    struct net_stats stats;
+    sim_time_t jitter; /* random extra delay per message, uniform in [0, jitter] */
+    struct sim_rng jitter_rng;
+};
+
+/* The backends; NULL if name is not one. */
+const struct net_ops *net_find(const char *name);
+/* Names of the built backends, NULL-terminated. */
+extern const char *const net_built_names[];
+
+void net_attach(struct net *n, int id, net_deliver_fn fn, void *node);
+static inline void net_send(struct net *n, struct sim_msg *m)
+{
+    n->ops->send(n, m);
+}
+void net_destroy(struct net *n);
+/* Every message gets a random extra delay in [0, ps] at its destination (the
+ * stress tester uses it to reorder messages and force protocol races). */
+void net_set_jitter(struct net *n, sim_time_t ps, uint64_t seed);
+
+/* For backends: set up the common part; deliver m at absolute time t. */
+void net_base_init(struct net *n, const struct net_ops *ops, struct sim_kernel *k, int nodes);
+void net_base_destroy(struct net *n);
+void net_deliver_at(struct net *n, struct sim_msg *m, sim_time_t t);
+
+#endif
