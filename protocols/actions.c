@@ -60,29 +60,58 @@ static unsigned hit_cycles(struct cc_system *s, struct cc_cache *cache, uint64_t
     return s->p.hit_cycles;
 }
 
+/* Does r's operation on the line's bytes; checks it when checking. */
+static void perform_on_line(struct cc_system *s, struct cc_req *r, struct cc_line *cl)
+{
+    unsigned words = s->p.line_bytes / 8;
+    if (s->check) {
+        if (cc_op_reads(r->op) || r->op == CC_ADD_LINE)
+            for (unsigned w = 0; w < words; w++)
+                cc_check_load(s, r->core, cl->line, w, load_word(cl->data, w));
+        else
+            cc_check_load(s, r->core, cl->line, r->word, load_word(cl->data, r->word));
+    }
+    uint64_t old = load_word(cl->data, r->word);
+    r->result = old;
+    switch (r->op) {
+    case CC_LOAD:
+    case CC_FLUSH:
+        return;
+    case CC_LOAD_LINE:
+        memcpy(r->buf, cl->data, s->p.line_bytes);
+        return;
+    case CC_STORE:
+        store_word(cl->data, r->word, r->value);
+        break;
+    case CC_ADD:
+        store_word(cl->data, r->word, old + r->value);
+        break;
+    case CC_CAS:
+        if (old == r->value)
+            store_word(cl->data, r->word, r->value2);
+        break;
+    case CC_STORE_LINE:
+        memcpy(cl->data, r->buf, s->p.line_bytes);
+        break;
+    case CC_ADD_LINE:
+        for (unsigned w = 0; w < words; w++)
+            store_word(cl->data, w, load_word(cl->data, w) + load_word(r->buf, w));
+        break;
+    }
+    SIM_ASSERT(cc_state_writable(cl->state));
+    if (s->check)
+        cc_check_store(s, r->core, cl->line, cl->data);
+}
+
 static void cc_perform_request(struct cc_ctx *c)
 {
     struct cc_system *s = c->sys;
     struct cc_req *r = c->req;
     struct cc_line *cl = c->cl;
     SIM_ASSERT(r && cc_state_readable(cl->state));
-    uint64_t old = load_word(cl->data, r->word);
-    if (s->check)
-        cc_check_load(s, r->core, cl->line, r->word, old);
-    r->result = old;
-    if (r->op != CC_LOAD) {
-        SIM_ASSERT(cc_state_writable(cl->state));
-        uint64_t v = old;
-        if (r->op == CC_STORE)
-            v = r->value;
-        else if (r->op == CC_ADD)
-            v = old + r->value;
-        else if (r->op == CC_CAS && old == r->value)
-            v = r->value2;
-        store_word(cl->data, r->word, v);
-        if (s->check)
-            cc_check_store(s, r->core, cl->line, cl->data);
-    }
+    if (r->missed)
+        r->from_writer = cl->from_writer;
+    perform_on_line(s, r, cl);
     cl->lru = ++c->cache->tick;
     c->performed = true;
     unsigned cycles = hit_cycles(s, c->cache, cl->line);
@@ -150,6 +179,7 @@ static void cc_write_data(struct cc_ctx *c)
 {
     SIM_ASSERT(c->msg && c->msg->has_data);
     memcpy(c->cl->data, c->msg->data, c->sys->p.line_bytes);
+    c->cl->from_writer = (c->msg->flags & CC_FLAG_FROM_WRITER) != 0;
     c->cl->lru = ++c->cache->tick;
     if (c->sys->check)
         cc_check_fill(c->sys, c->cache->id, c->line, c->cl->data);
@@ -168,8 +198,10 @@ static void cc_send_inv_ack(struct cc_ctx *c)
 static void send_to_requester(struct cc_ctx *c, int type)
 {
     SIM_ASSERT(c->msg && c->msg->requester >= 0);
+    int st = c->cl->state;
+    bool writer = st == CS_M || st == CS_E || st == CS_MI_A || st == CS_EI_A;
     cc_send(c->sys, type, c->cache->id, c->msg->requester, c->line, c->msg->requester, c->cl->data,
-            0);
+            writer ? CC_FLAG_FROM_WRITER : 0);
 }
 
 static void cc_send_data_s_to_req(struct cc_ctx *c)

@@ -193,6 +193,7 @@ struct cc_line {
     uint8_t state;          /* enum cc_cache_state; CS_I and not valid = free way */
     bool valid;             /* the way is in use */
     bool replaying;         /* its parked requests are being replayed */
+    bool from_writer;       /* the last fill came from a core that held it E or M */
     uint64_t lru;           /* last use, for replacement */
     struct cc_req *waiting; /* requests parked on this line, FIFO */
     struct cc_req *waiting_tail;
@@ -289,8 +290,10 @@ struct cc_system {
     struct cc_home *homes;
     size_t sharer_words;
     struct sim_msg_pool msgs;
+    uint64_t memory_pending; /* memory reads and writes under way */
     struct cc_counters counters;
     struct cc_stats stats;
+    uint64_t sent[M_COUNT]; /* messages sent, per type (cc_msg_count) */
     /* the checker */
     bool check, check_fatal;
     struct sim_map shadow; /* line -> golden bytes */
@@ -357,7 +360,8 @@ CC_HOME_ACTIONS(CC_DECLARE_ACTION)
 #undef CC_DECLARE_ACTION
 
 /* Helpers for actions (runtime.c). */
-#define CC_FLAG_GONE 1u /* the answering owner keeps no copy */
+#define CC_FLAG_GONE        1u /* the answering owner keeps no copy */
+#define CC_FLAG_FROM_WRITER 2u /* data from a core that held the line E or M */
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags);
 void cc_complete_request(struct cc_ctx *c);

@@ -36,11 +36,21 @@
 /* ------------------------------------------------------------ operations */
 
 enum cc_op {
-    CC_LOAD,  /* result = word */
-    CC_STORE, /* word = value */
-    CC_ADD,   /* result = word; word += value (atomic) */
-    CC_CAS,   /* result = word; if word == value then word = value2 (atomic) */
+    CC_LOAD,       /* result = word */
+    CC_STORE,      /* word = value */
+    CC_ADD,        /* result = word; word += value (atomic) */
+    CC_CAS,        /* result = word; if word == value then word = value2 (atomic) */
+    CC_LOAD_LINE,  /* buf = the whole line */
+    CC_STORE_LINE, /* the whole line = buf */
+    CC_ADD_LINE,   /* every 8-byte word of the line += the same word of buf */
+    CC_FLUSH,      /* clflush: the line leaves every cache, written back if dirty */
 };
+
+/* Whether an op only reads (a Load event) or needs the line writable. */
+static inline bool cc_op_reads(enum cc_op op)
+{
+    return op == CC_LOAD || op == CC_LOAD_LINE;
+}
 
 struct cc_req;
 typedef void (*cc_done_fn)(struct sim_kernel *k, struct cc_req *r);
@@ -54,7 +64,9 @@ struct cc_req {
     unsigned word; /* 8-byte word within the line */
     uint64_t value, value2;
     uint64_t result;
-    bool missed; /* set by the cache: the line was not readable/writable here */
+    uint8_t *buf;     /* line ops: line_bytes bytes */
+    bool missed;      /* set by the cache: the line was not readable/writable here */
+    bool from_writer; /* set by the cache: a miss served by a core that held it E or M */
     cc_done_fn done;
     void *ctx;
 };
@@ -94,6 +106,9 @@ void cc_access(struct cc_system *s, struct cc_req *r);
 /* Methodology ops (zero simulated time). They need the line quiet: no
  * transaction on it anywhere. */
 bool cc_line_quiet(const struct cc_system *s, uint64_t line);
+/* No message in flight, no memory access pending, no request parked:
+ * nothing will happen unless a core asks. */
+bool cc_quiet(const struct cc_system *s);
 /* Every copy leaves the caches; memory gets the current value. */
 void cc_evict_line(struct cc_system *s, uint64_t line);
 /* Places the line in core's cache in state 'M', 'E' or 'S' (others keep
@@ -127,6 +142,10 @@ struct cc_stats {
 };
 
 void cc_get_stats(const struct cc_system *s, struct cc_stats *out);
+/* How many messages of one type were sent so far, by name as the tables'
+ * catalogue spells it ("GETS", "DATA_S", "INV", "FWD_GETS", "PUT_ACK", ...;
+ * see CC_MSGS in cc_internal.h). An unknown name is an internal error. */
+uint64_t cc_msg_count(const struct cc_system *s, const char *type_name);
 /* Prints every (controller, state, event) row's counter that is non-zero. */
 void cc_print_row_counters(const struct cc_system *s, FILE *f);
 /* Transactions in flight, per line and node (for deadlock reports). */

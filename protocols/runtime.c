@@ -196,9 +196,18 @@ void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int
     if (data)
         memcpy(m->data, data, s->p.line_bytes);
     m->sent = sim_now(s->k);
+    s->sent[type]++;
     if (s->check)
         log_message(s, m);
     net_send(s->net, m);
+}
+
+uint64_t cc_msg_count(const struct cc_system *s, const char *type_name)
+{
+    for (int t = 0; t < M_COUNT; t++)
+        if (strcmp(cc_msg_names[t], type_name) == 0)
+            return s->sent[t];
+    sim_panic("cc_msg_count: no message type '%s'", type_name);
 }
 
 /* ------------------------------------------------------------ fatal rows */
@@ -267,6 +276,8 @@ static void run_cache(struct cc_system *s, struct cc_cache *c, struct cc_line *c
         cl->state = (uint8_t)row->next;
     SIM_ASSERT(!r || ctx.stalled || ctx.performed || cache_transient(cl->state));
     after_cache_row(s, c, cl, st);
+    if (ctx.performed && r->op == CC_FLUSH && cl->valid && !cache_transient(cl->state))
+        run_cache(s, c, cl, CE_Replace, NULL, NULL); /* clflush: now it leaves */
 }
 
 static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
@@ -314,7 +325,7 @@ static void replay_waiting(struct cc_system *s, struct cc_cache *c, struct cc_li
         if (!cl->waiting)
             cl->waiting_tail = NULL;
         r->next = NULL;
-        run_cache(s, c, cl, r->op == CC_LOAD ? CE_Load : CE_Store, r, NULL);
+        run_cache(s, c, cl, cc_op_reads(r->op) ? CE_Load : CE_Store, r, NULL);
     }
     cl->replaying = false;
 }
@@ -364,19 +375,21 @@ static void process_request(struct cc_system *s, struct cc_cache *c, struct cc_r
             run_cache(s, c, v, CE_Replace, NULL, NULL);
         return;
     }
-    run_cache(s, c, cl, r->op == CC_LOAD ? CE_Load : CE_Store, r, NULL);
+    run_cache(s, c, cl, cc_op_reads(r->op) ? CE_Load : CE_Store, r, NULL);
 }
 
 void cc_access(struct cc_system *s, struct cc_req *r)
 {
     SIM_ASSERT(r->core >= 0 && r->core < s->p.cores);
     SIM_ASSERT(r->word < s->p.line_bytes / 8);
-    if (r->op == CC_LOAD)
+    if (cc_op_reads(r->op))
         s->stats.loads++;
-    else if (r->op == CC_STORE)
+    else if (r->op == CC_STORE || r->op == CC_STORE_LINE || r->op == CC_ADD_LINE ||
+             r->op == CC_FLUSH)
         s->stats.stores++;
     else
         s->stats.atomics++;
+    r->from_writer = false;
     r->missed = false;
     r->next = NULL;
     process_request(s, &s->caches[r->core], r);
@@ -574,6 +587,7 @@ static void memory_done(struct sim_kernel *k, void *obj, uint64_t arg)
 {
     struct cc_dir *d = obj;
     (void)k;
+    d->home->sys->memory_pending--;
     struct cc_home *h = d->home;
     run_home(h->sys, h, d, (int)(arg & 0xff), NULL);
 }
@@ -581,6 +595,7 @@ static void memory_done(struct sim_kernel *k, void *obj, uint64_t arg)
 void cc_read_memory(struct cc_ctx *c)
 {
     c->dir->tx.pending++;
+    c->sys->memory_pending++;
     c->sys->stats.memory_reads++;
     sim_schedule(c->sys->k, c->sys->p.memory_ps, memory_done, c->dir, HE_Mem_Data);
 }
@@ -588,6 +603,7 @@ void cc_read_memory(struct cc_ctx *c)
 void cc_write_memory_event(struct cc_ctx *c)
 {
     c->dir->tx.pending++;
+    c->sys->memory_pending++;
     sim_schedule(c->sys->k, c->sys->p.memory_ps, memory_done, c->dir, HE_Mem_Ack);
 }
 

@@ -3,9 +3,11 @@
  * every core on a few lines, with tiny caches (to force evictions) and random
  * extra message delays (to force races), every value checked.
  *
- * Word 0 of every line only ever gets atomic adds of 1, so its final value
- * must equal the number of adds done on it; the other words get loads and
- * stores, checked by the invariant checker against the coherence order.
+ * Word 0 of every line only ever gets atomic adds of 1 (and line adds of 0),
+ * so its final value must equal the number of adds done on it; the other
+ * words get loads, stores, line loads and line adds, and lines are flushed;
+ * every value is checked by the invariant checker against the coherence
+ * order.
  */
 #include "stress.h"
 
@@ -16,6 +18,7 @@
 struct stress_core {
     struct stress *st;
     struct cc_req req;
+    uint8_t buf[SIM_MAX_LINE_BYTES];
     struct sim_rng rng;
     bool busy;
 };
@@ -67,8 +70,22 @@ static void issue(struct sim_kernel *k, void *obj, uint64_t arg)
         r->word = 0;
         r->value = 1;
         r->value2 = li;
+    } else if (roll < 25) {
+        r->op = CC_FLUSH;
+    } else if (roll < 30) {
+        r->op = CC_LOAD_LINE;
+        r->buf = c->buf;
+    } else if (roll < 35) {
+        /* word 0 gets + 0: the add counters stay exact */
+        r->op = CC_ADD_LINE;
+        r->buf = c->buf;
+        memset(c->buf, 0, sizeof c->buf);
+        for (unsigned w = 1; w < words; w++) {
+            uint64_t v = sim_rng_next(&c->rng);
+            memcpy(c->buf + 8 * w, &v, 8);
+        }
     } else {
-        r->op = roll < 60 ? CC_LOAD : CC_STORE;
+        r->op = roll < 65 ? CC_LOAD : CC_STORE;
         r->word = 1 + (unsigned)sim_rng_below(&c->rng, words - 1);
         r->value = sim_rng_next(&c->rng);
     }
