@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The main job on a default: set-up, then a demo on a shipped config.
+# The main job on a default: set-up, then a built-in demo on a shipped config:
+# many-to-one polling on one line, where line stealing emerges.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
-echo "== the machine: configs/knc-5110p.cfg, as ccsim reads it"
-build/ccsim config -c configs/knc-5110p.cfg
+trace=workloads/traces/many-to-one.trace
+echo "== $trace on configs/teach-xbar.cfg (4 cores, crossbar), MESI, checker on"
+build/ccsim run -c configs/teach-xbar.cfg "$trace" --check
 echo
-echo "== the event kernel: hold model, 65536 pending events"
-build/ccsim bench engine --pending 65536
+echo "== the same trace under GOLS (Xeon Phi's tag-directory protocol)"
+build/ccsim run -c configs/teach-xbar.cfg "$trace" --check --set 'machine.protocol="gols"'

@@ -9,6 +9,21 @@
 #include <string.h>
 
 const struct cli_cmd cli_cmds[] = {
+    {"run", cli_run, "run a trace on a machine",
+     "usage: ccsim run -c CONFIG TRACE [--seed S] [--json FILE] [--check] [--set G.K=V ...]\n"
+     "\n"
+     "Runs the trace (docs/DESIGN.md: the trace format) on the machine and prints\n"
+     "the iteration latency (from each sync to the slowest thread's last mark),\n"
+     "the counters, the checks and the simulation speed.\n"
+     "\n"
+     "  -c, --config CONFIG   the machine (a path or a shipped name)\n"
+     "  --seed S              random seed (default 1)\n"
+     "  --json FILE           write the result as JSON (docs/DESIGN.md)\n"
+     "  --check               run the invariant checker on every access\n"
+     "  -s, --set G.K=V       override one config setting (repeatable)\n"
+     "\n"
+     "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"
+     "deadlock); 2 bad input (FILE:LINE:COL: message).\n"},
     {"list", cli_list, "list shipped configs or protocols",
      "usage: ccsim list (configs | protocols)\n"
      "\n"

@@ -35,6 +35,7 @@ int cli_bench(int argc, char **argv);
 int cli_list(int argc, char **argv);
 int cli_config(int argc, char **argv);
 int cli_stress(int argc, char **argv);
+int cli_run(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
 /* Resolves -c (a path or a shipped name) and loads it with the --set
  * overrides; prints errors. */

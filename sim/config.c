@@ -57,39 +57,13 @@ __attribute__((format(printf, 4, 5))) static void diag_at(struct sim_diag *d,
     sim_diag_add(d, file, setting_line(s), "%s", msg);
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            size_t best = diag + cost;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* Appends " (did you mean 'x'?)" or " (known: a, b, c)" to buf. */
 static void suggest(char *buf, size_t size, const char *name, const char *const *names, size_t n)
 {
     const char *best = NULL;
     size_t best_d = 3;
     for (size_t i = 0; i < n; i++) {
-        size_t dist = edit_distance(name, names[i]);
+        size_t dist = sim_edit_distance(name, strlen(name), names[i]);
         if (dist < best_d) {
             best_d = dist;
             best = names[i];

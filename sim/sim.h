@@ -64,6 +64,10 @@ _Noreturn void sim_panic_at(const char *file, int line, const char *fmt, ...)
             sim_panic_at(__FILE__, __LINE__, "assertion failed: %s", #cond);                       \
     } while (0)
 
+/* Levenshtein distance between a[0..la) and the string b, for "did you
+ * mean" hints; names longer than 63 characters are 99 apart. */
+size_t sim_edit_distance(const char *a, size_t la, const char *b);
+
 /* Allocation that never returns NULL: out of memory ends the run (exit 1). */
 void *sim_xmalloc(size_t n);
 void *sim_xcalloc(size_t count, size_t size);

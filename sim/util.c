@@ -102,3 +102,26 @@ struct sim_clock sim_clock_ghz(double ghz)
         c.period_ps = 1;
     return c;
 }
+
+size_t sim_edit_distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b), row[64];
+    if (la > 63 || lb > 63)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}

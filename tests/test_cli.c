@@ -118,6 +118,70 @@ START_TEST(test_bench_engine_runs)
 }
 END_TEST
 
+START_TEST(test_run_trace)
+{
+    tu_ccsim(&r, "run -c teach-xbar %s/../workloads/traces/pingpong.trace --check --json %s/r.json",
+             CCSIM_CONFIGS, tu_dir());
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "latency over 500 iterations") != NULL);
+    ck_assert(strstr(r.out, "value errors 0  coherence violations 0") != NULL);
+    char path[600], json[8192];
+    snprintf(path, sizeof path, "%s/r.json", tu_dir());
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    json[n] = '\0';
+    const char *keys[] = {"\"ccsim\":",
+                          "\"config\":",
+                          "\"machine\":",
+                          "\"protocol\": \"mesi\"",
+                          "\"topology\": \"xbar\"",
+                          "\"workload\":",
+                          "\"threads\": 2",
+                          "\"iterations\": 500",
+                          "\"seed\": 1",
+                          "\"latency_ns\":",
+                          "\"median\":",
+                          "\"p90\":",
+                          "\"poll_refetches\":",
+                          "\"steals\":",
+                          "\"network_bytes\":",
+                          "\"home_queue_ns\":",
+                          "\"link_queue_ns\":",
+                          "\"value_errors\": 0",
+                          "\"coherence_violations\": 0",
+                          "\"events_per_s\":",
+                          "\"simulated_ns\":"};
+    for (size_t i = 0; i < SIM_COUNT_OF(keys); i++)
+        ck_assert_msg(strstr(json, keys[i]) != NULL, "%s missing from %s", keys[i], json);
+}
+END_TEST
+
+START_TEST(test_run_exit_statuses)
+{
+    const char *dead = tu_write("dead.trace", "ccsim-trace 1\nthreads 2\nline f\n"
+                                              "0: write f 1\n1: wait f == 2\n");
+    tu_ccsim(&r, "run -c teach-xbar %s", dead);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert(strstr(r.err, "deadlock") != NULL);
+    const char *wrong = tu_write("wrong.trace", "ccsim-trace 1\nthreads 1\nline f\n"
+                                                "0: write f 1\n0: expect f == 2\n");
+    tu_ccsim(&r, "run -c teach-xbar %s", wrong);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert(strstr(r.err, "wrong.trace:5:1: value error") != NULL);
+    const char *bad = tu_write("bad.trace", "ccsim-trace 1\nthreads 1\nline f\n0: jump f\n");
+    tu_ccsim(&r, "run -c teach-xbar %s", bad);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "bad.trace:4:4: ") != NULL, "%s", r.err);
+    tu_ccsim(&r, "run -c teach-xbar /no/such.trace");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(strstr(r.err, "/no/such.trace") != NULL);
+    tu_ccsim(&r, "run -c teach-xbar");
+    ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -129,6 +193,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_config_prints_machine);
     tcase_add_test(tc, test_list_configs);
     tcase_add_test(tc, test_bench_engine_runs);
+    tcase_add_test(tc, test_run_trace);
+    tcase_add_test(tc, test_run_exit_statuses);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,215 @@
+/*
+ * cli_run.c -- `ccsim run`: a trace on a machine, a readable summary and the
+ * JSON result of docs/DESIGN.md.
+ */
+#include "cli.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+struct run_args {
+    const char *config, *trace, *json;
+    const char *sets[64];
+    size_t nsets;
+    uint64_t seed;
+    bool check;
+};
+
+static int parse_run_args(int argc, char **argv, struct run_args *a)
+{
+    static const struct option longs[] = {
+        {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
+        {"seed", required_argument, NULL, 'S'},   {"json", required_argument, NULL, 'J'},
+        {"check", no_argument, NULL, 'C'},        {0}};
+    int c, bad = 0;
+    optind = 1;
+    while ((c = cli_next_opt("run", argc, argv, ":c:s:", longs, &bad)) != -1) {
+        if (bad)
+            return bad;
+        switch (c) {
+        case 'c':
+            a->config = optarg;
+            break;
+        case 's':
+            if (a->nsets == SIM_COUNT_OF(a->sets))
+                return cli_usage_error("run", "too many --set (at most 64)");
+            a->sets[a->nsets++] = optarg;
+            break;
+        case 'S':
+            if (!cli_parse_u64("run", "--seed", optarg, 0, UINT64_MAX, &a->seed))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'J':
+            a->json = optarg;
+            break;
+        case 'C':
+            a->check = true;
+            break;
+        }
+    }
+    if (optind < argc)
+        a->trace = argv[optind++];
+    if (optind < argc)
+        return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+    if (!a->config)
+        return cli_usage_error("run", "-c CONFIG is required");
+    if (!a->trace)
+        return cli_usage_error("run", "name a TRACE file to run");
+    return 0;
+}
+
+static void print_summary(const struct sim_machine_cfg *m, const struct run_args *a,
+                          const struct wl_program *p, const struct wl_result *r)
+{
+    printf("ccsim run: %s on %s (%s, %s, %lld cores), %d threads, seed %llu\n", a->trace,
+           m->machine.name, m->machine.protocol, m->machine.topology, (long long)m->machine.cores,
+           wl_program_threads(p), (unsigned long long)a->seed);
+    if (r->iterations)
+        printf("latency over %llu iterations (ns): median %.1f  min %.1f  max %.1f  mean %.1f  "
+               "p10 %.1f  p90 %.1f\n",
+               (unsigned long long)r->iterations, r->latency.median, r->latency.min, r->latency.max,
+               r->latency.mean, r->latency.p10, r->latency.p90);
+    else
+        printf("latency: no iteration was measured (no `mark` after a `sync`)\n");
+    printf("counters: loads %llu  stores %llu  misses %llu  invalidations %llu  poll_refetches "
+           "%llu  steals %llu  writebacks %llu\n",
+           (unsigned long long)r->loads, (unsigned long long)r->stores,
+           (unsigned long long)r->misses, (unsigned long long)r->invalidations,
+           (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
+           (unsigned long long)r->writebacks);
+    printf("          network %llu bytes  home queueing %.1f ns  link queueing %.1f ns\n",
+           (unsigned long long)r->network_bytes, r->home_queue_ns, r->link_queue_ns);
+    printf("checks: value errors %llu  coherence violations %llu%s%s\n",
+           (unsigned long long)r->value_errors, (unsigned long long)r->coherence_violations,
+           a->check ? "" : " (checker off: --check)", r->deadlock ? "  DEADLOCK" : "");
+    printf("simulation: %llu events, %llu ns simulated, %.3f s wall, %.2f M events/s\n",
+           (unsigned long long)r->events, (unsigned long long)r->simulated_ns, r->wall_s,
+           r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static bool write_json(const char *path, const struct sim_machine_cfg *m, const struct run_args *a,
+                       const struct wl_program *p, const struct wl_result *r)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+        return false;
+    }
+    fprintf(f, "{\"ccsim\": ");
+    json_string(f, sim_version());
+    fprintf(f, ", \"config\": ");
+    json_string(f, m->path);
+    fprintf(f, ", \"machine\": ");
+    json_string(f, m->machine.name);
+    fprintf(f, ", \"protocol\": ");
+    json_string(f, m->machine.protocol);
+    fprintf(f, ", \"topology\": ");
+    json_string(f, m->machine.topology);
+    fprintf(f, ",\n \"workload\": ");
+    json_string(f, a->trace);
+    fprintf(f, ", \"threads\": %d, \"iterations\": %llu, \"seed\": %llu,\n", wl_program_threads(p),
+            (unsigned long long)r->iterations, (unsigned long long)a->seed);
+    fprintf(f,
+            " \"latency_ns\": {\"mean\": %.3f, \"median\": %.3f, \"min\": %.3f, \"max\": %.3f, "
+            "\"p10\": %.3f, \"p90\": %.3f},\n",
+            r->latency.mean, r->latency.median, r->latency.min, r->latency.max, r->latency.p10,
+            r->latency.p90);
+    fprintf(f,
+            " \"counters\": {\"loads\": %llu, \"stores\": %llu, \"misses\": %llu, "
+            "\"invalidations\": %llu, \"poll_refetches\": %llu, \"steals\": %llu, "
+            "\"writebacks\": %llu, \"network_bytes\": %llu, \"home_queue_ns\": %.3f, "
+            "\"link_queue_ns\": %.3f},\n",
+            (unsigned long long)r->loads, (unsigned long long)r->stores,
+            (unsigned long long)r->misses, (unsigned long long)r->invalidations,
+            (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
+            (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
+            r->home_queue_ns, r->link_queue_ns);
+    fprintf(f,
+            " \"checks\": {\"coherence_violations\": %llu, \"value_errors\": %llu, "
+            "\"deadlock\": %s},\n",
+            (unsigned long long)r->coherence_violations, (unsigned long long)r->value_errors,
+            r->deadlock ? "true" : "false");
+    fprintf(f,
+            " \"sim\": {\"events\": %llu, \"wall_s\": %.6f, \"events_per_s\": %.0f, "
+            "\"simulated_ns\": %llu}}\n",
+            (unsigned long long)r->events, r->wall_s,
+            r->wall_s > 0 ? (double)r->events / r->wall_s : 0.0,
+            (unsigned long long)r->simulated_ns);
+    return fclose(f) == 0;
+}
+
+static void fill_machine(struct wl_machine *w, const struct sim_machine *mc)
+{
+    const struct sim_machine_cfg *m = mc->cfg;
+    w->k = mc->k;
+    w->cc = mc->cc;
+    w->net = mc->net;
+    w->cores = (int)m->machine.cores;
+    w->threads_per_core = (int)m->machine.threads_per_core;
+    w->mshrs = (int)m->core.mshrs;
+    w->poll_cycles = (unsigned)m->core.poll_cycles;
+    w->line_bytes = (unsigned)m->machine.line_bytes;
+    w->memory_nodes = (int)m->memory.controllers;
+    w->clock = mc->params.clock;
+}
+
+int cli_run(int argc, char **argv)
+{
+    struct run_args a = {.seed = 1};
+    int bad = parse_run_args(argc, argv, &a);
+    if (bad)
+        return bad;
+    struct sim_machine_cfg m;
+    if (!cli_load_machine(a.config, a.sets, a.nsets, &m))
+        return SIM_EXIT_INPUT;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_parse_opts po = {(int)m.machine.line_bytes, (int)m.machine.cores,
+                               (int)m.machine.threads_per_core};
+    struct wl_program *p = wl_parse_file(a.trace, &po, &d);
+    if (!p) {
+        sim_diag_print(&d);
+        return SIM_EXIT_INPUT;
+    }
+    int status = SIM_EXIT_INPUT;
+    struct sim_machine *mc = sim_machine_build(&m, a.seed, &d);
+    if (!mc)
+        goto free_program;
+    if (a.check)
+        cc_check_enable(mc->cc, false);
+    struct wl_machine w;
+    fill_machine(&w, mc);
+    struct wl_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    struct wl_result r;
+    wl_run(&w, p, &o, &r, &d);
+    if (r.input_error)
+        goto free_result;
+    print_summary(&m, &a, p, &r);
+    status = r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
+    if (a.json && !write_json(a.json, &m, &a, p, &r))
+        status = SIM_EXIT_INPUT;
+free_result:
+    wl_result_free(&r);
+    sim_machine_free(mc);
+free_program:
+    sim_diag_print(&d);
+    wl_program_free(p);
+    return status;
+}

@@ -1,0 +1,251 @@
+/*
+ * test_core.c -- the core model: waits sleep until invalidated, copy streams
+ * overlap misses, polling makes stealing emerge, sync opens iterations,
+ * deadlocks and value errors are reported, runs are deterministic.
+ * Every relation is between two simulated runs, never a hard-coded latency.
+ */
+#include "machine.h"
+#include "workload.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Runs trace text on teach-xbar with the given --set overrides. */
+static void run_text(const char *text, const char *const *sets, size_t nsets, struct wl_result *res,
+                     struct sim_diag *d)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/teach-xbar.cfg", CCSIM_CONFIGS);
+    struct sim_machine_cfg m;
+    sim_diag_init(d);
+    ck_assert_msg(sim_machine_load(&m, path, sets, nsets, d), "%s", d->text);
+    struct wl_parse_opts po = {(int)m.machine.line_bytes, (int)m.machine.cores,
+                               (int)m.machine.threads_per_core};
+    struct wl_program *p = wl_parse_text("test.trace", text, strlen(text), &po, d);
+    ck_assert_msg(p != NULL, "%s", d->text);
+    struct sim_machine *mc = sim_machine_build(&m, 1, d);
+    ck_assert_msg(mc != NULL, "%s", d->text);
+    cc_check_enable(mc->cc, true);
+    struct wl_machine w = {.k = mc->k,
+                           .cc = mc->cc,
+                           .net = mc->net,
+                           .cores = (int)m.machine.cores,
+                           .threads_per_core = (int)m.machine.threads_per_core,
+                           .mshrs = (int)m.core.mshrs,
+                           .poll_cycles = (unsigned)m.core.poll_cycles,
+                           .line_bytes = (unsigned)m.machine.line_bytes,
+                           .memory_nodes = 1,
+                           .clock = mc->params.clock};
+    struct wl_run_opts o = {.watchdog_ps = 1000000000ull, .max_reports = 3};
+    wl_run(&w, p, &o, res, d);
+    sim_machine_free(mc);
+    wl_program_free(p);
+}
+
+static struct wl_result res, res2;
+static struct sim_diag diag;
+
+START_TEST(test_wait_wakes_on_invalidation)
+{
+    run_text("ccsim-trace 1\nthreads 2\nline flag\n"
+             "1: wait flag == 1\n"
+             "0: compute 500\n0: write flag 1\n",
+             NULL, 0, &res, &diag);
+    ck_assert(!res.deadlock && !res.input_error);
+    /* the waiter slept through the compute: one load before, one after */
+    ck_assert_uint_eq(res.loads, 2);
+    ck_assert_uint_ge(res.simulated_ns, 500);
+    wl_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_mshr_overlap)
+{
+    const char *one = "ccsim-trace 1\nthreads 1\nline a 16\nline b 16\n"
+                      "0: sync\n0: copy a[0] b[0] 16\n0: mark done\n";
+    const char *each = "ccsim-trace 1\nthreads 1\nline a 16\nline b 16\n"
+                       "0: sync\nfor i 0..15 {\n0: copy a[i] b[i] 1\n}\n0: mark done\n";
+    run_text(one, NULL, 0, &res, &diag);
+    run_text(each, NULL, 0, &res2, &diag);
+    ck_assert_uint_eq(res.iterations, 1);
+    /* 16 lines in one stream, 4 misses in flight, beat 16 one-line copies */
+    ck_assert_msg(res.latency.max * 2 < res2.latency.max, "stream %.1f ns, one by one %.1f ns",
+                  res.latency.max, res2.latency.max);
+    wl_result_free(&res);
+    wl_result_free(&res2);
+    /* with one MSHR they cost the same */
+    const char *sets[] = {"core.mshrs=1"};
+    run_text(one, sets, 1, &res, &diag);
+    run_text(each, sets, 1, &res2, &diag);
+    ck_assert_msg(res.latency.max > 0.9 * res2.latency.max, "%.1f vs %.1f", res.latency.max,
+                  res2.latency.max);
+    wl_result_free(&res);
+    wl_result_free(&res2);
+}
+END_TEST
+
+/* seed 000 Sec 2.3: pollers racing a writer that writes the flag's line word
+ * by word take the line away between writes. */
+static const char *polled =
+    "ccsim-trace 1\nthreads 4\nline msg\n"
+    "for it 0..49 {\n  all: sync\n  all: evict msg\n"
+    "  0: write msg.1 it\n  0: compute 100\n  0: write msg.2 it\n  0: compute 100\n"
+    "  0: write msg it+1\n"
+    "  others: wait msg >= it+1\n  others: read msg.2 -> v\n"
+    "  all: mark done\n  others: expect msg.2 == it\n}\n";
+static const char *unpolled =
+    "ccsim-trace 1\nthreads 4\nline msg\n"
+    "for it 0..49 {\n  all: sync\n  all: evict msg\n"
+    "  0: write msg.1 it\n  0: compute 100\n  0: write msg.2 it\n  0: compute 100\n"
+    "  0: write msg it+1\n"
+    "  all: mark done\n}\n";
+
+START_TEST(test_stealing_emerges)
+{
+    run_text(polled, NULL, 0, &res, &diag);
+    run_text(unpolled, NULL, 0, &res2, &diag);
+    ck_assert_uint_eq(res.value_errors, 0);
+    ck_assert_uint_gt(res.steals, 0);
+    ck_assert_uint_gt(res.poll_refetches, 0);
+    ck_assert_uint_gt(res.misses, 2 * res2.misses);
+    ck_assert_msg(res.latency.median > res2.latency.median, "polled %.1f, unpolled %.1f",
+                  res.latency.median, res2.latency.median);
+    ck_assert_uint_eq(res2.steals, 0);
+    wl_result_free(&res);
+    wl_result_free(&res2);
+}
+END_TEST
+
+START_TEST(test_sync_opens_iterations)
+{
+    run_text("ccsim-trace 1\nthreads 3\nline x 3\n"
+             "for it 0..9 {\n  all: sync\n  all: compute 10*t\n  all: mark m\n}\n",
+             NULL, 0, &res, &diag);
+    ck_assert_uint_eq(res.iterations, 10);
+    /* the slowest thread computes 20 cycles of 1 ns; the sync costs nothing */
+    ck_assert(res.latency.min == res.latency.max);
+    ck_assert(res.latency.median >= 20.0 && res.latency.median < 25.0);
+    wl_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_deadlock_reported)
+{
+    run_text("ccsim-trace 1\nthreads 2\nline flag\n0: write flag 1\n1: wait flag == 2\n", NULL, 0,
+             &res, &diag);
+    ck_assert(res.deadlock);
+    wl_result_free(&res);
+    run_text("ccsim-trace 1\nthreads 2\nline a\nline b\n"
+             "0: wait a == 1\n0: write b 1\n1: wait b == 1\n1: write a 1\n",
+             NULL, 0, &res, &diag);
+    ck_assert(res.deadlock);
+    wl_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_values_and_errors)
+{
+    run_text("ccsim-trace 1\nthreads 4\nline c\n"
+             "all: add c 1 -> old\nall: sync\n0: expect c == 4\n1: expect c == 5\n",
+             NULL, 0, &res, &diag);
+    ck_assert_uint_eq(res.value_errors, 1);
+    wl_result_free(&res);
+    /* a ticket lock: every thread gets a distinct ticket and a turn */
+    run_text("ccsim-trace 1\nthreads 4\nline next\nline serving\nline sum\n"
+             "all: add next 1 -> my\nall: wait serving == my\nall: add sum t+1\n"
+             "all: add serving 1\nall: sync\n0: expect sum == 10\n0: expect serving == 4\n",
+             NULL, 0, &res, &diag);
+    ck_assert_uint_eq(res.value_errors, 0);
+    ck_assert(!res.deadlock);
+    wl_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_hardware_threads_share_a_cache)
+{
+    const char *sets[] = {"machine.threads_per_core=2"};
+    run_text("ccsim-trace 1\nthreads 2\npin 0.0 0.1\nline x\n"
+             "0: write x 5\nall: sync\n1: read x -> v\n1: expect x == 5\n",
+             sets, 1, &res, &diag);
+    ck_assert_uint_eq(res.value_errors, 0);
+    ck_assert_uint_eq(res.misses, 1); /* only the write missed */
+    wl_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_input_errors)
+{
+    run_text("ccsim-trace 1\nthreads 1\nline x\n0: invmb\n", NULL, 0, &res, &diag);
+    ck_assert(res.input_error);
+    ck_assert_msg(strstr(diag.text, "test.trace:4:1: thread 0: invmb needs") != NULL, "%s",
+                  diag.text);
+    wl_result_free(&res);
+    run_text("ccsim-trace 1\nthreads 9\nline x\nall: read x\n", NULL, 0, &res, &diag);
+    ck_assert(res.input_error);
+    ck_assert_msg(strstr(diag.text, "thread 4 would run on core 0, hardware thread 1") != NULL,
+                  "%s", diag.text);
+    wl_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_deterministic)
+{
+    run_text(polled, NULL, 0, &res, &diag);
+    run_text(polled, NULL, 0, &res2, &diag);
+    ck_assert_uint_eq(res.events, res2.events);
+    ck_assert_uint_eq(res.simulated_ns, res2.simulated_ns);
+    ck_assert_uint_eq(res.steals, res2.steals);
+    for (size_t i = 0; i < res.iterations; i++)
+        ck_assert(res.latency_ns[i] == res2.latency_ns[i]);
+    wl_result_free(&res);
+    wl_result_free(&res2);
+}
+END_TEST
+
+START_TEST(test_shipped_traces_run_on_every_protocol)
+{
+    const char *names[] = {"many-to-one.trace", "pingpong.trace"};
+    const char *protos[] = {"machine.protocol=\"mesi\"", "machine.protocol=\"mesif\"",
+                            "machine.protocol=\"moesi\"", "machine.protocol=\"gols\""};
+    for (size_t i = 0; i < SIM_COUNT_OF(names); i++) {
+        char path[1024], text[8192];
+        snprintf(path, sizeof path, "%s/../workloads/traces/%s", CCSIM_CONFIGS, names[i]);
+        FILE *f = fopen(path, "r");
+        ck_assert_msg(f != NULL, "%s", path);
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = '\0';
+        for (size_t j = 0; j < SIM_COUNT_OF(protos); j++) {
+            run_text(text, &protos[j], 1, &res, &diag);
+            ck_assert_msg(!res.deadlock && !res.input_error && res.value_errors == 0, "%s %s: %s",
+                          names[i], protos[j], diag.text);
+            ck_assert_uint_gt(res.iterations, 0);
+            wl_result_free(&res);
+        }
+    }
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+    Suite *s = suite_create("core");
+    TCase *tc = tcase_create("model");
+    tcase_add_test(tc, test_wait_wakes_on_invalidation);
+    tcase_add_test(tc, test_mshr_overlap);
+    tcase_add_test(tc, test_stealing_emerges);
+    tcase_add_test(tc, test_sync_opens_iterations);
+    tcase_add_test(tc, test_deadlock_reported);
+    tcase_add_test(tc, test_values_and_errors);
+    tcase_add_test(tc, test_hardware_threads_share_a_cache);
+    tcase_add_test(tc, test_input_errors);
+    tcase_add_test(tc, test_deterministic);
+    tcase_add_test(tc, test_shipped_traces_run_on_every_protocol);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(core_suite());
+}

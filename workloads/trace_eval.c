@@ -1,0 +1,269 @@
+/*
+ * trace_eval.c -- running one thread's program: struct wl_cursor walks the
+ * flat statement list with a stack of open loops, evaluates selectors and
+ * arguments for its thread only when it reaches them, and yields one
+ * concrete struct wl_op per call. Nothing is unrolled or allocated.
+ *
+ * Loop bounds are evaluated once, when the loop starts; the variable goes
+ * from the first bound to the second inclusive. A loop with no operation, or
+ * whose constant selectors never name the thread, is passed in one step.
+ * A call that passes WL_MAX_IDLE_STEPS statements without an operation is an
+ * error (a loop that selects the thread nowhere, at run time), so no
+ * program can hang the caller.
+ */
+#include "trace_impl.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+enum { CUR_RUNNING, CUR_ENDED, CUR_FAILED };
+
+void wl_cursor_init(struct wl_cursor *c, const struct wl_program *p, int thread)
+{
+    SIM_ASSERT(thread >= 0 && thread < p->threads);
+    memset(c, 0, sizeof *c);
+    c->prog = p;
+    c->thread = thread;
+    c->state = CUR_RUNNING;
+}
+
+void wl_set_reg(struct wl_cursor *c, int reg, int64_t value)
+{
+    SIM_ASSERT(reg >= 0 && reg < c->prog->regs.n);
+    c->reg[reg] = value;
+}
+
+__attribute__((format(printf, 5, 6))) static void fail(struct wl_cursor *c, struct sim_diag *d,
+                                                       const struct wl_stmt *s, int col,
+                                                       const char *fmt, ...)
+{
+    char msg[512];
+    int n = snprintf(msg, sizeof msg, "thread %d: ", c->thread);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    wl_diag_at(d, c->prog->file, s->line, col, msg);
+    c->state = CUR_FAILED;
+}
+
+static bool eval(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s, int e,
+                 int64_t *out)
+{
+    struct wl_env env = {c->thread, c->loop_val, c->reg};
+    struct wl_fault f;
+    if (wl_expr_eval(c->prog, e, &env, out, &f))
+        return true;
+    fail(c, d, s, f.col, "%s", f.msg);
+    return false;
+}
+
+/* ------------------------------------------------------------- selectors */
+
+static bool thread_ok(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s, int e,
+                      int64_t v)
+{
+    if (v >= 0 && v < c->prog->threads)
+        return true;
+    fail(c, d, s, c->prog->exprs[e].col, "the selector gives thread %lld, out of range (0..%d)",
+         (long long)v, c->prog->threads - 1);
+    return false;
+}
+
+/* Whether item `it` names the thread; false with *ok = false on an error. */
+static bool item_selects(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                         const struct wl_sel_item *it, bool *ok)
+{
+    int64_t lo = 0, hi = 0;
+    int hi_expr = it->hi >= 0 ? it->hi : it->lo;
+    *ok = eval(c, d, s, it->lo, &lo) && eval(c, d, s, hi_expr, &hi);
+    if (*ok && lo <= hi)
+        *ok = thread_ok(c, d, s, it->lo, lo) && thread_ok(c, d, s, hi_expr, hi);
+    return *ok && lo <= c->thread && c->thread <= hi;
+}
+
+static bool selects(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s, bool *ok)
+{
+    *ok = true;
+    if (s->sel.kind != WL_SEL_LIST)
+        return s->sel.kind == WL_SEL_ALL || c->thread != 0;
+    for (int i = 0; i < s->sel.count && *ok; i++)
+        if (item_selects(c, d, s, &c->prog->items[s->sel.first + i], ok))
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------- loops */
+
+/* Whether a loop's body holds an op for the thread. Only for bodies whose
+ * selectors are all constants: those were checked by the parser and cannot
+ * fail, so there is no diagnostics sink. */
+static bool body_selects(struct wl_cursor *c, const struct wl_stmt *loop)
+{
+    const struct wl_stmt *st = c->prog->stmts;
+    for (int i = (int)(loop - st) + 1; i < loop->match; i++) {
+        bool ok;
+        if (st[i].kind == WL_S_OP && selects(c, NULL, &st[i], &ok))
+            return true;
+    }
+    return false;
+}
+
+static bool enter_loop(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s)
+{
+    int64_t from, to;
+    if (!eval(c, d, s, s->from, &from) || !eval(c, d, s, s->to, &to))
+        return false;
+    if (from > to || !s->has_ops || (s->static_sel && !body_selects(c, s))) {
+        c->pc = s->match + 1;
+        return true;
+    }
+    c->loop_val[c->depth] = from;
+    c->loop_end[c->depth] = to;
+    c->depth++;
+    c->pc++;
+    return true;
+}
+
+static void end_loop(struct wl_cursor *c, const struct wl_stmt *s)
+{
+    int top = c->depth - 1;
+    if (c->loop_val[top] == c->loop_end[top]) {
+        c->depth--;
+        c->pc++;
+    } else {
+        c->loop_val[top]++;
+        c->pc = s->match + 1;
+    }
+}
+
+/* ------------------------------------------------------------- operations */
+
+static bool resolve_addr(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                         const struct wl_addr *a, struct wl_loc *loc)
+{
+    const struct wl_program *p = c->prog;
+    const struct wl_line *l = &p->decls[a->decl].pub;
+    int64_t index = 0, word = 0;
+    if (a->index >= 0 && !eval(c, d, s, a->index, &index))
+        return false;
+    if (index < 0 || index >= l->count) {
+        fail(c, d, s, p->exprs[a->index].col, "index %lld is out of range for '%s' (0..%lld)",
+             (long long)index, l->name, (long long)(l->count - 1));
+        return false;
+    }
+    if (a->word >= 0 && !eval(c, d, s, a->word, &word))
+        return false;
+    if (word < 0 || word >= p->words) {
+        fail(c, d, s, p->exprs[a->word].col,
+             "word %lld is out of range (a %d-byte line has words 0..%d)", (long long)word,
+             p->words * WL_WORD_BYTES, p->words - 1);
+        return false;
+    }
+    *loc = (struct wl_loc){l->first + index, (int)word};
+    return true;
+}
+
+static bool count_arg(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                      const struct wl_arg *a, struct wl_op *out)
+{
+    int64_t min = a->kind == WL_ARG_COUNT ? 1 : 0;
+    if (!eval(c, d, s, a->expr, &out->count))
+        return false;
+    if (out->count >= min)
+        return true;
+    fail(c, d, s, a->col, "the number of %s must be at least %lld, found %lld",
+         a->kind == WL_ARG_COUNT ? "lines" : "cycles", (long long)min, (long long)out->count);
+    return false;
+}
+
+static bool take_arg(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                     const struct wl_arg *a, struct wl_op *out)
+{
+    switch (a->kind) {
+    case WL_ARG_WORD:
+    case WL_ARG_LINE:
+        return resolve_addr(c, d, s, &a->addr, &out->addr[out->naddr++]);
+    case WL_ARG_VALUE:
+        return eval(c, d, s, a->expr, &out->value[out->nvalue++]);
+    case WL_ARG_COUNT:
+    case WL_ARG_CYCLES:
+        return count_arg(c, d, s, a, out);
+    case WL_ARG_CMP:
+        out->cmp = (enum wl_cmp)a->small;
+        return true;
+    case WL_ARG_LABEL:
+        out->label = a->small;
+        return true;
+    case WL_ARG_STATE:
+        out->state = (enum wl_state)a->small;
+        return true;
+    }
+    return false;
+}
+
+/* copy and addline: both ranges of `count` lines stay inside their arrays. */
+static bool check_ranges(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                         const struct wl_op *out)
+{
+    for (int i = 0; i < out->naddr; i++) {
+        const struct wl_line *l = &c->prog->decls[s->arg[i].addr.decl].pub;
+        int64_t index = out->addr[i].line - l->first;
+        if (out->count <= l->count - index)
+            continue;
+        fail(c, d, s, s->arg[i].col, "%lld lines from %s[%lld] run past the end of '%s' (0..%lld)",
+             (long long)out->count, l->name, (long long)index, l->name, (long long)(l->count - 1));
+        return false;
+    }
+    return true;
+}
+
+static bool make_op(struct wl_cursor *c, struct sim_diag *d, int i, struct wl_op *out)
+{
+    const struct wl_stmt *s = &c->prog->stmts[i];
+    memset(out, 0, sizeof *out);
+    out->op = s->op;
+    out->stmt = i;
+    out->reg = s->reg;
+    for (int k = 0; k < s->nargs; k++)
+        if (!take_arg(c, d, s, &s->arg[k], out))
+            return false;
+    if (s->op == WL_OP_COPY || s->op == WL_OP_ADDLINE)
+        return check_ranges(c, d, s, out);
+    return true;
+}
+
+/* ------------------------------------------------------------- stepping */
+
+/* One statement that yields nothing; false on an error. */
+static bool pass(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s)
+{
+    if (s->kind == WL_S_FOR)
+        return enter_loop(c, d, s);
+    end_loop(c, s);
+    return true;
+}
+
+enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_diag *d)
+{
+    const struct wl_program *p = c->prog;
+    for (long steps = 0; c->state == CUR_RUNNING && c->pc < p->nstmts; steps++) {
+        const struct wl_stmt *s = &p->stmts[c->pc];
+        if (steps >= WL_MAX_IDLE_STEPS) {
+            fail(c, d, s, s->col, "%d statements passed without an operation (WL_MAX_IDLE_STEPS)",
+                 WL_MAX_IDLE_STEPS);
+            break;
+        }
+        if (s->kind != WL_S_OP) {
+            (void)pass(c, d, s);
+            continue;
+        }
+        bool ok;
+        int i = c->pc++;
+        if (selects(c, d, s, &ok))
+            return make_op(c, d, i, out) ? WL_NEXT_OP : WL_NEXT_ERROR;
+    }
+    if (c->state == CUR_RUNNING)
+        c->state = CUR_ENDED;
+    return c->state == CUR_FAILED ? WL_NEXT_ERROR : WL_NEXT_END;
+}

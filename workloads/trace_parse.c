@@ -1,0 +1,540 @@
+/*
+ * trace_parse.c -- the trace parser's top level: reading the text line by
+ * line, the header, `threads`, `pin`, line declarations, `for` and `}`, and
+ * the checks at the end of the file. Operation statements are in
+ * trace_parse_op.c, expressions in trace_parse_expr.c.
+ *
+ * Recovery: an error ends its source line; the next line is parsed afresh. A
+ * `for` line with an error that ends in `{` still opens a (dummy) loop so its
+ * `}` matches. A missing or wrong header, a limit that cannot be passed
+ * (statements, expression nodes, loop depth) or WL_MAX_ERRORS errors stop
+ * the parse.
+ */
+#include "trace_impl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- helpers */
+
+static uint32_t hash_name(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+int wl_decl_lookup(const struct wl_parser *ps, const char *name, size_t len)
+{
+    uint32_t mask = (uint32_t)ps->hash_cap - 1;
+    for (uint32_t h = hash_name(name, len) & mask;; h = (h + 1) & mask) {
+        int i = ps->decl_hash[h] - 1;
+        if (i < 0)
+            return -1;
+        const char *s = ps->p->decls[i].pub.name;
+        if (strlen(s) == len && memcmp(s, name, len) == 0)
+            return i;
+    }
+}
+
+static void decl_insert(struct wl_parser *ps, int i)
+{
+    const char *s = ps->p->decls[i].pub.name;
+    uint32_t mask = (uint32_t)ps->hash_cap - 1;
+    uint32_t h = hash_name(s, strlen(s)) & mask;
+    while (ps->decl_hash[h])
+        h = (h + 1) & mask;
+    ps->decl_hash[h] = i + 1;
+}
+
+int wl_add_stmt(struct wl_parser *ps, enum wl_stmt_kind kind, int col)
+{
+    struct wl_program *p = ps->p;
+    if (p->nstmts >= WL_MAX_STMTS) {
+        wl_perr(ps, col, "program too large: more than %d statements (WL_MAX_STMTS)", WL_MAX_STMTS);
+        ps->stop = true;
+        return -1;
+    }
+    p->stmts = wl_grow(p->stmts, &p->cap_stmts, p->nstmts + 1, sizeof *p->stmts);
+    p->stmts[p->nstmts] =
+        (struct wl_stmt){.kind = kind, .line = ps->line, .col = col, .reg = -1, .match = -1};
+    return p->nstmts++;
+}
+
+static bool at_top_level(struct wl_parser *ps, const struct wl_tok *t)
+{
+    if (ps->depth == 0)
+        return true;
+    wl_perr(ps, t->col, "'%.*s' must be at top level, outside loops", t->len, t->text);
+    return false;
+}
+
+/* ------------------------------------------------------------- header */
+
+static bool is_header(const struct wl_parser *ps)
+{
+    const struct wl_tok *t = ps->toks;
+    return ps->ntoks >= 4 && wl_tok_is(&t[0], "ccsim") && t[1].kind == WL_TK_MINUS &&
+           wl_tok_is(&t[2], "trace") && t[1].col == t[0].col + 5 && t[2].col == t[1].col + 1 &&
+           t[3].kind == WL_TK_INT;
+}
+
+static bool parse_header(struct wl_parser *ps)
+{
+    ps->stop = true; /* not a trace, or a version we cannot read */
+    if (!is_header(ps)) {
+        wl_perr(ps, ps->toks[0].col, "expected the header 'ccsim-trace %d' as the first line",
+                WL_VERSION);
+        return false;
+    }
+    if (ps->toks[3].value != WL_VERSION) {
+        wl_perr(ps, ps->toks[3].col, "unsupported trace version %lld (this ccsim reads version %d)",
+                (long long)ps->toks[3].value, WL_VERSION);
+        return false;
+    }
+    ps->stop = false;
+    ps->header_seen = true;
+    ps->header_line = ps->line;
+    ps->pos = 4;
+    return true;
+}
+
+/* ------------------------------------------------------------- threads, pin */
+
+static bool parse_threads(struct wl_parser *ps)
+{
+    const struct wl_tok *kw = wl_take(ps);
+    if (ps->threads_seen || ps->missing_threads) {
+        wl_perr(ps, kw->col, "'threads' must come once, right after the header");
+        return false;
+    }
+    ps->threads_seen = true;
+    ps->p->threads = WL_MAX_THREADS; /* if the number is wrong: no cascade of range errors */
+    const struct wl_tok *t = wl_peek(ps);
+    if (t->kind != WL_TK_INT || t->value < 1 || t->value > WL_MAX_THREADS) {
+        char buf[64];
+        wl_perr(ps, t->col, "threads takes an integer from 1 to %d (WL_MAX_THREADS), found %s",
+                WL_MAX_THREADS, wl_tok_describe(t, buf, sizeof buf));
+        return false;
+    }
+    wl_take(ps);
+    ps->p->threads = (int)t->value;
+    return true;
+}
+
+static void missing_threads(struct wl_parser *ps, int line)
+{
+    int here = ps->line;
+    ps->line = line;
+    wl_perr(ps, 1, "missing 'threads N' (required, right after the header)");
+    ps->line = here;
+    ps->missing_threads = true;
+    ps->p->threads = WL_MAX_THREADS;
+}
+
+/* One pin entry, `c` or `c.h`; bounds from the options, else the limits. */
+static bool parse_pin_entry(struct wl_parser *ps, struct wl_pin *pin)
+{
+    int cores = ps->opts->cores > 0 ? ps->opts->cores : WL_MAX_CORE + 1;
+    int hws = ps->opts->threads_per_core > 0 ? ps->opts->threads_per_core : WL_MAX_HW + 1;
+    const struct wl_tok *c = wl_peek(ps);
+    if (!wl_expect(ps, WL_TK_INT, "a core number (c or c.h)"))
+        return false;
+    int64_t hw = 0;
+    const struct wl_tok *h = wl_peek(ps);
+    if (h->kind == WL_TK_DOT && !h->space_before) {
+        wl_take(ps);
+        h = wl_peek(ps);
+        if (h->kind != WL_TK_INT || h->space_before) {
+            char buf[64];
+            wl_perr(ps, h->col, "expected a hardware thread number right after '.', found %s",
+                    wl_tok_describe(h, buf, sizeof buf));
+            return false;
+        }
+        wl_take(ps);
+        hw = h->value;
+    }
+    if (c->value >= cores) {
+        wl_perr(ps, c->col, "core %lld is out of range (0..%d)", (long long)c->value, cores - 1);
+        return false;
+    }
+    if (hw >= hws) {
+        wl_perr(ps, h->col, "hardware thread %lld is out of range (0..%d)", (long long)hw, hws - 1);
+        return false;
+    }
+    *pin = (struct wl_pin){(int)c->value, (int)hw};
+    return true;
+}
+
+static bool pins_distinct(struct wl_parser *ps, const int *cols)
+{
+    const struct wl_pin *pin = ps->p->pin;
+    for (int i = 0; i < ps->p->threads; i++)
+        for (int j = 0; j < i; j++)
+            if (pin[i].core == pin[j].core && pin[i].hw == pin[j].hw) {
+                wl_perr(ps, cols[i], "threads %d and %d are both pinned to core %d.%d", j, i,
+                        pin[i].core, pin[i].hw);
+                return false;
+            }
+    return true;
+}
+
+static bool parse_pin(struct wl_parser *ps)
+{
+    const struct wl_tok *kw = wl_take(ps);
+    if (!at_top_level(ps, kw))
+        return false;
+    if (ps->pin_seen) {
+        wl_perr(ps, kw->col, "'pin' is given twice");
+        return false;
+    }
+    ps->pin_seen = true;
+    int n = ps->p->threads, k = 0;
+    struct wl_pin *pin = sim_xcalloc((size_t)n, sizeof *pin);
+    int *cols = sim_xcalloc((size_t)n, sizeof *cols);
+    bool ok = true;
+    for (; ok && wl_peek(ps)->kind != WL_TK_END && k < n; k++) {
+        cols[k] = wl_peek(ps)->col;
+        ok = parse_pin_entry(ps, &pin[k]);
+    }
+    if (ok && (k != n || wl_peek(ps)->kind != WL_TK_END)) {
+        wl_perr(ps, kw->col, "pin gives %s%d cores for %d threads (one core per thread)",
+                k < n ? "" : "more than ", k, n);
+        ok = false;
+    }
+    ps->p->pin = pin;
+    ps->p->pinned = ok;
+    ok = ok && pins_distinct(ps, cols);
+    free(cols);
+    return ok;
+}
+
+/* ------------------------------------------------------------- line declarations */
+
+static bool parse_home(struct wl_parser *ps, struct wl_decl *d)
+{
+    wl_take(ps);
+    if (!wl_expect(ps, WL_TK_ASSIGN, "'=' after home (home=NODE)"))
+        return false;
+    int col = wl_peek(ps)->col;
+    if (!wl_parse_const(ps, "a home", &d->home_expr, &d->pub.home))
+        return false;
+    if (d->pub.home < 0 || d->pub.home > WL_MAX_CORE) {
+        wl_perr(ps, col, "home %lld is out of range (a memory node 0..%d)", (long long)d->pub.home,
+                WL_MAX_CORE);
+        return false;
+    }
+    return true;
+}
+
+static bool parse_count(struct wl_parser *ps, struct wl_decl *d)
+{
+    int col = wl_peek(ps)->col;
+    if (!wl_parse_const(ps, "a line count", &d->count_expr, &d->pub.count))
+        return false;
+    d->pub.is_array = true;
+    if (d->pub.count < 1 || d->pub.count > WL_MAX_LINES) {
+        wl_perr(ps, col, "line count %lld is out of range (1..%d, WL_MAX_LINES)",
+                (long long)d->pub.count, WL_MAX_LINES);
+        return false;
+    }
+    if (ps->p->total_lines + d->pub.count > WL_MAX_LINES) {
+        wl_perr(ps, col, "too many lines: %lld in all (at most %d, WL_MAX_LINES)",
+                (long long)(ps->p->total_lines + d->pub.count), WL_MAX_LINES);
+        return false;
+    }
+    return true;
+}
+
+static bool is_home(const struct wl_parser *ps)
+{
+    return wl_tok_is(wl_peek(ps), "home") && ps->toks[ps->pos + 1].kind == WL_TK_ASSIGN;
+}
+
+static bool decl_name(struct wl_parser *ps, const struct wl_tok *t)
+{
+    if (!wl_check_name(ps, t, "line"))
+        return false;
+    int old = wl_decl_lookup(ps, t->text, (size_t)t->len);
+    if (old >= 0) {
+        wl_perr(ps, t->col, "line '%.*s' is declared twice (first on line %d)", t->len, t->text,
+                ps->p->decls[old].pub.src_line);
+        return false;
+    }
+    if (ps->p->ndecls >= WL_MAX_DECLS) {
+        wl_perr(ps, t->col, "too many line declarations (at most %d, WL_MAX_DECLS)", WL_MAX_DECLS);
+        ps->stop = true;
+        return false;
+    }
+    return true;
+}
+
+static bool parse_decl(struct wl_parser *ps)
+{
+    const struct wl_tok *kw = wl_take(ps);
+    const struct wl_tok *t = wl_peek(ps);
+    if (!at_top_level(ps, kw) || !wl_expect(ps, WL_TK_NAME, "a line name") || !decl_name(ps, t))
+        return false;
+    struct wl_decl d = {.pub = {.count = 1, .home = -1, .src_line = ps->line},
+                        .count_expr = -1,
+                        .home_expr = -1,
+                        .col = t->col};
+    if (wl_peek(ps)->kind != WL_TK_END && !is_home(ps) && !parse_count(ps, &d))
+        return false;
+    if (is_home(ps) && !parse_home(ps, &d))
+        return false;
+    struct wl_program *p = ps->p;
+    p->decls = wl_grow(p->decls, &p->cap_decls, p->ndecls + 1, sizeof *p->decls);
+    d.pub.first = p->total_lines;
+    char *name = sim_xmalloc((size_t)t->len + 1);
+    memcpy(name, t->text, (size_t)t->len);
+    name[t->len] = '\0';
+    d.pub.name = name;
+    p->decls[p->ndecls] = d;
+    p->total_lines += d.pub.count;
+    decl_insert(ps, p->ndecls++);
+    return true;
+}
+
+/* ------------------------------------------------------------- loops */
+
+static bool loop_var(struct wl_parser *ps, const struct wl_tok *t)
+{
+    if (!wl_check_name(ps, t, "loop variable"))
+        return false;
+    int outer = wl_scope_find(ps, t->text, (size_t)t->len);
+    if (outer >= 0) {
+        wl_perr(ps, t->col, "loop variable '%.*s' shadows the variable of the loop on line %d",
+                t->len, t->text, ps->scope[outer].line);
+        return false;
+    }
+    if (wl_names_find(&ps->p->regs, t->text, (size_t)t->len) >= 0) {
+        wl_perr(ps, t->col, "loop variable '%.*s' shadows the register %.*s", t->len, t->text,
+                t->len, t->text);
+        return false;
+    }
+    return true;
+}
+
+static void push_scope(struct wl_parser *ps, const struct wl_tok *var, int stmt, int col)
+{
+    struct wl_scope *s = &ps->scope[ps->depth++];
+    *s = (struct wl_scope){.stmt = stmt, .var = -1, .line = ps->line, .col = col};
+    if (var->kind == WL_TK_NAME)
+        snprintf(s->name, sizeof s->name, "%.*s", var->len, var->text);
+    if (stmt >= 0)
+        s->var = ps->p->stmts[stmt].var;
+}
+
+static bool parse_for(struct wl_parser *ps)
+{
+    const struct wl_tok *kw = wl_take(ps);
+    const struct wl_tok *var = wl_peek(ps);
+    if (ps->depth >= WL_MAX_DEPTH) {
+        wl_perr(ps, kw->col, "loops nest too deeply (more than %d levels, WL_MAX_DEPTH)",
+                WL_MAX_DEPTH);
+        ps->stop = true;
+        return false;
+    }
+    if (!wl_expect(ps, WL_TK_NAME, "a loop variable name") || !loop_var(ps, var))
+        return false;
+    int from = wl_parse_expr(ps);
+    if (from < 0 || !wl_expect(ps, WL_TK_DOTDOT, "'..' between the loop's bounds (A..B)"))
+        return false;
+    int to = wl_parse_expr(ps);
+    if (to < 0 || !wl_expect(ps, WL_TK_LBRACE, "'{' at the end of the loop's line"))
+        return false;
+    int s = wl_add_stmt(ps, WL_S_FOR, kw->col);
+    if (s < 0)
+        return false;
+    struct wl_stmt *st = &ps->p->stmts[s];
+    st->depth = ps->depth;
+    st->from = from;
+    st->to = to;
+    int v = wl_names_find(&ps->p->vars, var->text, (size_t)var->len);
+    st->var = v >= 0 ? v : wl_names_add(&ps->p->vars, var->text, (size_t)var->len);
+    push_scope(ps, var, s, kw->col);
+    return true;
+}
+
+static void close_loop(struct wl_program *p, int begin, int end)
+{
+    p->stmts[begin].match = end;
+    p->stmts[end].match = begin;
+    p->stmts[begin].static_sel = true;
+    for (int i = begin + 1; i < end; i++) {
+        if (p->stmts[i].kind != WL_S_OP)
+            continue;
+        p->stmts[begin].has_ops = true;
+        if (!p->stmts[i].sel.is_const)
+            p->stmts[begin].static_sel = false;
+    }
+}
+
+static bool parse_close(struct wl_parser *ps)
+{
+    const struct wl_tok *t = wl_take(ps);
+    if (ps->depth == 0) {
+        wl_perr(ps, t->col, "unmatched '}' (no loop is open)");
+        return false;
+    }
+    int begin = ps->scope[--ps->depth].stmt;
+    if (begin < 0)
+        return true;
+    int end = wl_add_stmt(ps, WL_S_END, t->col);
+    if (end < 0)
+        return false;
+    close_loop(ps->p, begin, end);
+    return true;
+}
+
+/* ------------------------------------------------------------- lines */
+
+static bool parse_statement(struct wl_parser *ps)
+{
+    const struct wl_tok *t = wl_peek(ps);
+    if (wl_tok_is(t, "threads"))
+        return parse_threads(ps);
+    if (!ps->threads_seen && !ps->missing_threads)
+        missing_threads(ps, ps->line);
+    if (wl_tok_is(t, "pin"))
+        return parse_pin(ps);
+    if (wl_tok_is(t, "line"))
+        return parse_decl(ps);
+    if (wl_tok_is(t, "for")) {
+        int depth = ps->depth;
+        bool ok = parse_for(ps);
+        if (!ok && ps->depth == depth && depth < WL_MAX_DEPTH &&
+            ps->toks[ps->ntoks - 1].kind == WL_TK_LBRACE)
+            push_scope(ps, &ps->toks[1], -1, t->col);
+        return ok;
+    }
+    if (t->kind == WL_TK_RBRACE)
+        return parse_close(ps);
+    return wl_parse_op_stmt(ps);
+}
+
+static void parse_source_line(struct wl_parser *ps, const char *s, size_t len)
+{
+    if (len > WL_MAX_LINE_CHARS) {
+        wl_perr(ps, WL_MAX_LINE_CHARS + 1, "line is longer than %d characters (WL_MAX_LINE_CHARS)",
+                WL_MAX_LINE_CHARS);
+        return;
+    }
+    ps->minus_hint = false;
+    if (!wl_lex_line(ps, s, len)) {
+        ps->stop = ps->stop || !ps->header_seen; /* no header: not a trace */
+        return;
+    }
+    if (ps->ntoks == 0)
+        return;
+    bool ok = ps->header_seen ? parse_statement(ps) : parse_header(ps);
+    const struct wl_tok *t = wl_peek(ps);
+    if (ok && t->kind != WL_TK_END) {
+        char buf[64];
+        wl_perr(ps, t->col, "unexpected %s after the statement",
+                wl_tok_describe(t, buf, sizeof buf));
+    }
+}
+
+/* ------------------------------------------------------------- whole text */
+
+static void finish(struct wl_parser *ps)
+{
+    if (!ps->header_seen && !ps->stop) {
+        ps->line = 1;
+        wl_perr(ps, 1, "empty trace (expected the header 'ccsim-trace %d')", WL_VERSION);
+    }
+    if (ps->stop || !ps->header_seen)
+        return;
+    if (!ps->threads_seen && !ps->missing_threads)
+        missing_threads(ps, ps->header_line);
+    for (int i = ps->depth - 1; i >= 0; i--) {
+        ps->line = ps->scope[i].line;
+        wl_perr(ps, ps->scope[i].col, "loop 'for %s' is never closed (a '}' is missing)",
+                ps->scope[i].name);
+    }
+}
+
+static void parse_lines(struct wl_parser *ps, const char *text, size_t len)
+{
+    size_t pos = 0;
+    while (pos < len && !ps->stop) {
+        const char *s = text + pos;
+        const char *nl = memchr(s, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - s) : len - pos;
+        ps->line++;
+        parse_source_line(ps, s, n);
+        pos += n + 1;
+    }
+}
+
+static bool check_opts(const char *name, const struct wl_parse_opts *o, struct sim_diag *d)
+{
+    if (o->line_bytes >= 8 && o->line_bytes <= 4096 && o->line_bytes % 8 == 0 && o->cores >= 0 &&
+        o->threads_per_core >= 0)
+        return true;
+    sim_diag_add(d, name, 0,
+                 "bad parse options: line size %d bytes (expected a multiple of 8 "
+                 "from 8 to 4096)",
+                 o->line_bytes);
+    return false;
+}
+
+struct wl_program *wl_parse_text(const char *name, const char *text, size_t len,
+                                 const struct wl_parse_opts *opts, struct sim_diag *d)
+{
+    struct wl_parse_opts o = opts ? *opts : (struct wl_parse_opts){0};
+    if (o.line_bytes == 0)
+        o.line_bytes = 64;
+    if (!check_opts(name, &o, d))
+        return NULL;
+    if (len > WL_MAX_FILE_BYTES) {
+        sim_diag_add(d, name, 0, "trace is larger than %d bytes (WL_MAX_FILE_BYTES)",
+                     WL_MAX_FILE_BYTES);
+        return NULL;
+    }
+    struct wl_parser ps = {.p = wl_program_new(name, o.line_bytes / WL_WORD_BYTES),
+                           .d = d,
+                           .opts = &o,
+                           .hash_cap = 2 * WL_MAX_DECLS};
+    ps.toks = sim_xcalloc(WL_MAX_LINE_CHARS + 1, sizeof *ps.toks);
+    ps.decl_hash = sim_xcalloc((size_t)ps.hash_cap, sizeof *ps.decl_hash);
+    parse_lines(&ps, text, len);
+    finish(&ps);
+    free(ps.toks);
+    free(ps.decl_hash);
+    if (ps.errors == 0)
+        return ps.p;
+    wl_program_free(ps.p);
+    return NULL;
+}
+
+struct wl_program *wl_parse_file(const char *path, const struct wl_parse_opts *opts,
+                                 struct sim_diag *d)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        sim_diag_add(d, path, 0, "cannot open trace: %s", strerror(errno));
+        return NULL;
+    }
+    size_t n = 0, cap = 1 << 16;
+    char *buf = sim_xmalloc(cap);
+    for (size_t got = 1; got > 0 && n <= (size_t)WL_MAX_FILE_BYTES;) {
+        if (n == cap)
+            buf = sim_xrealloc(buf, cap *= 2);
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    }
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    struct wl_program *p = NULL;
+    if (bad)
+        sim_diag_add(d, path, 0, "cannot read trace");
+    else
+        p = wl_parse_text(path, buf, n, opts, d);
+    free(buf);
+    return p;
+}

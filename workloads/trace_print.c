@@ -1,0 +1,156 @@
+/*
+ * trace_print.c -- the canonical text of a program: the header, threads, pin
+ * (if given), every line declaration, then the body with two spaces per loop
+ * level. Expressions print as written, with the fewest parentheses that
+ * keep their tree; an expression argument that starts with '-' after another
+ * expression argument is parenthesised, since arguments are greedy.
+ */
+#include "trace_impl.h"
+
+static void print_indent(FILE *f, int depth)
+{
+    for (int i = 0; i < depth; i++)
+        fputs("  ", f);
+}
+
+static void print_pins(FILE *f, const struct wl_program *p)
+{
+    if (!p->pinned)
+        return;
+    fputs("pin", f);
+    for (int i = 0; i < p->threads; i++) {
+        fprintf(f, " %d", p->pin[i].core);
+        if (p->pin[i].hw)
+            fprintf(f, ".%d", p->pin[i].hw);
+    }
+    fputc('\n', f);
+}
+
+static void print_decl(FILE *f, const struct wl_program *p, const struct wl_decl *d)
+{
+    fprintf(f, "line %s", d->pub.name);
+    if (d->count_expr >= 0) {
+        fputc(' ', f);
+        wl_expr_print(f, p, d->count_expr);
+    }
+    if (d->home_expr >= 0) {
+        fputs(" home=", f);
+        wl_expr_print(f, p, d->home_expr);
+    }
+    fputc('\n', f);
+}
+
+static void print_sel(FILE *f, const struct wl_program *p, const struct wl_sel *sel)
+{
+    if (sel->kind != WL_SEL_LIST) {
+        fputs(sel->kind == WL_SEL_ALL ? "all" : "others", f);
+        return;
+    }
+    for (int i = 0; i < sel->count; i++) {
+        const struct wl_sel_item *it = &p->items[sel->first + i];
+        if (i)
+            fputc(',', f);
+        wl_expr_print(f, p, it->lo);
+        if (it->hi >= 0) {
+            fputs("..", f);
+            wl_expr_print(f, p, it->hi);
+        }
+    }
+}
+
+static void print_addr(FILE *f, const struct wl_program *p, const struct wl_addr *a)
+{
+    fputs(p->decls[a->decl].pub.name, f);
+    if (a->index >= 0) {
+        fputc('[', f);
+        wl_expr_print(f, p, a->index);
+        fputc(']', f);
+    }
+    if (a->word < 0)
+        return;
+    bool literal = p->exprs[a->word].kind == WL_E_CONST;
+    fputs(literal ? "." : ".(", f);
+    wl_expr_print(f, p, a->word);
+    if (!literal)
+        fputc(')', f);
+}
+
+static bool is_expr_arg(enum wl_arg_kind k)
+{
+    return k == WL_ARG_VALUE || k == WL_ARG_COUNT || k == WL_ARG_CYCLES;
+}
+
+static void print_arg(FILE *f, const struct wl_program *p, const struct wl_arg *a, bool after_expr)
+{
+    switch (a->kind) {
+    case WL_ARG_WORD:
+    case WL_ARG_LINE:
+        print_addr(f, p, &a->addr);
+        break;
+    case WL_ARG_CMP:
+        fputs(wl_cmp_text((enum wl_cmp)a->small), f);
+        break;
+    case WL_ARG_LABEL:
+        fputs(p->labels.v[a->small], f);
+        break;
+    case WL_ARG_STATE:
+        fputs(wl_state_text((enum wl_state)a->small), f);
+        break;
+    default: {
+        bool parens = after_expr && wl_expr_starts_with_minus(p, a->expr);
+        fputs(parens ? "(" : "", f);
+        wl_expr_print(f, p, a->expr);
+        fputs(parens ? ")" : "", f);
+    }
+    }
+}
+
+static void print_op(FILE *f, const struct wl_program *p, const struct wl_stmt *s)
+{
+    print_sel(f, p, &s->sel);
+    fprintf(f, ": %s", wl_op_name(s->op));
+    for (int i = 0; i < s->nargs; i++) {
+        fputc(' ', f);
+        print_arg(f, p, &s->arg[i], i > 0 && is_expr_arg(s->arg[i - 1].kind));
+    }
+    if (s->reg >= 0)
+        fprintf(f, " -> %s", p->regs.v[s->reg]);
+}
+
+static void print_for(FILE *f, const struct wl_program *p, const struct wl_stmt *s)
+{
+    fprintf(f, "for %s ", p->vars.v[s->var]);
+    wl_expr_print(f, p, s->from);
+    fputs("..", f);
+    wl_expr_print(f, p, s->to);
+    fputs(" {", f);
+}
+
+static void print_body(FILE *f, const struct wl_program *p)
+{
+    int depth = 0;
+    for (int i = 0; i < p->nstmts; i++) {
+        const struct wl_stmt *s = &p->stmts[i];
+        if (s->kind == WL_S_END)
+            depth--;
+        print_indent(f, depth);
+        if (s->kind == WL_S_OP)
+            print_op(f, p, s);
+        else if (s->kind == WL_S_FOR)
+            print_for(f, p, s);
+        else
+            fputc('}', f);
+        fputc('\n', f);
+        if (s->kind == WL_S_FOR)
+            depth++;
+    }
+}
+
+void wl_program_print(FILE *f, const struct wl_program *p)
+{
+    fprintf(f, "ccsim-trace %d\nthreads %d\n", WL_VERSION, p->threads);
+    print_pins(f, p);
+    for (int i = 0; i < p->ndecls; i++)
+        print_decl(f, p, &p->decls[i]);
+    print_body(f, p);
+}
