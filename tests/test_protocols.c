@@ -1,0 +1,939 @@
+/*
+ * test_protocols.c -- every stable-state transition of MESI, MESIF, MOESI
+ * and GOLS, driven by hand on the teaching machine (configs/teach-xbar.cfg:
+ * 4 cores on a crossbar): two or three caches take turns, and after each
+ * step the test asserts the caches' states, the values loaded, the
+ * statistics and, where the step is about messages, the messages sent.
+ *
+ * The checker runs in fatal mode on every machine: a coherence violation
+ * or a (state, event) pair with no row ends the test's process with
+ * status 1, which fails the test. The random tester closes the suite.
+ *
+ * Behaviour the protocols share is one test looped over `expects` (one
+ * row per protocol); behaviour only one protocol has is its own test.
+ */
+#include "machine.h"
+#include "stress.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CORES 4
+#define LINE  0x40ull /* the line under test */
+
+/* ------------------------------------------------------------ expectations */
+
+/* What each protocol does where they differ. */
+struct expect {
+    const char *proto;
+    /* a load miss on a line another core holds in E: requester, old owner */
+    char e_req, e_old;
+    const char *e_data; /* the data message the requester gets */
+    /* the same on a line held in M */
+    char m_req, m_old;
+    uint64_t m_writebacks;
+    const char *m_ack; /* the owner's answer to the home */
+    /* a load miss on a line two cores share (loaded by core 0, then 1) */
+    char sh_req, sh_prev; /* requester, the previous reader (core 1) */
+    uint64_t sh_forwards, sh_memory_reads;
+};
+
+static const struct expect expects[] = {
+    {"mesi", 'S', 'S', "DATA_S", 'S', 'S', 1, "FWD_ACK_DATA", 'S', 'S', 0, 1},
+    {"mesif", 'F', 'S', "DATA_F", 'F', 'S', 1, "FWD_ACK_DATA", 'F', 'S', 1, 0},
+    {"moesi", 'S', 'S', "DATA_S", 'S', 'O', 0, "FWD_ACK_OWNED", 'S', 'S', 0, 1},
+    {"gols", 'S', 'S', "DATA_S", 'S', 'S', 0, "FWD_ACK_DIRTY", 'S', 'S', 0, 1},
+};
+#define NPROTOS ((int)SIM_COUNT_OF(expects))
+
+/* The message types (CC_MSGS in protocols/cc_internal.h). */
+static const char *const msg_names[] = {
+    "GETS",    "GETX",         "PUTS",          "PUTX",          "DATA_S",   "DATA_E",   "DATA_M",
+    "DATA_F",  "GRANT",        "INV",           "INV_ACK",       "FWD_GETS", "FWD_GETX", "FWD_ACK",
+    "PUT_ACK", "FWD_ACK_DATA", "FWD_ACK_OWNED", "FWD_ACK_DIRTY", "UNBLOCK"};
+
+/* ------------------------------------------------------------ the machine */
+
+struct rig {
+    struct sim_machine_cfg cfg; /* the machine keeps a pointer to it */
+    struct sim_machine *mc;
+    const char *proto;
+};
+
+/* teach-xbar running `proto`, built with `seed`; sets/ways 0 keep the
+ * config's caches, else the coherent cache is sets x ways, without an L1
+ * filter (tiny caches force evictions). The checker is on, fatal. */
+static struct rig *rig_new_seeded(const char *proto, bool owned_wb, unsigned sets, unsigned ways,
+                                  uint64_t seed)
+{
+    struct rig *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    r->proto = proto;
+    char set_proto[64];
+    snprintf(set_proto, sizeof set_proto, "machine.protocol=\"%s\"", proto);
+    const char *overrides[] = {set_proto, "home.owned_write_writeback=true"};
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(
+        sim_machine_load(&r->cfg, CCSIM_CONFIGS "/teach-xbar.cfg", overrides, owned_wb ? 2 : 1, &d),
+        "%s", d.text);
+    struct cc_params p;
+    ck_assert_msg(sim_machine_params(&r->cfg, &p, &d), "%s", d.text);
+    ck_assert_int_eq(p.cores, CORES);
+    if (sets) {
+        p.sets = sets;
+        p.ways = ways;
+        p.l1_sets = p.l1_ways = 0;
+    }
+    r->mc = sim_machine_build_with(&r->cfg, &p, seed, &d);
+    ck_assert_msg(r->mc != NULL, "%s", d.text);
+    cc_check_enable(r->mc->cc, true);
+    return r;
+}
+
+static struct rig *rig_new(const char *proto, bool owned_wb, unsigned sets, unsigned ways)
+{
+    return rig_new_seeded(proto, owned_wb, sets, ways, 1);
+}
+
+static void rig_free(struct rig *r)
+{
+    sim_machine_free(r->mc);
+    free(r);
+}
+
+static struct cc_stats stats(const struct rig *r)
+{
+    struct cc_stats s;
+    cc_get_stats(r->mc->cc, &s);
+    return s;
+}
+
+static uint64_t msg(const struct rig *r, const char *type)
+{
+    return cc_msg_count(r->mc->cc, type);
+}
+
+/* After every step: no missing row, no violation. */
+static void assert_clean(const struct rig *r)
+{
+    struct cc_stats s = stats(r);
+    ck_assert_uint_eq(s.unexpected, 0);
+    ck_assert_uint_eq(s.violations, 0);
+}
+
+/* ------------------------------------------------------------ requests */
+
+struct done_flag {
+    bool done;
+    sim_time_t at;
+};
+
+static void on_done(struct sim_kernel *k, struct cc_req *q)
+{
+    struct done_flag *f = q->ctx;
+    f->done = true;
+    f->at = sim_now(k);
+}
+
+/* Runs q until the machine is quiet; returns its result and, if latency
+ * is not NULL, the time from issue to completion. */
+static uint64_t run_req(struct rig *r, struct cc_req *q, sim_time_t *latency)
+{
+    struct done_flag f = {false, 0};
+    q->done = on_done;
+    q->ctx = &f;
+    sim_time_t t0 = sim_now(r->mc->k);
+    cc_access(r->mc->cc, q);
+    ck_assert_int_eq(sim_run(r->mc->k, SIM_TIME_MAX), SIM_RUN_EMPTY);
+    ck_assert_msg(f.done, "%s: core %d's request never completed", r->proto, q->core);
+    assert_clean(r);
+    if (latency)
+        *latency = f.at - t0;
+    return q->result;
+}
+
+/* One request on LINE. */
+static uint64_t access_at(struct rig *r, int core, enum cc_op op, unsigned word, uint64_t v,
+                          uint64_t v2, sim_time_t *latency)
+{
+    struct cc_req q = {.op = op, .core = core, .line = LINE, .word = word, .value = v};
+    q.value2 = v2;
+    return run_req(r, &q, latency);
+}
+
+/* A load of word 0 of any line. */
+static void load_line(struct rig *r, int core, uint64_t line)
+{
+    struct cc_req q = {.op = CC_LOAD, .core = core, .line = line};
+    run_req(r, &q, NULL);
+}
+
+static uint64_t ld(struct rig *r, int core, unsigned word)
+{
+    return access_at(r, core, CC_LOAD, word, 0, 0, NULL);
+}
+
+static void st(struct rig *r, int core, unsigned word, uint64_t v)
+{
+    access_at(r, core, CC_STORE, word, v, 0, NULL);
+}
+
+/* Memory holds v in LINE's word (a real store by core 3, then the
+ * zero-cost reset to memory). */
+static void seed_memory(struct rig *r, unsigned word, uint64_t v)
+{
+    st(r, 3, word, v);
+    cc_evict_line(r->mc->cc, LINE);
+    ck_assert_uint_eq(cc_peek_word(r->mc->cc, LINE, word), v);
+}
+
+/* Core `core` loads `ways` other lines of LINE's set (its own ones), so
+ * the LRU policy must evict LINE from its cache: a real eviction. */
+static void evict_by_conflict(struct rig *r, int core)
+{
+    unsigned sets = r->mc->params.sets, ways = r->mc->params.ways;
+    for (unsigned k = 0; k < ways; k++)
+        load_line(r, core, LINE + (uint64_t)sets * (1 + (unsigned)core * ways + k));
+    ck_assert_int_eq(cc_state_of(r->mc->cc, core, LINE), 'I');
+}
+
+/* Each core's state for LINE, core 0 first: e.g. "SSII". */
+static void expect_states(const struct rig *r, const char *want)
+{
+    char got[CORES + 1];
+    for (int c = 0; c < CORES; c++)
+        got[c] = cc_state_of(r->mc->cc, c, LINE);
+    got[CORES] = '\0';
+    ck_assert_msg(strcmp(got, want) == 0, "%s: states %s, want %s", r->proto, got, want);
+}
+
+/* Counters and messages since a snapshot. */
+struct snap {
+    struct cc_stats st;
+    uint64_t msgs[SIM_COUNT_OF(msg_names)];
+};
+
+static struct snap snap_take(const struct rig *r)
+{
+    struct snap s;
+    s.st = stats(r);
+    for (size_t i = 0; i < SIM_COUNT_OF(msg_names); i++)
+        s.msgs[i] = msg(r, msg_names[i]);
+    return s;
+}
+
+/* Messages of `type` sent since the snapshot (NULL: of every type). */
+static uint64_t msgs_since(const struct rig *r, const struct snap *s, const char *type)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < SIM_COUNT_OF(msg_names); i++)
+        if (!type || strcmp(type, msg_names[i]) == 0)
+            n += msg(r, msg_names[i]) - s->msgs[i];
+    return n;
+}
+
+#define SINCE(r, s, field) (stats(r).field - (s)->st.field)
+
+/* The per-step counters most tests assert, since a snapshot. */
+static void expect_counts(const struct rig *r, const struct snap *s, uint64_t misses,
+                          uint64_t forwards, uint64_t invalidations, uint64_t writebacks,
+                          uint64_t memory_reads)
+{
+    ck_assert_uint_eq(SINCE(r, s, misses), misses);
+    ck_assert_uint_eq(SINCE(r, s, forwards), forwards);
+    ck_assert_uint_eq(SINCE(r, s, invalidations), invalidations);
+    ck_assert_uint_eq(SINCE(r, s, writebacks), writebacks);
+    ck_assert_uint_eq(SINCE(r, s, memory_reads), memory_reads);
+}
+
+/* Whether the (state, event) row of one side ran: cc_print_row_counters
+ * lists the rows that ran, under "cache rows" and "home rows". */
+static bool row_ran(const struct rig *r, const char *side, const char *state, const char *event)
+{
+    char *buf = NULL, *save = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    cc_print_row_counters(r->mc->cc, f);
+    fclose(f);
+    bool in_side = false, ran = false;
+    for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        char s[32], e[32];
+        if (l[0] != ' ')
+            in_side = strncmp(l, side, strlen(side)) == 0;
+        else if (in_side && sscanf(l, "%31s %31s", s, e) == 2)
+            ran |= strcmp(s, state) == 0 && strcmp(e, event) == 0;
+    }
+    free(buf);
+    return ran;
+}
+
+/* ------------------------------------------------------------ loads */
+
+START_TEST(test_load_miss_invalid)
+{
+    struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    seed_memory(r, 0, 42);
+    struct snap s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 0, 0), 42);
+    expect_states(r, "EIII");
+    expect_counts(r, &s, 1, 0, 0, 0, 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "GETS"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "DATA_E"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "UNBLOCK"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, NULL), 3);
+    /* a second load hits */
+    s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 0, 0), 42);
+    ck_assert_uint_eq(SINCE(r, &s, hits), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, NULL), 0);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_load_miss_exclusive)
+{
+    const struct expect *x = &expects[_i];
+    struct rig *r = rig_new(x->proto, false, 0, 0);
+    seed_memory(r, 0, 7);
+    ld(r, 0, 0);
+    expect_states(r, "EIII");
+    struct snap s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 1, 0), 7);
+    char want[] = {x->e_old, x->e_req, 'I', 'I', '\0'};
+    expect_states(r, want);
+    expect_counts(r, &s, 1, 1, 0, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETS"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, x->e_data), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_ACK"), 1);
+    /* both copies read the value */
+    ck_assert_uint_eq(ld(r, 0, 0), 7);
+    ck_assert_uint_eq(ld(r, 1, 0), 7);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_load_miss_modified)
+{
+    const struct expect *x = &expects[_i];
+    struct rig *r = rig_new(x->proto, false, 0, 0);
+    st(r, 0, 0, 1234);
+    expect_states(r, "MIII");
+    struct snap s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 1, 0), 1234);
+    char want[] = {x->m_old, x->m_req, 'I', 'I', '\0'};
+    expect_states(r, want);
+    expect_counts(r, &s, 1, 1, 0, x->m_writebacks, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETS"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, x->m_ack), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, x->e_data), 1);
+    ck_assert_uint_eq(ld(r, 0, 0), 1234);
+    /* memory's copy: the reset to memory writes back only O copies and
+     * S copies of a GOLS line, so for MESI and MESIF this is the value
+     * the read wrote back */
+    cc_evict_line(r->mc->cc, LINE);
+    ck_assert_uint_eq(cc_peek_word(r->mc->cc, LINE, 0), 1234);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_load_miss_shared)
+{
+    const struct expect *x = &expects[_i];
+    struct rig *r = rig_new(x->proto, false, 0, 0);
+    seed_memory(r, 0, 5);
+    ld(r, 0, 0);
+    ld(r, 1, 0);
+    struct snap s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 2, 0), 5);
+    char want[] = {'S', x->sh_prev, x->sh_req, 'I', '\0'};
+    expect_states(r, want);
+    expect_counts(r, &s, 1, x->sh_forwards, 0, 0, x->sh_memory_reads);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETS"), x->sh_forwards);
+    ck_assert_uint_eq(msgs_since(r, &s, x->e_data), 1);
+    rig_free(r);
+}
+END_TEST
+
+/* MESIF: sharers without a forwarder (primed S copies): the home answers
+ * from memory and the reader becomes F. */
+START_TEST(test_mesif_shared_without_forwarder)
+{
+    struct rig *r = rig_new("mesif", false, 0, 0);
+    seed_memory(r, 0, 17);
+    cc_prime_line(r->mc->cc, 0, LINE, 'S');
+    cc_prime_line(r->mc->cc, 1, LINE, 'S');
+    expect_states(r, "SSII");
+    struct snap s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 2, 0), 17);
+    expect_states(r, "SSFI");
+    expect_counts(r, &s, 1, 0, 0, 0, 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "DATA_F"), 1);
+    /* the next reader is served by that F copy */
+    s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 3, 0), 17);
+    expect_states(r, "SSSF");
+    expect_counts(r, &s, 1, 1, 0, 0, 0);
+    rig_free(r);
+}
+END_TEST
+
+/* GOLS: a modified line read by another core: both S, the directory
+ * GOLS, no write-back; a third reader is served by a sharer. */
+START_TEST(test_gols_dirty_sharing)
+{
+    struct rig *r = rig_new("gols", false, 0, 0);
+    st(r, 0, 0, 555);
+    ld(r, 1, 0);
+    expect_states(r, "SSII");
+    ck_assert_uint_eq(stats(r).writebacks, 0);
+    ck_assert(row_ran(r, "home", "MS_F", "Fwd_Ack_Dirty"));
+    ck_assert(row_ran(r, "home", "MG_F", "Done")); /* -> GOLS */
+    struct snap s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 2, 0), 555);
+    expect_states(r, "SSSI");
+    expect_counts(r, &s, 1, 1, 0, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETS"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_ACK"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "DATA_S"), 1);
+    ck_assert(row_ran(r, "home", "GOLS", "GetS"));
+    ck_assert(row_ran(r, "home", "GG_F", "Done"));
+    rig_free(r);
+}
+END_TEST
+
+/* MOESI: a read of an O line is answered by the owner, which stays O. */
+START_TEST(test_moesi_read_owned)
+{
+    struct rig *r = rig_new("moesi", false, 0, 0);
+    st(r, 0, 0, 31);
+    ld(r, 1, 0);
+    expect_states(r, "OSII");
+    struct snap s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 2, 0), 31);
+    expect_states(r, "OSSI");
+    expect_counts(r, &s, 1, 1, 0, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETS"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_ACK_OWNED"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "DATA_S"), 1);
+    rig_free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------ stores */
+
+START_TEST(test_store_miss_invalid)
+{
+    struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    seed_memory(r, 1, 8);
+    struct snap s = snap_take(r);
+    st(r, 0, 0, 3);
+    expect_states(r, "MIII");
+    expect_counts(r, &s, 1, 0, 0, 0, 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "GETX"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "DATA_M"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, NULL), 3);
+    ck_assert_uint_eq(ld(r, 0, 1), 8); /* the rest of the line came along */
+    ck_assert_uint_eq(ld(r, 0, 0), 3);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_store_hit_exclusive_is_silent)
+{
+    struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    ld(r, 0, 0);
+    expect_states(r, "EIII");
+    struct snap s = snap_take(r);
+    st(r, 0, 0, 77);
+    expect_states(r, "MIII");
+    ck_assert_uint_eq(msgs_since(r, &s, NULL), 0);
+    ck_assert_uint_eq(SINCE(r, &s, misses), 0);
+    ck_assert_uint_eq(SINCE(r, &s, hits), 1);
+    st(r, 0, 1, 78); /* M stays M, silently */
+    expect_states(r, "MIII");
+    ck_assert_uint_eq(msgs_since(r, &s, NULL), 0);
+    ck_assert_uint_eq(SINCE(r, &s, hits), 2);
+    ck_assert_uint_eq(ld(r, 1, 0), 77);
+    ck_assert_uint_eq(ld(r, 1, 1), 78);
+    rig_free(r);
+}
+END_TEST
+
+/* Store Hit Shared: three copies, core 0 writes. */
+START_TEST(test_store_hit_shared)
+{
+    struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    seed_memory(r, 0, 1);
+    for (int c = 0; c < 3; c++)
+        ld(r, c, 0);
+    struct snap s = snap_take(r);
+    st(r, 0, 0, 11);
+    expect_states(r, "MIII");
+    expect_counts(r, &s, 1, 0, 2, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "GETX"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "INV"), 2);
+    ck_assert_uint_eq(msgs_since(r, &s, "INV_ACK"), 2);
+    ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "DATA_M"), 0);
+    ck_assert_uint_eq(ld(r, 1, 0), 11);
+    ck_assert_uint_eq(ld(r, 2, 0), 11);
+    rig_free(r);
+}
+END_TEST
+
+/* MESIF: the F copy writes: the S copy is invalidated, F -> M. */
+START_TEST(test_mesif_store_forwarder)
+{
+    struct rig *r = rig_new("mesif", false, 0, 0);
+    ld(r, 0, 0);
+    ld(r, 1, 0);
+    expect_states(r, "SFII");
+    struct snap s = snap_take(r);
+    st(r, 1, 0, 12);
+    expect_states(r, "IMII");
+    expect_counts(r, &s, 1, 0, 1, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 1);
+    ck_assert_uint_eq(ld(r, 0, 0), 12);
+    rig_free(r);
+}
+END_TEST
+
+/* A store by a core that holds nothing, on a line two cores share. */
+START_TEST(test_store_miss_shared)
+{
+    struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    seed_memory(r, 1, 66);
+    ld(r, 0, 0);
+    ld(r, 1, 0);
+    struct snap s = snap_take(r);
+    st(r, 2, 0, 13);
+    expect_states(r, "IIMI");
+    expect_counts(r, &s, 1, 0, 2, 0, 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "DATA_M"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 0);
+    ck_assert_uint_eq(ld(r, 2, 1), 66);
+    ck_assert_uint_eq(ld(r, 0, 0), 13);
+    rig_free(r);
+}
+END_TEST
+
+/* A store miss on a line another core owns (_i / 2: the protocol;
+ * _i % 2: the owner is in E, or in M). */
+START_TEST(test_store_miss_owned_elsewhere)
+{
+    bool dirty = _i % 2;
+    struct rig *r = rig_new(expects[_i / 2].proto, false, 0, 0);
+    seed_memory(r, 0, 20);
+    if (dirty)
+        st(r, 0, 0, 21);
+    else
+        ld(r, 0, 0);
+    expect_states(r, dirty ? "MIII" : "EIII");
+    struct snap s = snap_take(r);
+    st(r, 1, 1, 22);
+    expect_states(r, "IMII");
+    expect_counts(r, &s, 1, 1, 0, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETX"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "DATA_M"), 1);
+    ck_assert_uint_eq(ld(r, 1, 0), dirty ? 21 : 20); /* preserved */
+    ck_assert_uint_eq(ld(r, 1, 1), 22);              /* updated */
+    ck_assert_uint_eq(ld(r, 0, 1), 22);
+    rig_free(r);
+}
+END_TEST
+
+/* MOESI: the O owner writes (core 0 O, cores 1 and 2 S). Returns the
+ * store's latency; owned_wb: Bulldozer's write-back on an Owned write. */
+static sim_time_t moesi_owned_write(bool owned_wb)
+{
+    struct rig *r = rig_new("moesi", owned_wb, 0, 0);
+    st(r, 0, 0, 7);
+    ld(r, 1, 0);
+    ld(r, 2, 0);
+    expect_states(r, "OSSI");
+    struct snap s = snap_take(r);
+    sim_time_t latency;
+    access_at(r, 0, CC_STORE, 0, 8, 0, &latency);
+    expect_states(r, "MIII");
+    expect_counts(r, &s, 1, 0, 2, owned_wb ? 1 : 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 1);
+    ck_assert_uint_eq(ld(r, 1, 0), 8);
+    expect_states(r, "OSII");
+    rig_free(r);
+    return latency;
+}
+
+START_TEST(test_moesi_owned_write)
+{
+    sim_time_t plain = moesi_owned_write(false);
+    sim_time_t with_wb = moesi_owned_write(true);
+    ck_assert_msg(with_wb > plain, "owned write: %llu ps with the write-back, %llu ps without",
+                  (unsigned long long)with_wb, (unsigned long long)plain);
+}
+END_TEST
+
+/* MOESI: a core that holds nothing writes an O line: the sharer is
+ * invalidated and the owner supplies the data. */
+START_TEST(test_moesi_store_miss_owned)
+{
+    struct rig *r = rig_new("moesi", false, 0, 0);
+    st(r, 0, 0, 41);
+    ld(r, 1, 0);
+    expect_states(r, "OSII");
+    struct snap s = snap_take(r);
+    st(r, 3, 1, 42);
+    expect_states(r, "IIIM");
+    expect_counts(r, &s, 1, 1, 1, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETX"), 1);
+    ck_assert_uint_eq(ld(r, 3, 0), 41);
+    ck_assert_uint_eq(ld(r, 1, 1), 42);
+    rig_free(r);
+}
+END_TEST
+
+/* MOESI: a sharer of an O line writes: the owner is invalidated (its
+ * dirty copy is not needed: the writer's copy is current). */
+START_TEST(test_moesi_store_by_sharer)
+{
+    struct rig *r = rig_new("moesi", false, 0, 0);
+    st(r, 0, 0, 43);
+    ld(r, 1, 0);
+    struct snap s = snap_take(r);
+    st(r, 1, 1, 44);
+    expect_states(r, "IMII");
+    expect_counts(r, &s, 1, 0, 1, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 1);
+    ck_assert_uint_eq(ld(r, 0, 0), 43);
+    ck_assert_uint_eq(ld(r, 0, 1), 44);
+    rig_free(r);
+}
+END_TEST
+
+/* GOLS: a sharer of a GOLS line writes: the other sharer goes, no write-back. */
+START_TEST(test_gols_store_by_sharer)
+{
+    struct rig *r = rig_new("gols", false, 0, 0);
+    st(r, 0, 0, 61);
+    ld(r, 1, 0);
+    struct snap s = snap_take(r);
+    st(r, 1, 1, 62);
+    expect_states(r, "IMII");
+    expect_counts(r, &s, 1, 0, 1, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 1);
+    ck_assert(row_ran(r, "home", "GOLS", "Upgrade"));
+    ck_assert_uint_eq(ld(r, 0, 0), 61);
+    ck_assert_uint_eq(ld(r, 0, 1), 62);
+    rig_free(r);
+}
+END_TEST
+
+/* GOLS: a core that holds nothing writes a GOLS line: one sharer
+ * supplies, the other is invalidated, memory is not read. */
+START_TEST(test_gols_store_miss)
+{
+    struct rig *r = rig_new("gols", false, 0, 0);
+    st(r, 0, 0, 71);
+    ld(r, 1, 0);
+    struct snap s = snap_take(r);
+    st(r, 2, 1, 72);
+    expect_states(r, "IIMI");
+    expect_counts(r, &s, 1, 1, 1, 0, 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETX"), 1);
+    ck_assert(row_ran(r, "home", "GOLS", "GetX"));
+    ck_assert_uint_eq(ld(r, 2, 0), 71);
+    rig_free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------ evictions */
+
+START_TEST(test_evict_modified)
+{
+    struct rig *r = rig_new(expects[_i].proto, false, 2, 2);
+    st(r, 0, 0, 81);
+    struct snap s = snap_take(r);
+    evict_by_conflict(r, 0);
+    expect_states(r, "IIII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUTX"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUT_ACK"), 1);
+    ck_assert_uint_eq(cc_peek_word(r->mc->cc, LINE, 0), 81); /* memory's copy */
+    ck_assert_uint_eq(ld(r, 1, 0), 81);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_evict_exclusive)
+{
+    struct rig *r = rig_new(expects[_i].proto, false, 2, 2);
+    seed_memory(r, 0, 82);
+    ld(r, 0, 0);
+    struct snap s = snap_take(r);
+    evict_by_conflict(r, 0);
+    expect_states(r, "IIII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUTX"), 1);
+    ck_assert_uint_eq(ld(r, 1, 0), 82);
+    expect_states(r, "IEII");
+    rig_free(r);
+}
+END_TEST
+
+/* Two clean shared copies leave one after the other: no write-back. */
+START_TEST(test_evict_shared)
+{
+    const struct expect *x = &expects[_i];
+    struct rig *r = rig_new(x->proto, false, 2, 2);
+    seed_memory(r, 0, 83);
+    ld(r, 0, 0);
+    ld(r, 1, 0);
+    struct snap s = snap_take(r);
+    evict_by_conflict(r, 0);
+    char want[] = {'I', x->e_req, 'I', 'I', '\0'};
+    expect_states(r, want);
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUTS"), 1);
+    evict_by_conflict(r, 1);
+    expect_states(r, "IIII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUTS"), 2);
+    ck_assert_uint_eq(ld(r, 2, 0), 83);
+    expect_states(r, "IIEI"); /* the directory forgot both */
+    rig_free(r);
+}
+END_TEST
+
+/* MOESI: the O owner evicts: the line is written back, the sharer stays. */
+START_TEST(test_moesi_evict_owned)
+{
+    struct rig *r = rig_new("moesi", false, 2, 2);
+    st(r, 0, 0, 51);
+    ld(r, 1, 0);
+    expect_states(r, "OSII");
+    struct snap s = snap_take(r);
+    evict_by_conflict(r, 0);
+    expect_states(r, "ISII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUTX"), 1);
+    evict_by_conflict(r, 1); /* the last, clean, copy */
+    expect_states(r, "IIII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 1);
+    ck_assert_uint_eq(cc_peek_word(r->mc->cc, LINE, 0), 51); /* memory's copy */
+    rig_free(r);
+}
+END_TEST
+
+/* MOESI: the sharer of an O line leaves (the line stays O), then the
+ * owner, the last copy, writes it back. */
+START_TEST(test_moesi_evict_sharer_of_owned)
+{
+    struct rig *r = rig_new("moesi", false, 2, 2);
+    st(r, 0, 0, 52);
+    ld(r, 1, 0);
+    struct snap s = snap_take(r);
+    evict_by_conflict(r, 1);
+    expect_states(r, "OIII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUTS"), 1);
+    evict_by_conflict(r, 0);
+    expect_states(r, "IIII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 1);
+    ck_assert_uint_eq(cc_peek_word(r->mc->cc, LINE, 0), 52); /* memory's copy */
+    ck_assert_uint_eq(ld(r, 2, 0), 52);
+    expect_states(r, "IIEI");
+    rig_free(r);
+}
+END_TEST
+
+/* MESIF: the F copy leaves while an S copy stays: the next reader is
+ * served by the home and becomes F. */
+START_TEST(test_mesif_evict_forwarder)
+{
+    struct rig *r = rig_new("mesif", false, 2, 2);
+    seed_memory(r, 0, 84);
+    ld(r, 0, 0);
+    ld(r, 1, 0);
+    struct snap s = snap_take(r);
+    evict_by_conflict(r, 1);
+    expect_states(r, "SIII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 0);
+    ck_assert(row_ran(r, "home", "SF", "PutF"));
+    s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 2, 0), 84);
+    expect_states(r, "SIFI");
+    expect_counts(r, &s, 1, 0, 0, 0, 1);
+    rig_free(r);
+}
+END_TEST
+
+/* GOLS: sharers of a dirty line leave; the last one writes it back. */
+START_TEST(test_gols_last_sharer_writes_back)
+{
+    struct rig *r = rig_new("gols", false, 2, 2);
+    st(r, 0, 0, 91);
+    ld(r, 1, 0);
+    expect_states(r, "SSII");
+    struct snap s = snap_take(r);
+    evict_by_conflict(r, 0);
+    expect_states(r, "ISII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 0);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUTS"), 1);
+    evict_by_conflict(r, 1);
+    expect_states(r, "IIII");
+    ck_assert_uint_eq(SINCE(r, &s, writebacks), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "PUTS"), 2);
+    ck_assert(row_ran(r, "home", "GOLS", "PutS_Last"));
+    ck_assert_uint_eq(cc_peek_word(r->mc->cc, LINE, 0), 91); /* memory's copy */
+    s = snap_take(r);
+    ck_assert_uint_eq(ld(r, 2, 0), 91);
+    ck_assert_uint_eq(SINCE(r, &s, memory_reads), 1);
+    rig_free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------ atomics */
+
+START_TEST(test_atomics)
+{
+    struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    seed_memory(r, 2, 5);
+    ck_assert_uint_eq(access_at(r, 1, CC_ADD, 2, 3, 0, NULL), 5);
+    expect_states(r, "IMII");
+    ck_assert_uint_eq(ld(r, 2, 2), 8);
+    ck_assert_uint_eq(access_at(r, 0, CC_CAS, 2, 8, 100, NULL), 8); /* succeeds */
+    expect_states(r, "MIII");
+    ck_assert_uint_eq(ld(r, 1, 2), 100);
+    ck_assert_uint_eq(access_at(r, 2, CC_CAS, 2, 7, 1, NULL), 100); /* fails */
+    ck_assert_uint_eq(ld(r, 3, 2), 100);
+    ck_assert_uint_eq(stats(r).atomics, 3);
+    rig_free(r);
+}
+END_TEST
+
+/* Every core adds to one word at the same time, round after round. */
+START_TEST(test_concurrent_adds)
+{
+    enum { ROUNDS = 25 };
+    struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    uint64_t sum = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        struct cc_req q[CORES];
+        struct done_flag f[CORES];
+        for (int c = 0; c < CORES; c++) {
+            f[c] = (struct done_flag){false, 0};
+            q[c] = (struct cc_req){.op = CC_ADD, .core = c, .line = LINE, .value = 1 + (unsigned)c};
+            q[c].done = on_done;
+            q[c].ctx = &f[c];
+            cc_access(r->mc->cc, &q[c]);
+            sum += q[c].value;
+        }
+        ck_assert_int_eq(sim_run(r->mc->k, SIM_TIME_MAX), SIM_RUN_EMPTY);
+        for (int c = 0; c < CORES; c++)
+            ck_assert_msg(f[c].done, "round %d: core %d's add never completed", round, c);
+        assert_clean(r);
+    }
+    ck_assert_uint_eq(ld(r, 0, 0), sum);
+    ck_assert_uint_eq(stats(r).atomics, ROUNDS * CORES);
+    rig_free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------ printing */
+
+/* What `ccsim protocol NAME` prints. */
+START_TEST(test_protocol_print)
+{
+    const struct cc_protocol *p = cc_protocol_find(cc_built_protocols[_i]);
+    ck_assert_ptr_nonnull(p);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    cc_protocol_print(p, f);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "## Cache controller") != NULL, "%s", cc_built_protocols[_i]);
+    ck_assert_msg(strstr(buf, "## Home controller") != NULL, "%s", cc_built_protocols[_i]);
+    ck_assert_msg(strstr(buf, "\n| I | Load | send_gets, stall | IS_D |\n") != NULL, "%s: %s",
+                  cc_built_protocols[_i], buf);
+    free(buf);
+}
+END_TEST
+
+/* ------------------------------------------------------------ random tester */
+
+/* As `ccsim stress` runs it: tiny caches, jitter, a watchdog (a deadlock
+ * is reported by stress_run, not hung). */
+START_TEST(test_stress)
+{
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        /* stress_run turns the checker to non-fatal: it counts violations */
+        struct rig *r = rig_new_seeded(expects[_i].proto, false, 2, 2, seed);
+        struct stress_opts o = {.ops = 20000,
+                                .seed = seed,
+                                .lines = 8,
+                                .max_think_cycles = 20,
+                                .jitter_ps = 20000,
+                                .watchdog_ns = 1000000};
+        struct stress_result res;
+        int status = stress_run(r->mc, &o, &res);
+        ck_assert_msg(!res.deadlock, "%s seed %llu: deadlock", expects[_i].proto,
+                      (unsigned long long)seed);
+        ck_assert_uint_eq(res.violations, 0);
+        ck_assert_uint_eq(res.unexpected, 0);
+        ck_assert_uint_eq(res.ops, o.ops);
+        ck_assert_uint_gt(res.checks, o.ops);
+        ck_assert_int_eq(status, SIM_EXIT_OK);
+        rig_free(r);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ suite */
+
+static Suite *protocols_suite(void)
+{
+    Suite *s = suite_create("protocols");
+    TCase *tc = tcase_create("transitions");
+    tcase_add_loop_test(tc, test_load_miss_invalid, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_load_miss_exclusive, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_load_miss_modified, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_load_miss_shared, 0, NPROTOS);
+    tcase_add_test(tc, test_mesif_shared_without_forwarder);
+    tcase_add_test(tc, test_gols_dirty_sharing);
+    tcase_add_test(tc, test_moesi_read_owned);
+    tcase_add_loop_test(tc, test_store_miss_invalid, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_store_hit_exclusive_is_silent, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_store_hit_shared, 0, NPROTOS);
+    tcase_add_test(tc, test_mesif_store_forwarder);
+    tcase_add_loop_test(tc, test_store_miss_shared, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_store_miss_owned_elsewhere, 0, 2 * NPROTOS);
+    tcase_add_test(tc, test_moesi_owned_write);
+    tcase_add_test(tc, test_moesi_store_miss_owned);
+    tcase_add_test(tc, test_moesi_store_by_sharer);
+    tcase_add_test(tc, test_gols_store_by_sharer);
+    tcase_add_test(tc, test_gols_store_miss);
+    tcase_add_loop_test(tc, test_evict_modified, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_evict_exclusive, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_evict_shared, 0, NPROTOS);
+    tcase_add_test(tc, test_moesi_evict_owned);
+    tcase_add_test(tc, test_moesi_evict_sharer_of_owned);
+    tcase_add_test(tc, test_mesif_evict_forwarder);
+    tcase_add_test(tc, test_gols_last_sharer_writes_back);
+    tcase_add_loop_test(tc, test_atomics, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_concurrent_adds, 0, NPROTOS);
+    tcase_add_loop_test(tc, test_protocol_print, 0, NPROTOS);
+    suite_add_tcase(s, tc);
+    TCase *stress = tcase_create("stress");
+    tcase_add_loop_test(stress, test_stress, 0, NPROTOS);
+    suite_add_tcase(s, stress);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(protocols_suite());
+}
