@@ -96,7 +96,7 @@ static void machine_defaults(struct sim_machine_cfg *m)
     m->core.poll_cycles = 0;
     m->memory.controllers = 1;
     m->memory.bandwidth_gbs = 10.0;
-    m->home.count = 1;
+    m->home.count = 0; /* one per socket */
     m->home.occupancy_cycles = 1;
     m->home.lookup_cycles = 0;
 }
@@ -107,7 +107,7 @@ static bool is_pow2(int64_t v)
 }
 
 /* Checks that relate keys to each other. */
-static bool machine_check(const struct sim_machine_cfg *m, const struct sim_cfg_file *cf,
+static bool machine_check(struct sim_machine_cfg *m, const struct sim_cfg_file *cf,
                           struct sim_diag *d)
 {
     bool ok = true;
@@ -116,6 +116,14 @@ static bool machine_check(const struct sim_machine_cfg *m, const struct sim_cfg_
         sim_diag_add(d, path, sim_cfg_line(cf, "machine.line_bytes"),
                      "machine.line_bytes = %lld is not a power of two",
                      (long long)m->machine.line_bytes);
+        ok = false;
+    }
+    if (m->home.count == 0)
+        m->home.count = m->machine.sockets;
+    if (m->home.count % m->machine.sockets != 0) {
+        sim_diag_add(d, path, sim_cfg_line(cf, "home.count"),
+                     "home.count = %lld is not a multiple of machine.sockets = %lld",
+                     (long long)m->home.count, (long long)m->machine.sockets);
         ok = false;
     }
     if (m->home.owned_write_writeback && strcmp(m->machine.protocol, "moesi") != 0) {
@@ -304,7 +312,13 @@ struct sim_machine *sim_machine_build_with(const struct sim_machine_cfg *m,
     mc->cfg = m;
     mc->params = p;
     mc->k = sim_kernel_new();
-    mc->net = m->topo->create(mc->k, m->topo_cfg, p.cores + p.homes, seed);
+    struct net_layout layout = {p.cores, p.homes, (int)m->machine.sockets};
+    mc->net = m->topo->create(mc->k, m->topo_cfg, &layout, seed, d);
+    if (!mc->net) {
+        sim_kernel_free(mc->k);
+        free(mc);
+        return NULL;
+    }
     mc->cc = cc_create(mc->k, mc->net, &p);
     return mc;
 }

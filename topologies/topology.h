@@ -27,13 +27,25 @@ struct net_stats {
     sim_time_t queue_ps; /* time messages waited for busy links */
 };
 
+/* What the machine assembly tells a backend about the nodes: cores' caches
+ * are nodes 0..cores-1 (core c of socket c / (cores / sockets)), homes are
+ * nodes cores..cores+homes-1 (home h of socket h / (homes / sockets)). A
+ * backend places them on its stops/tiles by its own config. */
+struct net_layout {
+    int cores;
+    int homes;
+    int sockets;
+};
+
 struct net_ops {
     const char *name;
     const char *summary;
     size_t cfg_size;                 /* the backend's config struct */
     void (*cfg_defaults)(void *cfg); /* fills defaults before loading */
     size_t (*cfg_sections)(void *cfg, struct sim_cfg_section *out, size_t max);
-    struct net *(*create)(struct sim_kernel *k, const void *cfg, int nodes, uint64_t seed);
+    /* NULL with a message in d if the config and the layout disagree */
+    struct net *(*create)(struct sim_kernel *k, const void *cfg, const struct net_layout *layout,
+                          uint64_t seed, struct sim_diag *d);
     void (*send)(struct net *n, struct sim_msg *m);
     void (*destroy)(struct net *n);
 };

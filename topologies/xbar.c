@@ -39,12 +39,14 @@ static size_t xbar_sections(void *cfg, struct sim_cfg_section *out, size_t max)
     return 1;
 }
 
-static struct net *xbar_create(struct sim_kernel *k, const void *cfg, int nodes, uint64_t seed)
+static struct net *xbar_create(struct sim_kernel *k, const void *cfg,
+                               const struct net_layout *layout, uint64_t seed, struct sim_diag *d)
 {
     const struct xbar_cfg *c = cfg;
     struct xbar *x = sim_xcalloc(1, sizeof *x);
-    net_base_init(&x->base, &net_xbar_ops, k, nodes);
+    net_base_init(&x->base, &net_xbar_ops, k, layout->cores + layout->homes);
     (void)seed;
+    (void)d;
     x->latency = (sim_time_t)(c->latency_ns * SIM_PS_PER_NS + 0.5);
     return &x->base;
 }
