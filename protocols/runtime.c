@@ -181,6 +181,23 @@ static void log_message(struct cc_system *s, struct sim_msg *m)
     d->hist[0] = (struct cc_hist){sim_now(s->k), m->type, m->src, m->dst};
 }
 
+/* Requests and snoops travel as requests; answers without data as acks. */
+static uint8_t vnet_of(int type)
+{
+    switch (type) {
+    case M_GETS:
+    case M_GETX:
+    case M_PUTS:
+    case M_PUTX:
+    case M_INV:
+    case M_FWD_GETS:
+    case M_FWD_GETX:
+        return SIM_VNET_REQ;
+    default:
+        return SIM_VNET_ACK;
+    }
+}
+
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags)
 {
@@ -192,6 +209,7 @@ void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int
     m->requester = requester;
     m->flags = flags;
     m->has_data = data != NULL;
+    m->vnet = data ? SIM_VNET_DATA : vnet_of(type);
     m->bytes = data ? s->p.data_bytes : s->p.ctrl_bytes;
     if (data)
         memcpy(m->data, data, s->p.line_bytes);

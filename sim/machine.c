@@ -303,9 +303,13 @@ struct sim_machine *sim_machine_build_with(const struct sim_machine_cfg *m,
 {
     struct cc_params p = *pp;
     if (!m->topo) {
+        char built[256] = "";
+        for (const char *const *n = net_built_names; *n; n++)
+            snprintf(built + strlen(built), sizeof built - strlen(built), "%s%s",
+                     built[0] ? ", " : "", *n);
         sim_diag_add(d, m->path, m->topology_line,
-                     "machine.topology = \"%s\": this topology is not built yet (built: xbar)",
-                     m->machine.topology);
+                     "machine.topology = \"%s\": this topology is not built yet (built: %s)",
+                     m->machine.topology, built);
         return NULL;
     }
     struct sim_machine *mc = sim_xcalloc(1, sizeof *mc);

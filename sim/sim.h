@@ -191,6 +191,8 @@ struct sim_msg {
     uint8_t data[SIM_MAX_LINE_BYTES];
 };
 
+enum { SIM_VNET_REQ, SIM_VNET_DATA, SIM_VNET_ACK, SIM_VNETS };
+
 struct sim_msg_pool {
     struct sim_msg *free;
     size_t allocated, in_use;
