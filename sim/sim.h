@@ -186,6 +186,8 @@ struct sim_msg {
     int32_t acks;      /* acknowledgements the receiver must still collect */
     uint32_t bytes;    /* on the wire: header + data */
     uint32_t flags;    /* protocol-defined */
+    uint8_t vnet;      /* traffic class: SIM_VNET_REQ, _DATA or _ACK (for networks with
+                          separate rings or virtual networks) */
     sim_time_t sent;   /* for tracing and queueing statistics */
     bool has_data;
     uint8_t data[SIM_MAX_LINE_BYTES];
