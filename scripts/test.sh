@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
-# The test command: set-up (scripts/setup.sh), then the whole Check suite via ctest.
+# The test command: set-up (scripts/setup.sh), then the whole Check suite via
+# ctest; then the same suite built with AddressSanitizer + UBSan in
+# build-asan/ (CCSIM_NO_ASAN=1 skips that second pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 ctest --test-dir "${CCSIM_BUILD_DIR:-build}" --output-on-failure -j "$(nproc)"
+if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
+  echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+  CCSIM_BUILD_DIR=build-asan CCSIM_SANITIZE=ON CCSIM_BUILD_TYPE=Debug scripts/setup.sh >/dev/null
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
+fi
