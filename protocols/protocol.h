@@ -90,6 +90,7 @@ struct cc_params {
     unsigned home_occupancy_cycles;  /* per message handled */
     unsigned home_lookup_cycles;     /* from a request's turn to its first action */
     sim_time_t memory_ps;            /* a memory read or write at the home */
+    sim_time_t llc_ps;               /* a read of a line the home's LLC holds; 0: no LLC */
     bool owned_write_writeback;      /* MOESI: a write to an Owned line writes it back */
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
     int first_home_node;             /* node ids: caches 0..cores-1, homes after */
@@ -135,8 +136,9 @@ struct cc_stats {
     uint64_t invalidations; /* INV messages */
     uint64_t forwards;      /* requests forwarded to a cache */
     uint64_t writebacks;    /* dirty data written to memory */
-    uint64_t memory_reads;
-    uint64_t unexpected; /* must stay 0 */
+    uint64_t memory_reads;  /* reads that went to DRAM */
+    uint64_t llc_hits;      /* reads the home's LLC served */
+    uint64_t unexpected;    /* must stay 0 */
     sim_time_t home_queue_ps;
     uint64_t checks, violations;
 };

@@ -610,12 +610,22 @@ static void memory_done(struct sim_kernel *k, void *obj, uint64_t arg)
     run_home(h->sys, h, d, (int)(arg & 0xff), NULL);
 }
 
+/* A read at the home: from its LLC if it has one and the line is there (an
+ * inclusive LLC of unlimited size keeps every line once read, until the
+ * methodology's evict puts it back in memory), else from memory. */
 void cc_read_memory(struct cc_ctx *c)
 {
+    struct cc_system *s = c->sys;
+    sim_time_t t = s->p.memory_ps;
     c->dir->tx.pending++;
-    c->sys->memory_pending++;
-    c->sys->stats.memory_reads++;
-    sim_schedule(c->sys->k, c->sys->p.memory_ps, memory_done, c->dir, HE_Mem_Data);
+    s->memory_pending++;
+    if (s->p.llc_ps && c->dir->in_llc) {
+        t = s->p.llc_ps;
+        s->stats.llc_hits++;
+    } else
+        s->stats.memory_reads++;
+    c->dir->in_llc = s->p.llc_ps != 0;
+    sim_schedule(s->k, t, memory_done, c->dir, HE_Mem_Data);
 }
 
 void cc_write_memory_event(struct cc_ctx *c)

@@ -234,6 +234,7 @@ void cc_evict_line(struct cc_system *s, uint64_t line)
     memset(d->sharers, 0, s->sharer_words * sizeof *d->sharers);
     d->owner = d->forwarder = -1;
     d->state = HS_I;
+    d->in_llc = false; /* back in memory */
 }
 
 /* A way for the line in core's cache, dropping the LRU stable line of a

@@ -55,6 +55,8 @@ static const struct sim_cfg_key home_keys[] = {
     SIM_CFG_INT_KEY(T, occupancy_cycles, false, 0, 100000, "cycles", "per message handled"),
     SIM_CFG_INT_KEY(T, lookup_cycles, false, 0, 100000, "cycles",
                     "from a message's turn to its first action"),
+    SIM_CFG_INT_KEY(T, llc_cycles, false, 0, 100000, "cycles",
+                    "a read served by the home's inclusive LLC (0: no LLC, reads go to memory)"),
     SIM_CFG_BOOL_KEY(T, owned_write_writeback, false,
                      "MOESI (Bulldozer): writing an Owned line writes it back first"),
 };
@@ -281,6 +283,7 @@ bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, st
     p->home_occupancy_cycles = (unsigned)m->home.occupancy_cycles;
     p->home_lookup_cycles = (unsigned)m->home.lookup_cycles;
     p->memory_ps = (sim_time_t)(m->memory.latency_ns * SIM_PS_PER_NS + 0.5);
+    p->llc_ps = (sim_time_t)m->home.llc_cycles * p->clock.period_ps;
     p->owned_write_writeback = m->home.owned_write_writeback;
     p->ctrl_bytes = 8;
     p->data_bytes = 8 + line;

@@ -227,6 +227,24 @@ START_TEST(test_shipped_traces_run_on_every_protocol)
 }
 END_TEST
 
+/* An inclusive LLC at the home serves a shared line faster than memory, and
+ * the methodology's evict puts the line back in memory. */
+START_TEST(test_llc_serves_shared_reads)
+{
+    const char *text = "ccsim-trace 1\nthreads 3\nline x\n"
+                       "0: read x\nall: sync\n2: read x\nall: sync\n1: read x\n1: mark m\n"
+                       "all: sync\nall: evict x\n1: read x\n1: mark m\n";
+    const char *llc[] = {"home.llc_cycles=5"};
+    run_text(text, llc, 1, &res, &diag);
+    run_text(text, NULL, 0, &res2, &diag);
+    ck_assert_uint_eq(res.iterations, 2);
+    ck_assert(res.latency_ns[0] < res2.latency_ns[0]);  /* served by the LLC */
+    ck_assert(res.latency_ns[1] == res2.latency_ns[1]); /* evicted: from memory */
+    wl_result_free(&res);
+    wl_result_free(&res2);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -240,6 +258,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_hardware_threads_share_a_cache);
     tcase_add_test(tc, test_input_errors);
     tcase_add_test(tc, test_deterministic);
+    tcase_add_test(tc, test_llc_serves_shared_reads);
     tcase_add_test(tc, test_shipped_traces_run_on_every_protocol);
     suite_add_tcase(s, tc);
     return s;
