@@ -94,12 +94,16 @@ struct cc_params {
     bool owned_write_writeback;      /* MOESI: a write to an Owned line writes it back */
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
     int first_home_node;             /* node ids: caches 0..cores-1, homes after */
+    int sockets;                     /* homes and cores divide evenly among them */
 };
 
 struct cc_system;
 
 struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct cc_params *p);
 void cc_destroy(struct cc_system *s);
+
+/* The socket whose memory holds a line (its home's socket). */
+int cc_home_socket(const struct cc_system *s, uint64_t line);
 
 /* Starts a processor request on r->core's cache. */
 void cc_access(struct cc_system *s, struct cc_req *r);

@@ -117,6 +117,12 @@ int cc_home_node(const struct cc_system *s, uint64_t line)
     return s->p.first_home_node + (int)((h >> 32) % (uint64_t)s->p.homes);
 }
 
+int cc_home_socket(const struct cc_system *s, uint64_t line)
+{
+    int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
+    return (cc_home_node(s, line) - s->p.first_home_node) / (s->p.homes / sockets);
+}
+
 struct cc_home *cc_home_of(struct cc_system *s, uint64_t line)
 {
     return &s->homes[cc_home_node(s, line) - s->p.first_home_node];

@@ -166,7 +166,7 @@ static void fill_machine(struct wl_machine *w, const struct sim_machine *mc)
     w->mshrs = (int)m->core.mshrs;
     w->poll_cycles = (unsigned)m->core.poll_cycles;
     w->line_bytes = (unsigned)m->machine.line_bytes;
-    w->memory_nodes = (int)m->memory.controllers;
+    w->memory_nodes = (int)m->machine.sockets;
     w->clock = mc->params.clock;
 }
 

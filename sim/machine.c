@@ -288,6 +288,7 @@ bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, st
     p->ctrl_bytes = 8;
     p->data_bytes = 8 + line;
     p->first_home_node = p->cores;
+    p->sockets = (int)m->machine.sockets;
     return true;
 }
 

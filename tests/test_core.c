@@ -181,6 +181,18 @@ START_TEST(test_input_errors)
     ck_assert_msg(strstr(diag.text, "test.trace:4:1: thread 0: invmb needs") != NULL, "%s",
                   diag.text);
     wl_result_free(&res);
+    run_text("ccsim-trace 1\nthreads 1\nline x home=1\n0: read x\n", NULL, 0, &res, &diag);
+    ck_assert(res.input_error);
+    ck_assert_msg(strstr(diag.text, "test.trace:3: line x: home=1, but the machine has 1 memory "
+                                    "node(s)") != NULL,
+                  "%s", diag.text);
+    wl_result_free(&res);
+    const char *two[] = {"machine.sockets=2", "home.count=2"};
+    run_text("ccsim-trace 1\nthreads 2\nline x home=1\nline y home=0\nline z 4\n"
+             "0: write x 1\n1: write y 2\nall: sync\n0: expect y == 2\n1: expect x == 1\n",
+             two, 2, &res, &diag);
+    ck_assert_msg(!res.input_error && res.value_errors == 0, "%s", diag.text);
+    wl_result_free(&res);
     run_text("ccsim-trace 1\nthreads 9\nline x\nall: read x\n", NULL, 0, &res, &diag);
     ck_assert(res.input_error);
     ck_assert_msg(strstr(diag.text, "thread 4 would run on core 0, hardware thread 1") != NULL,

@@ -315,7 +315,7 @@ struct wl_machine {
     int mshrs;
     unsigned poll_cycles;
     unsigned line_bytes;
-    int memory_nodes;
+    int memory_nodes; /* sockets: a line's declared home=S must be below it */
     struct sim_clock clock;
 };
 
