@@ -35,7 +35,7 @@ static void run_text(const char *text, const char *const *sets, size_t nsets, st
                            .mshrs = (int)m.core.mshrs,
                            .poll_cycles = (unsigned)m.core.poll_cycles,
                            .line_bytes = (unsigned)m.machine.line_bytes,
-                           .memory_nodes = 1,
+                           .memory_nodes = (int)m.machine.sockets,
                            .clock = mc->params.clock};
     struct wl_run_opts o = {.watchdog_ps = 1000000000ull, .max_reports = 3};
     wl_run(&w, p, &o, res, d);
