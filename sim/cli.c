@@ -24,6 +24,21 @@ const struct cli_cmd cli_cmds[] = {
      "\n"
      "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"
      "deadlock); 2 bad input (FILE:LINE:COL: message).\n"},
+    {"microbench", cli_microbench, "measure the machine's line-transfer costs",
+     "usage: ccsim microbench -c CONFIG [--json FILE] [-i ITERATIONS] [--set G.K=V ...]\n"
+     "\n"
+     "Measures, by running small traces through the simulator (seed 000 Sec 2.2):\n"
+     "single-line reads by location and state (R_L own cache, R_R another core,\n"
+     "R_Q another socket, R_I memory, R_QI the other socket's memory); contention\n"
+     "(n threads read one line: fitted b + c n); congestion (n pairs read different\n"
+     "lines across sockets: c per pair); multi-line copies (N = 1..128 lines: fitted\n"
+     "q + o N). Prints them beside the papers' figures from the config's `model`\n"
+     "section, with the error.\n"
+     "\n"
+     "  -c, --config CONFIG   the machine\n"
+     "  --json FILE           write the figures as JSON (docs/DESIGN.md)\n"
+     "  -i, --iterations K    iterations per measurement (default 21; the first is\n"
+     "                        dropped as a cold start, the median of the rest kept)\n"},
     {"list", cli_list, "list shipped configs or protocols",
      "usage: ccsim list (configs | protocols)\n"
      "\n"

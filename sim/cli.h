@@ -36,6 +36,7 @@ int cli_list(int argc, char **argv);
 int cli_config(int argc, char **argv);
 int cli_stress(int argc, char **argv);
 int cli_run(int argc, char **argv);
+int cli_microbench(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
 /* Resolves -c (a path or a shipped name) and loads it with the --set
  * overrides; prints errors. */

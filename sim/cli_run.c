@@ -155,21 +155,6 @@ static bool write_json(const char *path, const struct sim_machine_cfg *m, const 
     return fclose(f) == 0;
 }
 
-static void fill_machine(struct wl_machine *w, const struct sim_machine *mc)
-{
-    const struct sim_machine_cfg *m = mc->cfg;
-    w->k = mc->k;
-    w->cc = mc->cc;
-    w->net = mc->net;
-    w->cores = (int)m->machine.cores;
-    w->threads_per_core = (int)m->machine.threads_per_core;
-    w->mshrs = (int)m->core.mshrs;
-    w->poll_cycles = (unsigned)m->core.poll_cycles;
-    w->line_bytes = (unsigned)m->machine.line_bytes;
-    w->memory_nodes = (int)m->machine.sockets;
-    w->clock = mc->params.clock;
-}
-
 int cli_run(int argc, char **argv)
 {
     struct run_args a = {.seed = 1};
@@ -195,7 +180,7 @@ int cli_run(int argc, char **argv)
     if (a.check)
         cc_check_enable(mc->cc, false);
     struct wl_machine w;
-    fill_machine(&w, mc);
+    sim_machine_view(mc, &w);
     struct wl_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
     struct wl_result r;
     wl_run(&w, p, &o, &r, &d);

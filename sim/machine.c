@@ -62,7 +62,24 @@ static const struct sim_cfg_key home_keys[] = {
 };
 #undef T
 
-enum { SEC_MACHINE, SEC_CORE, SEC_L1, SEC_L2, SEC_MEMORY, SEC_HOME, SEC_COUNT };
+#define T                      struct sim_model_sec
+#define MODEL_KEY(field, help) SIM_CFG_FLOAT_KEY(T, field, false, 0.0, 1e9, "ns", help)
+static const struct sim_cfg_key model_keys[] = {
+    MODEL_KEY(R_L_ns, "read of a line in the own cache (seed 000 Table 1)"),
+    MODEL_KEY(R_R_ns, "read of a line modified in another core of the socket"),
+    MODEL_KEY(R_Q_ns, "read of a line modified in a core of the other socket"),
+    MODEL_KEY(R_I_ns, "read of a line in memory of the own socket"),
+    MODEL_KEY(R_QI_ns, "read of a line in memory of the other socket"),
+    MODEL_KEY(contention_b_ns, "contention T = b + c n: b (seed 000 Table 2)"),
+    MODEL_KEY(contention_c_ns, "contention T = b + c n: c per thread"),
+    MODEL_KEY(congestion_c_ns, "QPI congestion per line-thread pair (seed 000 Table 3)"),
+    MODEL_KEY(multiline_q_ns, "multi-line T = q + o N: q (seed 000 Tables 3-4)"),
+    MODEL_KEY(multiline_o_ns, "multi-line T = q + o N: o per line"),
+};
+#undef MODEL_KEY
+#undef T
+
+enum { SEC_MACHINE, SEC_CORE, SEC_L1, SEC_L2, SEC_MEMORY, SEC_HOME, SEC_MODEL, SEC_COUNT };
 #define SEC_MAX (SEC_COUNT + 8) /* room for the topology's sections */
 
 /* The sections of a machine config: ours, then the topology's. */
@@ -83,6 +100,10 @@ static size_t machine_sections(struct sim_machine_cfg *m, struct sim_cfg_section
     secs[SEC_HOME] = (struct sim_cfg_section){"home",    false,
                                               home_keys, SIM_COUNT_OF(home_keys),
                                               &m->home,  "the homes: directories, LLC slices"};
+    secs[SEC_MODEL] =
+        (struct sim_cfg_section){"model",    false,
+                                 model_keys, SIM_COUNT_OF(model_keys),
+                                 &m->model,  "the papers' measured figures (for comparison)"};
     size_t n = SEC_COUNT;
     if (m->topo)
         n += m->topo->cfg_sections(m->topo_cfg, secs + n, SEC_MAX - n);
@@ -339,4 +360,19 @@ void sim_machine_free(struct sim_machine *mc)
     net_destroy(mc->net);
     sim_kernel_free(mc->k);
     free(mc);
+}
+
+void sim_machine_view(const struct sim_machine *mc, struct wl_machine *w)
+{
+    const struct sim_machine_cfg *m = mc->cfg;
+    w->k = mc->k;
+    w->cc = mc->cc;
+    w->net = mc->net;
+    w->cores = (int)m->machine.cores;
+    w->threads_per_core = (int)m->machine.threads_per_core;
+    w->mshrs = (int)m->core.mshrs;
+    w->poll_cycles = (unsigned)m->core.poll_cycles;
+    w->line_bytes = (unsigned)m->machine.line_bytes;
+    w->memory_nodes = (int)m->machine.sockets;
+    w->clock = mc->params.clock;
 }

@@ -12,6 +12,7 @@
 #include "protocol.h"
 #include "sim.h"
 #include "topology.h"
+#include "workload.h"
 
 struct sim_machine_sec {
     char name[64];
@@ -50,8 +51,18 @@ struct sim_home_sec {
     bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
 };
 
+/* The papers' measured figures for this machine (seed 000 Tables 1-4), for
+ * comparison and for validate's `--params paper`; 0: not given. */
+struct sim_model_sec {
+    double R_L_ns, R_R_ns, R_Q_ns, R_I_ns, R_QI_ns;
+    double contention_b_ns, contention_c_ns;
+    double congestion_c_ns;
+    double multiline_q_ns, multiline_o_ns;
+};
+
 struct sim_machine_cfg {
     char path[512]; /* the file it came from */
+    struct sim_model_sec model;
     struct sim_machine_sec machine;
     struct sim_core_sec core;
     struct sim_cache_sec l1, l2;
@@ -89,6 +100,8 @@ struct sim_machine *sim_machine_build_with(const struct sim_machine_cfg *m,
                                            const struct cc_params *p, uint64_t seed,
                                            struct sim_diag *d);
 void sim_machine_free(struct sim_machine *mc);
+/* The core model's view of a built machine. */
+void sim_machine_view(const struct sim_machine *mc, struct wl_machine *w);
 /* The coherence parameters the config gives (before any override). */
 bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, struct sim_diag *d);
 /* Prints the machine as a readable table (every key, its unit and meaning). */

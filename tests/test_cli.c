@@ -182,6 +182,28 @@ START_TEST(test_run_exit_statuses)
 }
 END_TEST
 
+START_TEST(test_microbench)
+{
+    tu_ccsim(&r, "microbench -c teach-xbar -i 3 --json %s/mb.json", tu_dir());
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "R_R  other core (ns)") != NULL);
+    ck_assert(strstr(r.out, "(not on this machine)") != NULL); /* R_Q: one socket */
+    char path[600], json[8192];
+    snprintf(path, sizeof path, "%s/mb.json", tu_dir());
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    json[n] = '\0';
+    const char *keys[] = {
+        "\"R_L_ns\": ",        "\"R_Q_ns\": null",     "\"contention\": {\"b_ns\"",
+        "\"c_ns_per_thread\"", "\"congestion\": null", "\"q_ns\"",
+        "\"o_ns_per_line\"",   "\"points\": [[1, ",    "\"mpb\": null"};
+    for (size_t i = 0; i < SIM_COUNT_OF(keys); i++)
+        ck_assert_msg(strstr(json, keys[i]) != NULL, "%s missing from %s", keys[i], json);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -195,6 +217,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_bench_engine_runs);
     tcase_add_test(tc, test_run_trace);
     tcase_add_test(tc, test_run_exit_statuses);
+    tcase_add_test(tc, test_microbench);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,194 @@
+/*
+ * microbench.c -- `ccsim microbench`: the machine's line-transfer costs,
+ * measured BenchIT-style (seed 000 Sec 2.2) by running small traces through
+ * the simulator, never computed: single-line reads by location and state
+ * (R_L, R_R, R_Q, R_I, R_QI), contention (n readers of one line), congestion
+ * (n pairs across sockets on different lines) and multi-line transfers.
+ * Fits (least squares) give b, c, q and o; the papers' figures come from the
+ * config's `model` section and are printed beside them.
+ *
+ * Every measurement builds a fresh machine, runs its trace for `iterations`
+ * iterations (the first is a cold start and is dropped) and takes the median.
+ * On KNC seed 000 randomises addresses to average over tag directories: each
+ * iteration here uses another line of an array, with the same effect.
+ */
+#include "microbench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mb {
+    const struct sim_machine_cfg *m;
+    int cps; /* cores per socket */
+    int iters;
+    struct sim_diag *d;
+    bool failed;
+};
+
+/* Runs trace text; returns the median iteration latency (ns), or NAN. */
+static double measure(struct mb *b, const char *text)
+{
+    if (b->failed)
+        return NAN;
+    struct wl_parse_opts po = {(int)b->m->machine.line_bytes, (int)b->m->machine.cores,
+                               (int)b->m->machine.threads_per_core};
+    struct wl_program *p = wl_parse_text("microbench", text, strlen(text), &po, b->d);
+    struct sim_machine *mc = p ? sim_machine_build(b->m, 1, b->d) : NULL;
+    double median = NAN;
+    if (mc) {
+        struct wl_machine w;
+        sim_machine_view(mc, &w);
+        struct wl_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 3};
+        struct wl_result r;
+        wl_run(&w, p, &o, &r, b->d);
+        if (!r.input_error && !r.deadlock && r.value_errors == 0 && r.iterations > 1) {
+            /* drop the cold first iteration */
+            size_t n = r.iterations - 1;
+            double *v = r.latency_ns + 1;
+            for (size_t i = 1; i < n; i++)
+                for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+                    double t = v[j];
+                    v[j] = v[j - 1];
+                    v[j - 1] = t;
+                }
+            median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        }
+        wl_result_free(&r);
+        sim_machine_free(mc);
+    }
+    if (!mc || isnan(median))
+        b->failed = true;
+    wl_program_free(p);
+    return median;
+}
+
+/* The core of the i-th thread of socket s. */
+static int core_of(const struct mb *b, int s, int i)
+{
+    return s * b->cps + i;
+}
+
+/* One line read by thread 1 after thread 0 made it `state`. home: -1 or the
+ * socket of its memory. */
+static double single(struct mb *b, int reader_core, int owner_core, const char *setup, int home)
+{
+    char text[2048], homes[32] = "";
+    if (home >= 0)
+        snprintf(homes, sizeof homes, " home=%d", home);
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads 2\npin %d %d\nline x 64%s\n"
+             "for it 0..%d {\n  all: sync\n  0: evict x[it%%64]\n%s"
+             "  all: sync\n  1: read x[it%%64]\n  1: mark done\n}\n",
+             owner_core, reader_core, homes, b->iters - 1, setup);
+    return measure(b, text);
+}
+
+/* R_L: a line in the reader's own cache. */
+static double r_local(struct mb *b)
+{
+    return single(b, 0, 1, "  1: prime x[it%64] M\n", -1);
+}
+
+/* R_R / R_Q: a line modified in another core of the same / the other socket. */
+static double r_remote(struct mb *b, int socket)
+{
+    return single(b, 0, core_of(b, socket, socket ? 0 : 1), "  0: prime x[it%64] M\n", -1);
+}
+
+/* R_I / R_QI: a line in memory of this / the other socket. */
+static double r_invalid(struct mb *b, int socket)
+{
+    return single(b, 0, 1, "", socket);
+}
+
+/* Contention: n threads read one line modified in another core at once. */
+static double contention(struct mb *b, int n)
+{
+    char text[8192], pin[4096] = "";
+    int cores = (int)b->m->machine.cores, len = 0;
+    for (int t = 0; t <= n && len < (int)sizeof pin - 16; t++)
+        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", t % cores);
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads %d\npin%s\nline x 64\n"
+             "for it 0..%d {\n  all: sync\n  0: evict x[it%%64]\n  0: prime x[it%%64] M\n"
+             "  all: sync\n  others: read x[it%%64]\n  others: mark done\n}\n",
+             n + 1, pin, b->iters - 1);
+    return measure(b, text);
+}
+
+/* Congestion: n pairs, each reads its own line modified across sockets. */
+static double congestion(struct mb *b, int n)
+{
+    char text[8192], pin[4096] = "";
+    int len = 0;
+    for (int i = 0; i < n; i++)
+        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", core_of(b, 1, i));
+    for (int i = 0; i < n; i++)
+        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", core_of(b, 0, i));
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads %d\npin%s\nline x %d\n"
+             "for it 0..%d {\n  all: sync\n  0..%d: prime x[t] M\n  all: sync\n"
+             "  %d..%d: read x[t-%d]\n  %d..%d: mark done\n}\n",
+             2 * n, pin, n, b->iters - 1, n - 1, n, 2 * n - 1, n, n, 2 * n - 1);
+    return measure(b, text);
+}
+
+/* Multi-line: N lines modified in another core copied into own buffer. */
+static double multiline(struct mb *b, int lines)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads 2\npin 1 0\nline src %d\nline dst %d\n"
+             "for it 0..%d {\n  all: sync\n  for i 0..%d {\n    0: prime src[i] M\n"
+             "    1: prime dst[i] M\n  }\n  all: sync\n  1: copy src[0] dst[0] %d\n"
+             "  1: mark done\n}\n",
+             lines, lines, b->iters - 1, lines - 1, lines);
+    return measure(b, text);
+}
+
+/* Least squares y = a + s x. */
+static void fit(const struct mb_point *p, int n, double *a, double *s)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int i = 0; i < n; i++) {
+        sx += p[i].x;
+        sy += p[i].ns;
+        sxx += p[i].x * p[i].x;
+        sxy += p[i].x * p[i].ns;
+    }
+    double den = n * sxx - sx * sx;
+    *s = den != 0 ? (n * sxy - sx * sy) / den : 0;
+    *a = (sy - *s * sx) / n;
+}
+
+bool mb_run(const struct sim_machine_cfg *m, int iterations, struct mb_result *res,
+            struct sim_diag *d)
+{
+    struct mb b = {m, (int)(m->machine.cores / m->machine.sockets), iterations, d, false};
+    memset(res, 0, sizeof *res);
+    int sockets = (int)m->machine.sockets;
+    res->r_l = r_local(&b);
+    res->r_r = r_remote(&b, 0);
+    res->r_i = r_invalid(&b, 0);
+    res->r_q = sockets > 1 ? r_remote(&b, 1) : NAN;
+    res->r_qi = sockets > 1 ? r_invalid(&b, 1) : NAN;
+    int cores = (int)m->machine.cores;
+    int maxn = cores - 1 < MB_MAX_POINTS ? cores - 1 : MB_MAX_POINTS;
+    for (int n = 1; n <= maxn; n++)
+        res->contention[res->ncontention++] = (struct mb_point){n, contention(&b, n)};
+    fit(res->contention, res->ncontention, &res->contention_b, &res->contention_c);
+    if (sockets > 1) {
+        int maxp = b.cps < MB_MAX_POINTS ? b.cps : MB_MAX_POINTS;
+        for (int n = 1; n <= maxp; n++)
+            res->congestion[res->ncongestion++] = (struct mb_point){n, congestion(&b, n)};
+        double a;
+        fit(res->congestion, res->ncongestion, &a, &res->congestion_c);
+    }
+    static const int sizes[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    for (size_t i = 0; i < SIM_COUNT_OF(sizes); i++)
+        res->multiline[res->nmultiline++] = (struct mb_point){sizes[i], multiline(&b, sizes[i])};
+    fit(res->multiline, res->nmultiline, &res->multiline_q, &res->multiline_o);
+    return !b.failed;
+}

@@ -1,0 +1,30 @@
+/*
+ * microbench.h -- `ccsim microbench` (top layer): a machine's measured
+ * line-transfer costs. See microbench.c.
+ */
+#ifndef CCSIM_MICROBENCH_H
+#define CCSIM_MICROBENCH_H
+
+#include "machine.h"
+
+#define MB_MAX_POINTS 64
+
+struct mb_point {
+    double x;  /* threads, pairs or lines */
+    double ns; /* the median latency */
+};
+
+struct mb_result {
+    double r_l, r_r, r_q, r_i, r_qi; /* ns; NAN where it does not apply */
+    struct mb_point contention[MB_MAX_POINTS], congestion[MB_MAX_POINTS], multiline[MB_MAX_POINTS];
+    int ncontention, ncongestion, nmultiline;
+    double contention_b, contention_c; /* T = b + c n */
+    double congestion_c;               /* ns per line-thread pair */
+    double multiline_q, multiline_o;   /* T = q + o N */
+};
+
+/* Runs every measurement with `iterations` iterations each. */
+bool mb_run(const struct sim_machine_cfg *m, int iterations, struct mb_result *res,
+            struct sim_diag *d);
+
+#endif
