@@ -291,7 +291,8 @@ struct cc_system {
     struct cc_home *homes;
     size_t sharer_words;
     struct sim_msg_pool msgs;
-    uint64_t memory_pending; /* memory reads and writes under way */
+    uint64_t memory_pending;  /* memory reads and writes under way */
+    uint64_t transient_lines; /* cache lines in a transient state, all caches */
     struct cc_counters counters;
     struct cc_stats stats;
     uint64_t sent[M_COUNT]; /* messages sent, per type (cc_msg_count) */

@@ -274,6 +274,7 @@ static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
 static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int old)
 {
     int now_st = cl->state;
+    s->transient_lines += (uint64_t)cache_transient(now_st) - (uint64_t)cache_transient(old);
     if (s->check && old != now_st)
         cc_check_states(s, cl->line);
     if (cc_state_readable(old) && !cc_state_readable(now_st))

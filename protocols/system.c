@@ -189,13 +189,7 @@ bool cc_line_quiet(const struct cc_system *s, uint64_t line)
 
 bool cc_quiet(const struct cc_system *s)
 {
-    if (s->msgs.in_use || s->memory_pending)
-        return false;
-    for (int c = 0; c < s->p.cores; c++)
-        for (size_t j = 0; j < (size_t)s->p.sets * s->p.ways; j++)
-            if (s->caches[c].lines[j].valid && s->caches[c].lines[j].state >= CS_IS_D)
-                return false;
-    return true;
+    return !s->msgs.in_use && !s->memory_pending && !s->transient_lines;
 }
 
 static struct cc_dir *dir_of(struct cc_system *s, uint64_t line)
