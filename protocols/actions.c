@@ -38,8 +38,9 @@ static void request_done(struct sim_kernel *k, void *obj, uint64_t arg)
     r->done(k, r);
 }
 
-/* Hit latency: the L1 tag filter decides between l1 and the coherent level. */
-static unsigned hit_cycles(struct cc_system *s, struct cc_cache *cache, uint64_t line)
+/* Hit latency: the L1 tag filter decides between l1 and the coherent level;
+ * the line is in the L1 afterwards. */
+unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, uint64_t line)
 {
     if (!cache->l1_tags)
         return s->p.hit_cycles;
@@ -114,7 +115,7 @@ static void cc_perform_request(struct cc_ctx *c)
     perform_on_line(s, r, cl);
     cl->lru = ++c->cache->tick;
     c->performed = true;
-    unsigned cycles = hit_cycles(s, c->cache, cl->line);
+    unsigned cycles = cc_l1_touch(s, c->cache, cl->line);
     if (r->missed)
         cycles = 0; /* the fill brought it: answered with the fill */
     else

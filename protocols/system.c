@@ -269,6 +269,7 @@ void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
         memcpy(cl->data, d->memory, s->p.line_bytes);
     }
     cl->lru = ++s->caches[core].tick;
+    cc_l1_touch(s, &s->caches[core], line); /* primed into the whole private hierarchy */
     if (state == 'S') {
         cl->state = CS_S;
         cc_set_sharer(s, d, core, true);
