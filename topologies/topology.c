@@ -7,9 +7,13 @@
 #include <string.h>
 
 extern const struct net_ops net_xbar_ops;
+extern const struct net_ops net_ring_ops;
+extern const struct net_ops net_mesh_ops;
+extern const struct net_ops net_qpi_ops;
 
-static const struct net_ops *const backends[] = {&net_xbar_ops};
-const char *const net_built_names[] = {"xbar", NULL};
+static const struct net_ops *const backends[] = {&net_xbar_ops, &net_ring_ops, &net_mesh_ops,
+                                                 &net_qpi_ops};
+const char *const net_built_names[] = {"xbar", "ring", "mesh", "qpi", NULL};
 
 const struct net_ops *net_find(const char *name)
 {

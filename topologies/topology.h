@@ -18,6 +18,8 @@
 
 #include "sim.h"
 
+#include <stdio.h>
+
 struct net;
 typedef void (*net_deliver_fn)(struct sim_kernel *k, void *node, struct sim_msg *m);
 
@@ -48,6 +50,10 @@ struct net_ops {
                           uint64_t seed, struct sim_diag *d);
     void (*send)(struct net *n, struct sim_msg *m);
     void (*destroy)(struct net *n);
+    /* Optional (NULL: the backend has no links): prints every link that
+     * carried traffic, one a line: its name, messages, bytes, utilisation %
+     * (busy time over the simulated time so far) and queueing ns. */
+    void (*print_links)(const struct net *n, FILE *f);
 };
 
 /* Fields every backend's struct net starts with. */

@@ -73,4 +73,5 @@ const struct net_ops net_xbar_ops = {
     .create = xbar_create,
     .send = xbar_send,
     .destroy = xbar_destroy,
+    .print_links = NULL,
 };

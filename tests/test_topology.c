@@ -1,0 +1,661 @@
+/*
+ * test_topology.c -- the ring, mesh and qpi backends.
+ *
+ * Nets are built directly (net_find, the backend's config section applied
+ * to a small config text, create with a layout); a recording handler is
+ * attached to every node; hand-made messages are sent at time 0 and the
+ * kernel runs. Every arrival time is asserted exactly, derived in the
+ * comments from the config numbers (clocks, hop latencies, link widths):
+ * hop counts both ways and the tie rule, messages to the same stop, XY
+ * routes, queueing on a shared link, separate rings, the QPI crossing, and
+ * layouts the backends refuse. Then every tests/configs/ machine runs the
+ * random tester for every protocol.
+ */
+#include "machine.h"
+#include "stress.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXGOT 64
+
+struct got {
+    uint64_t id; /* the message's line field: the test's name for it */
+    int dst;
+    sim_time_t t;
+};
+
+struct rig {
+    struct sim_kernel *k;
+    struct sim_msg_pool pool;
+    struct net *net;
+    struct sim_diag d;
+    _Alignas(16) unsigned char cfg[256];
+    int n;
+    struct got got[MAXGOT];
+};
+
+static void record(struct sim_kernel *k, void *node, struct sim_msg *m)
+{
+    struct rig *r = node;
+    ck_assert_int_lt(r->n, MAXGOT);
+    r->got[r->n++] = (struct got){m->line, m->dst, sim_now(k)};
+    sim_msg_free(&r->pool, m);
+}
+
+/* The backend `name` with its section read from `text`, for `l`; NULL (a
+ * message in r->d) if the backend refuses the layout. */
+static struct rig *rig_try(const char *name, const char *text, struct net_layout l)
+{
+    struct rig *r = calloc(1, sizeof *r);
+    ck_assert_ptr_nonnull(r);
+    sim_diag_init(&r->d);
+    const struct net_ops *ops = net_find(name);
+    ck_assert_ptr_nonnull(ops);
+    ck_assert_uint_le(ops->cfg_size, sizeof r->cfg);
+    ops->cfg_defaults(r->cfg);
+    struct sim_cfg_section secs[4];
+    size_t nsecs = ops->cfg_sections(r->cfg, secs, SIM_COUNT_OF(secs));
+    struct sim_cfg_file *cf = sim_cfg_open(tu_write("net.cfg", text), &r->d);
+    ck_assert_msg(cf != NULL, "%s", r->d.text);
+    ck_assert_msg(sim_cfg_apply(cf, secs, nsecs, &r->d), "%s", r->d.text);
+    sim_cfg_close(cf);
+    r->k = sim_kernel_new();
+    r->net = ops->create(r->k, r->cfg, &l, 1, &r->d);
+    if (r->net)
+        for (int i = 0; i < r->net->nnodes; i++)
+            net_attach(r->net, i, record, r);
+    return r;
+}
+
+static struct rig *rig_new(const char *name, const char *text, struct net_layout l)
+{
+    struct rig *r = rig_try(name, text, l);
+    ck_assert_msg(r->net != NULL, "%s", r->d.text);
+    return r;
+}
+
+static void rig_free(struct rig *r)
+{
+    ck_assert_uint_eq(r->pool.in_use, 0);
+    net_destroy(r->net);
+    sim_kernel_free(r->k);
+    sim_msg_pool_destroy(&r->pool);
+    free(r);
+}
+
+static void send(struct rig *r, uint64_t id, int src, int dst, uint32_t bytes, int vnet)
+{
+    struct sim_msg *m = sim_msg_new(&r->pool);
+    m->line = id;
+    m->src = src;
+    m->dst = dst;
+    m->bytes = bytes;
+    m->vnet = (uint8_t)vnet;
+    net_send(r->net, m);
+}
+
+static void run(struct rig *r)
+{
+    ck_assert_int_eq(sim_run(r->k, SIM_TIME_MAX), SIM_RUN_EMPTY);
+}
+
+/* When message `id` arrived (it must have arrived once, at its dst). */
+static sim_time_t arrival(const struct rig *r, uint64_t id, int dst)
+{
+    int found = -1;
+    for (int i = 0; i < r->n; i++)
+        if (r->got[i].id == id) {
+            ck_assert_msg(found < 0, "message %llu delivered twice", (unsigned long long)id);
+            found = i;
+        }
+    ck_assert_msg(found >= 0, "message %llu not delivered", (unsigned long long)id);
+    ck_assert_int_eq(r->got[found].dst, dst);
+    return r->got[found].t;
+}
+
+/* The print_links listing (caller frees). */
+static char *listing(const struct rig *r)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ck_assert_ptr_nonnull(f);
+    ck_assert(r->net->ops->print_links != NULL);
+    r->net->ops->print_links(r->net, f);
+    fclose(f);
+    return buf;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* A link's line, "NAME " followed by its counters, or NULL. */
+static const char *link_line(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncmp(p, name, len) == 0 && p[len] == ' ')
+            return p;
+    return NULL;
+}
+
+static uint64_t link_messages(const char *list, const char *name)
+{
+    const char *p = link_line(list, name);
+    ck_assert_msg(p != NULL, "no link \"%s\" in:\n%s", name, list);
+    unsigned long long v = 0;
+    ck_assert_int_eq(sscanf(strstr(p, "messages") + 8, "%llu", &v), 1);
+    return v;
+}
+
+static double link_queue_ns(const char *list, const char *name)
+{
+    const char *p = link_line(list, name);
+    ck_assert_msg(p != NULL, "no link \"%s\" in:\n%s", name, list);
+    double v = -1;
+    ck_assert_int_eq(sscanf(strstr(p, "queue") + 5, "%lf", &v), 1);
+    return v;
+}
+
+/* ------------------------------------------------------------ ring */
+
+/* 8 stops, one per core; 1 ring cycle = 1000 ps; a hop is 2 cycles, getting
+ * on or off 1; an 8-byte message occupies a link 1 cycle, 72 bytes 5. */
+#define RING_CFG                                                                                   \
+    "ring = { clock_ghz = 1.0; hop_cycles = 2; link_bytes = 16; stop_cycles = 1; %s };\n"
+#define CY 1000u
+static const struct net_layout ring_layout = {8, 8, 1};
+
+static struct rig *ring_rig(const char *extra, struct net_layout l)
+{
+    char text[256];
+    snprintf(text, sizeof text, RING_CFG, extra);
+    return rig_new("ring", text, l);
+}
+
+START_TEST(test_ring_shorter_way)
+{
+    struct rig *r = ring_rig("", ring_layout);
+    send(r, 1, 0, 3, 8, SIM_VNET_REQ); /* 3 hops clockwise (5 the other way) */
+    send(r, 2, 0, 5, 8, SIM_VNET_REQ); /* 3 hops counter-clockwise */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 3), (1 + 3 * 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 2, 5), (1 + 3 * 2 + 1) * CY);
+    char *list = listing(r);
+    ck_assert_int_eq(count_lines(list), 6);
+    const char *used[] = {"ring0 cw 0->1",  "ring0 cw 1->2",  "ring0 cw 2->3",
+                          "ring0 ccw 0->7", "ring0 ccw 7->6", "ring0 ccw 6->5"};
+    for (size_t i = 0; i < SIM_COUNT_OF(used); i++)
+        ck_assert_uint_eq(link_messages(list, used[i]), 1);
+    ck_assert_uint_eq(r->net->stats.messages, 2);
+    ck_assert_uint_eq(r->net->stats.bytes, 16);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 0);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ring_tie_goes_clockwise)
+{
+    struct rig *r = ring_rig("", ring_layout);
+    send(r, 1, 0, 4, 8, SIM_VNET_REQ); /* 4 hops either way */
+    send(r, 2, 4, 0, 8, SIM_VNET_REQ);
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 4), (1 + 4 * 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 2, 0), (1 + 4 * 2 + 1) * CY);
+    char *list = listing(r);
+    ck_assert_ptr_null(strstr(list, "ccw"));
+    ck_assert_uint_eq(link_messages(list, "ring0 cw 3->4"), 1);
+    ck_assert_uint_eq(link_messages(list, "ring0 cw 7->0"), 1);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ring_same_stop_and_placement)
+{
+    struct rig *r = ring_rig("", ring_layout);
+    send(r, 1, 2, 8 + 2, 8, SIM_VNET_REQ); /* core 2 to home 2: the same stop */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 10), 1 * CY); /* stop_cycles once */
+    ck_assert_uint_eq(r->net->stats.messages, 1);
+    rig_free(r);
+
+    r = rig_new("ring", "ring = { clock_ghz = 1.0; hop_cycles = 2; link_bytes = 16; };\n",
+                ring_layout); /* stop_cycles 0 */
+    send(r, 1, 2, 8 + 2, 8, SIM_VNET_REQ);
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 10), 0);
+    rig_free(r);
+
+    /* 4 stops for 8 cores and 2 homes: core c at stop c / 2, home h at 2h */
+    r = ring_rig("stops = 4;", (struct net_layout){8, 2, 1});
+    send(r, 1, 0, 1, 8, SIM_VNET_REQ);     /* stop 0 to stop 0 */
+    send(r, 2, 0, 8 + 1, 8, SIM_VNET_REQ); /* stop 0 to stop 2: a tie, clockwise */
+    send(r, 3, 7, 8 + 0, 8, SIM_VNET_REQ); /* stop 3 to stop 0: 1 hop clockwise */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 1), 1 * CY);
+    ck_assert_uint_eq(arrival(r, 2, 9), (1 + 2 * 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 3, 8), (1 + 2 + 1) * CY);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "ring0 cw 3->0"), 1);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ring_link_queue)
+{
+    struct rig *r = ring_rig("", ring_layout);
+    send(r, 1, 0, 2, 72, SIM_VNET_DATA); /* 5 cycles on each link */
+    send(r, 2, 0, 2, 72, SIM_VNET_DATA); /* waits 5 cycles for link 0->1 */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 2), (1 + 2 * 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 2, 2), (1 + 5 + 2 * 2 + 1) * CY);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 5 * CY);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "ring0 cw 0->1"), 2);
+    ck_assert_double_eq(link_queue_ns(list, "ring0 cw 0->1"), 5.0);
+    ck_assert_double_eq(link_queue_ns(list, "ring0 cw 1->2"), 0.0);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ring_later_message_overtakes_downstream)
+{
+    /* per-hop queueing: whoever reaches a link first takes it first */
+    struct rig *r = ring_rig("", ring_layout);
+    send(r, 1, 0, 3, 72, SIM_VNET_DATA); /* reaches link 2->3 at cycle 5 */
+    ck_assert_int_eq(sim_run(r->k, 2 * CY), SIM_RUN_UNTIL);
+    send(r, 2, 2, 3, 72, SIM_VNET_DATA); /* sent later, on 2->3 from 3 to 8 */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 2, 3), (2 + 1 + 2 + 1) * CY);
+    /* message 1 waits for link 2->3 from 5 to 8 */
+    ck_assert_uint_eq(arrival(r, 1, 3), (1 + 3 * 2 + 3 + 1) * CY);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 3 * CY);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ring_three_rings)
+{
+    /* one ring: the request waits for the data message on link 0->1 */
+    struct rig *r = ring_rig("rings = 1;", ring_layout);
+    send(r, 1, 0, 2, 72, SIM_VNET_DATA);
+    send(r, 2, 0, 2, 8, SIM_VNET_REQ);
+    send(r, 3, 0, 2, 8, SIM_VNET_ACK);
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 2), (1 + 2 * 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 2, 2), (1 + 5 + 2 * 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 3, 2), (1 + 6 + 2 * 2 + 1) * CY);
+    ck_assert_uint_eq(r->net->stats.queue_ps, (5 + 6) * CY);
+    rig_free(r);
+
+    /* three rings: each message rides its own */
+    r = ring_rig("rings = 3;", ring_layout);
+    send(r, 1, 0, 2, 72, SIM_VNET_DATA);
+    send(r, 2, 0, 2, 8, SIM_VNET_REQ);
+    send(r, 3, 0, 2, 8, SIM_VNET_ACK);
+    run(r);
+    for (uint64_t id = 1; id <= 3; id++)
+        ck_assert_uint_eq(arrival(r, id, 2), (1 + 2 * 2 + 1) * CY);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 0);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "ring0 cw 0->1"), 1); /* request */
+    ck_assert_uint_eq(link_messages(list, "ring1 cw 0->1"), 1); /* data */
+    ck_assert_uint_eq(link_messages(list, "ring2 cw 0->1"), 1); /* acknowledge */
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ring_refused)
+{
+    struct rig *r = rig_try("ring",
+                            "ring = { clock_ghz = 1.0; hop_cycles = 2; link_bytes = 16; "
+                            "rings = 2; };\n",
+                            ring_layout);
+    ck_assert_ptr_null(r->net);
+    ck_assert_ptr_nonnull(strstr(r->d.text, "ring.rings = 2"));
+    sim_kernel_free(r->k);
+    free(r);
+    /* the schema: out of range, and required keys */
+    const struct net_ops *ops = net_find("ring");
+    _Alignas(16) unsigned char cfg[256];
+    ops->cfg_defaults(cfg);
+    struct sim_cfg_section sec;
+    ck_assert_uint_eq(ops->cfg_sections(cfg, &sec, 1), 1);
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct sim_cfg_file *cf =
+        sim_cfg_open(tu_write("bad.cfg", "ring = { clock_ghz = 1.0; hop_cycles = 0; };\n"), &d);
+    ck_assert_ptr_nonnull(cf);
+    ck_assert(!sim_cfg_apply(cf, &sec, 1, &d));
+    ck_assert_ptr_nonnull(strstr(d.text, "hop_cycles"));
+    ck_assert_ptr_nonnull(strstr(d.text, "link_bytes"));
+    sim_cfg_close(cf);
+}
+END_TEST
+
+/* ------------------------------------------------------------ mesh */
+
+/* 4 x 2 tiles, 2 cores a tile (16 cores), 8 homes (home h on tile h); one
+ * mesh cycle = 1250 ps; 3 cycles through a router, 1 on a link; 72 bytes
+ * occupy a link 5 cycles. */
+#define MESH_CFG                                                                                   \
+    "mesh = { width = 4; height = 2; clock_ghz = 0.8; router_cycles = 3; link_bytes = 16; };\n"
+#define MCY 1250u
+static const struct net_layout mesh_layout = {16, 8, 1};
+
+START_TEST(test_mesh_hops)
+{
+    for (int t = 0; t < 9; t++) { /* core 0 on tile (0,0) to the first core of tile t */
+        struct rig *r = rig_new("mesh", MESH_CFG, mesh_layout);
+        int dst = t < 8 ? 2 * t : 16 + 3; /* last: home 3, on tile 3 */
+        int tile = t < 8 ? t : 3;
+        send(r, 1, 0, dst, 8, SIM_VNET_REQ);
+        run(r);
+        unsigned hops = (unsigned)(tile % 4 + tile / 4);
+        ck_assert_uint_eq(arrival(r, 1, dst), ((hops + 1) * 3 + hops) * MCY);
+        char *list = listing(r);
+        ck_assert_int_eq(count_lines(list), (int)hops + 2); /* and the local ports */
+        free(list);
+        rig_free(r);
+    }
+}
+END_TEST
+
+START_TEST(test_mesh_xy_route)
+{
+    struct rig *r = rig_new("mesh", MESH_CFG, mesh_layout);
+    send(r, 1, 0, 15, 8, SIM_VNET_REQ); /* tile (0,0) to tile (3,1) */
+    send(r, 2, 15, 0, 8, SIM_VNET_REQ); /* and back */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 15), (5 * 3 + 4) * MCY);
+    ck_assert_uint_eq(arrival(r, 2, 0), (5 * 3 + 4) * MCY);
+    char *list = listing(r);
+    const char *used[] = {"mesh (0,0) local in", "mesh (0,0)->(1,0)", "mesh (1,0)->(2,0)",
+                          "mesh (2,0)->(3,0)",   "mesh (3,0)->(3,1)", "mesh (3,1) local out",
+                          "mesh (3,1) local in", "mesh (3,1)->(2,1)", "mesh (2,1)->(1,1)",
+                          "mesh (1,1)->(0,1)",   "mesh (0,1)->(0,0)", "mesh (0,0) local out"};
+    for (size_t i = 0; i < SIM_COUNT_OF(used); i++)
+        ck_assert_uint_eq(link_messages(list, used[i]), 1);
+    ck_assert_int_eq(count_lines(list), (int)SIM_COUNT_OF(used));
+    /* the y-first paths carry nothing */
+    ck_assert_ptr_null(link_line(list, "mesh (0,0)->(0,1)"));
+    ck_assert_ptr_null(link_line(list, "mesh (3,1)->(3,0)"));
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_mesh_same_tile)
+{
+    struct rig *r = rig_new("mesh", MESH_CFG, mesh_layout);
+    send(r, 1, 0, 1, 8, SIM_VNET_REQ);      /* both cores of tile 0 */
+    send(r, 2, 2, 16 + 1, 8, SIM_VNET_REQ); /* core 2 and home 1 share tile 1 */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 1), 3 * MCY); /* one router */
+    ck_assert_uint_eq(arrival(r, 2, 17), 3 * MCY);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_mesh_link_queue)
+{
+    struct rig *r = rig_new("mesh", MESH_CFG, mesh_layout);
+    send(r, 1, 0, 2, 72, SIM_VNET_DATA); /* tile (0,0) to (1,0) */
+    send(r, 2, 0, 2, 72, SIM_VNET_DATA); /* waits 5 cycles for the local port */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 2), (2 * 3 + 1) * MCY);
+    ck_assert_uint_eq(arrival(r, 2, 2), (5 + 2 * 3 + 1) * MCY);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 5 * MCY);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "mesh (0,0)->(1,0)"), 2);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_mesh_refused)
+{
+    struct rig *r = rig_try("mesh", MESH_CFG, (struct net_layout){17, 8, 1});
+    ck_assert_ptr_null(r->net);
+    ck_assert_ptr_nonnull(strstr(r->d.text, "17 cores do not fit"));
+    sim_kernel_free(r->k);
+    free(r);
+    r = rig_try("mesh",
+                "mesh = { width = 4; height = 2; clock_ghz = 0.8; router_cycles = 3; "
+                "link_bytes = 16; cores_per_tile = 1; };\n",
+                mesh_layout);
+    ck_assert_ptr_null(r->net);
+    ck_assert_ptr_nonnull(strstr(r->d.text, "16 cores do not fit on 4 x 2 tiles of 1 cores"));
+    sim_kernel_free(r->k);
+    free(r);
+    r = rig_new("mesh", MESH_CFG, mesh_layout); /* exactly full */
+    rig_free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------ qpi */
+
+/* 2 sockets of 4 cores, 1 home each; a ring of 5 stops per socket (the QPI
+ * agent at stop 4); one ring cycle = 500 ps, a hop 1 cycle, on or off 1; 72
+ * bytes occupy a ring link 3 cycles, the QPI link 72 / 16 = 4.5 ns; the QPI
+ * latency is 20 ns. */
+#define QPI_CFG                                                                                    \
+    "qpi = { clock_ghz = 2.0; hop_cycles = 1; link_bytes = 32; stop_cycles = 1;\n"                 \
+    "        qpi_latency_ns = 20.0; qpi_bytes_per_ns = 16.0; %s };\n"
+static const struct net_layout qpi_layout = {8, 2, 2};
+
+static struct rig *qpi_rig(const char *extra, struct net_layout l, bool ok)
+{
+    char text[512];
+    snprintf(text, sizeof text, QPI_CFG, extra);
+    return ok ? rig_new("qpi", text, l) : rig_try("qpi", text, l);
+}
+
+START_TEST(test_qpi_within_socket)
+{
+    struct rig *r = qpi_rig("", qpi_layout, true);
+    send(r, 1, 1, 3, 8, SIM_VNET_REQ); /* socket 0, stops 1 -> 3 */
+    send(r, 2, 5, 7, 8, SIM_VNET_REQ); /* socket 1, stops 1 -> 3 */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 3), (1 + 2 + 1) * 500);
+    ck_assert_uint_eq(arrival(r, 2, 7), (1 + 2 + 1) * 500);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "socket0 ring0 cw 1->2"), 1);
+    ck_assert_uint_eq(link_messages(list, "socket1 ring0 cw 2->3"), 1);
+    ck_assert_ptr_null(strstr(list, "qpi"));
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_qpi_crossing)
+{
+    struct rig *r = qpi_rig("", qpi_layout, true);
+    send(r, 1, 0, 4, 72, SIM_VNET_DATA); /* socket 0 stop 0 -> socket 1 stop 0 */
+    run(r);
+    /* on at 500, 0->4 (1 hop ccw) at 1000, off at 1500; QPI 4500 + 20000;
+     * on at 26500, 4->0 (1 hop cw) at 27000, off at 27500 */
+    ck_assert_uint_eq(arrival(r, 1, 4), 27500);
+    char *list = listing(r);
+    ck_assert_int_eq(count_lines(list), 3);
+    ck_assert_uint_eq(link_messages(list, "socket0 ring0 ccw 0->4"), 1);
+    ck_assert_uint_eq(link_messages(list, "qpi 0->1"), 1);
+    ck_assert_uint_eq(link_messages(list, "socket1 ring0 cw 4->0"), 1);
+    free(list);
+    rig_free(r);
+
+    r = qpi_rig("", qpi_layout, true);
+    send(r, 2, 1, 8 + 1, 8, SIM_VNET_REQ); /* core 1 -> home 1 (socket 1 stop 0) */
+    run(r);
+    /* on at 500, 1->0->4 (2 hops ccw) at 1500, off at 2000; QPI 500 + 20000;
+     * on at 23000, 4->0 at 23500, off at 24000 */
+    ck_assert_uint_eq(arrival(r, 2, 9), 24000);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_qpi_link_queue)
+{
+    struct rig *r = qpi_rig("", qpi_layout, true);
+    send(r, 1, 0, 4, 72, SIM_VNET_DATA);
+    send(r, 2, 0, 4, 72, SIM_VNET_DATA);
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 4), 27500);
+    /* waits 3 cycles (1500) for ring link 0->4, is off at 3000, waits for
+     * the QPI link until 1500 + 4500: one QPI serialisation after the first */
+    ck_assert_uint_eq(arrival(r, 2, 4), 27500 + 4500);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 1500 + 3000);
+    char *list = listing(r);
+    ck_assert_double_eq(link_queue_ns(list, "qpi 0->1"), 3.0);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_qpi_agent_stop)
+{
+    /* the QPI agent at stop 0, sharing it with core 0 (4 stops a ring) */
+    struct rig *r = qpi_rig("stops_per_socket = 4; qpi_stop = 0;", qpi_layout, true);
+    send(r, 1, 0, 4, 8, SIM_VNET_REQ); /* through stop 0 on both sides */
+    send(r, 2, 6, 2, 8, SIM_VNET_REQ); /* socket 1 stop 2 -> socket 0 stop 2 */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 4), 500 + 500 + 20000 + 500);
+    /* on 500, 2 hops (tie: cw 2->3->0) 1500, off 2000, QPI 22500; on 23000,
+     * 0->1->2 at 24000, off 24500 */
+    ck_assert_uint_eq(arrival(r, 2, 2), 24500);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_qpi_refused)
+{
+    struct {
+        const char *extra;
+        struct net_layout l;
+        const char *msg;
+    } bad[] = {
+        {"", {6, 4, 4}, "6 cores and 4 homes do not divide among 4 sockets"},
+        {"", {8, 3, 2}, "do not divide among 2 sockets"},
+        {"stops_per_socket = 3;", qpi_layout, "no room for 4 cores"},
+        {"qpi_stop = 5;", qpi_layout, "QPI agent at stop 5"},
+    };
+    for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
+        struct rig *r = qpi_rig(bad[i].extra, bad[i].l, false);
+        ck_assert_ptr_null(r->net);
+        ck_assert_msg(strstr(r->d.text, bad[i].msg) != NULL, "%s", r->d.text);
+        sim_kernel_free(r->k);
+        free(r);
+    }
+}
+END_TEST
+
+START_TEST(test_registry)
+{
+    const char *names[] = {"xbar", "ring", "mesh", "qpi"};
+    for (size_t i = 0; i < SIM_COUNT_OF(names); i++) {
+        ck_assert_ptr_nonnull(net_find(names[i]));
+        ck_assert_str_eq(net_built_names[i], names[i]);
+    }
+    ck_assert_ptr_null(net_built_names[SIM_COUNT_OF(names)]);
+    ck_assert(net_find("xbar")->print_links == NULL);
+}
+END_TEST
+
+/* ------------------------------------------------------------ end to end */
+
+static const char *const machines[] = {"ring4.cfg", "mesh4x2.cfg", "qpi2x4.cfg"};
+static const char *const protocols[] = {"mesi", "mesif", "moesi", "gols"};
+
+/* As `ccsim stress` runs it: tiny caches, jitter, a watchdog. */
+START_TEST(test_stress)
+{
+    const char *file = machines[_i / 4], *proto = protocols[_i % 4];
+    char path[512], set[64];
+    snprintf(path, sizeof path, "%s/configs/%s", CCSIM_TEST_DIR, file);
+    snprintf(set, sizeof set, "machine.protocol=\"%s\"", proto);
+    const char *sets[] = {set};
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        struct sim_machine_cfg m;
+        struct sim_diag d;
+        sim_diag_init(&d);
+        ck_assert_msg(sim_machine_load(&m, path, sets, 1, &d), "%s", d.text);
+        struct cc_params p;
+        ck_assert_msg(sim_machine_params(&m, &p, &d), "%s", d.text);
+        p.sets = 2;
+        p.ways = 2;
+        p.l1_sets = p.l1_ways = 0;
+        struct sim_machine *mc = sim_machine_build_with(&m, &p, seed, &d);
+        ck_assert_msg(mc != NULL, "%s", d.text);
+        struct stress_opts o = {.ops = 20000,
+                                .seed = seed,
+                                .lines = 8,
+                                .max_think_cycles = 20,
+                                .jitter_ps = 20000,
+                                .watchdog_ns = 1000000};
+        struct stress_result res;
+        int status = stress_run(mc, &o, &res);
+        ck_assert_msg(!res.deadlock, "%s %s seed %llu: deadlock", file, proto,
+                      (unsigned long long)seed);
+        ck_assert_msg(res.violations == 0 && res.unexpected == 0,
+                      "%s %s seed %llu: %llu violations, %llu unexpected", file, proto,
+                      (unsigned long long)seed, (unsigned long long)res.violations,
+                      (unsigned long long)res.unexpected);
+        ck_assert_uint_eq(res.ops, o.ops);
+        ck_assert_int_eq(status, SIM_EXIT_OK);
+        ck_assert_uint_gt(mc->net->stats.messages, 0);
+        sim_machine_free(mc);
+    }
+}
+END_TEST
+
+static Suite *topology_suite(void)
+{
+    Suite *s = suite_create("topology");
+    TCase *ring = tcase_create("ring");
+    tcase_add_test(ring, test_ring_shorter_way);
+    tcase_add_test(ring, test_ring_tie_goes_clockwise);
+    tcase_add_test(ring, test_ring_same_stop_and_placement);
+    tcase_add_test(ring, test_ring_link_queue);
+    tcase_add_test(ring, test_ring_later_message_overtakes_downstream);
+    tcase_add_test(ring, test_ring_three_rings);
+    tcase_add_test(ring, test_ring_refused);
+    suite_add_tcase(s, ring);
+    TCase *mesh = tcase_create("mesh");
+    tcase_add_test(mesh, test_mesh_hops);
+    tcase_add_test(mesh, test_mesh_xy_route);
+    tcase_add_test(mesh, test_mesh_same_tile);
+    tcase_add_test(mesh, test_mesh_link_queue);
+    tcase_add_test(mesh, test_mesh_refused);
+    suite_add_tcase(s, mesh);
+    TCase *qpi = tcase_create("qpi");
+    tcase_add_test(qpi, test_qpi_within_socket);
+    tcase_add_test(qpi, test_qpi_crossing);
+    tcase_add_test(qpi, test_qpi_link_queue);
+    tcase_add_test(qpi, test_qpi_agent_stop);
+    tcase_add_test(qpi, test_qpi_refused);
+    tcase_add_test(qpi, test_registry);
+    suite_add_tcase(s, qpi);
+    TCase *stress = tcase_create("stress");
+    tcase_add_loop_test(stress, test_stress, 0,
+                        (int)(SIM_COUNT_OF(machines) * SIM_COUNT_OF(protocols)));
+    suite_add_tcase(s, stress);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(topology_suite());
+}

@@ -1,0 +1,27 @@
+/*
+ * net_link.c -- link occupancy and per-link statistics (see net_link.h).
+ */
+#include "net_link.h"
+
+sim_time_t net_link_take(struct net *n, struct net_link *l, sim_time_t t, sim_time_t occupy,
+                         uint32_t bytes)
+{
+    sim_time_t start = t > l->busy_until ? t : l->busy_until;
+    l->queue_ps += start - t;
+    n->stats.queue_ps += start - t;
+    l->busy_until = start + occupy;
+    l->busy_ps += occupy;
+    l->messages++;
+    l->bytes += bytes;
+    return start;
+}
+
+void net_link_print(const struct net_link *l, const char *name, sim_time_t elapsed, FILE *f)
+{
+    if (!l->messages)
+        return;
+    double util = elapsed ? 100.0 * (double)l->busy_ps / (double)elapsed : 0.0;
+    fprintf(f, "%-28s messages %10llu  bytes %12llu  util %6.2f%%  queue %12.3f ns\n", name,
+            (unsigned long long)l->messages, (unsigned long long)l->bytes, util,
+            (double)l->queue_ps / SIM_PS_PER_NS);
+}
