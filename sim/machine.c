@@ -31,6 +31,8 @@ static const struct sim_cfg_key core_keys[] = {
     SIM_CFG_INT_KEY(T, mshrs, false, 1, 64, NULL, "outstanding misses of a copy stream"),
     SIM_CFG_INT_KEY(T, poll_cycles, false, 0, 1000000, "cycles",
                     "from a failed wait's wake-up to its re-load"),
+    SIM_CFG_INT_KEY(T, snoop_cycles, false, 0, 100000, "cycles",
+                    "a forwarded request or invalidation at a cache (0: its hit latency)"),
 };
 #undef T
 #define T struct sim_cache_sec
@@ -295,7 +297,8 @@ bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, st
     p->ways = (unsigned)outer->ways;
     p->sets = (unsigned)(outer->size_kb * 1024 / line / outer->ways);
     p->hit_cycles = (unsigned)outer->latency_cycles;
-    p->snoop_cycles = (unsigned)outer->latency_cycles;
+    p->snoop_cycles =
+        (unsigned)(m->core.snoop_cycles ? m->core.snoop_cycles : outer->latency_cycles);
     if (m->l2.size_kb) {
         p->l1_ways = (unsigned)m->l1.ways;
         p->l1_sets = (unsigned)(m->l1.size_kb * 1024 / line / m->l1.ways);

@@ -27,8 +27,9 @@ struct sim_machine_sec {
 };
 
 struct sim_core_sec {
-    int64_t mshrs;       /* outstanding misses of a copy stream */
-    int64_t poll_cycles; /* between a failed wait's wake-up and its re-load */
+    int64_t mshrs;        /* outstanding misses of a copy stream */
+    int64_t poll_cycles;  /* between a failed wait's wake-up and its re-load */
+    int64_t snoop_cycles; /* a forwarded request or invalidation at a cache; 0: hit latency */
 };
 
 struct sim_cache_sec {

@@ -70,13 +70,12 @@ static int core_of(const struct mb *b, int s, int i)
     return s * b->cps + i;
 }
 
-/* One line read by thread 1 after thread 0 made it `state`. home: -1 or the
- * socket of its memory. */
+/* One line read by thread 1 after thread 0 set it up; home: the socket of
+ * its memory. */
 static double single(struct mb *b, int reader_core, int owner_core, const char *setup, int home)
 {
-    char text[2048], homes[32] = "";
-    if (home >= 0)
-        snprintf(homes, sizeof homes, " home=%d", home);
+    char text[2048], homes[32];
+    snprintf(homes, sizeof homes, " home=%d", home);
     snprintf(text, sizeof text,
              "ccsim-trace 1\nthreads 2\npin %d %d\nline x 64%s\n"
              "for it 0..%d {\n  all: sync\n  0: evict x[it%%64]\n%s"
@@ -88,13 +87,14 @@ static double single(struct mb *b, int reader_core, int owner_core, const char *
 /* R_L: a line in the reader's own cache. */
 static double r_local(struct mb *b)
 {
-    return single(b, 0, 1, "  1: prime x[it%64] M\n", -1);
+    return single(b, 0, 1, "  1: prime x[it%64] M\n", 0);
 }
 
 /* R_R / R_Q: a line modified in another core of the same / the other socket. */
 static double r_remote(struct mb *b, int socket)
 {
-    return single(b, 0, core_of(b, socket, socket ? 0 : 1), "  0: prime x[it%64] M\n", -1);
+    /* first touch: the line's memory is in its owner's socket */
+    return single(b, 0, core_of(b, socket, socket ? 0 : 1), "  0: prime x[it%64] M\n", socket);
 }
 
 /* R_I / R_QI: a line in memory of this / the other socket. */
@@ -103,7 +103,8 @@ static double r_invalid(struct mb *b, int socket)
     return single(b, 0, 1, "", socket);
 }
 
-/* Contention: n threads read one line modified in another core at once. */
+/* Contention (seed 000 Sec 2.2.2): n threads copy one line modified in
+ * another core into their own receive lines, at once. */
 static double contention(struct mb *b, int n)
 {
     char text[8192], pin[4096] = "";
@@ -111,14 +112,15 @@ static double contention(struct mb *b, int n)
     for (int t = 0; t <= n && len < (int)sizeof pin - 16; t++)
         len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", t % cores);
     snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads %d\npin%s\nline x 64\n"
+             "ccsim-trace 1\nthreads %d\npin%s\nline x 64 home=0\nline r %d home=0\n"
              "for it 0..%d {\n  all: sync\n  0: evict x[it%%64]\n  0: prime x[it%%64] M\n"
-             "  all: sync\n  others: read x[it%%64]\n  others: mark done\n}\n",
-             n + 1, pin, b->iters - 1);
+             "  others: prime r[t] M\n  all: sync\n  others: copy x[it%%64] r[t] 1\n"
+             "  others: mark done\n}\n",
+             n + 1, pin, n + 1, b->iters - 1);
     return measure(b, text);
 }
 
-/* Congestion: n pairs, each reads its own line modified across sockets. */
+/* Congestion: n pairs, each copies its own line modified across sockets. */
 static double congestion(struct mb *b, int n)
 {
     char text[8192], pin[4096] = "";
@@ -128,10 +130,11 @@ static double congestion(struct mb *b, int n)
     for (int i = 0; i < n; i++)
         len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", core_of(b, 0, i));
     snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads %d\npin%s\nline x %d\n"
-             "for it 0..%d {\n  all: sync\n  0..%d: prime x[t] M\n  all: sync\n"
-             "  %d..%d: read x[t-%d]\n  %d..%d: mark done\n}\n",
-             2 * n, pin, n, b->iters - 1, n - 1, n, 2 * n - 1, n, n, 2 * n - 1);
+             "ccsim-trace 1\nthreads %d\npin%s\nline x %d home=1\nline r %d home=0\n"
+             "for it 0..%d {\n  all: sync\n  0..%d: prime x[t] M\n  %d..%d: prime r[t-%d] M\n"
+             "  all: sync\n  %d..%d: copy x[t-%d] r[t-%d] 1\n  %d..%d: mark done\n}\n",
+             2 * n, pin, n, n, b->iters - 1, n - 1, n, 2 * n - 1, n, n, 2 * n - 1, n, n, n,
+             2 * n - 1);
     return measure(b, text);
 }
 
@@ -140,7 +143,7 @@ static double multiline(struct mb *b, int lines)
 {
     char text[2048];
     snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads 2\npin 1 0\nline src %d\nline dst %d\n"
+             "ccsim-trace 1\nthreads 2\npin 1 0\nline src %d home=0\nline dst %d home=0\n"
              "for it 0..%d {\n  all: sync\n  for i 0..%d {\n    0: prime src[i] M\n"
              "    1: prime dst[i] M\n  }\n  all: sync\n  1: copy src[0] dst[0] %d\n"
              "  1: mark done\n}\n",
