@@ -115,6 +115,8 @@ static void cc_perform_request(struct cc_ctx *c)
     perform_on_line(s, r, cl);
     cl->lru = ++c->cache->tick;
     c->performed = true;
+    if (!cc_op_reads(r->op) && r->op != CC_FLUSH)
+        cc_fire_watches(s, c->cache, cl->line); /* a sibling hardware thread may wait on it */
     unsigned cycles = cc_l1_touch(s, c->cache, cl->line);
     if (r->missed)
         cycles = 0; /* the fill brought it: answered with the fill */

@@ -375,6 +375,8 @@ void cc_set_sharer(struct cc_system *s, struct cc_dir *d, int core, bool on);
 int cc_sharer_count(const struct cc_system *s, const struct cc_dir *d);
 int cc_first_sharer(const struct cc_system *s, const struct cc_dir *d, int except);
 void cc_read_memory(struct cc_ctx *c);
+/* Wakes the watchers of line in cache c (its copy changed or left). */
+void cc_fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line);
 unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, uint64_t line);
 void cc_write_memory_event(struct cc_ctx *c);
 struct cc_home *cc_home_of(struct cc_system *s, uint64_t line);

@@ -123,8 +123,9 @@ void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state);
 /* The value of a word as the machine sees it now (for checks and reports). */
 uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word);
 
-/* One-shot: fn(k, ctx) when core's copy of line stops being readable (or
- * at once if it is not readable now). For `wait`. */
+/* One-shot: fn(k, ctx) when core's copy of line stops being readable or is
+ * written by this core (a sibling hardware thread), or at once if it is not
+ * readable now. For `wait`. */
 typedef void (*cc_watch_fn)(struct sim_kernel *k, void *ctx);
 void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx);
 

@@ -254,7 +254,7 @@ static _Noreturn void no_row(struct cc_system *s, const char *side, int node, ui
 
 static void process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r);
 
-static void fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line)
+void cc_fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line)
 {
     struct cc_watch **pp = &c->watches;
     while (*pp) {
@@ -278,7 +278,7 @@ static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_l
     if (s->check && old != now_st)
         cc_check_states(s, cl->line);
     if (cc_state_readable(old) && !cc_state_readable(now_st))
-        fire_watches(s, c, cl->line);
+        cc_fire_watches(s, c, cl->line);
     if (old != now_st && !cache_transient(now_st))
         replay_waiting(s, c, cl);
     if (cl->state == CS_I && !cl->waiting)

@@ -174,6 +174,19 @@ START_TEST(test_hardware_threads_share_a_cache)
 }
 END_TEST
 
+/* A wait on a line its own core's sibling thread writes: the copy is never
+ * invalidated, only updated in place, and the waiter must still wake. */
+START_TEST(test_sibling_write_wakes_waiter)
+{
+    const char *sets[] = {"machine.threads_per_core=2"};
+    run_text("ccsim-trace 1\nthreads 2\npin 0.0 0.1\nline x\n"
+             "0: write x 0\nall: sync\n1: wait x == 1\n0: compute 50\n0: write x 1\n",
+             sets, 1, &res, &diag);
+    ck_assert(!res.deadlock);
+    wl_result_free(&res);
+}
+END_TEST
+
 START_TEST(test_input_errors)
 {
     run_text("ccsim-trace 1\nthreads 1\nline x\n0: invmb\n", NULL, 0, &res, &diag);
@@ -268,6 +281,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_deadlock_reported);
     tcase_add_test(tc, test_values_and_errors);
     tcase_add_test(tc, test_hardware_threads_share_a_cache);
+    tcase_add_test(tc, test_sibling_write_wakes_waiter);
     tcase_add_test(tc, test_input_errors);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_llc_serves_shared_reads);
