@@ -20,6 +20,7 @@ const struct cli_cmd cli_cmds[] = {
      "  --seed S              random seed (default 1)\n"
      "  --json FILE           write the result as JSON (docs/DESIGN.md)\n"
      "  --check               run the invariant checker on every access\n"
+     "  --links               print every link's traffic (messages, bytes, use, queueing)\n"
      "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "\n"
      "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"

@@ -16,14 +16,18 @@ struct run_args {
     size_t nsets;
     uint64_t seed;
     bool check;
+    bool links; /* print every link's traffic */
 };
 
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-    static const struct option longs[] = {
-        {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
-        {"seed", required_argument, NULL, 'S'},   {"json", required_argument, NULL, 'J'},
-        {"check", no_argument, NULL, 'C'},        {0}};
+    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {"seed", required_argument, NULL, 'S'},
+                                          {"json", required_argument, NULL, 'J'},
+                                          {"check", no_argument, NULL, 'C'},
+                                          {"links", no_argument, NULL, 'L'},
+                                          {0}};
     int c, bad = 0;
     optind = 1;
     while ((c = cli_next_opt("run", argc, argv, ":c:s:", longs, &bad)) != -1) {
@@ -47,6 +51,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
             break;
         case 'C':
             a->check = true;
+            break;
+        case 'L':
+            a->links = true;
             break;
         }
     }
@@ -187,6 +194,12 @@ int cli_run(int argc, char **argv)
     if (r.input_error)
         goto free_result;
     print_summary(&m, &a, p, &r);
+    if (a.links) {
+        if (mc->net->ops->print_links)
+            mc->net->ops->print_links(mc->net, stdout);
+        else
+            printf("links: the %s topology has none\n", m.machine.topology);
+    }
     status = r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
     if (a.json && !write_json(a.json, &m, &a, p, &r))
         status = SIM_EXIT_INPUT;

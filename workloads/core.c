@@ -54,7 +54,9 @@ struct run {
     sim_time_t *core_issue; /* per core: its next free issue slot */
     struct iteration *iters;
     size_t niters, cap_iters;
-    uint64_t *lines; /* line index -> line number */
+    uint64_t *lines;     /* line index -> line number, or UNPLACED */
+    struct sim_map used; /* line numbers taken */
+    uint64_t *low;       /* per home (+1): below it every number is taken */
     bool stopped;
 };
 
@@ -65,8 +67,18 @@ static sim_time_t cycles(const struct run *r, uint64_t n)
     return n * r->m->clock.period_ps;
 }
 
-static uint64_t line_number(const struct run *r, int64_t line_index)
+#define UNPLACED UINT64_MAX /* a line without home=, not yet touched */
+
+static uint64_t take_line(struct run *r, int64_t home);
+
+/* The line number of a line index as thread t uses it: a line without a
+ * declared home is placed on first touch, in the socket of t's core (the
+ * papers' first-touch policy). */
+static uint64_t line_number(struct thr *t, int64_t line_index)
 {
+    struct run *r = t->run;
+    if (r->lines[line_index] == UNPLACED)
+        r->lines[line_index] = take_line(r, t->core / (r->m->cores / r->m->memory_nodes));
     return r->lines[line_index];
 }
 
@@ -185,7 +197,7 @@ static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_
     memset(req, 0, sizeof *req);
     req->op = op;
     req->core = t->core;
-    req->line = line_number(t->run, a->line);
+    req->line = line_number(t, a->line);
     req->word = (unsigned)a->word;
     req->value = v;
     req->value2 = v2;
@@ -253,7 +265,7 @@ static void stream_slot_done(struct sim_kernel *k, struct cc_req *req)
         const struct wl_loc *dst = &t->op.addr[t->op.op == WL_OP_COPY ? 1 : 0];
         int64_t i = (int64_t)req->value;
         req->op = t->op.op == WL_OP_COPY ? CC_STORE_LINE : CC_ADD_LINE;
-        req->line = line_number(t->run, dst->line + i);
+        req->line = line_number(t, dst->line + i);
         start_access(t, req);
         return;
     }
@@ -281,7 +293,7 @@ static void stream_issue(struct thr *t)
         memset(req, 0, sizeof *req);
         req->op = CC_LOAD_LINE;
         req->core = t->core;
-        req->line = line_number(t->run, src->line + t->s_next);
+        req->line = line_number(t, src->line + t->s_next);
         req->buf = t->sbuf + (size_t)slot * t->run->m->line_bytes;
         req->value = (uint64_t)t->s_next;
         req->done = stream_slot_done;
@@ -350,7 +362,7 @@ static void retry_methodology(struct sim_kernel *k, void *obj, uint64_t arg)
 static bool methodology(struct thr *t)
 {
     struct run *r = t->run;
-    uint64_t line = line_number(r, t->op.addr[0].line);
+    uint64_t line = line_number(t, t->op.addr[0].line);
     if (!cc_line_quiet(r->m->cc, line)) {
         sim_schedule(r->m->k, cycles(r, 1), retry_methodology, t, 0);
         return false;
@@ -366,7 +378,7 @@ static void do_expect(struct thr *t)
 {
     struct run *r = t->run;
     const struct wl_loc *a = &t->op.addr[0];
-    int64_t v = (int64_t)cc_peek_word(r->m->cc, line_number(r, a->line), (unsigned)a->word);
+    int64_t v = (int64_t)cc_peek_word(r->m->cc, line_number(t, a->line), (unsigned)a->word);
     if (wl_cmp_holds(t->op.cmp, v, t->op.value[0]))
         return;
     if (r->res->value_errors++ < (uint64_t)r->o.max_reports) {
@@ -485,9 +497,9 @@ static void report_deadlock(struct run *r, FILE *f)
         else if (t->op.op == WL_OP_WAIT)
             fprintf(f, "waits for %s.%d %s %lld; the word is %lld, its copy %c\n", name,
                     t->op.addr[0].word, wl_cmp_text(t->op.cmp), (long long)t->op.value[0],
-                    (long long)cc_peek_word(r->m->cc, line_number(r, t->op.addr[0].line),
+                    (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
                                             (unsigned)t->op.addr[0].word),
-                    cc_state_of(r->m->cc, t->core, line_number(r, t->op.addr[0].line)));
+                    cc_state_of(r->m->cc, t->core, line_number(t, t->op.addr[0].line)));
         else
             fprintf(f, "in %s %s\n", wl_op_name(t->op.op), name);
     }
@@ -564,18 +576,18 @@ static void counters(struct run *r)
 
 /* ------------------------------------------------------------ the run */
 
-/* The line numbers of the program's lines: each takes the smallest unused
- * number, and a line declared with home=S the smallest unused number whose
- * home is in socket S (NUMA placement). */
-static uint64_t take_line(struct run *r, struct sim_map *used, uint64_t *low, int64_t home)
+/* The line numbers of the program's lines: a line declared with home=S takes
+ * the smallest unused number whose home is in socket S (NUMA placement); the
+ * others are placed on first touch (line_number). */
+static uint64_t take_line(struct run *r, int64_t home)
 {
     /* low[home + 1]: below it, every number of that kind is taken (the set
      * only grows), so each search starts there */
-    uint64_t n = low[home + 1];
-    while (sim_map_get(used, n) || (home >= 0 && cc_home_socket(r->m->cc, n) != (int)home))
+    uint64_t n = r->low[home + 1];
+    while (sim_map_get(&r->used, n) || (home >= 0 && cc_home_socket(r->m->cc, n) != (int)home))
         n++;
-    sim_map_put(used, n, (void *)1);
-    low[home + 1] = n + 1;
+    sim_map_put(&r->used, n, (void *)1);
+    r->low[home + 1] = n + 1;
     return n;
 }
 
@@ -583,9 +595,6 @@ static bool place_lines(struct run *r)
 {
     int64_t n = wl_program_line_count(r->prog);
     r->lines = sim_xcalloc(n ? (size_t)n : 1, sizeof *r->lines);
-    struct sim_map used;
-    sim_map_init(&used);
-    uint64_t *low = sim_xcalloc((size_t)r->m->memory_nodes + 1, sizeof *low);
     bool ok = true;
     for (int i = 0; i < wl_program_decl_count(r->prog) && ok; i++) {
         const struct wl_line *l = wl_program_decl(r->prog, i);
@@ -596,10 +605,8 @@ static bool place_lines(struct run *r)
             ok = false;
         }
         for (int64_t k = 0; k < l->count && ok; k++)
-            r->lines[l->first + k] = take_line(r, &used, low, l->home);
+            r->lines[l->first + k] = l->home >= 0 ? take_line(r, l->home) : UNPLACED;
     }
-    free(low);
-    sim_map_destroy(&used);
     return ok;
 }
 
@@ -643,6 +650,8 @@ void wl_run(const struct wl_machine *m, const struct wl_program *prog, const str
     r.live = r.nthr;
     r.thr = sim_xcalloc((size_t)r.nthr, sizeof *r.thr);
     r.core_issue = sim_xcalloc((size_t)m->cores, sizeof *r.core_issue);
+    sim_map_init(&r.used);
+    r.low = sim_xcalloc((size_t)m->memory_nodes + 1, sizeof *r.low);
     if (wl_program_words(prog) * 8 != (int)m->line_bytes) {
         sim_diag_add(d, wl_program_file(prog), 0,
                      "the trace was read for %d-byte lines, the machine has %u-byte lines",
@@ -680,6 +689,8 @@ void wl_run(const struct wl_machine *m, const struct wl_program *prog, const str
     }
 free_threads:
     free(r.lines);
+    free(r.low);
+    sim_map_destroy(&r.used);
     free(r.iters);
     free(r.thr);
     free(r.core_issue);

@@ -315,7 +315,9 @@ struct wl_machine {
     int mshrs;
     unsigned poll_cycles;
     unsigned line_bytes;
-    int memory_nodes; /* sockets: a line's declared home=S must be below it */
+    int memory_nodes; /* sockets: a line's declared home=S must be below it; a
+                         line without home= lives in the socket of the first
+                         thread that touches it */
     struct sim_clock clock;
 };
 
@@ -347,5 +349,45 @@ struct wl_result {
 void wl_run(const struct wl_machine *m, const struct wl_program *prog, const struct wl_run_opts *o,
             struct wl_result *res, struct sim_diag *d);
 void wl_result_free(struct wl_result *res);
+
+/* ---------------------------------------------------------------- generators */
+
+/*
+ * Built-in generators (workloads/gen*.c): each writes the trace of one
+ * algorithm of seed 000 (Ramos & Hoefler, "Cache Line Aware Algorithm
+ * Design for Cache-Coherent Architectures") in the format above, so that
+ * `ccsim gen` can dump it for a user to read, change and run. A generator
+ * emits a program of cache-line operations only: no timing, no model.
+ *
+ * Every generated trace follows the paper's measurement method (Sec 2.5):
+ * data is produced before `all: sync`, which opens each iteration;
+ * synchronisation lines are evicted (state I) and user data primed in M in
+ * its owner's cache; flags carry it+1 (or a multiple), so nothing is reset;
+ * every thread ends with `all: mark done`; `expect`s after the mark check
+ * the result with values that change every iteration. With a machine whose
+ * cores are known, a `pin` line places thread t on core t % cores, hardware
+ * thread t / cores, which fills one socket before the next (Sec 2.5).
+ * Generation is deterministic: the same arguments give the same text.
+ */
+struct wl_gen_machine {
+    int cores;            /* physical cores (0: unknown, emit no pin) */
+    int sockets;          /* >= 1 */
+    int threads_per_core; /* >= 1 */
+    int line_bytes;       /* 0 means 64 */
+};
+/* The trace of generator spec "NAME[:k=v,...]" for `threads` threads and
+ * `iterations` iterations, as a malloc'ed NUL-terminated string (free()
+ * it); NULL with messages in d ("-w SPEC: what is wrong (what is
+ * expected)") for an unknown name, an unknown or malformed parameter, a
+ * value out of range, or a thread count the algorithm cannot take. m may
+ * be NULL (no pin line, 64-byte lines). */
+char *wl_generate(const char *spec, int threads, long iterations, const struct wl_gen_machine *m,
+                  struct sim_diag *d);
+/* For `ccsim list generators`: every generator, its one-line summary, the
+ * paper section it comes from, and each parameter with its default and
+ * meaning. */
+void wl_gen_list(FILE *f);
+/* Names of the generators, NULL-terminated (for tests and completion). */
+extern const char *const wl_gen_names[];
 
 #endif /* CCSIM_WORKLOAD_H */
