@@ -129,6 +129,10 @@ uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word);
 typedef void (*cc_watch_fn)(struct sim_kernel *k, void *ctx);
 void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx);
 
+/* The value of a word in core's own readable copy; false if it has none. */
+bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned word,
+                   uint64_t *value);
+
 /* The state letter of line in core's cache ('I', 'S', 'E', 'M', 'O', 'F',
  * or 'T' when in a transient state). */
 char cc_state_of(const struct cc_system *s, int core, uint64_t line);

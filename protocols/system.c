@@ -159,6 +159,16 @@ uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
     return v;
 }
 
+bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned word,
+                   uint64_t *value)
+{
+    const struct cc_line *cl = find_line(s, core, line);
+    if (!cl || !cc_state_readable(cl->state))
+        return false;
+    memcpy(value, cl->data + 8 * word, 8);
+    return true;
+}
+
 void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx)
 {
     const struct cc_line *cl = find_line(s, core, line);

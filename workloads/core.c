@@ -250,6 +250,13 @@ static void wait_loaded(struct thr *t)
     if (t->req.from_writer)
         r->res->steals++;
     t->st = T_POLL;
+    /* a sibling hardware thread may have written the core's copy between
+     * the load and now: then it has changed already */
+    uint64_t now;
+    if (cc_local_word(r->m->cc, t->core, t->req.line, t->req.word, &now) && now != t->req.result) {
+        copy_changed(r->m->k, t);
+        return;
+    }
     cc_watch(r->m->cc, t->core, t->req.line, copy_changed, t);
 }
 
