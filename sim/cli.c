@@ -10,13 +10,17 @@
 
 const struct cli_cmd cli_cmds[] = {
     {"run", cli_run, "run a trace on a machine",
-     "usage: ccsim run -c CONFIG TRACE [--seed S] [--json FILE] [--check] [--set G.K=V ...]\n"
+     "usage: ccsim run -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
+     "                 [--seed S] [--json FILE] [--check] [--links] [--set G.K=V ...]\n"
      "\n"
      "Runs the trace (docs/DESIGN.md: the trace format) on the machine and prints\n"
      "the iteration latency (from each sync to the slowest thread's last mark),\n"
      "the counters, the checks and the simulation speed.\n"
      "\n"
      "  -c, --config CONFIG   the machine (a path or a shipped name)\n"
+     "  -w, --workload GEN    a built-in generator instead of a trace (ccsim list generators)\n"
+     "  -t, --threads N       the generator's threads\n"
+     "  -i, --iterations K    the generator's iterations (default 100)\n"
      "  --seed S              random seed (default 1)\n"
      "  --json FILE           write the result as JSON (docs/DESIGN.md)\n"
      "  --check               run the invariant checker on every access\n"
@@ -40,12 +44,24 @@ const struct cli_cmd cli_cmds[] = {
      "  --json FILE           write the figures as JSON (docs/DESIGN.md)\n"
      "  -i, --iterations K    iterations per measurement (default 21; the first is\n"
      "                        dropped as a cold start, the median of the rest kept)\n"},
-    {"list", cli_list, "list shipped configs or protocols",
-     "usage: ccsim list (configs | protocols)\n"
+    {"gen", cli_gen, "print a built-in generator's trace",
+     "usage: ccsim gen GENERATOR[:k=v,...] -t THREADS [-i ITERATIONS] [-c CONFIG [--set G.K=V]]\n"
+     "\n"
+     "Prints the trace a built-in algorithm generator writes (ccsim list generators\n"
+     "lists them with their parameters), to read, change and run with ccsim run.\n"
+     "With -c, threads are pinned for that machine (one socket filled first) and\n"
+     "the line size is the machine's.\n"
+     "\n"
+     "  -t, --threads N       threads (required)\n"
+     "  -i, --iterations K    iterations (default 100)\n"
+     "  -c, --config CONFIG   the machine to generate for\n"},
+    {"list", cli_list, "list shipped configs, protocols or generators",
+     "usage: ccsim list (configs | protocols | generators)\n"
      "\n"
      "configs: the machine configs shipped with ccsim (from $CCSIM_CONFIG_DIR or\n"
      "the installed configs folder), with their machine names and descriptions.\n"
-     "protocols: the coherence protocols built in.\n"},
+     "protocols: the coherence protocols built in.\n"
+     "generators: the built-in algorithm generators with their parameters.\n"},
     {"config", cli_config, "check a machine config and print what it describes",
      "usage: ccsim config -c CONFIG [--set GROUP.KEY=VALUE ...]\n"
      "\n"

@@ -9,6 +9,7 @@
 #define CCSIM_CLI_H
 
 #include "machine.h"
+#include "workload.h"
 #include "sim.h"
 
 struct cli_cmd {
@@ -36,6 +37,10 @@ int cli_list(int argc, char **argv);
 int cli_config(int argc, char **argv);
 int cli_stress(int argc, char **argv);
 int cli_run(int argc, char **argv);
+int cli_gen(int argc, char **argv);
+/* The generator's trace for the machine, parsed (run -w). */
+struct wl_program *cli_generate(const char *spec, int threads, long iterations,
+                                const struct sim_machine_cfg *m, struct sim_diag *d);
 int cli_microbench(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
 /* Resolves -c (a path or a shipped name) and loads it with the --set

@@ -82,12 +82,17 @@ static int list_protocols(void)
 int cli_list(int argc, char **argv)
 {
     if (argc != 2)
-        return cli_usage_error("list", "say what to list: configs or protocols");
+        return cli_usage_error("list", "say what to list: configs, protocols or generators");
     if (strcmp(argv[1], "configs") == 0)
         return list_configs();
     if (strcmp(argv[1], "protocols") == 0)
         return list_protocols();
-    return cli_usage_error("list", "cannot list '%s' (known: configs, protocols)", argv[1]);
+    if (strcmp(argv[1], "generators") == 0) {
+        wl_gen_list(stdout);
+        return SIM_EXIT_OK;
+    }
+    return cli_usage_error("list", "cannot list '%s' (known: configs, protocols, generators)",
+                           argv[1]);
 }
 
 int cli_protocol(int argc, char **argv)

@@ -12,6 +12,8 @@
 
 struct run_args {
     const char *config, *trace, *json;
+    const char *gen; /* -w GENERATOR[:k=v,...] */
+    uint64_t threads, iterations;
     const char *sets[64];
     size_t nsets;
     uint64_t seed;
@@ -27,10 +29,13 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
                                           {"json", required_argument, NULL, 'J'},
                                           {"check", no_argument, NULL, 'C'},
                                           {"links", no_argument, NULL, 'L'},
+                                          {"workload", required_argument, NULL, 'w'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {"iterations", required_argument, NULL, 'i'},
                                           {0}};
     int c, bad = 0;
     optind = 1;
-    while ((c = cli_next_opt("run", argc, argv, ":c:s:", longs, &bad)) != -1) {
+    while ((c = cli_next_opt("run", argc, argv, ":c:s:w:t:i:", longs, &bad)) != -1) {
         if (bad)
             return bad;
         switch (c) {
@@ -55,6 +60,17 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
         case 'L':
             a->links = true;
             break;
+        case 'w':
+            a->gen = optarg;
+            break;
+        case 't':
+            if (!cli_parse_u64("run", "-t", optarg, 1, 4096, &a->threads))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'i':
+            if (!cli_parse_u64("run", "-i", optarg, 1, 1000000000, &a->iterations))
+                return SIM_EXIT_INPUT;
+            break;
         }
     }
     if (optind < argc)
@@ -63,15 +79,29 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
         return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
     if (!a->config)
         return cli_usage_error("run", "-c CONFIG is required");
-    if (!a->trace)
-        return cli_usage_error("run", "name a TRACE file to run");
+    if (a->trace && a->gen)
+        return cli_usage_error("run", "give a TRACE or -w GENERATOR, not both");
+    if (!a->trace && !a->gen)
+        return cli_usage_error("run", "name a TRACE file or a generator (-w NAME)");
+    if (a->trace && (a->threads || a->iterations))
+        return cli_usage_error("run", "-t and -i go with -w; a trace says its own threads "
+                                      "and loops");
+    if (a->gen && !a->threads)
+        return cli_usage_error("run", "-w needs -t THREADS");
+    if (a->gen && !a->iterations)
+        a->iterations = 100;
     return 0;
+}
+
+static const char *workload_name(const struct run_args *a)
+{
+    return a->gen ? a->gen : a->trace;
 }
 
 static void print_summary(const struct sim_machine_cfg *m, const struct run_args *a,
                           const struct wl_program *p, const struct wl_result *r)
 {
-    printf("ccsim run: %s on %s (%s, %s, %lld cores), %d threads, seed %llu\n", a->trace,
+    printf("ccsim run: %s on %s (%s, %s, %lld cores), %d threads, seed %llu\n", workload_name(a),
            m->machine.name, m->machine.protocol, m->machine.topology, (long long)m->machine.cores,
            wl_program_threads(p), (unsigned long long)a->seed);
     if (r->iterations)
@@ -130,7 +160,7 @@ static bool write_json(const char *path, const struct sim_machine_cfg *m, const 
     fprintf(f, ", \"topology\": ");
     json_string(f, m->machine.topology);
     fprintf(f, ",\n \"workload\": ");
-    json_string(f, a->trace);
+    json_string(f, workload_name(a));
     fprintf(f, ", \"threads\": %d, \"iterations\": %llu, \"seed\": %llu,\n", wl_program_threads(p),
             (unsigned long long)r->iterations, (unsigned long long)a->seed);
     fprintf(f,
@@ -175,7 +205,8 @@ int cli_run(int argc, char **argv)
     sim_diag_init(&d);
     struct wl_parse_opts po = {(int)m.machine.line_bytes, (int)m.machine.cores,
                                (int)m.machine.threads_per_core};
-    struct wl_program *p = wl_parse_file(a.trace, &po, &d);
+    struct wl_program *p = a.gen ? cli_generate(a.gen, (int)a.threads, (long)a.iterations, &m, &d)
+                                 : wl_parse_file(a.trace, &po, &d);
     if (!p) {
         sim_diag_print(&d);
         return SIM_EXIT_INPUT;
