@@ -204,6 +204,26 @@ START_TEST(test_microbench)
 }
 END_TEST
 
+START_TEST(test_gen_output_runs)
+{
+    tu_ccsim(&r, "gen bcast-tree:shape=binomial -t 5 -i 7 -c snb-e5-2660");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *trace = tu_write("b.trace", r.out);
+    tu_ccsim(&r, "run -c snb-e5-2660 %s --check", trace);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "latency over 7 iterations") != NULL);
+    tu_ccsim(&r, "run -c snb-e5-2660 -w bcast-tree:shape=binomial -t 5 -i 7 --check");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "latency over 7 iterations") != NULL);
+    tu_ccsim(&r, "run -c snb-e5-2660 -w bcast-tree:shape=binomail -t 5");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "-w bcast-tree:shape=binomail: ") != NULL, "%s", r.err);
+    tu_ccsim(&r, "list generators");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, "barrier-dissemination") != NULL);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -218,6 +238,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_run_trace);
     tcase_add_test(tc, test_run_exit_statuses);
     tcase_add_test(tc, test_microbench);
+    tcase_add_test(tc, test_gen_output_runs);
     suite_add_tcase(s, tc);
     return s;
 }

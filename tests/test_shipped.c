@@ -1,0 +1,120 @@
+/*
+ * test_shipped.c -- every built-in generator, with the checker on, on every
+ * shipped coherent machine at 2, 5 and 16 threads (and 240 on the Xeon Phi):
+ * zero value errors, zero coherence violations, no deadlock. Generated for
+ * each machine through the same path as `ccsim run -w` (pinning, line size).
+ */
+#include "cli.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ITERS 4
+
+static void load(const char *name, struct sim_machine_cfg *m)
+{
+    char path[1024];
+    struct sim_diag d;
+    sim_diag_init(&d);
+    snprintf(path, sizeof path, "%s/%s.cfg", CCSIM_CONFIGS, name);
+    ck_assert_msg(sim_machine_load(m, path, NULL, 0, &d), "%s", d.text);
+}
+
+/* Runs one spec; returns false if the generator refuses the thread count. */
+static bool run_one(const struct sim_machine_cfg *m, const char *spec, int threads)
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_program *p = cli_generate(spec, threads, ITERS, m, &d);
+    if (!p) {
+        ck_assert_msg(strstr(d.text, "thread") != NULL, "%s -t %d on %s: %s", spec, threads,
+                      m->machine.name, d.text);
+        return false;
+    }
+    struct sim_machine *mc = sim_machine_build(m, 1, &d);
+    ck_assert_msg(mc != NULL, "%s", d.text);
+    cc_check_enable(mc->cc, false);
+    struct wl_machine w;
+    sim_machine_view(mc, &w);
+    struct wl_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 3};
+    struct wl_result r;
+    wl_run(&w, p, &o, &r, &d);
+    ck_assert_msg(!r.input_error && !r.deadlock && r.value_errors == 0 &&
+                      r.coherence_violations == 0 && r.iterations == ITERS,
+                  "%s -t %d on %s: input error %d, deadlock %d, value errors %llu, violations "
+                  "%llu, iterations %llu: %s",
+                  spec, threads, m->machine.name, r.input_error, r.deadlock,
+                  (unsigned long long)r.value_errors, (unsigned long long)r.coherence_violations,
+                  (unsigned long long)r.iterations, d.text);
+    wl_result_free(&r);
+    sim_machine_free(mc);
+    wl_program_free(p);
+    return true;
+}
+
+static const char *const specs[] = {
+    "pingpong",
+    "pingpong:lines=8",
+    "m2o",
+    "m2o:lines=diff",
+    "o2m",
+    "o2m:lines=diff",
+    "m2o-tree",
+    "o2m-tree",
+    "barrier-dissemination",
+    "barrier-dissemination:m=2",
+    "barrier-multim",
+    "barrier-pairwise",
+    "barrier-socketroot",
+    "bcast-tree:shape=flat",
+    "bcast-tree:shape=binary",
+    "bcast-tree:shape=binomial",
+    "bcast-tree:shape=kary:3",
+    "bcast-multiline:lines=16",
+    "reduce-tree",
+    "reduce-binomial:lines=4",
+};
+
+static const char *const machines[] = {"snb-e5-2660", "knc-5110p", "opteron-6272"};
+
+START_TEST(test_every_generator_every_machine)
+{
+    struct sim_machine_cfg m;
+    load(machines[_i], &m);
+    static const int counts[] = {2, 5, 16};
+    int ran = 0;
+    for (size_t s = 0; s < SIM_COUNT_OF(specs); s++)
+        for (size_t c = 0; c < SIM_COUNT_OF(counts); c++)
+            ran += run_one(&m, specs[s], counts[c]);
+    ck_assert_int_ge(ran, (int)(SIM_COUNT_OF(specs) - 2) * 3);
+}
+END_TEST
+
+START_TEST(test_knc_240_threads)
+{
+    struct sim_machine_cfg m;
+    load("knc-5110p", &m);
+    static const char *const big[] = {"barrier-dissemination", "m2o",
+                                      "o2m:lines=diff",        "bcast-tree:shape=binomial",
+                                      "reduce-tree",           "reduce-binomial:lines=2"};
+    for (size_t s = 0; s < SIM_COUNT_OF(big); s++)
+        ck_assert(run_one(&m, big[s], 240));
+}
+END_TEST
+
+static Suite *shipped_suite(void)
+{
+    Suite *s = suite_create("shipped");
+    TCase *tc = tcase_create("generators");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, test_every_generator_every_machine, 0, SIM_COUNT_OF(machines));
+    tcase_add_test(tc, test_knc_240_threads);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(shipped_suite());
+}
