@@ -15,6 +15,7 @@ void cli_gen_machine(const struct sim_machine_cfg *m, struct wl_gen_machine *g)
     g->sockets = (int)m->machine.sockets;
     g->threads_per_core = (int)m->machine.threads_per_core;
     g->line_bytes = (int)m->machine.line_bytes;
+    g->atomic_store_bytes = (int)m->core.atomic_store_bytes;
 }
 
 struct wl_program *cli_generate(const char *spec, int threads, long iterations,

@@ -33,6 +33,9 @@ static const struct sim_cfg_key core_keys[] = {
                     "from a failed wait's wake-up to its re-load"),
     SIM_CFG_INT_KEY(T, snoop_cycles, false, 0, 100000, "cycles",
                     "a forwarded request or invalidation at a cache (0: its hit latency)"),
+    SIM_CFG_INT_KEY(T, atomic_store_bytes, false, 8, 256, "B",
+                    "bytes one store writes atomically: 8, or a whole 64-byte line with "
+                    "512-bit vector stores (seed 002 Table I)"),
 };
 #undef T
 #define T struct sim_cache_sec
@@ -119,6 +122,7 @@ static void machine_defaults(struct sim_machine_cfg *m)
     m->machine.threads_per_core = 1;
     m->core.mshrs = 10;
     m->core.poll_cycles = 0;
+    m->core.atomic_store_bytes = 8;
     m->memory.controllers = 1;
     m->memory.bandwidth_gbs = 10.0;
     m->home.count = 0; /* one per socket */

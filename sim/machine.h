@@ -27,9 +27,10 @@ struct sim_machine_sec {
 };
 
 struct sim_core_sec {
-    int64_t mshrs;        /* outstanding misses of a copy stream */
-    int64_t poll_cycles;  /* between a failed wait's wake-up and its re-load */
-    int64_t snoop_cycles; /* a forwarded request or invalidation at a cache; 0: hit latency */
+    int64_t mshrs;              /* outstanding misses of a copy stream */
+    int64_t poll_cycles;        /* between a failed wait's wake-up and its re-load */
+    int64_t snoop_cycles;       /* a forwarded request or invalidation at a cache; 0: hit latency */
+    int64_t atomic_store_bytes; /* what one store writes atomically (seed 002 Table I) */
 };
 
 struct sim_cache_sec {

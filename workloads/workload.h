@@ -370,10 +370,11 @@ void wl_result_free(struct wl_result *res);
  * Generation is deterministic: the same arguments give the same text.
  */
 struct wl_gen_machine {
-    int cores;            /* physical cores (0: unknown, emit no pin) */
-    int sockets;          /* >= 1 */
-    int threads_per_core; /* >= 1 */
-    int line_bytes;       /* 0 means 64 */
+    int cores;              /* physical cores (0: unknown, emit no pin) */
+    int sockets;            /* >= 1 */
+    int threads_per_core;   /* >= 1 */
+    int line_bytes;         /* 0 means 64 */
+    int atomic_store_bytes; /* what one store writes atomically; 0 means 8 */
 };
 /* The trace of generator spec "NAME[:k=v,...]" for `threads` threads and
  * `iterations` iterations, as a malloc'ed NUL-terminated string (free()
