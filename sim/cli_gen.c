@@ -69,7 +69,7 @@ int cli_gen(int argc, char **argv)
     if (!threads)
         return cli_usage_error("gen", "-t THREADS is required");
     struct sim_machine_cfg m;
-    struct wl_gen_machine g = {0, 1, 1, 64};
+    struct wl_gen_machine g = {0, 1, 1, 64, 8};
     if (config) {
         if (!cli_load_machine(config, sets, nsets, &m))
             return SIM_EXIT_INPUT;

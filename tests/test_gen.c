@@ -170,7 +170,7 @@ static void matrix_case(const struct variant *v, int ci, const char *protocol)
     char spec[512], what[700];
     variant_spec(v->spec, n, spec, sizeof spec);
     snprintf(what, sizeof what, "%s -t %d (%d sockets) on %s", spec, n, v->sockets, protocol);
-    struct wl_gen_machine m = {16, v->sockets, 1, 64};
+    struct wl_gen_machine m = {16, v->sockets, 1, 64, 8};
     struct sim_diag d;
     sim_diag_init(&d);
     char *text = wl_generate(spec, n, ITERS, &m, &d);
@@ -233,7 +233,7 @@ START_TEST(test_hardware_threads_two_sockets)
                  {"bcast-tree:shape=binomial", 16}};
     const char *sets[] = {"machine.cores=8", "machine.threads_per_core=2",
                           "machine.protocol=\"mesi\""};
-    struct wl_gen_machine m = {8, 2, 2, 64};
+    struct wl_gen_machine m = {8, 2, 2, 64, 8};
     for (size_t i = 0; i < SIM_COUNT_OF(cases); i++)
         for (int n = 10; n <= 16; n += 2) {
             struct sim_diag d;
@@ -253,7 +253,7 @@ END_TEST
 /* 32-byte lines: words .0 .. .3. */
 START_TEST(test_line_bytes)
 {
-    struct wl_gen_machine m = {16, 1, 1, 32};
+    struct wl_gen_machine m = {16, 1, 1, 32, 8};
     const char *sets[] = {"machine.cores=16", "machine.line_bytes=32"};
     for (const char *const *name = wl_gen_names; *name; name++) {
         struct sim_diag d;
@@ -332,7 +332,7 @@ static void expect_broken(const char *spec, int n, const struct wl_gen_machine *
 
 START_TEST(test_checks_catch_broken_algorithms)
 {
-    struct wl_gen_machine one = {16, 1, 1, 64}, two = {16, 2, 1, 64};
+    struct wl_gen_machine one = {16, 1, 1, 64, 8}, two = {16, 2, 1, 64, 8};
     /* barriers: one late thread; without the waits the others pass it */
     const char *late0 = "  0: compute 3000\n", *late9 = "  9: compute 3000\n";
     expect_broken("barrier-dissemination", 5, &one, ": wait r", "write arrive", late0);
@@ -398,7 +398,7 @@ END_TEST
 
 START_TEST(test_bad_thread_counts)
 {
-    struct wl_gen_machine m = {16, 2, 1, 64};
+    struct wl_gen_machine m = {16, 2, 1, 64, 8};
     expect_error("pingpong", 3, 5, NULL, "pingpong needs exactly 2 threads, not 3 (-t 2)");
     expect_error("m2o", 1, 5, NULL, "1 thread is too few (m2o needs at least 2)");
     expect_error("barrier-pairwise", 0, 5, NULL, "0 threads are too few");
@@ -430,7 +430,7 @@ static char *gen_ok(const char *spec, int n, const struct wl_gen_machine *m)
 
 START_TEST(test_pin_packs_one_socket_first)
 {
-    struct wl_gen_machine snb = {16, 2, 1, 64};
+    struct wl_gen_machine snb = {16, 2, 1, 64, 8};
     char *text = gen_ok("barrier-pairwise", 10, &snb);
     ck_assert_msg(strstr(text, "\npin 0 1 2 3 4 5 6 7 8 9\n") != NULL, "%s", text);
     /* threads 0..7 are socket 0 (cores 0..7), threads 8 and 9 socket 1 */
@@ -438,13 +438,13 @@ START_TEST(test_pin_packs_one_socket_first)
     ck_assert_msg(strstr(text, "8,9: write s1final[t-8] it+1") != NULL, "%s", text);
     free(text);
     /* more threads than cores: the hardware threads, socket 0 first */
-    struct wl_gen_machine ht = {8, 2, 2, 64};
+    struct wl_gen_machine ht = {8, 2, 2, 64, 8};
     text = gen_ok("barrier-socketroot", 12, &ht);
     ck_assert_msg(strstr(text, "\npin 0 1 2 3 4 5 6 7 0.1 1.1 2.1 3.1\n") != NULL, "%s", text);
     ck_assert_msg(strstr(text, "0..3,8..11: wait root[1] >= it+1") != NULL, "%s", text);
     free(text);
     /* one socket: the one-socket form */
-    struct wl_gen_machine one = {16, 1, 1, 64};
+    struct wl_gen_machine one = {16, 1, 1, 64, 8};
     char *a = gen_ok("barrier-pairwise", 10, &one);
     char *b = gen_ok("barrier-dissemination", 10, &one);
     ck_assert_msg(strstr(a, "s0final") == NULL, "%s", a);
@@ -452,7 +452,7 @@ START_TEST(test_pin_packs_one_socket_first)
     free(a);
     free(b);
     /* no machine, or unknown cores: no pin line */
-    struct wl_gen_machine unknown = {0, 2, 1, 64};
+    struct wl_gen_machine unknown = {0, 2, 1, 64, 8};
     a = gen_ok("bcast-tree", 4, NULL);
     b = gen_ok("bcast-tree", 4, &unknown);
     ck_assert(strstr(a, "\npin") == NULL && strstr(b, "\npin") == NULL);
@@ -463,7 +463,7 @@ END_TEST
 
 START_TEST(test_deterministic)
 {
-    struct wl_gen_machine m = {16, 2, 1, 64};
+    struct wl_gen_machine m = {16, 2, 1, 64, 8};
     for (const char *const *name = wl_gen_names; *name; name++) {
         int n = strcmp(*name, "pingpong") ? 13 : 2;
         char *a = gen_ok(*name, n, &m), *b = gen_ok(*name, n, &m);
