@@ -251,6 +251,11 @@ static void cc_send_fwd_ack_dirty(struct cc_ctx *c)
     send_fwd_ack(c, M_FWD_ACK_DIRTY, false, 0);
 }
 
+static void cc_send_probe_ack(struct cc_ctx *c)
+{
+    cc_send(c->sys, M_PROBE_ACK, c->cache->id, home_of(c), c->line, c->msg->requester, NULL, 0);
+}
+
 /* ------------------------------------------------------------ home side */
 
 static void hc_stall(struct cc_ctx *c)
@@ -268,6 +273,24 @@ static void hc_start_tx(struct cc_ctx *c)
     tx->supplier = -1;
     tx->gone = false;
     tx->upgrade = c->event == HE_Upgrade;
+}
+
+/* A broadcast home (no probe filter) asks every cache; those the directory
+ * does not list answer at once (the listed ones get their invalidations and
+ * forwards from the rows as usual). */
+static void hc_probe_others(struct cc_ctx *c)
+{
+    struct cc_system *s = c->sys;
+    struct cc_dir *d = c->dir;
+    if (s->p.probe_filter)
+        return;
+    for (int core = 0; core < s->p.cores; core++) {
+        if (core == d->tx.requester || core == d->owner || cc_is_sharer(s, d, core))
+            continue;
+        cc_send(s, M_PROBE, c->home->id, core, c->line, d->tx.requester, NULL, 0);
+        d->tx.pending++;
+        s->stats.probes++;
+    }
 }
 
 static void hc_read_memory(struct cc_ctx *c)

@@ -45,7 +45,8 @@
     X(Inv, "invalidate your copy")                                                                 \
     X(Fwd_GetS, "another core reads: send it the data")                                            \
     X(Fwd_GetX, "another core writes: send it the data, drop yours")                               \
-    X(Put_Ack, "the home accepted the eviction")
+    X(Put_Ack, "the home accepted the eviction")                                                   \
+    X(Probe, "a broadcast probe (a home without a probe filter asks every cache)")
 
 /* Home-side states. Stable: what the directory knows. Transient: XY_W =
  * from X to Y waiting for W (M memory, A acks, F the forwarded-to cache's
@@ -91,6 +92,7 @@
     X(Fwd_Ack_Owned, "the owner answered and keeps the line as O")                                 \
     X(Fwd_Ack_Dirty, "the owner answered; the line is dirty and stays in the caches (GOLS)")       \
     X(Unblock, "the requester has its data: the transaction is over")                              \
+    X(Probe_Ack, "a probed cache answered")                                                        \
     X(Done, "every awaited answer is in (internal)")
 
 #define CC_MSGS(X)                                                                                 \
@@ -112,7 +114,9 @@
     X(FWD_ACK_OWNED)                                                                               \
     X(FWD_ACK_DIRTY)                                                                               \
     X(PUT_ACK)                                                                                     \
-    X(UNBLOCK)
+    X(UNBLOCK)                                                                                     \
+    X(PROBE)                                                                                       \
+    X(PROBE_ACK)
 
 #define CC_ENUM_STATE(name, doc) CS_##name,
 enum cc_cache_state { CC_CACHE_STATES(CC_ENUM_STATE) CS_COUNT };
@@ -322,11 +326,13 @@ struct cc_system {
     X(send_fwd_ack, "tell the home the request was answered; this copy stays clean")               \
     X(send_fwd_ack_data, "tell the home the request was answered, writing the line back")          \
     X(send_fwd_ack_owned, "tell the home the request was answered; this copy stays Owned")         \
-    X(send_fwd_ack_dirty, "tell the home the request was answered; the line stays dirty (GOLS)")
+    X(send_fwd_ack_dirty, "tell the home the request was answered; the line stays dirty (GOLS)")   \
+    X(send_probe_ack, "answer a broadcast probe")
 
 #define CC_HOME_ACTIONS(X)                                                                         \
     X(stall, "park the request until the line's transaction is over")                              \
     X(start_tx, "remember the requester; the line is busy")                                        \
+    X(probe_others, "without a probe filter: probe every other cache and await its answer")        \
     X(read_memory, "read the line from memory (one answer awaited)")                               \
     X(write_memory, "write the message's data to memory")                                          \
     X(write_memory_wait, "write the request's data to memory and wait for it")                     \

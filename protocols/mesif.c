@@ -46,34 +46,41 @@ static const struct cc_row mesif_cache[] = {
            CA(send_fwd_ack_data)),
     CC_ROW(CC_S(MI_A) | CC_S(EI_A), CC_E(Fwd_GetX), CS_II_A, CA(send_data_m_to_req)),
     CC_ROW0(CC_S(MI_A) | CC_S(EI_A) | CC_S(SI_A) | CC_S(FI_A) | CC_S(II_A), CC_E(Put_Ack), CS_I),
+    /* a broadcast probe: whatever the state, answer it */
+    CC_ROW(CC_S(I) | CC_S(S) | CC_S(E) | CC_S(M) | CC_S(F) | CC_S(IS_D) | CC_S(IM_D) | CC_S(SM_D) |
+               CC_S(FM_D) | CC_S(MI_A) | CC_S(EI_A) | CC_S(SI_A) | CC_S(FI_A) | CC_S(II_A),
+           CC_E(Probe), CC_SAME, CA(send_probe_ack)),
 };
 
 static const struct cc_row mesif_home[] = {
     /* reads */
-    CC_ROW(CC_HS(I), CC_HE(GetS), HS_IE_M, HA(start_tx), HA(read_memory)),
+    CC_ROW(CC_HS(I), CC_HE(GetS), HS_IE_M, HA(start_tx), HA(probe_others), HA(read_memory)),
     CC_ROW(CC_HS(IE_M), CC_HE(Done), HS_B_EM, HA(send_data_e), HA(await_unblock)),
-    CC_ROW(CC_HS(S), CC_HE(GetS), HS_SS_M, HA(start_tx), HA(read_memory)),
+    CC_ROW(CC_HS(S), CC_HE(GetS), HS_SS_M, HA(start_tx), HA(probe_others), HA(read_memory)),
     CC_ROW(CC_HS(SS_M), CC_HE(Done), HS_B_SF, HA(send_data_f), HA(await_unblock)),
     CC_ROW(CC_HS(B_SF), CC_HE(Done), HS_SF, HA(add_sharer), HA(set_forwarder)),
-    CC_ROW(CC_HS(SF), CC_HE(GetS), HS_FF_F, HA(start_tx), HA(fwd_gets_to_forwarder),
-           HA(await_unblock)),
+    CC_ROW(CC_HS(SF), CC_HE(GetS), HS_FF_F, HA(start_tx), HA(probe_others),
+           HA(fwd_gets_to_forwarder), HA(await_unblock)),
     CC_ROW(CC_HS(FF_F), CC_HE(Fwd_Ack), CC_SAME, HA(count_answer)),
     CC_ROW(CC_HS(FF_F), CC_HE(Done), HS_SF, HA(add_sharer), HA(set_forwarder)),
-    CC_ROW(CC_HS(EM), CC_HE(GetS), HS_MS_F, HA(start_tx), HA(fwd_gets_to_owner), HA(await_unblock)),
+    CC_ROW(CC_HS(EM), CC_HE(GetS), HS_MS_F, HA(start_tx), HA(probe_others), HA(fwd_gets_to_owner),
+           HA(await_unblock)),
     CC_ROW(CC_HS(MS_F), CC_HE(Fwd_Ack), CC_SAME, HA(count_answer)),
     CC_ROW(CC_HS(MS_F), CC_HE(Fwd_Ack_Data), CC_SAME, HA(take_fwd_data), HA(note_gone),
            HA(count_answer)),
     CC_ROW(CC_HS(MS_F), CC_HE(Done), HS_SF, HA(add_owner_as_sharer), HA(add_sharer),
            HA(set_forwarder)),
     /* writes */
-    CC_ROW(CC_HS(I), CC_HE(GetX), HS_IM_M, HA(start_tx), HA(read_memory)),
+    CC_ROW(CC_HS(I), CC_HE(GetX), HS_IM_M, HA(start_tx), HA(probe_others), HA(read_memory)),
     CC_ROW(CC_HS(IM_M), CC_HE(Done), HS_B_EM, HA(send_data_m), HA(await_unblock)),
-    CC_ROW(CC_HS(S) | CC_HS(SF), CC_HE(GetX), HS_SM_A, HA(start_tx), HA(inv_sharers),
-           HA(read_memory)),
-    CC_ROW(CC_HS(S) | CC_HS(SF), CC_HE(Upgrade), HS_SM_A, HA(start_tx), HA(inv_sharers)),
+    CC_ROW(CC_HS(S) | CC_HS(SF), CC_HE(GetX), HS_SM_A, HA(start_tx), HA(probe_others),
+           HA(inv_sharers), HA(read_memory)),
+    CC_ROW(CC_HS(S) | CC_HS(SF), CC_HE(Upgrade), HS_SM_A, HA(start_tx), HA(probe_others),
+           HA(inv_sharers)),
     CC_ROW(CC_HS(SM_A), CC_HE(Inv_Ack), CC_SAME, HA(count_answer)),
     CC_ROW(CC_HS(SM_A), CC_HE(Done), HS_B_EM, HA(send_data_or_grant), HA(await_unblock)),
-    CC_ROW(CC_HS(EM), CC_HE(GetX), HS_MM_U, HA(start_tx), HA(fwd_getx_to_owner), HA(await_unblock)),
+    CC_ROW(CC_HS(EM), CC_HE(GetX), HS_MM_U, HA(start_tx), HA(probe_others), HA(fwd_getx_to_owner),
+           HA(await_unblock)),
     CC_ROW(CC_HS(MM_U) | CC_HS(B_EM), CC_HE(Done), HS_EM, HA(set_owner)),
     /* answers every transaction counts */
     CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A), CC_HE(Mem_Data), CC_SAME,
@@ -92,6 +99,10 @@ static const struct cc_row mesif_home[] = {
     CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(FF_F) |
                CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_SF),
            CC_HOME_REQUESTS, CC_SAME, HA(stall)),
+    /* broadcast probes are answered while the transaction runs */
+    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(FF_F) |
+               CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_SF),
+           CC_HE(Probe_Ack), CC_SAME, HA(count_answer)),
 };
 
 const struct cc_protocol cc_mesif = {

@@ -92,6 +92,7 @@ struct cc_params {
     sim_time_t memory_ps;            /* a memory read or write at the home */
     sim_time_t llc_ps;               /* a read of a line the home's LLC holds; 0: no LLC */
     bool owned_write_writeback;      /* MOESI: a write to an Owned line writes it back */
+    bool probe_filter;               /* false: a broadcast home probes every cache (HT) */
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
     int first_home_node;             /* node ids: caches 0..cores-1, homes after */
     int sockets;                     /* homes and cores divide evenly among them */
@@ -144,6 +145,7 @@ struct cc_stats {
     uint64_t hits, misses;
     uint64_t invalidations; /* INV messages */
     uint64_t forwards;      /* requests forwarded to a cache */
+    uint64_t probes;        /* broadcast probes to caches the directory does not list */
     uint64_t writebacks;    /* dirty data written to memory */
     uint64_t memory_reads;  /* reads that went to DRAM */
     uint64_t llc_hits;      /* reads the home's LLC served */

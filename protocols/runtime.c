@@ -198,6 +198,7 @@ static uint8_t vnet_of(int type)
     case M_INV:
     case M_FWD_GETS:
     case M_FWD_GETX:
+    case M_PROBE:
         return SIM_VNET_REQ;
     default:
         return SIM_VNET_ACK;
@@ -441,6 +442,8 @@ static int cache_event_of(int type)
         return CE_Fwd_GetX;
     case M_PUT_ACK:
         return CE_Put_Ack;
+    case M_PROBE:
+        return CE_Probe;
     default:
         return -1;
     }
@@ -468,7 +471,8 @@ static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
 {
     struct cc_cache *c = node;
     struct cc_system *s = c->sys;
-    bool snoop = m->type == M_INV || m->type == M_FWD_GETS || m->type == M_FWD_GETX;
+    bool snoop =
+        m->type == M_INV || m->type == M_FWD_GETS || m->type == M_FWD_GETX || m->type == M_PROBE;
     if (snoop && s->p.snoop_cycles)
         sim_schedule_at(k, sim_clock_after(s->p.clock, sim_now(k), s->p.snoop_cycles), cache_handle,
                         c, (uint64_t)(uintptr_t)m);
@@ -510,6 +514,8 @@ static int home_event_of(struct cc_system *s, struct cc_dir *d, struct sim_msg *
         return HE_Fwd_Ack_Dirty;
     case M_UNBLOCK:
         return HE_Unblock;
+    case M_PROBE_ACK:
+        return HE_Probe_Ack;
     default:
         return -1;
     }

@@ -62,6 +62,10 @@ static const struct sim_cfg_key home_keys[] = {
                     "from a message's turn to its first action"),
     SIM_CFG_INT_KEY(T, llc_cycles, false, 0, 100000, "cycles",
                     "a read served by the home's inclusive LLC (0: no LLC, reads go to memory)"),
+    SIM_CFG_BOOL_KEY(T, probe_filter, false,
+                     "the home knows which caches hold a line (true, default); false: a "
+                     "broadcast home probes every cache on every request (HyperTransport "
+                     "without HT Assist)"),
     SIM_CFG_BOOL_KEY(T, owned_write_writeback, false,
                      "MOESI (Bulldozer): writing an Owned line writes it back first"),
 };
@@ -128,6 +132,7 @@ static void machine_defaults(struct sim_machine_cfg *m)
     m->home.count = 0; /* one per socket */
     m->home.occupancy_cycles = 1;
     m->home.lookup_cycles = 0;
+    m->home.probe_filter = true;
 }
 
 static bool is_pow2(int64_t v)
@@ -313,6 +318,7 @@ bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, st
     p->memory_ps = (sim_time_t)(m->memory.latency_ns * SIM_PS_PER_NS + 0.5);
     p->llc_ps = (sim_time_t)m->home.llc_cycles * p->clock.period_ps;
     p->owned_write_writeback = m->home.owned_write_writeback;
+    p->probe_filter = m->home.probe_filter;
     p->ctrl_bytes = 8;
     p->data_bytes = 8 + line;
     p->first_home_node = p->cores;

@@ -50,6 +50,7 @@ struct sim_home_sec {
     int64_t occupancy_cycles;   /* per message handled */
     int64_t lookup_cycles;      /* from a message's turn to its first action */
     int64_t llc_cycles;         /* a read the home's inclusive LLC serves; 0: no LLC */
+    bool probe_filter;          /* false: every request probes every cache (HyperTransport) */
     bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
 };
 

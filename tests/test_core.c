@@ -270,6 +270,26 @@ START_TEST(test_llc_serves_shared_reads)
 }
 END_TEST
 
+/* A home without a probe filter probes every cache on every request and waits
+ * for their answers: the same read costs more, and the values stay right. */
+START_TEST(test_broadcast_home)
+{
+    /* memory faster than a probe's round trip, so the probes show */
+    const char *text = "ccsim-trace 1\nthreads 2\nline x 8\n"
+                       "for it 0..7 {\n  all: sync\n  0: evict x[it]\n"
+                       "  all: sync\n  1: read x[it]\n  1: mark m\n  1: expect x[it] == 0\n}\n";
+    const char *bcast[] = {"home.probe_filter=false", "memory.latency_ns=5.0"};
+    const char *filter[] = {"home.probe_filter=true", "memory.latency_ns=5.0"};
+    run_text(text, bcast, 2, &res, &diag);
+    run_text(text, filter, 2, &res2, &diag);
+    ck_assert_uint_eq(res.value_errors, 0);
+    ck_assert(res.latency.median > res2.latency.median);
+    ck_assert_uint_gt(res.network_bytes, res2.network_bytes);
+    wl_result_free(&res);
+    wl_result_free(&res2);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -285,6 +305,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_input_errors);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_llc_serves_shared_reads);
+    tcase_add_test(tc, test_broadcast_home);
     tcase_add_test(tc, test_shipped_traces_run_on_every_protocol);
     suite_add_tcase(s, tc);
     return s;
