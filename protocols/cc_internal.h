@@ -303,6 +303,8 @@ struct cc_system {
     /* the checker */
     bool check, check_fatal;
     struct sim_map shadow; /* line -> golden bytes */
+    cc_observer_fn observer;
+    void *observer_ctx;
 };
 
 /* ------------------------------------------------------------ runtime API */
@@ -332,7 +334,7 @@ struct cc_system {
 #define CC_HOME_ACTIONS(X)                                                                         \
     X(stall, "park the request until the line's transaction is over")                              \
     X(start_tx, "remember the requester; the line is busy")                                        \
-    X(probe_others, "without a probe filter: probe every other cache and await its answer")        \
+    X(probe_others, "(broadcast homes only) probe every other cache and await its answer")         \
     X(read_memory, "read the line from memory (one answer awaited)")                               \
     X(write_memory, "write the message's data to memory")                                          \
     X(write_memory_wait, "write the request's data to memory and wait for it")                     \

@@ -164,6 +164,27 @@ void cc_print_row_counters(const struct cc_system *s, FILE *f);
 /* Transactions in flight, per line and node (for deadlock reports). */
 void cc_print_outstanding(const struct cc_system *s, FILE *f);
 
+/* ------------------------------------------------------------ observing */
+
+/* One row that ran: for narrated logs (ccsim explain) and timelines. */
+struct cc_step {
+    sim_time_t time;
+    bool home; /* a home's row, else a cache's */
+    int node;  /* the cache's core or the home's node id */
+    uint64_t line;
+    const char *from, *to; /* state names (to == from: unchanged) */
+    const char *event, *event_doc;
+    const char *actions[8]; /* names, NULL-terminated */
+    const char *action_docs[8];
+    int msg_src;   /* the message's sender, or -1 (a core's request) */
+    int requester; /* the home's requester, or -1 */
+    int owner;     /* home rows: the directory's owner, or -1 */
+    int sharers;   /* home rows: how many sharers it lists */
+};
+typedef void (*cc_observer_fn)(void *ctx, const struct cc_step *step);
+/* Calls fn after every row (NULL: off). */
+void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx);
+
 /* ------------------------------------------------------------ checker */
 
 /* On: every access and every state change is checked; a violation prints a

@@ -286,6 +286,45 @@ static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_l
         free_way(s, c, cl);
 }
 
+void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
+{
+    s->observer = fn;
+    s->observer_ctx = ctx;
+}
+
+static void observe(struct cc_system *s, const struct cc_row *row, struct cc_step *st)
+{
+    st->time = sim_now(s->k);
+    for (int i = 0; i < CC_MAX_ACTIONS && row->actions[i]; i++) {
+        st->actions[i] = row->actions[i]->name;
+        st->action_docs[i] = row->actions[i]->doc;
+    }
+    s->observer(s->observer_ctx, st);
+}
+
+static const char *cache_state_name(const struct cc_system *s, int st)
+{
+    (void)s;
+    return cc_cache_state_names[st];
+}
+
+static void observe_cache(struct cc_system *s, struct cc_cache *c, uint64_t line,
+                          const struct cc_row *row, int from, int to, int ev,
+                          const struct sim_msg *m)
+{
+    struct cc_step st = {.home = false,
+                         .node = c->id,
+                         .line = line,
+                         .from = cache_state_name(s, from),
+                         .to = cache_state_name(s, to),
+                         .event = cc_cache_event_names[ev],
+                         .event_doc = cc_cache_event_docs[ev],
+                         .msg_src = m ? m->src : -1,
+                         .requester = m ? m->requester : -1,
+                         .owner = -1};
+    observe(s, row, &st);
+}
+
 static void run_cache(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int ev,
                       struct cc_req *r, struct sim_msg *m)
 {
@@ -300,6 +339,8 @@ static void run_cache(struct cc_system *s, struct cc_cache *c, struct cc_line *c
         row->actions[i]->fn(&ctx);
     if (row->next != CC_SAME)
         cl->state = (uint8_t)row->next;
+    if (s->observer)
+        observe_cache(s, c, cl->line, row, st, cl->state, ev, m);
     SIM_ASSERT(!r || ctx.stalled || ctx.performed || cache_transient(cl->state));
     after_cache_row(s, c, cl, st);
     if (ctx.performed && r->op == CC_FLUSH && cl->valid && !cache_transient(cl->state))
@@ -537,6 +578,22 @@ static void run_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d, i
             row->actions[i]->fn(&ctx);
         if (row->next != CC_SAME)
             d->state = (uint8_t)row->next;
+        if (s->observer) {
+            const char *const *alias = s->proto->home.state_alias;
+            struct cc_step stp = {.home = true,
+                                  .node = h->id,
+                                  .line = d->line,
+                                  .from = alias && alias[st] ? alias[st] : cc_home_state_names[st],
+                                  .to = alias && alias[d->state] ? alias[d->state]
+                                                                 : cc_home_state_names[d->state],
+                                  .event = cc_home_event_names[ev],
+                                  .event_doc = cc_home_event_docs[ev],
+                                  .msg_src = m ? m->src : -1,
+                                  .requester = d->tx.requester,
+                                  .owner = d->owner,
+                                  .sharers = cc_sharer_count(s, d)};
+            observe(s, row, &stp);
+        }
         SIM_ASSERT(d->tx.pending >= 0);
         SIM_ASSERT(!home_transient(d->state) || d->tx.requester >= 0);
         SIM_ASSERT(!ctx.stalled || is_request_event(ev));

@@ -55,6 +55,16 @@ const struct cli_cmd cli_cmds[] = {
      "  -t, --threads N       threads (required)\n"
      "  -i, --iterations K    iterations (default 100)\n"
      "  -c, --config CONFIG   the machine to generate for\n"},
+    {"explain", cli_explain, "a narrated log of every coherence step of a run",
+     "usage: ccsim explain -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
+     "                     [--line NAME] [--max-lines N] [--check] [--seed S] [--set G.K=V ...]\n"
+     "\n"
+     "Runs like ccsim run and narrates every row a cache or a home runs, one line a\n"
+     "step: the time (ns), who (core N or home N), the line (the trace's name), what\n"
+     "happened, the state it met, what it did, and the state it moved to.\n"
+     "\n"
+     "  --line NAME           narrate one declared line (or array) only\n"
+     "  --max-lines N         stop narrating after N steps (default 2000)\n"},
     {"list", cli_list, "list shipped configs, protocols or generators",
      "usage: ccsim list (configs | protocols | generators)\n"
      "\n"

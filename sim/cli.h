@@ -38,6 +38,36 @@ int cli_config(int argc, char **argv);
 int cli_stress(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_gen(int argc, char **argv);
+int cli_explain(int argc, char **argv);
+
+/* The options run and explain share (explain adds --max-lines and --line,
+ * run adds --json and --links). */
+struct cli_run_args {
+    const char *config, *trace, *json;
+    const char *gen; /* -w GENERATOR[:k=v,...] */
+    uint64_t threads, iterations;
+    const char *sets[64];
+    size_t nsets;
+    uint64_t seed;
+    bool check;
+    bool links;            /* print every link's traffic */
+    uint64_t max_lines;    /* explain: steps narrated at most */
+    const char *only_line; /* explain: narrate this line only */
+};
+int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a);
+const char *cli_workload_name(const struct cli_run_args *a);
+
+/* A machine and a program ready to run. open returns 0 or an exit status
+ * (having printed the errors); close prints what is left in d and frees. */
+struct cli_session {
+    struct sim_machine_cfg m;
+    struct wl_program *p;
+    struct sim_machine *mc;
+    struct wl_machine w;
+    struct sim_diag d;
+};
+int cli_session_open(const struct cli_run_args *a, struct cli_session *ss);
+void cli_session_close(struct cli_session *ss);
 /* The generator's trace for the machine, parsed (run -w). */
 struct wl_program *cli_generate(const char *spec, int threads, long iterations,
                                 const struct sim_machine_cfg *m, struct sim_diag *d);

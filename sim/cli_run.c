@@ -10,18 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-struct run_args {
-    const char *config, *trace, *json;
-    const char *gen; /* -w GENERATOR[:k=v,...] */
-    uint64_t threads, iterations;
-    const char *sets[64];
-    size_t nsets;
-    uint64_t seed;
-    bool check;
-    bool links; /* print every link's traffic */
-};
-
-static int parse_run_args(int argc, char **argv, struct run_args *a)
+int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a)
 {
     static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
                                           {"set", required_argument, NULL, 's'},
@@ -32,23 +21,30 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
                                           {"workload", required_argument, NULL, 'w'},
                                           {"threads", required_argument, NULL, 't'},
                                           {"iterations", required_argument, NULL, 'i'},
+                                          {"max-lines", required_argument, NULL, 'M'},
+                                          {"line", required_argument, NULL, 'N'},
                                           {0}};
     int c, bad = 0;
     optind = 1;
-    while ((c = cli_next_opt("run", argc, argv, ":c:s:w:t:i:", longs, &bad)) != -1) {
+    bool explain = strcmp(sub, "explain") == 0;
+    while ((c = cli_next_opt(sub, argc, argv, ":c:s:w:t:i:", longs, &bad)) != -1) {
         if (bad)
             return bad;
+        if ((c == 'M' || c == 'N') && !explain)
+            return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
+        if ((c == 'J' || c == 'L') && explain)
+            return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
         switch (c) {
         case 'c':
             a->config = optarg;
             break;
         case 's':
             if (a->nsets == SIM_COUNT_OF(a->sets))
-                return cli_usage_error("run", "too many --set (at most 64)");
+                return cli_usage_error(sub, "too many --set (at most 64)");
             a->sets[a->nsets++] = optarg;
             break;
         case 'S':
-            if (!cli_parse_u64("run", "--seed", optarg, 0, UINT64_MAX, &a->seed))
+            if (!cli_parse_u64(sub, "--seed", optarg, 0, UINT64_MAX, &a->seed))
                 return SIM_EXIT_INPUT;
             break;
         case 'J':
@@ -64,46 +60,53 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
             a->gen = optarg;
             break;
         case 't':
-            if (!cli_parse_u64("run", "-t", optarg, 1, 4096, &a->threads))
+            if (!cli_parse_u64(sub, "-t", optarg, 1, 4096, &a->threads))
                 return SIM_EXIT_INPUT;
             break;
         case 'i':
-            if (!cli_parse_u64("run", "-i", optarg, 1, 1000000000, &a->iterations))
+            if (!cli_parse_u64(sub, "-i", optarg, 1, 1000000000, &a->iterations))
                 return SIM_EXIT_INPUT;
+            break;
+        case 'M':
+            if (!cli_parse_u64(sub, "--max-lines", optarg, 1, UINT64_MAX, &a->max_lines))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'N':
+            a->only_line = optarg;
             break;
         }
     }
     if (optind < argc)
         a->trace = argv[optind++];
     if (optind < argc)
-        return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+        return cli_usage_error(sub, "unexpected argument '%s'", argv[optind]);
     if (!a->config)
-        return cli_usage_error("run", "-c CONFIG is required");
+        return cli_usage_error(sub, "-c CONFIG is required");
     if (a->trace && a->gen)
-        return cli_usage_error("run", "give a TRACE or -w GENERATOR, not both");
+        return cli_usage_error(sub, "give a TRACE or -w GENERATOR, not both");
     if (!a->trace && !a->gen)
-        return cli_usage_error("run", "name a TRACE file or a generator (-w NAME)");
+        return cli_usage_error(sub, "name a TRACE file or a generator (-w NAME)");
     if (a->trace && (a->threads || a->iterations))
-        return cli_usage_error("run", "-t and -i go with -w; a trace says its own threads "
-                                      "and loops");
+        return cli_usage_error(sub, "-t and -i go with -w; a trace says its own threads "
+                                    "and loops");
     if (a->gen && !a->threads)
-        return cli_usage_error("run", "-w needs -t THREADS");
+        return cli_usage_error(sub, "-w needs -t THREADS");
     if (a->gen && !a->iterations)
         a->iterations = 100;
     return 0;
 }
 
-static const char *workload_name(const struct run_args *a)
+const char *cli_workload_name(const struct cli_run_args *a)
 {
     return a->gen ? a->gen : a->trace;
 }
 
-static void print_summary(const struct sim_machine_cfg *m, const struct run_args *a,
+static void print_summary(const struct sim_machine_cfg *m, const struct cli_run_args *a,
                           const struct wl_program *p, const struct wl_result *r)
 {
-    printf("ccsim run: %s on %s (%s, %s, %lld cores), %d threads, seed %llu\n", workload_name(a),
-           m->machine.name, m->machine.protocol, m->machine.topology, (long long)m->machine.cores,
-           wl_program_threads(p), (unsigned long long)a->seed);
+    printf("ccsim run: %s on %s (%s, %s, %lld cores), %d threads, seed %llu\n",
+           cli_workload_name(a), m->machine.name, m->machine.protocol, m->machine.topology,
+           (long long)m->machine.cores, wl_program_threads(p), (unsigned long long)a->seed);
     if (r->iterations)
         printf("latency over %llu iterations (ns): median %.1f  min %.1f  max %.1f  mean %.1f  "
                "p10 %.1f  p90 %.1f\n",
@@ -141,8 +144,9 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static bool write_json(const char *path, const struct sim_machine_cfg *m, const struct run_args *a,
-                       const struct wl_program *p, const struct wl_result *r)
+static bool write_json(const char *path, const struct sim_machine_cfg *m,
+                       const struct cli_run_args *a, const struct wl_program *p,
+                       const struct wl_result *r)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -160,7 +164,7 @@ static bool write_json(const char *path, const struct sim_machine_cfg *m, const 
     fprintf(f, ", \"topology\": ");
     json_string(f, m->machine.topology);
     fprintf(f, ",\n \"workload\": ");
-    json_string(f, workload_name(a));
+    json_string(f, cli_workload_name(a));
     fprintf(f, ", \"threads\": %d, \"iterations\": %llu, \"seed\": %llu,\n", wl_program_threads(p),
             (unsigned long long)r->iterations, (unsigned long long)a->seed);
     fprintf(f,
@@ -192,53 +196,69 @@ static bool write_json(const char *path, const struct sim_machine_cfg *m, const 
     return fclose(f) == 0;
 }
 
+static void print_links(const struct cli_session *ss)
+{
+    if (ss->mc->net->ops->print_links)
+        ss->mc->net->ops->print_links(ss->mc->net, stdout);
+    else
+        printf("links: the %s topology has none\n", ss->m.machine.topology);
+}
+
+int cli_session_open(const struct cli_run_args *a, struct cli_session *ss)
+{
+    memset(ss, 0, sizeof *ss);
+    sim_diag_init(&ss->d);
+    if (!cli_load_machine(a->config, a->sets, a->nsets, &ss->m))
+        return SIM_EXIT_INPUT;
+    struct wl_parse_opts po = {(int)ss->m.machine.line_bytes, (int)ss->m.machine.cores,
+                               (int)ss->m.machine.threads_per_core};
+    ss->p = a->gen ? cli_generate(a->gen, (int)a->threads, (long)a->iterations, &ss->m, &ss->d)
+                   : wl_parse_file(a->trace, &po, &ss->d);
+    if (ss->p)
+        ss->mc = sim_machine_build(&ss->m, a->seed, &ss->d);
+    if (!ss->mc) {
+        cli_session_close(ss);
+        return SIM_EXIT_INPUT;
+    }
+    if (a->check)
+        cc_check_enable(ss->mc->cc, false);
+    sim_machine_view(ss->mc, &ss->w);
+    return 0;
+}
+
+void cli_session_close(struct cli_session *ss)
+{
+    sim_diag_print(&ss->d);
+    sim_diag_init(&ss->d);
+    sim_machine_free(ss->mc);
+    wl_program_free(ss->p);
+    ss->mc = NULL;
+    ss->p = NULL;
+}
+
 int cli_run(int argc, char **argv)
 {
-    struct run_args a = {.seed = 1};
-    int bad = parse_run_args(argc, argv, &a);
+    struct cli_run_args a = {.seed = 1};
+    int bad = cli_parse_run_args("run", argc, argv, &a);
     if (bad)
         return bad;
-    struct sim_machine_cfg m;
-    if (!cli_load_machine(a.config, a.sets, a.nsets, &m))
-        return SIM_EXIT_INPUT;
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_parse_opts po = {(int)m.machine.line_bytes, (int)m.machine.cores,
-                               (int)m.machine.threads_per_core};
-    struct wl_program *p = a.gen ? cli_generate(a.gen, (int)a.threads, (long)a.iterations, &m, &d)
-                                 : wl_parse_file(a.trace, &po, &d);
-    if (!p) {
-        sim_diag_print(&d);
-        return SIM_EXIT_INPUT;
-    }
-    int status = SIM_EXIT_INPUT;
-    struct sim_machine *mc = sim_machine_build(&m, a.seed, &d);
-    if (!mc)
-        goto free_program;
-    if (a.check)
-        cc_check_enable(mc->cc, false);
-    struct wl_machine w;
-    sim_machine_view(mc, &w);
+    struct cli_session ss;
+    if ((bad = cli_session_open(&a, &ss)))
+        return bad;
     struct wl_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
     struct wl_result r;
-    wl_run(&w, p, &o, &r, &d);
-    if (r.input_error)
-        goto free_result;
-    print_summary(&m, &a, p, &r);
-    if (a.links) {
-        if (mc->net->ops->print_links)
-            mc->net->ops->print_links(mc->net, stdout);
-        else
-            printf("links: the %s topology has none\n", m.machine.topology);
+    wl_run(&ss.w, ss.p, &o, &r, &ss.d);
+    int status = SIM_EXIT_INPUT;
+    if (!r.input_error) {
+        print_summary(&ss.m, &a, ss.p, &r);
+        if (a.links)
+            print_links(&ss);
+        status =
+            r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
+        if (a.json && !write_json(a.json, &ss.m, &a, ss.p, &r))
+            status = SIM_EXIT_INPUT;
     }
-    status = r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
-    if (a.json && !write_json(a.json, &m, &a, p, &r))
-        status = SIM_EXIT_INPUT;
-free_result:
     wl_result_free(&r);
-    sim_machine_free(mc);
-free_program:
-    sim_diag_print(&d);
-    wl_program_free(p);
+    cli_session_close(&ss);
     return status;
 }

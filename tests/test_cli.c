@@ -224,6 +224,29 @@ START_TEST(test_gen_output_runs)
 }
 END_TEST
 
+START_TEST(test_explain)
+{
+    const char *trace = tu_write("fs.trace", "ccsim-trace 1\nthreads 2\nline shared\nline other\n"
+                                             "0: add shared.0 1\n1: add shared.1 1\n"
+                                             "0: write other 1\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s", trace);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "core 0   shared       the core writes") != NULL);
+    ck_assert(strstr(r.out, "another core writes: send it the data, drop yours") != NULL);
+    ck_assert(strstr(r.out, "-> IM_D") != NULL);
+    ck_assert(strstr(r.out, " other        ") != NULL);
+    tu_ccsim(&r, "explain -c teach-xbar %s --line shared", trace);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, " other        ") == NULL);
+    tu_ccsim(&r, "explain -c teach-xbar %s --max-lines 3", trace);
+    ck_assert(strstr(r.out, "more steps (raise --max-lines)") != NULL);
+    tu_ccsim(&r, "explain -c teach-xbar %s --line nothere", trace);
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "explain -c teach-xbar %s --json x.json", trace);
+    ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -239,6 +262,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_run_exit_statuses);
     tcase_add_test(tc, test_microbench);
     tcase_add_test(tc, test_gen_output_runs);
+    tcase_add_test(tc, test_explain);
     suite_add_tcase(s, tc);
     return s;
 }

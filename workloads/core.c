@@ -74,11 +74,19 @@ static uint64_t take_line(struct run *r, int64_t home);
 /* The line number of a line index as thread t uses it: a line without a
  * declared home is placed on first touch, in the socket of t's core (the
  * papers' first-touch policy). */
+static void placed(struct run *r, int64_t line_index)
+{
+    if (r->o.on_place)
+        r->o.on_place(r->o.place_ctx, line_index, r->lines[line_index]);
+}
+
 static uint64_t line_number(struct thr *t, int64_t line_index)
 {
     struct run *r = t->run;
-    if (r->lines[line_index] == UNPLACED)
+    if (r->lines[line_index] == UNPLACED) {
         r->lines[line_index] = take_line(r, t->core / (r->m->cores / r->m->memory_nodes));
+        placed(r, line_index);
+    }
     return r->lines[line_index];
 }
 
@@ -612,7 +620,11 @@ static bool place_lines(struct run *r)
             ok = false;
         }
         for (int64_t k = 0; k < l->count && ok; k++)
-            r->lines[l->first + k] = l->home >= 0 ? take_line(r, l->home) : UNPLACED;
+            if (l->home >= 0) {
+                r->lines[l->first + k] = take_line(r, l->home);
+                placed(r, l->first + k);
+            } else
+                r->lines[l->first + k] = UNPLACED;
     }
     return ok;
 }

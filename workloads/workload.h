@@ -324,6 +324,9 @@ struct wl_machine {
 struct wl_run_opts {
     sim_time_t watchdog_ps; /* no operation done for this long: deadlock */
     int max_reports;        /* value errors printed in full */
+    /* optional: told where each line index was placed (for narration) */
+    void (*on_place)(void *ctx, int64_t line_index, uint64_t line_number);
+    void *place_ctx;
 };
 
 struct wl_stats {
