@@ -74,6 +74,17 @@ static const char *const specs[] = {
     "bcast-multiline:lines=16",
     "reduce-tree",
     "reduce-binomial:lines=4",
+    "barrier-central",
+    "barrier-linear",
+    "barrier-combining",
+    "barrier-butterfly",
+    "barrier-extbutterfly",
+    "reduce-linear:values=2",
+    "reduce-extbutterfly:values=7",
+    "reduce-flat:sync=loose",
+    "reduce-radix:radix=2",
+    "reduce-radix:radix=1,sync=loose,elements=12",
+    "barrier-radix:radix=4",
 };
 
 static const char *const machines[] = {"snb-e5-2660", "knc-5110p", "opteron-6272"};

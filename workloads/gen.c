@@ -1,10 +1,11 @@
 /*
  * gen.c -- the generators' registry: the catalogue (every generator, its
- * summary, the section of seed 000 it comes from, its parameters), spec
+ * summary, the paper and section it comes from, its parameters), spec
  * parsing ("NAME[:k=v,...]"), thread placement on the machine (sockets),
  * and the public entry points wl_generate(), wl_gen_list() and
  * wl_gen_names. The generators themselves are in gen_basic.c, gen_tree.c,
- * gen_barrier.c, gen_bcast.c and gen_reduce.c; the emit helpers in
+ * gen_barrier.c, gen_bcast.c, gen_reduce.c (seed 000), gen_seed002.c and
+ * gen_seed003.c; the emit helpers in
  * gen_emit.c.
  */
 #include "gen_impl.h"
@@ -129,6 +130,54 @@ static bool p_shape(struct gen_args *a, const char *v)
     return false;
 }
 
+/* An int parameter in lo..hi into *out. */
+static bool parse_int(const char *v, long lo, long hi, int *out)
+{
+    long x;
+    if (!parse_long(v, lo, hi, &x))
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+static bool p_group(struct gen_args *a, const char *v)
+{
+    return parse_int(v, 2, GEN_MAX_FANOUT, &a->group);
+}
+
+static bool p_values(struct gen_args *a, const char *v)
+{
+    return parse_int(v, 1, GEN_MAX_VALUES, &a->values);
+}
+
+static bool p_radix(struct gen_args *a, const char *v)
+{
+    return parse_int(v, 1, GEN_MAX_FANOUT, &a->radix);
+}
+
+static bool p_bradix(struct gen_args *a, const char *v)
+{
+    return parse_int(v, 2, GEN_MAX_FANOUT, &a->bradix);
+}
+
+static bool p_elements(struct gen_args *a, const char *v)
+{
+    return parse_long(v, 1, GEN_MAX_LINES, &a->elements);
+}
+
+static bool p_count(struct gen_args *a, const char *v)
+{
+    return parse_int(v, 1, GEN_MAX_COUNT, &a->count);
+}
+
+static bool p_sync(struct gen_args *a, const char *v)
+{
+    if (strcmp(v, "strict") && strcmp(v, "loose"))
+        return false;
+    a->strict = !strcmp(v, "strict");
+    return true;
+}
+
 /* ---------------------------------------------------------------- the catalogue */
 
 struct gen_param {
@@ -195,59 +244,162 @@ static const struct gen_param par_reduce_bin[] = {
      p_lines},
 };
 
+static const struct gen_param par_group[] = {
+    {"group", "2",
+     "threads (or nodes) per node of the combining tree: the last of a node to arrive goes up, "
+     "the others wait for the node's release",
+     "an integer 2..4095", p_group},
+};
+#define VALUES_HELP                                                                                \
+    "integers carried with the flag in one line (the paper's doubles, 1..7: words 1..V, the "      \
+    "flag in word 0); when 8*(V+1) bytes exceed the machine's atomic_store_bytes the line is "     \
+    "written word by word, the flag last (Sec IV-B, Table I); else staged privately and copied "   \
+    "in one line store"
+static const struct gen_param par_values[] = {
+    {"values", "1", VALUES_HELP, "an integer 1..7", p_values},
+};
+static const struct gen_param par_bradix[] = {
+    {"radix", "2",
+     "radix R of the k-nomial tree (children t+j*R^l, j=1..R-1); R >= n-1 is the flat "
+     "barrier, R = 1 a chain",
+     "an integer 1..4095", p_radix},
+};
+/* seed 003's reductions: what follows the radix. */
+#define COLLECTIVE_PARAMS                                                                          \
+    {"elements", "1",                                                                              \
+     "8-byte integer elements per thread (the paper's doubles), on as many lines as needed",       \
+     "an integer 1..65536", p_elements},                                                           \
+        {"sync", "strict",                                                                         \
+         "strict: a radix tree barrier after every collective; loose: none, the next collective "  \
+         "starts as soon as a thread is free (Sec 3)",                                             \
+         "strict or loose", p_sync},                                                               \
+        {"count", "10",                                                                            \
+         "collectives per measured iteration, each on its own buffers: the time of one "           \
+         "collective is the iteration latency / count, in both modes",                             \
+         "an integer 1..1000", p_count},                                                           \
+    {                                                                                              \
+        "barrier", "4", "radix of the tree barrier of sync=strict", "an integer 2..4095", p_bradix \
+    }
+static const struct gen_param par_rradix[] = {
+    {"radix", "2",
+     "radix R of the k-nomial reduction tree (children t+j*R^l, j=1..R-1); R = 1 a chain, R >= "
+     "n-1 flat",
+     "an integer 1..4095", p_radix},
+    COLLECTIVE_PARAMS,
+};
+static const struct gen_param par_rflat[] = {COLLECTIVE_PARAMS};
+/* The parameters column of the catalogue: an array, or none. */
+#define PARAMS(par) par, (int)SIM_COUNT_OF(par)
+#define NO_PARAMS   NULL, 0
+
 #define SOCKET_NOTE                                                                                \
     "; threads fill one socket first (-c CONFIG gives the sockets); on one socket it is "          \
     "barrier-dissemination"
 
-/* X(name, emitter, parameters, fewest threads, most threads (0: no limit), source, summary) */
+/* The papers of the catalogue (their numbers in /work/shared/seeds). */
+enum gen_paper { P000 = 0, P002 = 2, P003 = 3 };
+
+/* X(name, emitter, parameters, fewest threads, most threads (0: no limit), paper, source,
+ *   summary) */
 #define GEN_CATALOGUE(X)                                                                           \
-    X("pingpong", pingpong, par_pingpong, 2, 2, "Sec 2.2.1, 2.2.3, Eq 1",                          \
+    X("pingpong", pingpong, PARAMS(par_pingpong), 2, 2, P000, "Sec 2.2.1, 2.2.3, Eq 1",            \
       "ping-pong: thread 0 copies its send buffer into thread 1's receive buffer, 1 polls the "    \
       "last word and copies back")                                                                 \
-    X("m2o", m2o, par_m2o, 2, 0, "Sec 3.1, Fig 4, Table 5",                                        \
+    X("m2o", m2o, PARAMS(par_m2o), 2, 0, P000, "Sec 3.1, Fig 4, Table 5",                          \
       "many-to-one: threads 1..n-1 notify thread 0")                                               \
-    X("o2m", o2m, par_o2m, 2, 0, "Sec 3.2, Fig 8, Table 6",                                        \
+    X("o2m", o2m, PARAMS(par_o2m), 2, 0, P000, "Sec 3.2, Fig 8, Table 6",                          \
       "one-to-many: thread 0 notifies threads 1..n-1")                                             \
-    X("m2o-tree", m2o_tree, par_tree, 2, 0, "Sec 3.1 (Fig 7b), tree of Sec 3.2",                   \
+    X("m2o-tree", m2o_tree, PARAMS(par_tree), 2, 0, P000, "Sec 3.1 (Fig 7b), tree of Sec 3.2",     \
       "many-to-one notification tree: each group of k children adds to one line of its parent "    \
       "(single-line m2o), a new line per group")                                                   \
-    X("o2m-tree", o2m_tree, par_tree, 2, 0, "Sec 3.2 (Fig 7d, Eq 26)",                             \
+    X("o2m-tree", o2m_tree, PARAMS(par_tree), 2, 0, P000, "Sec 3.2 (Fig 7d, Eq 26)",               \
       "one-to-many notification tree: a parent writes one line per group of k children, who "      \
       "then notify their own subtrees")                                                            \
-    X("barrier-dissemination", barrier_diss, par_diss, 2, 0, "Sec 3.3.1, Fig 10a, Eq 27",          \
+    X("barrier-dissemination", barrier_diss, PARAMS(par_diss), 2, 0, P000,                         \
+      "Sec 3.3.1, Fig 10a, Eq 27",                                                                 \
       "m-way dissemination barrier, a single-use line per thread and round (flag[n][r])")          \
-    X("barrier-multim", barrier_multim, par_multim, 2, 0, "Sec 3.3.1 (Fig 11d)",                   \
+    X("barrier-multim", barrier_multim, PARAMS(par_multim), 2, 0, P000, "Sec 3.3.1 (Fig 11d)",     \
       "multi-m dissemination barrier: round i notifies m_i peers")                                 \
-    X("barrier-pairwise", barrier_pairwise, par_socket, 2, 0, "Sec 3.3.2, Eq 30",                  \
+    X("barrier-pairwise", barrier_pairwise, PARAMS(par_socket), 2, 0, P000, "Sec 3.3.2, Eq 30",    \
       "dissemination barrier per socket, then every thread exchanges a final flag with a peer "    \
       "in each other socket" SOCKET_NOTE)                                                          \
-    X("barrier-socketroot", barrier_socketroot, par_socket, 2, 0, "Sec 3.3.2, Eq 31",              \
+    X("barrier-socketroot", barrier_socketroot, PARAMS(par_socket), 2, 0, P000,                    \
+      "Sec 3.3.2, Eq 31",                                                                          \
       "dissemination barrier per socket, then each socket's first thread writes a flag every "     \
       "thread of the other sockets reads" SOCKET_NOTE)                                             \
-    X("bcast-tree", bcast_tree, par_bcast, 2, 0, "Sec 4.1, Alg. 6 (Fig 12)",                       \
+    X("bcast-tree", bcast_tree, PARAMS(par_bcast), 2, 0, P000, "Sec 4.1, Alg. 6 (Fig 12)",         \
       "one-line broadcast: a child waits for its parent's flag and copies its line; a parent "     \
       "publishes its line, raises its flag and waits for its children")                            \
-    X("bcast-multiline", bcast_multiline, par_bcast_ml, 2, 0, "Sec 4.2",                           \
+    X("bcast-multiline", bcast_multiline, PARAMS(par_bcast_ml), 2, 0, P000, "Sec 4.2",             \
       "multi-line broadcast: children copy N lines straight from their parent's buffer")           \
-    X("reduce-tree", reduce_tree, par_reduce, 2, 0, "Sec 5.1, Alg. 7 (Fig 16)",                    \
+    X("reduce-tree", reduce_tree, PARAMS(par_reduce), 2, 0, P000, "Sec 5.1, Alg. 7 (Fig 16)",      \
       "one-line reduction with line privatisation: children copy their line into private "         \
       "buffers of the parent, who adds them")                                                      \
-    X("reduce-binomial", reduce_binomial, par_reduce_bin, 2, 0, "Sec 5.2, Eq 35",                  \
+    X("reduce-binomial", reduce_binomial, PARAMS(par_reduce_bin), 2, 0, P000, "Sec 5.2, Eq 35",    \
       "multi-line binomial reduction: in stage s thread t adds the N lines of thread t+2^s; "      \
-      "one tree per socket, then one between the sockets")
+      "one tree per socket, then one between the sockets")                                         \
+    X("barrier-central", barrier_central, NO_PARAMS, 2, 0, P002, "Sec II-A",                       \
+      "sense-reversing centralized barrier: each thread decrements one counter; the last resets "  \
+      "it and writes the global flag all others spin on")                                          \
+    X("barrier-linear", barrier_linear, NO_PARAMS, 2, 0, P002, "Sec II-C, Fig 2",                  \
+      "linear centralized barrier: every thread writes its own flag line; thread 0 checks each "   \
+      "in turn, then writes each to release its owner")                                            \
+    X("barrier-combining", barrier_combining, PARAMS(par_group), 2, 0, P002, "Sec II-B, Fig 1",    \
+      "software combining tree barrier: a counter per node of G; the last to arrive climbs, "      \
+      "resets the node and releases it on the way down")                                           \
+    X("barrier-butterfly", barrier_butterfly, NO_PARAMS, 2, 0, P002, "Sec II-D, Fig 3, Alg. 4",    \
+      "butterfly barrier (a power-of-two thread count): in step s thread t writes the step's "     \
+      "line of thread t xor 2^s and spins on its own")                                             \
+    X("barrier-extbutterfly", barrier_extbutterfly, NO_PARAMS, 2, 0, P002, "Sec III, Fig 5",       \
+      "extended butterfly barrier: groups of at most 2 threads (consecutive) with a master; a "    \
+      "butterfly among the masters, who then release their groups; any thread count")              \
+    X("reduce-linear", reduce_linear, PARAMS(par_values), 2, 0, P002, "Sec IV, V-B",               \
+      "all-reduce combined with the linear centralized barrier: each thread sends flag and "       \
+      "values in its flag line; thread 0 adds them in turn and writes the sum back with the "      \
+      "release")                                                                                   \
+    X("reduce-extbutterfly", reduce_extbutterfly, PARAMS(par_values), 2, 0, P002,                  \
+      "Sec IV-D, Alg. 2-5",                                                                        \
+      "extended butterfly all-reduce: flag and up to 7 values travel in one line through the "     \
+      "groups, the masters' butterfly and the release; every thread ends with the sum")            \
+    X("reduce-dissemination", reduce_diss, NO_PARAMS, 2, 0, P002, "Sec IV-C, Fig 8",               \
+      "a sum carried through a dissemination barrier: redundant paths make it WRONG when the "     \
+      "thread count is not a power of two (8 instead of 5 for five ones); its expect states the "  \
+      "correct sum, so such runs report value errors on purpose")                                  \
+    X("reduce-flat", reduce_flat, PARAMS(par_rflat), 2, 0, P003, "Sec 4, Fig 4-6 (Flat)",          \
+      "flat reduction: thread 0 adds every other thread's elements once its ready flag is up; "    \
+      "count collectives per iteration, strict or loose")                                          \
+    X("reduce-radix", reduce_radix, PARAMS(par_rradix), 2, 0, P003, "Sec 3, 4.1, Table 2",         \
+      "tree reduction of radix R: a thread adds its children's elements as each signals, then "    \
+      "signals its parent; count collectives per iteration, strict or loose")                      \
+    X("barrier-radix", barrier_radix, PARAMS(par_bradix), 2, 0, P003, "Sec 2.2, Fig 1-2",          \
+      "tree barrier of radix R: children add 1 to their parent's counter once their subtree "      \
+      "arrived, then wait for the parent's release flag (R >= n-1: flat)")
 
 struct gen_def {
     const char *name, *source, *summary;
     const struct gen_param *params;
     int nparams;
     int min_threads, max_threads;
+    enum gen_paper paper;
     bool (*emit)(struct gen *g);
 };
 
-#define GEN_X_DEF(nm, id, par, lo, hi, src, sum)                                                   \
-    {nm, src, sum, par, (int)SIM_COUNT_OF(par), lo, hi, gen_emit_##id},
+#define GEN_X_DEF(nm, id, par, lo, hi, pap, src, sum)                                              \
+    {nm, src, sum, par, lo, hi, pap, gen_emit_##id},
 static const struct gen_def catalogue[] = {GEN_CATALOGUE(GEN_X_DEF)};
 #undef GEN_X_DEF
+
+/* The papers the generators come from: short name, authors and title. */
+static const struct {
+    const char *seed, *cite;
+} papers[] = {
+    [P000] = {"seed 000", "Ramos & Hoefler, \"Cache Line Aware Algorithm Design for "
+                          "Cache-Coherent Architectures\""},
+    [P002] = {"seed 002", "Mohamed El Maarouf, Giraud, Guermouche & Guignon, \"Combining "
+                          "reduction with synchronization barrier on multi-core processors\""},
+    [P003] = {"seed 003", "Nishtala & Yelick, \"Optimizing Collective Communication on "
+                          "Multicores\""},
+};
 
 #define GEN_X_NAME(nm, ...) nm,
 const char *const wl_gen_names[] = {GEN_CATALOGUE(GEN_X_NAME) NULL};
@@ -442,9 +594,10 @@ static bool generate(struct gen *g, const char *spec, const struct wl_gen_machin
     if (ok) {
         layout(g, m);
         g->words = (m && m->line_bytes ? m->line_bytes : 64) / WL_WORD_BYTES;
+        g->atomic_bytes = m && m->atomic_store_bytes ? m->atomic_store_bytes : WL_WORD_BYTES;
         char what[1024];
-        snprintf(what, sizeof what, "%s (seed 000, Ramos & Hoefler, %s)", def->summary,
-                 def->source);
+        snprintf(what, sizeof what, "%s (%s, %s, %s)", def->summary, papers[def->paper].seed,
+                 papers[def->paper].cite, def->source);
         gen_head(g, full.s, what);
         ok = def->emit(g);
     }
@@ -490,12 +643,18 @@ static void list_wrapped(FILE *f, int indent, const char *text)
 
 void wl_gen_list(FILE *f)
 {
-    fprintf(f, "Generators: the algorithms of seed 000 (Ramos & Hoefler, \"Cache Line Aware\n"
-               "Algorithm Design for Cache-Coherent Architectures\"). Use NAME[:k=v,...] with\n"
-               "`ccsim gen` and `ccsim run -w`.\n");
+    fprintf(f, "Generators: the algorithms of the seeds. Use NAME[:k=v,...] with `ccsim gen`\n"
+               "and `ccsim run -w`. Data values are 64-bit integers: where a paper sums\n"
+               "doubles, the generators sum integers.\n");
+    for (size_t i = 0; i < SIM_COUNT_OF(papers); i++)
+        if (papers[i].seed) {
+            char line[512];
+            snprintf(line, sizeof line, "%s: %s", papers[i].seed, papers[i].cite);
+            list_wrapped(f, 2, line);
+        }
     for (size_t i = 0; i < SIM_COUNT_OF(catalogue); i++) {
         const struct gen_def *def = &catalogue[i];
-        fprintf(f, "\n%s  [seed 000 %s]\n", def->name, def->source);
+        fprintf(f, "\n%s  [%s %s]\n", def->name, papers[def->paper].seed, def->source);
         list_wrapped(f, 4, def->summary);
         if (def->max_threads)
             fprintf(f, "    threads: exactly %d\n", def->max_threads);

@@ -393,3 +393,48 @@ void gen_local(const struct gen *g, const struct gen_group *gr, long k, char *bu
     else
         snprintf(buf, size, "%s%+ld", base, c);
 }
+
+/* ---------------------------------------------------------------- who */
+
+void gen_who_stmt(struct gen *g, const struct gen_who *who, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (who->peer)
+        gen_peer_stmt(g, who->peer, 1, text);
+    else
+        gen_set_stmt(g, who->ids, who->cnt, "%s", text);
+}
+
+/* ---------------------------------------------------------------- barrier check */
+
+void gen_arrive_decl(struct gen *g)
+{
+    gen_line(g, "arrive", g->n, "arrive[t]: it+1 once thread t entered (user data, M)");
+}
+
+void gen_arrive_enter(struct gen *g)
+{
+    gen_prime_own(g, "arrive", 1);
+    gen_out(g, "all: write arrive[t] it+1");
+}
+
+void gen_arrive_check(struct gen *g)
+{
+    gen_mark(g);
+    gen_for(g, "j", "0", "n-1");
+    gen_out(g, "all: expect arrive[j] == it+1");
+    gen_end(g);
+    gen_end(g);
+}
+
+int *gen_all_ids(const struct gen *g)
+{
+    int *ids = sim_xmalloc((size_t)g->n * sizeof *ids);
+    for (int t = 0; t < g->n; t++)
+        ids[t] = t;
+    return ids;
+}

@@ -24,6 +24,8 @@
 #define GEN_MAX_LINES  65536
 #define GEN_MAX_FANOUT 4095
 #define GEN_MAX_ITERS  1000000000L
+#define GEN_MAX_VALUES 7    /* seed 002: values carried with a flag in one 64-byte line */
+#define GEN_MAX_COUNT  1000 /* seed 003: collectives per iteration */
 
 /* ---------------------------------------------------------------- text */
 
@@ -62,6 +64,13 @@ struct gen_args {
     int mlist[GEN_MAX_ROUNDS]; /* barrier-multim: m of each round */
     int nm;                    /* rounds in mlist; 0: auto */
     struct gen_shape shape;    /* bcast-*, reduce-tree */
+    int group;                 /* barrier-combining: threads per node */
+    int values;                /* reduce-linear, reduce-extbutterfly: values with the flag */
+    int radix;                 /* reduce-radix, barrier-radix: tree radix */
+    int bradix;                /* reduce-radix, reduce-flat: radix of the strict barrier */
+    long elements;             /* reduce-radix, reduce-flat: 8-byte elements per thread */
+    bool strict;               /* reduce-radix, reduce-flat: sync=strict */
+    int count;                 /* reduce-radix, reduce-flat: collectives per iteration */
 };
 
 /* ---------------------------------------------------------------- context */
@@ -91,7 +100,8 @@ struct gen {
     int per_socket; /* cores of one socket */
     int ngroups;    /* populated sockets */
     struct gen_group *groups;
-    int *group_of; /* the group of each thread */
+    int *group_of;    /* the group of each thread */
+    int atomic_bytes; /* what one store writes atomically (the machine's, 8 if unknown) */
 };
 
 /* Adds "-w SPEC: message" to the diagnostics; returns false. */
@@ -154,6 +164,27 @@ struct gen_tree {
 bool gen_tree_init(struct gen *g, struct gen_tree *tr);
 void gen_tree_free(struct gen_tree *tr);
 
+/* Who executes a statement: the threads ids[0..cnt), or (peer != NULL)
+ * every thread t with peer[t] >= 0, `@` in the text standing for peer[t]
+ * (gen_peer_stmt). */
+struct gen_who {
+    const int *ids;
+    int cnt;
+    const int *peer;
+};
+/* `text` (at most 400 characters) for the threads of `who`. */
+void gen_who_stmt(struct gen *g, const struct gen_who *who, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The barrier check (seed 000 Sec 2.5 frame): `arrive[t]`, primed in M and
+ * set to it+1 on entry; after `all: mark done` every thread expects every
+ * arrive[j] to hold it+1 (gen_arrive_check also closes the iteration loop). */
+void gen_arrive_decl(struct gen *g);
+void gen_arrive_enter(struct gen *g);
+void gen_arrive_check(struct gen *g);
+/* Every thread id 0..n-1 (malloc'ed). */
+int *gen_all_ids(const struct gen *g);
+
 /* ---------------------------------------------------------------- generators */
 
 /* One emitter per generator (after the prologue): false with a message. */
@@ -170,5 +201,16 @@ bool gen_emit_bcast_tree(struct gen *g);
 bool gen_emit_bcast_multiline(struct gen *g);
 bool gen_emit_reduce_tree(struct gen *g);
 bool gen_emit_reduce_binomial(struct gen *g);
+bool gen_emit_barrier_central(struct gen *g);
+bool gen_emit_barrier_linear(struct gen *g);
+bool gen_emit_barrier_combining(struct gen *g);
+bool gen_emit_barrier_butterfly(struct gen *g);
+bool gen_emit_barrier_extbutterfly(struct gen *g);
+bool gen_emit_reduce_linear(struct gen *g);
+bool gen_emit_reduce_extbutterfly(struct gen *g);
+bool gen_emit_reduce_diss(struct gen *g);
+bool gen_emit_reduce_flat(struct gen *g);
+bool gen_emit_reduce_radix(struct gen *g);
+bool gen_emit_barrier_radix(struct gen *g);
 
 #endif /* CCSIM_GEN_IMPL_H */

@@ -358,7 +358,9 @@ void wl_result_free(struct wl_result *res);
 /*
  * Built-in generators (workloads/gen*.c): each writes the trace of one
  * algorithm of seed 000 (Ramos & Hoefler, "Cache Line Aware Algorithm
- * Design for Cache-Coherent Architectures") in the format above, so that
+ * Design for Cache-Coherent Architectures"), seed 002 (barriers with
+ * combined reductions) or seed 003 (Nishtala & Yelick, collectives on
+ * multicores) in the format above, so that
  * `ccsim gen` can dump it for a user to read, change and run. A generator
  * emits a program of cache-line operations only: no timing, no model.
  *
