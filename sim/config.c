@@ -57,29 +57,6 @@ __attribute__((format(printf, 4, 5))) static void diag_at(struct sim_diag *d,
     sim_diag_add(d, file, setting_line(s), "%s", msg);
 }
 
-/* Appends " (did you mean 'x'?)" or " (known: a, b, c)" to buf. */
-static void suggest(char *buf, size_t size, const char *name, const char *const *names, size_t n)
-{
-    const char *best = NULL;
-    size_t best_d = 3;
-    for (size_t i = 0; i < n; i++) {
-        size_t dist = sim_edit_distance(name, strlen(name), names[i]);
-        if (dist < best_d) {
-            best_d = dist;
-            best = names[i];
-        }
-    }
-    if (best) {
-        snprintf(buf, size, " (did you mean '%s'?)", best);
-        return;
-    }
-    size_t len = (size_t)snprintf(buf, size, " (known:");
-    for (size_t i = 0; i < n && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, " %s%s", names[i], i + 1 < n ? "," : "");
-    if (len < size)
-        snprintf(buf + len, size - len, ")");
-}
-
 static const char *type_name(int t)
 {
     switch (t) {
@@ -132,6 +109,10 @@ static void expectation(char *buf, size_t size, const struct sim_cfg_key *k)
         break;
     case SIM_CFG_FLOAT_ARRAY:
         snprintf(buf, size, "a list of at most %zu numbers from %g to %g", k->len, k->min, k->max);
+        break;
+    case SIM_CFG_STRING_ARRAY:
+        snprintf(buf, size, "a list of at most %zu strings of %.0f to %.0f characters", k->len,
+                 k->min, k->max);
         break;
     }
 }
@@ -336,6 +317,28 @@ static bool apply_number(const struct sim_cfg_file *cf, const config_setting_t *
     return true;
 }
 
+/* One string of a SIM_CFG_STRING_ARRAY: min to max characters. */
+static bool apply_string_elem(const struct sim_cfg_file *cf, const config_setting_t *s,
+                              const char *section, const struct sim_cfg_key *k, char *field,
+                              struct sim_diag *d)
+{
+    char what[160];
+    if (config_setting_type(s) != CONFIG_TYPE_STRING) {
+        snprintf(what, sizeof what, "has %s element", type_name(config_setting_type(s)));
+        key_error(d, cf, s, section, k, what);
+        return false;
+    }
+    const char *v = config_setting_get_string(s);
+    size_t len = strlen(v);
+    if ((double)len < k->min || (double)len > k->max) {
+        snprintf(what, sizeof what, "has a string of %zu characters", len);
+        key_error(d, cf, s, section, k, what);
+        return false;
+    }
+    memcpy(field, v, len + 1);
+    return true;
+}
+
 static bool apply_array(const struct sim_cfg_file *cf, const config_setting_t *s,
                         const char *section, const struct sim_cfg_key *k, char *base,
                         struct sim_diag *d)
@@ -354,11 +357,17 @@ static bool apply_array(const struct sim_cfg_file *cf, const config_setting_t *s
         key_error(d, cf, s, section, k, what);
         return false;
     }
-    size_t esize = k->type == SIM_CFG_INT_ARRAY ? sizeof(int64_t) : sizeof(double);
+    size_t esize = k->type == SIM_CFG_INT_ARRAY     ? sizeof(int64_t)
+                   : k->type == SIM_CFG_FLOAT_ARRAY ? sizeof(double)
+                                                    : (size_t)k->max + 1;
     bool ok = true;
     for (int i = 0; i < n; i++) {
         config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-        ok &= apply_number(cf, e, section, k, base + k->offset + (size_t)i * esize, d);
+        char *field = base + k->offset + (size_t)i * esize;
+        if (k->type == SIM_CFG_STRING_ARRAY)
+            ok &= apply_string_elem(cf, e, section, k, field, d);
+        else
+            ok &= apply_number(cf, e, section, k, field, d);
     }
     if (ok)
         *(int *)(base + k->count_offset) = n;
@@ -390,7 +399,7 @@ static bool apply_string(const struct sim_cfg_file *cf, const config_setting_t *
             found |= strcmp(k->choices[i], v) == 0;
         if (!found) {
             char hint[400];
-            suggest(hint, sizeof hint, v, k->choices, n);
+            sim_suggest(hint, sizeof hint, v, strlen(v), k->choices, n, "known:");
             snprintf(what, sizeof what, "= \"%.60s\" is not known%s", v, hint);
             key_error(d, cf, s, section, k, what);
             return false;
@@ -423,6 +432,7 @@ static bool apply_key(const struct sim_cfg_file *cf, const config_setting_t *s,
         return apply_string(cf, s, sec->name, k, base + k->offset, d);
     case SIM_CFG_INT_ARRAY:
     case SIM_CFG_FLOAT_ARRAY:
+    case SIM_CFG_STRING_ARRAY:
         return apply_array(cf, s, sec->name, k, base, d);
     }
     return false;
@@ -446,7 +456,7 @@ static bool apply_section(const struct sim_cfg_file *cf, const config_setting_t 
                 k = &sec->keys[j];
         if (!k) {
             char hint[600];
-            suggest(hint, sizeof hint, name, names, nn);
+            sim_suggest(hint, sizeof hint, name, strlen(name), names, nn, "known:");
             diag_at(d, cf, s, "unknown key '%s' in section '%s'%s", name, sec->name, hint);
             ok = false;
             continue;
@@ -485,7 +495,7 @@ bool sim_cfg_apply(struct sim_cfg_file *cf, const struct sim_cfg_section *secs, 
                 sec = &secs[j];
         if (!sec) {
             char hint[600];
-            suggest(hint, sizeof hint, name, names, nn);
+            sim_suggest(hint, sizeof hint, name, strlen(name), names, nn, "known:");
             diag_at(d, cf, g, "unknown section '%s'%s", name, hint);
             ok = false;
             continue;
@@ -531,14 +541,17 @@ static void format_value(char *buf, size_t size, const struct sim_cfg_key *k, co
         PUT("\"%s\"", f);
         break;
     case SIM_CFG_INT_ARRAY:
-    case SIM_CFG_FLOAT_ARRAY: {
+    case SIM_CFG_FLOAT_ARRAY:
+    case SIM_CFG_STRING_ARRAY: {
         int n = *(const int *)(base + k->count_offset);
         PUT("[");
         for (int i = 0; i < n; i++) {
             if (k->type == SIM_CFG_INT_ARRAY)
                 PUT("%s%lld", i ? ", " : "", (long long)((const int64_t *)f)[i]);
-            else
+            else if (k->type == SIM_CFG_FLOAT_ARRAY)
                 PUT("%s%g", i ? ", " : "", ((const double *)f)[i]);
+            else
+                PUT("%s\"%s\"", i ? ", " : "", f + (size_t)i * ((size_t)k->max + 1));
         }
         PUT("]");
         break;

@@ -67,6 +67,10 @@ _Noreturn void sim_panic_at(const char *file, int line, const char *fmt, ...)
 /* Levenshtein distance between a[0..la) and the string b, for "did you
  * mean" hints; names longer than 63 characters are 99 apart. */
 size_t sim_edit_distance(const char *a, size_t la, const char *b);
+/* Writes " (did you mean 'x'?)" for the nearest of names (distance < 3) to
+ * name[0..len), else " (LEAD a, b, c)", or nothing if lead is NULL. */
+void sim_suggest(char *buf, size_t size, const char *name, size_t len, const char *const *names,
+                 size_t n, const char *lead);
 
 /* Allocation that never returns NULL: out of memory ends the run (exit 1). */
 void *sim_xmalloc(size_t n);
@@ -233,13 +237,15 @@ void sim_map_each(const struct sim_map *m, void (*fn)(uint64_t key, void *val, v
  * leaves the struct's field as the caller initialised it (the default).
  */
 enum sim_cfg_type {
-    SIM_CFG_INT,         /* int64_t; range [min, max] */
-    SIM_CFG_FLOAT,       /* double; range [min, max]; an integer is accepted */
-    SIM_CFG_BOOL,        /* bool */
-    SIM_CFG_STRING,      /* char[len] */
-    SIM_CFG_CHOICE,      /* char[len], one of choices */
-    SIM_CFG_INT_ARRAY,   /* int64_t[len], count at count_offset (int) */
-    SIM_CFG_FLOAT_ARRAY, /* double[len], count at count_offset (int) */
+    SIM_CFG_INT,          /* int64_t; range [min, max] */
+    SIM_CFG_FLOAT,        /* double; range [min, max]; an integer is accepted */
+    SIM_CFG_BOOL,         /* bool */
+    SIM_CFG_STRING,       /* char[len] */
+    SIM_CFG_CHOICE,       /* char[len], one of choices */
+    SIM_CFG_INT_ARRAY,    /* int64_t[len], count at count_offset (int) */
+    SIM_CFG_FLOAT_ARRAY,  /* double[len], count at count_offset (int) */
+    SIM_CFG_STRING_ARRAY, /* char[len][max + 1], count at count_offset (int); each
+                             string has min to max characters */
 };
 
 struct sim_cfg_key {
@@ -317,6 +323,12 @@ void sim_cfg_print(const struct sim_cfg_section *secs, size_t nsecs);
     {                                                                                              \
 #field, SIM_CFG_FLOAT_ARRAY, req, lo, hi, sizeof(((T *)0)->field) / sizeof(double), NULL,  \
             offsetof(T, field), offsetof(T, count), unit, help                                     \
+    }
+#define SIM_CFG_STRING_ARRAY_KEY(T, field, count, req, help)                                       \
+    {                                                                                              \
+#field, SIM_CFG_STRING_ARRAY, req, 1, (double)(sizeof(((T *)0)->field[0]) - 1),            \
+            sizeof(((T *)0)->field) / sizeof(((T *)0)->field[0]), NULL, offsetof(T, field),        \
+            offsetof(T, count), NULL, help                                                         \
     }
 #define SIM_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -125,3 +125,29 @@ size_t sim_edit_distance(const char *a, size_t la, const char *b)
     }
     return row[lb];
 }
+
+void sim_suggest(char *buf, size_t size, const char *name, size_t len, const char *const *names,
+                 size_t n, const char *lead)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < n; i++) {
+        size_t dist = sim_edit_distance(name, len, names[i]);
+        if (dist < best_d) {
+            best_d = dist;
+            best = names[i];
+        }
+    }
+    buf[0] = '\0';
+    if (best) {
+        snprintf(buf, size, " (did you mean '%s'?)", best);
+        return;
+    }
+    if (!lead)
+        return;
+    size_t at = (size_t)snprintf(buf, size, " (%s", lead);
+    for (size_t i = 0; i < n && at < size; i++)
+        at += (size_t)snprintf(buf + at, size - at, " %s%s", names[i], i + 1 < n ? "," : "");
+    if (at < size)
+        snprintf(buf + at, size - at, ")");
+}
