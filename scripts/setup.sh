@@ -6,6 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(gcc make cmake pkg-config libconfig-dev check)
+# clang and its runtime for the fuzzers (scripts/fuzz.sh), unless they are skipped
+if [ "${CCSIM_NO_FUZZ:-}" != "1" ]; then packages+=(clang libclang-rt-14-dev); fi
+# Optional: OpenMPI for `mpirun -n N ccsim sweep` (docs/cluster.md); CCSIM_MPI=OFF skips it.
+if [ "${CCSIM_MPI:-ON}" != "OFF" ]; then packages+=(openmpi-bin libopenmpi-dev); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -22,5 +26,5 @@ werror=OFF
 if [ "${CI:-}" = "true" ] || [ "${CCSIM_WERROR:-}" = "ON" ]; then werror=ON; fi
 build=${CCSIM_BUILD_DIR:-build}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CCSIM_BUILD_TYPE:-RelWithDebInfo}" \
-  -DCCSIM_WERROR="$werror" -DCCSIM_SANITIZE="${CCSIM_SANITIZE:-OFF}" >/dev/null
+  -DCCSIM_WERROR="$werror" -DCCSIM_SANITIZE="${CCSIM_SANITIZE:-OFF}" -DCCSIM_MPI="${CCSIM_MPI:-ON}" >/dev/null
 cmake --build "$build" -j "$(nproc)"

@@ -33,6 +33,8 @@ bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t 
 bool cli_wants_help(int argc, char **argv);
 
 int cli_bench(int argc, char **argv);
+/* `ccsim bench workloads` (argv[0] is "workloads"): the reference runs. */
+int cli_bench_workloads(int argc, char **argv);
 int cli_list(int argc, char **argv);
 int cli_config(int argc, char **argv);
 int cli_stress(int argc, char **argv);
@@ -73,6 +75,8 @@ struct wl_program *cli_generate(const char *spec, int threads, long iterations,
                                 const struct sim_machine_cfg *m, struct sim_diag *d);
 int cli_microbench(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
+int cli_sweep(int argc, char **argv);
+int cli_tune(int argc, char **argv);
 /* Resolves -c (a path or a shipped name) and loads it with the --set
  * overrides; prints errors. */
 bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,

@@ -1,0 +1,377 @@
+/*
+ * test_sweep.c -- `ccsim sweep`: the sweep file's errors (FILE:LINE), range
+ * expansion, the schema loader's string arrays, identical rows whatever -j,
+ * --resume after a torn row, refused points skipped; `ccsim tune`; mpirun.
+ */
+#include "sim.h"
+#include "sweep.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct tu_run r;
+
+/* A sweep file on teach-xbar with the given sweep body. */
+static const char *sweep_file(const char *name, const char *body)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "# a test sweep\nsweep = {\n%s};\n", body);
+    return tu_write(name, text);
+}
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    size_t n = fread(buf, 1, size - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* The CSV without its wall_s column (the last one). */
+static void strip_wall(const char *in, char *out, size_t size)
+{
+    size_t len = 0;
+    for (const char *p = in; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+        const char *comma = p + ll;
+        while (comma > p && *comma != ',')
+            comma--;
+        size_t keep = comma > p ? (size_t)(comma - p) : ll;
+        ck_assert(len + keep + 2 < size);
+        memcpy(out + len, p, keep);
+        len += keep;
+        out[len++] = '\n';
+        p += ll + (nl ? 1 : 0);
+    }
+    out[len] = '\0';
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static char path_buf[600];
+static const char *tmp_path(const char *name)
+{
+    snprintf(path_buf, sizeof path_buf, "%s/%s", tu_dir(), name);
+    return path_buf;
+}
+
+static const char small_sweep[] = "  configs = [\"teach-xbar\"];\n"
+                                  "  workloads = [\"barrier-dissemination:m=1..2\", \"m2o\"];\n"
+                                  "  threads = [2, 4];\n"
+                                  "  iterations = 20;\n"
+                                  "  seeds = [1, 2];\n";
+
+/* ------------------------------------------------------------- errors */
+
+static void expect_error(const char *body, int line, const char *what)
+{
+    const char *path = sweep_file("bad.sweep", body);
+    char want[1200];
+    snprintf(want, sizeof want, "%s:%d: ", path, line);
+    tu_ccsim(&r, "sweep %s", path);
+    ck_assert_int_eq(r.status, 2);
+    const char *at = strstr(r.err, want);
+    ck_assert_msg(at != NULL, "want '%s' in:\n%s", want, r.err);
+    const char *found = strstr(at, what), *nl = strchr(at, '\n');
+    ck_assert_msg(found && (!nl || found < nl), "want '%s%s' in:\n%s", want, what, r.err);
+    ck_assert_str_eq(r.out, "");
+}
+
+START_TEST(test_file_errors)
+{
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\"];\n  threads = [2];\n"
+                 "  colour = 3;\n",
+                 6, "unknown key 'colour' in section 'sweep'");
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\"];\n  threads = \"two\";\n",
+                 5, "sweep.threads is a string");
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = (\"m2o\", 7);\n  threads = [2];\n",
+                 4, "sweep.workloads has an integer element");
+    expect_error(
+        "  configs = [\"teach-xbar\"];\n  workloads = [\"barrier-dissemination:m=4..1\"];\n"
+        "  threads = [2];\n",
+        4, "range 4..1 is empty");
+    expect_error(
+        "  configs = [\"teach-xbar\"];\n  workloads = [\"barrier-dissemination:m=1..x\"];\n"
+        "  threads = [2];\n",
+        4, "a range is two integers A..B");
+    expect_error(
+        "  configs = [\"teach-xbar\"];\n  workloads = [\"frobnicate\"];\n  threads = [2];\n", 4,
+        "'frobnicate' names no generator");
+    expect_error("  configs = [\"no-such-machine\"];\n  workloads = [\"m2o\"];\n  threads = [2];\n",
+                 3, "'no-such-machine' is neither a config file nor a shipped config");
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\"];\n  threads = [];\n", 5,
+                 "sweep.threads is empty");
+    expect_error("  configs = [\"teach-xbar\"];\n  threads = [2];\n", 2,
+                 "section 'sweep' lacks the required key 'workloads'");
+    tu_ccsim(&r, "sweep");
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "sweep x.sweep --resume");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(strstr(r.err, "--resume needs -o CSV") != NULL);
+}
+END_TEST
+
+/* ------------------------------------------------------------- units */
+
+START_TEST(test_range_expansion)
+{
+    char **specs = NULL, err[256];
+    size_t n = 0;
+    ck_assert(sweep_expand("m2o", &specs, &n, err, sizeof err));
+    ck_assert(sweep_expand("barrier-dissemination:m=1..3", &specs, &n, err, sizeof err));
+    ck_assert(sweep_expand("x:a=1..2,b=lo,c=7..8", &specs, &n, err, sizeof err));
+    ck_assert(sweep_expand("bcast-tree:shape=kary:2..3", &specs, &n, err, sizeof err));
+    const char *want[] = {"m2o",
+                          "barrier-dissemination:m=1",
+                          "barrier-dissemination:m=2",
+                          "barrier-dissemination:m=3",
+                          "x:a=1,b=lo,c=7",
+                          "x:a=1,b=lo,c=8",
+                          "x:a=2,b=lo,c=7",
+                          "x:a=2,b=lo,c=8",
+                          "bcast-tree:shape=kary:2",
+                          "bcast-tree:shape=kary:3"};
+    ck_assert_uint_eq(n, SIM_COUNT_OF(want));
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_str_eq(specs[i], want[i]);
+        free(specs[i]);
+    }
+    free(specs);
+    specs = NULL;
+    n = 0;
+    ck_assert(!sweep_expand("x:m=3..1", &specs, &n, err, sizeof err));
+    ck_assert(!sweep_expand("x:m=..4", &specs, &n, err, sizeof err));
+    ck_assert(!sweep_expand("x:m=1..4z", &specs, &n, err, sizeof err));
+    ck_assert(!sweep_expand("x:m=1..99999", &specs, &n, err, sizeof err));
+    /* a row's key: five columns, a quoted workload's commas not counted */
+    const char *row = "teach-xbar,\"bcast-multiline:lines=1,shape=flat\",4,10,2,1.0,2\n";
+    const char *key = "teach-xbar,\"bcast-multiline:lines=1,shape=flat\",4,10,2";
+    ck_assert_uint_eq(sweep_row_key_len(row, strlen(row)), strlen(key));
+    ck_assert_uint_eq(sweep_row_key_len("a,b,c\n", 6), 0);
+    for (size_t i = 0; i < n; i++)
+        free(specs[i]);
+    free(specs);
+}
+END_TEST
+
+struct names {
+    char names[3][8];
+    int n;
+};
+
+START_TEST(test_string_array_key)
+{
+    static const struct sim_cfg_key keys[] = {
+        SIM_CFG_STRING_ARRAY_KEY(struct names, names, n, true, "names")};
+    struct names v = {0};
+    const struct sim_cfg_section sec = {"s", true, keys, 1, &v, NULL};
+    const char *ok = tu_write("ok.cfg", "s = { names = [\"a\", \"bcdefgh\"]; };\n");
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct sim_cfg_file *cf = sim_cfg_open(ok, &d);
+    ck_assert(cf != NULL);
+    ck_assert_msg(sim_cfg_apply(cf, &sec, 1, &d), "%s", d.text);
+    sim_cfg_close(cf);
+    ck_assert_int_eq(v.n, 2);
+    ck_assert_str_eq(v.names[0], "a");
+    ck_assert_str_eq(v.names[1], "bcdefgh");
+    const char *bad[] = {"s = { names = [\"a\", \"b\", \"c\", \"d\"]; };\n",
+                         "s = { names = [\"abcdefgh\"]; };\n", "s = { names = [\"\"]; };\n",
+                         "s = { names = \"a\"; };\n"};
+    const char *what[] = {"has 4 elements", "has a string of 8 characters",
+                          "has a string of 0 characters", "is a string"};
+    for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
+        const char *p = tu_write("bad.cfg", bad[i]);
+        sim_diag_init(&d);
+        cf = sim_cfg_open(p, &d);
+        ck_assert(cf != NULL);
+        ck_assert(!sim_cfg_apply(cf, &sec, 1, &d));
+        sim_cfg_close(cf);
+        ck_assert_msg(strstr(d.text, ":1: s.names ") && strstr(d.text, what[i]), "%s", d.text);
+        ck_assert(strstr(d.text, "strings of 1 to 7 characters") != NULL);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------- runs */
+
+static char csv_a[65536], csv_b[65536], rows_a[65536], rows_b[65536];
+
+START_TEST(test_jobs_give_same_rows)
+{
+    const char *sw = sweep_file("small.sweep", small_sweep);
+    char file[600];
+    snprintf(file, sizeof file, "%s", sw);
+    tu_ccsim(&r, "sweep %s -j 1 -o %s", file, tmp_path("j1.csv"));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "12 points: 12 run, 0 already in the CSV, 0 skipped, 0 failed"),
+                  "%s", r.err);
+    slurp(tmp_path("j1.csv"), csv_a, sizeof csv_a);
+    tu_ccsim(&r, "sweep %s -j 2 -o %s", file, tmp_path("j2.csv"));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    slurp(tmp_path("j2.csv"), csv_b, sizeof csv_b);
+    ck_assert_int_eq(count_lines(csv_a), 13);
+    ck_assert(strncmp(csv_a, sweep_csv_header, strlen(sweep_csv_header)) == 0);
+    ck_assert(strstr(csv_a, "\nteach-xbar,barrier-dissemination:m=1,2,20,1,") != NULL);
+    strip_wall(csv_a, rows_a, sizeof rows_a);
+    strip_wall(csv_b, rows_b, sizeof rows_b);
+    ck_assert_str_eq(rows_a, rows_b);
+    /* the same rows on stdout, and the first is the first point */
+    tu_ccsim(&r, "sweep %s -j 3", file);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    strip_wall(r.out, rows_b, sizeof rows_b);
+    ck_assert_str_eq(rows_a, rows_b);
+}
+END_TEST
+
+START_TEST(test_resume_after_torn_row)
+{
+    const char *sw = sweep_file("small.sweep", small_sweep);
+    char file[600];
+    snprintf(file, sizeof file, "%s", sw);
+    tu_ccsim(&r, "sweep %s -j 2 -o %s", file, tmp_path("full.csv"));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    slurp(tmp_path("full.csv"), csv_a, sizeof csv_a);
+    /* header + 5 rows + half of the sixth, no newline */
+    const char *p = csv_a;
+    for (int i = 0; i < 6; i++)
+        p = strchr(p, '\n') + 1;
+    size_t cut = (size_t)(p - csv_a) + 20;
+    FILE *f = fopen(tmp_path("torn.csv"), "w");
+    fwrite(csv_a, 1, cut, f);
+    fclose(f);
+    tu_ccsim(&r, "sweep %s -j 2 --resume -o %s", file, tmp_path("torn.csv"));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "12 points: 7 run, 5 already in the CSV"), "%s", r.err);
+    slurp(tmp_path("torn.csv"), csv_b, sizeof csv_b);
+    strip_wall(csv_a, rows_a, sizeof rows_a);
+    strip_wall(csv_b, rows_b, sizeof rows_b);
+    ck_assert_str_eq(rows_a, rows_b);
+    /* everything done: a second resume runs nothing and keeps the rows */
+    tu_ccsim(&r, "sweep %s --resume -o %s", file, tmp_path("torn.csv"));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "12 points: 0 run, 12 already in the CSV"), "%s", r.err);
+    slurp(tmp_path("torn.csv"), csv_a, sizeof csv_a);
+    ck_assert_str_eq(csv_a, csv_b);
+}
+END_TEST
+
+START_TEST(test_refused_point_skipped)
+{
+    const char *sw = sweep_file("ping.sweep", "  configs = [\"teach-xbar\"];\n"
+                                              "  workloads = [\"pingpong\"];\n"
+                                              "  threads = [2, 4];\n"
+                                              "  iterations = 10;\n"
+                                              "  seeds = [1, 2, 3];\n");
+    tu_ccsim(&r, "sweep %s -j 2", sw);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "6 points: 3 run, 0 already in the CSV, 3 skipped, 0 failed"), "%s",
+                  r.err);
+    const char *first = strstr(r.err, "skipped: ");
+    ck_assert(first != NULL);
+    ck_assert_msg(strstr(first + 1, "skipped: ") == NULL, "message printed twice:\n%s", r.err);
+    ck_assert_int_eq(count_lines(r.out), 4);
+    ck_assert(strstr(r.out, "\nteach-xbar,pingpong,2,10,3,") != NULL);
+    ck_assert(strstr(r.out, ",4,10,") == NULL);
+}
+END_TEST
+
+/* Without MPI, --mpi says so; with it, mpirun -n 2 gives the local rows. */
+START_TEST(test_mpi_same_rows)
+{
+    const char *sw = sweep_file("small.sweep", small_sweep);
+    char file[600], cmd[2400];
+    snprintf(file, sizeof file, "%s", sw);
+    if (!sweep_mpi_built()) {
+        tu_ccsim(&r, "sweep %s --mpi", file);
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "built without MPI") != NULL, "%s", r.err);
+        return;
+    }
+    if (system("command -v mpirun >/dev/null 2>&1") != 0)
+        return; /* built with MPI, but no launcher here */
+    tu_ccsim(&r, "sweep %s -j 1 -o %s", file, tmp_path("local.csv"));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    snprintf(cmd, sizeof cmd,
+             "mpirun --allow-run-as-root --oversubscribe -n 2 %s sweep %s -o %s "
+             ">%s/mpi.out 2>&1 </dev/null",
+             CCSIM_BIN, file, tmp_path("mpi.csv"), tu_dir());
+    ck_assert_int_eq(system(cmd), 0);
+    slurp(tmp_path("local.csv"), csv_a, sizeof csv_a);
+    slurp(tmp_path("mpi.csv"), csv_b, sizeof csv_b);
+    strip_wall(csv_a, rows_a, sizeof rows_a);
+    strip_wall(csv_b, rows_b, sizeof rows_b);
+    ck_assert_str_eq(rows_a, rows_b);
+}
+END_TEST
+
+/* ------------------------------------------------------------- tune */
+
+/* The median printed on a line of tune's output. */
+static double median_of(const char *line)
+{
+    const char *m = strstr(line, "median ");
+    const char *nl = strchr(line, '\n');
+    ck_assert_msg(m && (!nl || m < nl), "no median in %.80s", line);
+    return strtod(m + 7, NULL);
+}
+
+START_TEST(test_tune_finds_best)
+{
+    tu_ccsim(&r, "tune -c teach-xbar -w m2o-tree -t 4 -i 20");
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    const char *best = strstr(r.out, "\nbest:");
+    ck_assert_msg(best != NULL, "%s", r.out);
+    double b = median_of(best + 1);
+    int n = 0;
+    for (const char *p = strstr(r.out, "\n  m2o-tree:k="); p && p < best;
+         p = strstr(p + 1, "\n  m2o-tree:k=")) {
+        double v = median_of(p + 1);
+        ck_assert_msg(b <= v, "best %.1f slower than %.80s", b, p + 1);
+        n++;
+    }
+    ck_assert_int_eq(n, 8);
+    ck_assert(strstr(r.out, "\nworst:") != NULL);
+    ck_assert(strstr(r.out, "\ndefault: m2o-tree ") != NULL);
+    tu_ccsim(&r, "tune -c teach-xbar -w reduce-binomial -t 4 -i 5");
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "reduce-binomial has nothing to tune") != NULL, "%s", r.out);
+    ck_assert(strstr(r.out, "\ndefault: reduce-binomial ") != NULL);
+    tu_ccsim(&r, "tune -c teach-xbar -w pingpong -t 4");
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "tune -c teach-xbar -w barrier-dissemination");
+    ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
+static Suite *sweep_suite(void)
+{
+    Suite *s = suite_create("sweep");
+    TCase *tc = tcase_create("sweep");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_file_errors);
+    tcase_add_test(tc, test_range_expansion);
+    tcase_add_test(tc, test_string_array_key);
+    tcase_add_test(tc, test_jobs_give_same_rows);
+    tcase_add_test(tc, test_resume_after_torn_row);
+    tcase_add_test(tc, test_refused_point_skipped);
+    tcase_add_test(tc, test_tune_finds_best);
+    tcase_add_test(tc, test_mpi_same_rows);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(sweep_suite());
+}
