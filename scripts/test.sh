@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The test command: set-up (scripts/setup.sh), then the whole Check suite via
 # ctest; then the same suite built with AddressSanitizer + UBSan in
-# build-asan/ (CCSIM_NO_ASAN=1 skips that second pass).
+# build-asan/ (CCSIM_NO_ASAN=1 skips that second pass); then, if clang is
+# installed, the fuzzers for $CCSIM_FUZZ_SECONDS each (default 60, both at
+# once; scripts/fuzz.sh; CCSIM_NO_FUZZ=1 skips that third pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,4 +13,8 @@ if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
   CCSIM_BUILD_DIR=build-asan CCSIM_SANITIZE=ON CCSIM_BUILD_TYPE=Debug scripts/setup.sh >/dev/null
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
+fi
+if [ "${CCSIM_NO_FUZZ:-}" != "1" ] && command -v clang >/dev/null; then
+  echo "== the fuzzers (scripts/fuzz.sh)"
+  scripts/fuzz.sh
 fi

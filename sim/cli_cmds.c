@@ -230,9 +230,11 @@ int cli_bench(int argc, char **argv)
                                           {0}};
     uint64_t pending = 65536, events = 20000000, seed = 1;
     if (argc < 2)
-        return cli_usage_error("bench", "say what to measure: engine");
+        return cli_usage_error("bench", "say what to measure: engine or workloads");
+    if (strcmp(argv[1], "workloads") == 0)
+        return cli_bench_workloads(argc - 1, argv + 1);
     if (strcmp(argv[1], "engine") != 0)
-        return cli_usage_error("bench", "cannot measure '%s' (known: engine)", argv[1]);
+        return cli_usage_error("bench", "cannot measure '%s' (known: engine, workloads)", argv[1]);
     int c, bad = 0;
     optind = 2;
     while ((c = cli_next_opt("bench", argc, argv, ":", longs, &bad)) != -1) {
