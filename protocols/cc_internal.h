@@ -251,6 +251,7 @@ struct cc_dir {
     struct sim_msg *queue, *queue_tail; /* requests waiting for the line */
     bool draining;                      /* the queue is being served */
     bool in_llc;                        /* the home's LLC holds the line (if it has one) */
+    int transient_caches;               /* caches holding the line in a transient state */
     uint8_t *memory;                    /* the memory's copy */
     struct cc_hist hist[CC_HIST];       /* newest first */
 };

@@ -275,7 +275,12 @@ static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
 static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int old)
 {
     int now_st = cl->state;
-    s->transient_lines += (uint64_t)cache_transient(now_st) - (uint64_t)cache_transient(old);
+    if (cache_transient(now_st) != cache_transient(old)) {
+        s->transient_lines += cache_transient(now_st) ? 1 : (uint64_t)-1;
+        /* per line too, so a methodology op can ask whether it is quiet in O(1) */
+        cc_dir_get(s, cc_home_of(s, cl->line), cl->line)->transient_caches +=
+            cache_transient(now_st) ? 1 : -1;
+    }
     if (s->check && old != now_st)
         cc_check_states(s, cl->line);
     if (cc_state_readable(old) && !cc_state_readable(now_st))

@@ -133,9 +133,29 @@ char cc_state_of(const struct cc_system *s, int core, uint64_t line)
     return cc_cache_state_names[cl->state][0];
 }
 
+/* The core that holds the current value of a quiet line, or -1 for memory:
+ * the owner (E, M, O), else any sharer of a GOLS line (dirty, shared). */
+static int current_holder(const struct cc_system *s, const struct cc_dir *d)
+{
+    if (d->owner >= 0)
+        return d->owner;
+    if (d->state == HS_GOLS)
+        return cc_first_sharer(s, d, -1);
+    return -1;
+}
+
 uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
 {
     uint64_t v;
+    struct cc_dir *q = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
+    if (!q)
+        return 0;
+    if (cc_line_quiet(s, line)) { /* the directory is exact: ask it, not every cache */
+        int holder = current_holder(s, q);
+        const struct cc_line *cl = holder >= 0 ? find_line(s, holder, line) : NULL;
+        memcpy(&v, (cl ? cl->data : q->memory) + 8 * word, 8);
+        return v;
+    }
     for (int c = 0; c < s->p.cores; c++) {
         const struct cc_line *cl = find_line(s, c, line);
         if (cl && (cl->state == CS_M || cl->state == CS_O || cl->state == CS_E ||
@@ -186,15 +206,13 @@ void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void
 
 /* ------------------------------------------------------------ methodology */
 
+/* A cache enters a transient state only through a row, which counts it on
+ * the line's directory entry (created then), so no entry means no cache ever
+ * had the line in flight. Requests park only on transient lines. */
 bool cc_line_quiet(const struct cc_system *s, uint64_t line)
 {
-    for (int c = 0; c < s->p.cores; c++) {
-        const struct cc_line *cl = find_line(s, c, line);
-        if (cl && (cl->state >= CS_IS_D || cl->waiting))
-            return false;
-    }
     const struct cc_dir *d = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
-    return !d || (d->state < HS_IE_M && !d->queue);
+    return !d || (d->transient_caches == 0 && d->state < HS_IE_M && !d->queue);
 }
 
 bool cc_quiet(const struct cc_system *s)
@@ -230,11 +248,19 @@ void cc_evict_line(struct cc_system *s, uint64_t line)
 {
     SIM_ASSERT(cc_line_quiet(s, line));
     struct cc_dir *d = dir_of(s, line);
-    for (int c = 0; c < s->p.cores; c++) {
-        struct cc_line *cl = find_line(s, c, line);
-        if (cl)
-            drop_copy(s, c, cl, d);
+    /* the line is quiet, so the directory names every holder */
+    if (d->owner >= 0) {
+        struct cc_line *cl = find_line(s, d->owner, line);
+        SIM_ASSERT(cl != NULL);
+        drop_copy(s, d->owner, cl, d);
     }
+    for (size_t w = 0; w < s->sharer_words; w++)
+        for (uint64_t bits = d->sharers[w]; bits; bits &= bits - 1) {
+            int c = (int)(w * 64 + (size_t)__builtin_ctzll(bits));
+            struct cc_line *cl = find_line(s, c, line);
+            SIM_ASSERT(cl != NULL);
+            drop_copy(s, c, cl, d);
+        }
     memset(d->sharers, 0, s->sharer_words * sizeof *d->sharers);
     d->owner = d->forwarder = -1;
     d->state = HS_I;
