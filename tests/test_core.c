@@ -15,32 +15,9 @@
 static void run_text(const char *text, const char *const *sets, size_t nsets, struct wl_result *res,
                      struct sim_diag *d)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/teach-xbar.cfg", CCSIM_CONFIGS);
     struct sim_machine_cfg m;
-    sim_diag_init(d);
-    ck_assert_msg(sim_machine_load(&m, path, sets, nsets, d), "%s", d->text);
-    struct wl_parse_opts po = {(int)m.machine.line_bytes, (int)m.machine.cores,
-                               (int)m.machine.threads_per_core};
-    struct wl_program *p = wl_parse_text("test.trace", text, strlen(text), &po, d);
-    ck_assert_msg(p != NULL, "%s", d->text);
-    struct sim_machine *mc = sim_machine_build(&m, 1, d);
-    ck_assert_msg(mc != NULL, "%s", d->text);
-    cc_check_enable(mc->cc, true);
-    struct wl_machine w = {.k = mc->k,
-                           .cc = mc->cc,
-                           .net = mc->net,
-                           .cores = (int)m.machine.cores,
-                           .threads_per_core = (int)m.machine.threads_per_core,
-                           .mshrs = (int)m.core.mshrs,
-                           .poll_cycles = (unsigned)m.core.poll_cycles,
-                           .line_bytes = (unsigned)m.machine.line_bytes,
-                           .memory_nodes = (int)m.machine.sockets,
-                           .clock = mc->params.clock};
-    struct wl_run_opts o = {.watchdog_ps = 1000000000ull, .max_reports = 3};
-    wl_run(&w, p, &o, res, d);
-    sim_machine_free(mc);
-    wl_program_free(p);
+    tu_load_config("teach-xbar", sets, nsets, &m);
+    tu_run_text(&m, "test.trace", text, res, d);
 }
 
 static struct wl_result res, res2;

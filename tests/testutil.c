@@ -1,6 +1,7 @@
 #include "testutil.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +66,39 @@ int tu_run_suite(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+void tu_load_config(const char *name, const char *const *sets, size_t nsets,
+                    struct sim_machine_cfg *m)
+{
+    char path[1024];
+    struct sim_diag d;
+    sim_diag_init(&d);
+    snprintf(path, sizeof path, "%s/%s.cfg", CCSIM_CONFIGS, name);
+    ck_assert_msg(sim_machine_load(m, path, sets, nsets, &d), "%s", d.text);
+}
+
+void tu_run_program(const struct sim_machine_cfg *m, const struct wl_program *p, bool check_fatal,
+                    struct wl_result *res, struct sim_diag *d)
+{
+    struct sim_machine *mc = sim_machine_build(m, 1, d);
+    ck_assert_msg(mc != NULL, "%s", d->text);
+    cc_check_enable(mc->cc, check_fatal);
+    struct wl_machine w;
+    sim_machine_view(mc, &w);
+    struct wl_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 3};
+    wl_run(&w, p, &o, res, d);
+    sim_machine_free(mc);
+}
+
+void tu_run_text(const struct sim_machine_cfg *m, const char *name, const char *text,
+                 struct wl_result *res, struct sim_diag *d)
+{
+    struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
+                               (int)m->machine.threads_per_core};
+    sim_diag_init(d);
+    struct wl_program *p = wl_parse_text(name, text, strlen(text), &po, d);
+    ck_assert_msg(p != NULL, "%s", d->text);
+    tu_run_program(m, p, true, res, d);
+    wl_program_free(p);
 }
