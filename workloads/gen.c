@@ -407,36 +407,14 @@ const char *const wl_gen_names[] = {GEN_CATALOGUE(GEN_X_NAME) NULL};
 
 /* ---------------------------------------------------------------- spec parsing */
 
-/* Appends " (did you mean 'x'?)" or " (LEAD a, b, c)". */
-static void suggest(char *buf, size_t size, const char *name, size_t len, const char *const *names,
-                    size_t n, const char *lead)
-{
-    const char *best = NULL;
-    size_t best_d = 3;
-    for (size_t i = 0; i < n; i++) {
-        size_t dist = sim_edit_distance(name, len, names[i]);
-        if (dist < best_d) {
-            best_d = dist;
-            best = names[i];
-        }
-    }
-    if (best) {
-        snprintf(buf, size, " (did you mean '%s'?)", best);
-        return;
-    }
-    size_t at = (size_t)snprintf(buf, size, " (%s", lead);
-    for (size_t i = 0; i < n && at < size; i++)
-        at += (size_t)snprintf(buf + at, size - at, " %s%s", names[i], i + 1 < n ? "," : ")");
-}
-
 static const struct gen_def *find_gen(struct gen *g, const char *name, size_t len)
 {
     for (size_t i = 0; i < SIM_COUNT_OF(catalogue); i++)
         if (strlen(catalogue[i].name) == len && !strncmp(catalogue[i].name, name, len))
             return &catalogue[i];
     char hint[1024];
-    suggest(hint, sizeof hint, name, len, wl_gen_names, SIM_COUNT_OF(catalogue),
-            "known generators:");
+    sim_suggest(hint, sizeof hint, name, len, wl_gen_names, SIM_COUNT_OF(catalogue),
+                "known generators:");
     gen_fail(g, "unknown generator '%.*s'%s", (int)len, name, hint);
     return NULL;
 }
@@ -453,8 +431,8 @@ static int find_param(struct gen *g, const struct gen_def *def, const char *key)
     if (def->nparams == 0)
         snprintf(hint, sizeof hint, " (it takes none)");
     else
-        suggest(hint, sizeof hint, key, strlen(key), names, (size_t)def->nparams,
-                "its parameters:");
+        sim_suggest(hint, sizeof hint, key, strlen(key), names, (size_t)def->nparams,
+                    "its parameters:");
     gen_fail(g, "%s has no parameter '%s'%s", def->name, key, hint);
     return -1;
 }
