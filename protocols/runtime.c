@@ -271,6 +271,7 @@ void cc_fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line)
 
 static void replay_waiting(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
 static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
+static void retry_set(struct cc_system *s, struct cc_cache *c, unsigned set);
 
 static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int old)
 {
@@ -289,6 +290,10 @@ static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_l
         replay_waiting(s, c, cl);
     if (cl->state == CS_I && !cl->waiting)
         free_way(s, c, cl);
+    else if (cache_transient(old) && !cache_transient(now_st) &&
+             c->set_waiting[set_of(s, cl->line)])
+        /* a victim search waited for this line's transaction: it can choose now */
+        retry_set(s, c, set_of(s, cl->line));
 }
 
 void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
@@ -352,12 +357,10 @@ static void run_cache(struct cc_system *s, struct cc_cache *c, struct cc_line *c
         run_cache(s, c, cl, CE_Replace, NULL, NULL); /* clflush: now it leaves */
 }
 
-static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
+/* Every request waiting for a way in the set tries again (each allocates, or
+ * parks again and may start an eviction). */
+static void retry_set(struct cc_system *s, struct cc_cache *c, unsigned set)
 {
-    if (!cl->valid)
-        return;
-    cl->valid = false;
-    unsigned set = set_of(s, cl->line);
     struct cc_req *waiting = c->set_waiting[set];
     c->set_waiting[set] = NULL;
     while (waiting) {
@@ -366,6 +369,14 @@ static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
         r->next = NULL;
         process_request(s, c, r);
     }
+}
+
+static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
+{
+    if (!cl->valid)
+        return;
+    cl->valid = false;
+    retry_set(s, c, set_of(s, cl->line));
 }
 
 void cc_park_request(struct cc_line *cl, struct cc_req *r)

@@ -18,17 +18,22 @@ static double wall_now(void)
 
 int cli_stress(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'},
-        {"ops", required_argument, NULL, 'n'},    {"seed", required_argument, NULL, 'S'},
-        {"lines", required_argument, NULL, 'l'},  {"jitter-ns", required_argument, NULL, 'j'},
-        {"keep-caches", no_argument, NULL, 'k'},  {0}};
+    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {"ops", required_argument, NULL, 'n'},
+                                          {"seed", required_argument, NULL, 'S'},
+                                          {"lines", required_argument, NULL, 'l'},
+                                          {"jitter-ns", required_argument, NULL, 'j'},
+                                          {"keep-caches", no_argument, NULL, 'k'},
+                                          {"mlp", required_argument, NULL, 'm'},
+                                          {0}};
     struct stress_opts o = {.ops = 100000,
                             .seed = 1,
                             .lines = 8,
                             .max_think_cycles = 20,
                             .jitter_ps = 20000,
-                            .watchdog_ns = 1000000};
+                            .watchdog_ns = 1000000,
+                            .mlp = 3};
     const char *config = NULL, *sets[64];
     size_t nsets = 0;
     bool keep = false;
@@ -67,6 +72,11 @@ int cli_stress(int argc, char **argv)
             break;
         case 'k':
             keep = true;
+            break;
+        case 'm':
+            if (!cli_parse_u64("stress", "--mlp", optarg, 1, 16, &v))
+                return SIM_EXIT_INPUT;
+            o.mlp = (unsigned)v;
             break;
         }
     }

@@ -3,6 +3,9 @@
  * every core on a few lines, with tiny caches (to force evictions) and random
  * extra message delays (to force races), every value checked.
  *
+ * Every core keeps `mlp` requests in flight (memory-level parallelism: a
+ * full set with a fill in flight must still make progress).
+ *
  * Word 0 of every line only ever gets atomic adds of 1 (and line adds of 0),
  * so its final value must equal the number of adds done on it; the other
  * words get loads, stores, line loads and line adds, and lines are flushed;
@@ -61,7 +64,7 @@ static void issue(struct sim_kernel *k, void *obj, uint64_t arg)
     unsigned roll = (unsigned)sim_rng_below(&c->rng, 100);
     struct cc_req *r = &c->req;
     memset(r, 0, sizeof *r);
-    r->core = (int)(c - st->cores);
+    r->core = (int)(c - st->cores) / (int)st->o.mlp; /* mlp agents share a core */
     r->line = st->lines[li];
     r->done = op_done;
     r->ctx = c;
@@ -100,9 +103,9 @@ static void on_stall(struct sim_kernel *k, void *ctx)
     st->stalled = true;
     fprintf(stderr, "ccsim stress: deadlock: no operation finished for %.0f ns (at %.3f ns)\n",
             (double)st->o.watchdog_ns, (double)sim_now(k) / SIM_PS_PER_NS);
-    for (int i = 0; i < st->mc->params.cores; i++)
+    for (int i = 0; i < st->mc->params.cores * (int)st->o.mlp; i++)
         if (st->cores[i].busy)
-            fprintf(stderr, "  core %d waits for its %s of line 0x%llx\n", i,
+            fprintf(stderr, "  core %d waits for its %s of line 0x%llx\n", st->cores[i].req.core,
                     st->cores[i].req.op == CC_LOAD ? "load" : "write",
                     (unsigned long long)st->cores[i].req.line);
     cc_print_outstanding(st->mc->cc, stderr);
@@ -111,8 +114,10 @@ static void on_stall(struct sim_kernel *k, void *ctx)
 int stress_run(struct sim_machine *mc, const struct stress_opts *o, struct stress_result *res)
 {
     struct stress st = {.mc = mc, .o = *o};
-    int cores = mc->params.cores;
-    st.cores = sim_xcalloc((size_t)cores, sizeof *st.cores);
+    if (st.o.mlp == 0)
+        st.o.mlp = 1;
+    int agents = mc->params.cores * (int)st.o.mlp;
+    st.cores = sim_xcalloc((size_t)agents, sizeof *st.cores);
     st.lines = sim_xcalloc(o->lines, sizeof *st.lines);
     st.adds = sim_xcalloc(o->lines, sizeof *st.adds);
     /* lines crowd into two sets so that tiny caches must evict */
@@ -121,7 +126,7 @@ int stress_run(struct sim_machine *mc, const struct stress_opts *o, struct stres
     cc_check_enable(mc->cc, false);
     net_set_jitter(mc->net, o->jitter_ps, o->seed);
     sim_watchdog(mc->k, (sim_time_t)o->watchdog_ns * SIM_PS_PER_NS, on_stall, &st);
-    for (int i = 0; i < cores; i++) {
+    for (int i = 0; i < agents; i++) {
         st.cores[i].st = &st;
         sim_rng_init(&st.cores[i].rng, o->seed, 1000 + (uint64_t)i);
         sim_schedule(mc->k, 0, issue, &st.cores[i], 0);

@@ -13,6 +13,7 @@ struct stress_opts {
     unsigned max_think_cycles; /* random pause between a core's operations */
     sim_time_t jitter_ps;      /* random extra delay of every message */
     uint64_t watchdog_ns;      /* no operation done for this long: deadlock */
+    unsigned mlp;              /* requests each core keeps in flight (0 means 1) */
 };
 
 struct stress_result {

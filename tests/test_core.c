@@ -164,6 +164,21 @@ START_TEST(test_sibling_write_wakes_waiter)
 }
 END_TEST
 
+/* A copy stream much larger than the cache, with misses in flight,
+ * completes. (The set-waiting deadlock it was written for needs a longer
+ * stream: tests/test_seed001.c's 64 KB transfer catches it.) */
+START_TEST(test_stream_through_a_full_cache)
+{
+    const char *sets[] = {"l1.size_kb=1", "l1.ways=2", "core.mshrs=4"};
+    run_text("ccsim-trace 1\nthreads 1\nline a 64\nline b 64\n"
+             "0: sync\n0: copy a[0] b[0] 64\n0: copy b[0] a[0] 64\n0: mark done\n",
+             sets, 3, &res, &diag);
+    ck_assert(!res.deadlock);
+    ck_assert_uint_eq(res.iterations, 1);
+    wl_result_free(&res);
+}
+END_TEST
+
 START_TEST(test_input_errors)
 {
     run_text("ccsim-trace 1\nthreads 1\nline x\n0: invmb\n", NULL, 0, &res, &diag);
@@ -279,6 +294,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_values_and_errors);
     tcase_add_test(tc, test_hardware_threads_share_a_cache);
     tcase_add_test(tc, test_sibling_write_wakes_waiter);
+    tcase_add_test(tc, test_stream_through_a_full_cache);
     tcase_add_test(tc, test_input_errors);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_llc_serves_shared_reads);

@@ -64,6 +64,12 @@ static const struct variant variants[] = {
      {NULL, "pingpong needs exactly 2 threads, not 5 (-t 2)",
       "pingpong needs exactly 2 threads, not 16 (-t 2)"}},
     {"pingpong:lines=6", 1, {NULL, "needs exactly 2 threads", "needs exactly 2 threads"}},
+    {"mpi-shm:bytes=4096,chunk=1024,buffers=2",
+     1,
+     {NULL, "needs exactly 2 threads", "needs exactly 2 threads"}},
+    {"mpi-shm:bytes=8192,chunk=2048,reuse=alternate,recv=cold,send=cold,flush=sender",
+     1,
+     {NULL, "needs exactly 2 threads", "needs exactly 2 threads"}},
     {"m2o", 1, {NULL}},
     {"m2o:lines=diff", 1, {NULL}},
     {"o2m:lines=same", 1, {NULL}},
@@ -246,6 +252,12 @@ END_TEST
 
 /* Generators that refuse, or compute a wrong sum at, other thread counts
  * than powers of two. */
+/* Generators that take exactly two threads. */
+static bool two_threads(const char *name)
+{
+    return !strcmp(name, "pingpong") || !strcmp(name, "mpi-shm");
+}
+
 static bool pow2_only(const char *name)
 {
     return !strcmp(name, "barrier-butterfly") || !strcmp(name, "reduce-dissemination");
@@ -259,7 +271,7 @@ START_TEST(test_line_bytes)
     for (const char *const *name = wl_gen_names; *name; name++) {
         struct sim_diag d;
         sim_diag_init(&d);
-        int n = !strcmp(*name, "pingpong") ? 2 : pow2_only(*name) ? 4 : 6;
+        int n = two_threads(*name) ? 2 : pow2_only(*name) ? 4 : 6;
         char *text = wl_generate(*name, n, ITERS, &m, &d);
         ck_assert_msg(text != NULL, "%s: %s", *name, d.text);
         ck_assert_msg(strstr(text, ".7") == NULL, "%s uses word 7 of a 32-byte line", *name);
@@ -466,7 +478,7 @@ START_TEST(test_deterministic)
 {
     struct wl_gen_machine m = {16, 2, 1, 64, 8};
     for (const char *const *name = wl_gen_names; *name; name++) {
-        int n = !strcmp(*name, "pingpong") ? 2 : pow2_only(*name) ? 16 : 13;
+        int n = two_threads(*name) ? 2 : pow2_only(*name) ? 16 : 13;
         char *a = gen_ok(*name, n, &m), *b = gen_ok(*name, n, &m);
         ck_assert_str_eq(a, b);
         free(a);
@@ -488,7 +500,7 @@ START_TEST(test_list)
         snprintf(head, sizeof head, "\n%s  [seed 00", *name);
         ck_assert_msg(strstr(buf, head) != NULL, "%s missing from:\n%s", *name, buf);
     }
-    ck_assert_int_eq(count, 24);
+    ck_assert_int_eq(count, 25);
     ck_assert(strstr(buf, "    lines=1\n") != NULL);
     ck_assert(strstr(buf, "    shape=flat\n") != NULL);
     /* the help text is wrapped: join its lines */

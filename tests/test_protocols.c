@@ -872,7 +872,8 @@ START_TEST(test_stress)
     for (uint64_t seed = 1; seed <= 3; seed++) {
         /* stress_run turns the checker to non-fatal: it counts violations */
         struct rig *r = rig_new_seeded(expects[_i].proto, false, 2, 2, seed);
-        struct stress_opts o = {.ops = 20000,
+        struct stress_opts o = {.mlp = 3,
+                                .ops = 20000,
                                 .seed = seed,
                                 .lines = 8,
                                 .max_think_cycles = 20,

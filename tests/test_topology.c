@@ -599,7 +599,8 @@ START_TEST(test_stress)
         p.l1_sets = p.l1_ways = 0;
         struct sim_machine *mc = sim_machine_build_with(&m, &p, seed, &d);
         ck_assert_msg(mc != NULL, "%s", d.text);
-        struct stress_opts o = {.ops = 20000,
+        struct stress_opts o = {.mlp = 3,
+                                .ops = 20000,
                                 .seed = seed,
                                 .lines = 8,
                                 .max_think_cycles = 20,

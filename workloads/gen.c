@@ -178,6 +178,65 @@ static bool p_sync(struct gen_args *a, const char *v)
     return true;
 }
 
+static bool p_bytes(struct gen_args *a, const char *v)
+{
+    return parse_long(v, 8, 1L << 26, &a->bytes);
+}
+
+static bool p_chunk(struct gen_args *a, const char *v)
+{
+    return parse_long(v, 8, 1L << 22, &a->chunk);
+}
+
+static bool p_buffers(struct gen_args *a, const char *v)
+{
+    return parse_int(v, 1, 1024, &a->buffers);
+}
+
+static bool p_reuse(struct gen_args *a, const char *v)
+{
+    if (strcmp(v, "same") && strcmp(v, "alternate"))
+        return false;
+    a->alternate = !strcmp(v, "alternate");
+    return true;
+}
+
+static bool p_hot_cold(const char *v, bool *cold)
+{
+    if (strcmp(v, "hot") && strcmp(v, "cold"))
+        return false;
+    *cold = !strcmp(v, "cold");
+    return true;
+}
+
+static bool p_recv(struct gen_args *a, const char *v)
+{
+    return p_hot_cold(v, &a->recv_cold);
+}
+
+static bool p_send(struct gen_args *a, const char *v)
+{
+    return p_hot_cold(v, &a->send_cold);
+}
+
+static bool p_none_sender(const char *v, bool *on)
+{
+    if (strcmp(v, "none") && strcmp(v, "sender"))
+        return false;
+    *on = !strcmp(v, "sender");
+    return true;
+}
+
+static bool p_flush(struct gen_args *a, const char *v)
+{
+    return p_none_sender(v, &a->flush);
+}
+
+static bool p_nt(struct gen_args *a, const char *v)
+{
+    return p_none_sender(v, &a->nt);
+}
+
 /* ---------------------------------------------------------------- the catalogue */
 
 struct gen_param {
@@ -288,6 +347,24 @@ static const struct gen_param par_rradix[] = {
     COLLECTIVE_PARAMS,
 };
 static const struct gen_param par_rflat[] = {COLLECTIVE_PARAMS};
+static const struct gen_param par_mpi[] = {
+    {"bytes", "65536", "the message size", "an integer 8..67108864", p_bytes},
+    {"chunk", "32768", "the pipeline's chunk: 32768 (Open MPI fragments) or 65536 (MPICH cells)",
+     "an integer 8..4194304", p_chunk},
+    {"buffers", "4", "shared chunks the pipeline cycles through", "an integer 1..1024", p_buffers},
+    {"reuse", "same",
+     "same: thread 0 always sends; alternate: the threads swap roles every iteration through "
+     "the same shared chunks (Sec IV-E, Fig. 14)",
+     "same or alternate", p_reuse},
+    {"recv", "hot", "the receive buffer: hot (in the receiver's cache) or cold (evicted)",
+     "hot or cold", p_recv},
+    {"send", "hot", "the message: hot (just written by the sender) or cold (evicted)",
+     "hot or cold", p_send},
+    {"flush", "none", "sender: clflush every shared line after writing it (Sec IV-C)",
+     "none or sender", p_flush},
+    {"nt", "none", "sender: non-temporal stores (Sec IV-C; not modelled yet: refused)",
+     "none or sender", p_nt},
+};
 /* The parameters column of the catalogue: an array, or none. */
 #define PARAMS(par) par, (int)SIM_COUNT_OF(par)
 #define NO_PARAMS   NULL, 0
@@ -297,7 +374,7 @@ static const struct gen_param par_rflat[] = {COLLECTIVE_PARAMS};
     "barrier-dissemination"
 
 /* The papers of the catalogue (their numbers in /work/shared/seeds). */
-enum gen_paper { P000 = 0, P002 = 2, P003 = 3 };
+enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3 };
 
 /* X(name, emitter, parameters, fewest threads, most threads (0: no limit), paper, source,
  *   summary) */
@@ -338,6 +415,9 @@ enum gen_paper { P000 = 0, P002 = 2, P003 = 3 };
     X("reduce-binomial", reduce_binomial, PARAMS(par_reduce_bin), 2, 0, P000, "Sec 5.2, Eq 35",    \
       "multi-line binomial reduction: in stage s thread t adds the N lines of thread t+2^s; "      \
       "one tree per socket, then one between the sockets")                                         \
+    X("mpi-shm", mpi_shm, PARAMS(par_mpi), 2, 2, P001, "Sec III-IV, Tables I-II, Figs 6 and 14",   \
+      "shared-memory MPI transfer: the sender copies its message into shared chunks, the "         \
+      "receiver copies them out, pipelined (Open MPI fragments, MPICH cells)")                     \
     X("barrier-central", barrier_central, NO_PARAMS, 2, 0, P002, "Sec II-A",                       \
       "sense-reversing centralized barrier: each thread decrements one counter; the last resets "  \
       "it and writes the global flag all others spin on")                                          \
@@ -395,6 +475,8 @@ static const struct {
 } papers[] = {
     [P000] = {"seed 000", "Ramos & Hoefler, \"Cache Line Aware Algorithm Design for "
                           "Cache-Coherent Architectures\""},
+    [P001] = {"seed 001", "Putigny, Ruelle & Goglin, \"Analysis of MPI Shared-Memory "
+                          "Communication Performance from a Cache Coherence Perspective\""},
     [P002] = {"seed 002", "Mohamed El Maarouf, Giraud, Guermouche & Guignon, \"Combining "
                           "reduction with synchronization barrier on multi-core processors\""},
     [P003] = {"seed 003", "Nishtala & Yelick, \"Optimizing Collective Communication on "

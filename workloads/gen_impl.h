@@ -71,6 +71,11 @@ struct gen_args {
     long elements;             /* reduce-radix, reduce-flat: 8-byte elements per thread */
     bool strict;               /* reduce-radix, reduce-flat: sync=strict */
     int count;                 /* reduce-radix, reduce-flat: collectives per iteration */
+    long bytes, chunk;         /* mpi-shm: message and chunk sizes */
+    int buffers;               /* mpi-shm: shared chunks */
+    bool alternate;            /* mpi-shm: reuse=alternate */
+    bool recv_cold, send_cold; /* mpi-shm: recv=cold, send=cold */
+    bool flush, nt;            /* mpi-shm: flush=sender, nt=sender */
 };
 
 /* ---------------------------------------------------------------- context */
@@ -189,6 +194,7 @@ int *gen_all_ids(const struct gen *g);
 
 /* One emitter per generator (after the prologue): false with a message. */
 bool gen_emit_pingpong(struct gen *g);
+bool gen_emit_mpi_shm(struct gen *g);
 bool gen_emit_m2o(struct gen *g);
 bool gen_emit_o2m(struct gen *g);
 bool gen_emit_m2o_tree(struct gen *g);
