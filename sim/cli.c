@@ -12,6 +12,7 @@ const struct cli_cmd cli_cmds[] = {
     {"run", cli_run, "run a trace on a machine",
      "usage: ccsim run -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
      "                 [--seed S] [--json FILE] [--check] [--links] [--set G.K=V ...]\n"
+     "                 [--trace-out FILE.json [--trace-window FROM:TO] [--trace-max-bytes N]]\n"
      "\n"
      "Runs the trace (docs/DESIGN.md: the trace format) on the machine and prints\n"
      "the iteration latency (from each sync to the slowest thread's last mark),\n"
@@ -25,6 +26,10 @@ const struct cli_cmd cli_cmds[] = {
      "  --json FILE           write the result as JSON (docs/DESIGN.md)\n"
      "  --check               run the invariant checker on every access\n"
      "  --links               print every link's traffic (messages, bytes, use, queueing)\n"
+     "  --trace-out FILE      write a Chrome trace-event JSON (Perfetto, chrome://tracing):\n"
+     "                        ops per thread, line states per cache, message flows\n"
+     "  --trace-window A:B    write only what happens from A to B ns (A: for to the end)\n"
+     "  --trace-max-bytes N   stop writing events past N bytes (default 200M)\n"
      "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "\n"
      "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"
@@ -44,6 +49,28 @@ const struct cli_cmd cli_cmds[] = {
      "  --json FILE           write the figures as JSON (docs/DESIGN.md)\n"
      "  -i, --iterations K    iterations per measurement (default 21; the first is\n"
      "                        dropped as a cold start, the median of the rest kept)\n"},
+    {"validate", cli_validate, "compare simulated algorithms with seed 000's models",
+     "usage: ccsim validate -c CONFIG [-w GENERATOR ...] [--params paper|fitted]\n"
+     "                      [--threads LIST] [-i ITERS] [--tolerance PCT] [--json FILE]\n"
+     "\n"
+     "Runs every algorithm that has a model in seed 000 (m2o, o2m: Tables 5-6;\n"
+     "barrier-dissemination: Eq 27-29; barrier-socketroot: Eq 31) at each thread\n"
+     "count and prints the simulated min / median / max (the first iteration\n"
+     "dropped) beside the model's T_min and T_max, whether the median is in the\n"
+     "band (within the tolerance), the error against T_min, and how many points\n"
+     "are in band. validate/validate.c says which equation applies where.\n"
+     "\n"
+     "  -c, --config CONFIG   the machine\n"
+     "  -w, --workload GEN    a modelled generator (m2o, or m2o:lines=diff; repeatable;\n"
+     "                        default: all)\n"
+     "  --params paper        the config's `model` section (seed 000 Tables 1-2)\n"
+     "  --params fitted       ccsim microbench's figures (9 iterations each); the\n"
+     "                        default is paper if the config has them, else fitted\n"
+     "  --threads LIST        thread counts, e.g. 2,4,8 (default 2, 4, 8, ... and the cores)\n"
+     "  -i, --iterations K    iterations per run (default 20)\n"
+     "  --tolerance PCT       band tolerance in per cent (default 10)\n"
+     "  --json FILE           write the rows and the in-band fraction as JSON\n"
+     "  -s, --set G.K=V       override one config setting (repeatable)\n"},
     {"gen", cli_gen, "print a built-in generator's trace",
      "usage: ccsim gen GENERATOR[:k=v,...] -t THREADS [-i ITERATIONS] [-c CONFIG [--set G.K=V]]\n"
      "\n"
@@ -103,6 +130,7 @@ const struct cli_cmd cli_cmds[] = {
      "  --lines L             lines shared by all cores (default 8)\n"
      "  --jitter-ns NS        largest random extra delay of a message (default 20)\n"
      "  --keep-caches         use the config's caches instead of tiny ones\n"
+     "  --mlp N               requests each core keeps in flight (default 3)\n"
      "  -s, --set G.K=V       override one config setting (repeatable)\n"},
     {"sweep", cli_sweep, "run every point of a sweep file, one CSV row each",
      "usage: ccsim sweep SWEEPFILE [-j JOBS] [-o CSV] [--resume]\n"

@@ -55,6 +55,11 @@ struct cli_run_args {
     bool links;            /* print every link's traffic */
     uint64_t max_lines;    /* explain: steps narrated at most */
     const char *only_line; /* explain: narrate this line only */
+    /* run: --trace-out FILE, --trace-window FROM:TO (ps here; to = UINT64_MAX
+     * when open), --trace-max-bytes N (sim/trace_out.h) */
+    const char *trace_out;
+    sim_time_t trace_from, trace_to;
+    uint64_t trace_max_bytes;
 };
 int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a);
 const char *cli_workload_name(const struct cli_run_args *a);
@@ -74,6 +79,7 @@ void cli_session_close(struct cli_session *ss);
 struct wl_program *cli_generate(const char *spec, int threads, long iterations,
                                 const struct sim_machine_cfg *m, struct sim_diag *d);
 int cli_microbench(int argc, char **argv);
+int cli_validate(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_tune(int argc, char **argv);

@@ -1,0 +1,407 @@
+/*
+ * cli_validate.c -- `ccsim validate`: every modelled algorithm of seed 000
+ * (validate/validate.h, table val_algos) run on a machine for a list of
+ * thread counts; the simulated min / median / max beside the model's band
+ * [T_min, T_max], whether the median is in the band, and the error against
+ * T_min, as a table and as JSON.
+ */
+#include "cli.h"
+#include "microbench.h"
+#include "validate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VAL_MAX_W     16
+#define VAL_MAX_T     64
+#define VAL_FIT_ITERS 9
+
+struct val_args {
+    const char *config, *json, *params; /* params: NULL (auto), "paper", "fitted" */
+    const char *gens[VAL_MAX_W];
+    int ngens;
+    int threads[VAL_MAX_T];
+    int nthreads;
+    uint64_t iterations;
+    double tolerance; /* fraction */
+    const char *sets[64];
+    size_t nsets;
+};
+
+struct val_row {
+    const struct val_algo *algo;
+    int threads;
+    double min, median, max;
+    bool modelled, in_band;
+    struct val_band band;
+    const char *why; /* no model: the reason */
+};
+
+static int parse_threads(const char *text, struct val_args *a)
+{
+    char *copy = strdup(text), *save = NULL;
+    int bad = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+        uint64_t v;
+        if (a->nthreads == VAL_MAX_T)
+            bad = cli_usage_error("validate", "--threads: at most %d counts", VAL_MAX_T);
+        else if (!cli_parse_u64("validate", "--threads", tok, 2, 4096, &v))
+            bad = SIM_EXIT_INPUT;
+        else
+            a->threads[a->nthreads++] = (int)v;
+    }
+    free(copy);
+    if (!bad && a->nthreads == 0)
+        bad = cli_usage_error("validate", "--threads: give a list such as 2,4,8");
+    return bad;
+}
+
+static int parse_opt(int c, struct val_args *a)
+{
+    uint64_t v;
+    switch (c) {
+    case 'c':
+        a->config = optarg;
+        return 0;
+    case 'w':
+        if (a->ngens == VAL_MAX_W)
+            return cli_usage_error("validate", "too many -w (at most %d)", VAL_MAX_W);
+        a->gens[a->ngens++] = optarg;
+        return 0;
+    case 'P':
+        if (strcmp(optarg, "paper") && strcmp(optarg, "fitted"))
+            return cli_usage_error("validate", "--params is paper or fitted, not '%s'", optarg);
+        a->params = optarg;
+        return 0;
+    case 't':
+        return parse_threads(optarg, a);
+    case 'i':
+        return cli_parse_u64("validate", "-i", optarg, 2, 1000000, &a->iterations) ? 0
+                                                                                   : SIM_EXIT_INPUT;
+    case 'T':
+        if (!cli_parse_u64("validate", "--tolerance", optarg, 0, 1000, &v))
+            return SIM_EXIT_INPUT;
+        a->tolerance = (double)v / 100.0;
+        return 0;
+    case 'J':
+        a->json = optarg;
+        return 0;
+    case 's':
+        if (a->nsets == SIM_COUNT_OF(a->sets))
+            return cli_usage_error("validate", "too many --set (at most 64)");
+        a->sets[a->nsets++] = optarg;
+        return 0;
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct val_args *a)
+{
+    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
+                                          {"workload", required_argument, NULL, 'w'},
+                                          {"params", required_argument, NULL, 'P'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {"iterations", required_argument, NULL, 'i'},
+                                          {"tolerance", required_argument, NULL, 'T'},
+                                          {"json", required_argument, NULL, 'J'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {0}};
+    int c, bad = 0;
+    optind = 1;
+    while ((c = cli_next_opt("validate", argc, argv, ":c:w:t:i:s:", longs, &bad)) != -1) {
+        if (bad || (bad = parse_opt(c, a)))
+            return bad;
+    }
+    if (optind < argc)
+        return cli_usage_error("validate", "unexpected argument '%s'", argv[optind]);
+    if (!a->config)
+        return cli_usage_error("validate", "-c CONFIG is required");
+    return 0;
+}
+
+/* True if -w names this algorithm: its whole spec or its generator. */
+static bool selected(const struct val_args *a, const struct val_algo *al)
+{
+    if (a->ngens == 0)
+        return true;
+    size_t glen = strcspn(al->spec, ":");
+    for (int i = 0; i < a->ngens; i++)
+        if (!strcmp(a->gens[i], al->spec) ||
+            (strlen(a->gens[i]) == glen && !strncmp(a->gens[i], al->spec, glen)))
+            return true;
+    return false;
+}
+
+static int check_gens(const struct val_args *a)
+{
+    for (int i = 0; i < a->ngens; i++) {
+        struct val_args one = {.gens = {a->gens[i]}, .ngens = 1};
+        bool any = false;
+        for (int k = 0; k < val_nalgos; k++)
+            any = any || selected(&one, &val_algos[k]);
+        if (!any)
+            return cli_usage_error("validate",
+                                   "no model for '%s' (modelled: m2o, o2m, "
+                                   "barrier-dissemination, barrier-socketroot; see --help)",
+                                   a->gens[i]);
+    }
+    return 0;
+}
+
+static void default_threads(struct val_args *a, int cores)
+{
+    for (int t = 2; t <= cores && a->nthreads < VAL_MAX_T; t *= 2)
+        a->threads[a->nthreads++] = t;
+    if (a->nthreads && a->threads[a->nthreads - 1] != cores && cores > 2)
+        a->threads[a->nthreads++] = cores;
+}
+
+static bool has_paper(const struct sim_model_sec *m)
+{
+    return m->R_R_ns > 0 && m->R_I_ns > 0;
+}
+
+static int get_params(struct val_args *a, const struct sim_machine_cfg *m, struct val_params *p)
+{
+    if (!a->params)
+        a->params = has_paper(&m->model) ? "paper" : "fitted";
+    if (!strcmp(a->params, "paper")) {
+        if (!has_paper(&m->model))
+            return cli_usage_error("validate",
+                                   "%s has no model section (R_R, R_I): use "
+                                   "--params fitted",
+                                   m->path);
+        val_params_paper(&m->model, p);
+        return 0;
+    }
+    struct mb_result r;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    bool ok = mb_run(m, VAL_FIT_ITERS, &r, &d);
+    sim_diag_print(&d);
+    if (!ok)
+        return SIM_EXIT_INPUT;
+    val_params_fitted(&r, p);
+    return 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* min / median / max of the iterations, the first (a cold start) dropped. */
+static void stats(const struct wl_result *r, struct val_row *row)
+{
+    size_t n = r->iterations, skip = n > 1 ? 1 : 0;
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    memcpy(v, r->latency_ns + skip, (n - skip) * sizeof *v);
+    n -= skip;
+    qsort(v, n, sizeof *v, cmp_double);
+    row->min = n ? v[0] : NAN;
+    row->max = n ? v[n - 1] : NAN;
+    row->median = !n ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    free(v);
+}
+
+/* Runs one generator; 0, or an exit status. */
+static int simulate(const struct val_args *a, struct val_row *row)
+{
+    struct cli_run_args ra = {.config = a->config,
+                              .gen = row->algo->spec,
+                              .threads = (uint64_t)row->threads,
+                              .iterations = a->iterations,
+                              .seed = 1};
+    memcpy(ra.sets, a->sets, a->nsets * sizeof a->sets[0]);
+    ra.nsets = a->nsets;
+    struct cli_session ss;
+    int bad = cli_session_open(&ra, &ss);
+    if (bad)
+        return bad;
+    struct wl_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    struct wl_result r;
+    wl_run(&ss.w, ss.p, &o, &r, &ss.d);
+    int status = r.input_error ? SIM_EXIT_INPUT : r.deadlock ? SIM_EXIT_FAIL : 0;
+    if (!status)
+        stats(&r, row);
+    wl_result_free(&r);
+    cli_session_close(&ss);
+    return status;
+}
+
+static void judge(const struct val_args *a, const struct val_machine *vm,
+                  const struct val_params *p, struct val_row *row)
+{
+    row->modelled = val_model(row->algo, row->threads, vm, p, &row->band, &row->why);
+    /* fitted parameters can invert a band (T_min > T_max): judge the interval */
+    double lo = fmin(row->band.min, row->band.max), hi = fmax(row->band.min, row->band.max);
+    row->in_band = row->modelled && row->median >= lo * (1 - a->tolerance) &&
+                   row->median <= hi * (1 + a->tolerance);
+}
+
+static void print_header(const struct val_args *a, const struct sim_machine_cfg *m,
+                         const struct val_params *p)
+{
+    printf("ccsim validate: %s (%s, %s, %lld cores, %lld sockets), params %s, %llu iterations "
+           "(the first dropped), tolerance %.0f %%\n",
+           m->machine.name, m->machine.protocol, m->machine.topology, (long long)m->machine.cores,
+           (long long)m->machine.sockets, a->params, (unsigned long long)a->iterations,
+           100 * a->tolerance);
+    const char *names[] = {"R_L", "R_R", "R_Q", "R_I", "R_QI", "b", "c"};
+    const double v[] = {p->r_l, p->r_r, p->r_q, p->r_i, p->r_qi, p->b, p->c};
+    printf("params (ns):");
+    for (size_t i = 0; i < SIM_COUNT_OF(v); i++)
+        if (isfinite(v[i]) && v[i] != 0)
+            printf("  %s %.2f", names[i], v[i]);
+        else
+            printf("  %s -", names[i]);
+    printf("\n");
+    printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "
+           "T_min > T_max); error = (median - T_min) / T_min\n");
+    printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s\n", "algorithm", "threads", "sim min", "median",
+           "max", "T_min", "T_max", "in band", "error");
+}
+
+static void print_row(const struct val_row *r)
+{
+    printf("%-26s %7d %9.1f %9.1f %9.1f", r->algo->spec, r->threads, r->min, r->median, r->max);
+    if (r->modelled)
+        printf(" %9.1f %9.1f %7s %+7.1f%%%s\n", r->band.min, r->band.max, r->in_band ? "yes" : "no",
+               100 * (r->median - r->band.min) / r->band.min,
+               r->band.min > r->band.max ? "  (T_min > T_max)" : "");
+    else
+        printf("  no model: %s\n", r->why);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, const char *key, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ", \"%s\": %.3f", key, v);
+    else
+        fprintf(f, ", \"%s\": null", key);
+}
+
+static void json_row(FILE *f, const struct val_row *r)
+{
+    fprintf(f, "{\"algorithm\": ");
+    json_string(f, r->algo->spec);
+    fprintf(f, ", \"threads\": %d", r->threads);
+    json_num(f, "sim_min_ns", r->min);
+    json_num(f, "sim_median_ns", r->median);
+    json_num(f, "sim_max_ns", r->max);
+    json_num(f, "model_min_ns", r->modelled ? r->band.min : NAN);
+    json_num(f, "model_max_ns", r->modelled ? r->band.max : NAN);
+    fprintf(f, ", \"in_band\": %s}", !r->modelled ? "null" : r->in_band ? "true" : "false");
+}
+
+static bool write_json(const struct val_args *a, const struct sim_machine_cfg *m,
+                       const struct val_row *rows, int n, double fraction)
+{
+    FILE *f = fopen(a->json, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", a->json, strerror(errno));
+        return false;
+    }
+    fprintf(f, "{\"config\": ");
+    json_string(f, m->path);
+    fprintf(f, ", \"machine\": ");
+    json_string(f, m->machine.name);
+    fprintf(f, ", \"params\": ");
+    json_string(f, a->params);
+    fprintf(f, ", \"tolerance\": %.3f,\n \"rows\": [", a->tolerance);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s\n  ", i ? "," : "");
+        json_row(f, &rows[i]);
+    }
+    fprintf(f, "],\n \"in_band_fraction\": ");
+    if (isfinite(fraction))
+        fprintf(f, "%.4f}\n", fraction);
+    else
+        fprintf(f, "null}\n");
+    return fclose(f) == 0;
+}
+
+/* Runs every selected algorithm at every thread count; fills rows. */
+static int run_all(const struct val_args *a, const struct val_machine *vm,
+                   const struct val_params *p, struct val_row *rows, int *n)
+{
+    int max_threads = vm->cores * 4;
+    for (int k = 0; k < val_nalgos; k++) {
+        if (!selected(a, &val_algos[k]))
+            continue;
+        for (int t = 0; t < a->nthreads; t++) {
+            if (a->threads[t] > max_threads)
+                continue;
+            struct val_row *r = &rows[*n];
+            *r = (struct val_row){.algo = &val_algos[k], .threads = a->threads[t]};
+            int bad = simulate(a, r);
+            if (bad)
+                return bad;
+            judge(a, vm, p, r);
+            print_row(r);
+            fflush(stdout);
+            ++*n;
+        }
+    }
+    return 0;
+}
+
+static int finish(const struct val_args *a, const struct sim_machine_cfg *m,
+                  const struct val_row *rows, int n)
+{
+    int in = 0, modelled = 0;
+    for (int i = 0; i < n; i++) {
+        modelled += rows[i].modelled;
+        in += rows[i].in_band;
+    }
+    double fraction = modelled ? (double)in / modelled : NAN;
+    printf("%d of %d points in band (%.0f %%)\n", in, modelled, modelled ? 100 * fraction : 0.0);
+    if (a->json && !write_json(a, m, rows, n, fraction))
+        return SIM_EXIT_INPUT;
+    return SIM_EXIT_OK;
+}
+
+int cli_validate(int argc, char **argv)
+{
+    struct val_args a = {.iterations = 20, .tolerance = 0.10};
+    int bad = parse_args(argc, argv, &a);
+    if (bad || (bad = check_gens(&a)))
+        return bad;
+    static struct sim_machine_cfg m;
+    if (!cli_load_machine(a.config, a.sets, a.nsets, &m))
+        return SIM_EXIT_INPUT;
+    struct val_machine vm;
+    val_machine_of(&m, &vm);
+    if (a.nthreads == 0)
+        default_threads(&a, vm.cores);
+    struct val_params p;
+    if ((bad = get_params(&a, &m, &p)))
+        return bad;
+    print_header(&a, &m, &p);
+    struct val_row *rows = calloc((size_t)val_nalgos * VAL_MAX_T, sizeof *rows);
+    int n = 0;
+    bad = run_all(&a, &vm, &p, rows, &n);
+    if (!bad)
+        bad = finish(&a, &m, rows, n);
+    free(rows);
+    return bad;
+}

@@ -1,0 +1,245 @@
+/*
+ * test_validate.c -- validate/: every model equation of seed 000 against a
+ * value computed by hand (the arithmetic beside each check), the rounds of
+ * the dissemination barrier, the placement table, and `ccsim validate`
+ * (summary line, well-formed JSON, usage errors).
+ */
+#include "testutil.h"
+#include "validate.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* seed 000 Table 1 (Sandy Bridge) and Tables 1-2 (Xeon Phi, E/E) */
+static const struct val_params snb = {2.3, 35.0, 94.0, 70.0, 107.0, 0, 0};
+static const struct val_params knc = {8.6, 235.8, 0, 277.7, 0, 320.5, 56.2};
+
+#define EPS 1e-9
+#define BAND(bd, lo, hi)                                                                           \
+    do {                                                                                           \
+        struct val_band b_ = (bd);                                                                 \
+        ck_assert_double_eq_tol(b_.min, (lo), EPS);                                                \
+        ck_assert_double_eq_tol(b_.max, (hi), EPS);                                                \
+    } while (0)
+
+START_TEST(test_contention_eq2)
+{
+    ck_assert_double_eq_tol(val_contention(&knc, 4), 545.3, EPS); /* 320.5 + 56.2*4 = 545.3 */
+}
+END_TEST
+
+START_TEST(test_m2o_table5)
+{
+    BAND(val_m2o_same(&snb, 3, 0), 175, 280);      /* Eq 6: 70+3*35; Eq 8: 70+6*35 */
+    BAND(val_m2o_same(&snb, 3, 4), 551, 1386);     /* Eq 7: 70+105+4*94; Eq 9: 70+2*7*94 */
+    BAND(val_m2o_diff(&snb, 3, 0), 175, 420);      /* Eq 10: 70+105; Eq 12: 3*70+6*35 */
+    BAND(val_m2o_diff(&snb, 3, 4), 551, 1452);     /* Eq 11: 551; Eq 13: 7*70+2*(105+376) */
+    BAND(val_m2o_same(&knc, 2, 0), 749.3, 1220.9); /* Xeon Phi, Eq 6: 277.7+471.6; Eq 8: +943.2 */
+}
+END_TEST
+
+START_TEST(test_o2m_table6)
+{
+    BAND(val_o2m_same(&snb, 3, 0, false), 105, 175); /* Eq 14: 70+35; Eq 17: 70+3*35 */
+    BAND(val_o2m_same(&snb, 3, 4, false), 164, 409); /* Eq 15: 70+94; Eq 18: 70+7*35+94 */
+    BAND(val_o2m_same(&knc, 4, 0, true), 823.0,
+         1220.9);                                     /* Eq 16: 277.7+545.3; Eq 19: 277.7+4*235.8 */
+    BAND(val_o2m_diff(&snb, 3, 0, false), 245, 280);  /* Eq 20: 3*70+35; Eq 23: 70+2*3*35 */
+    BAND(val_o2m_diff(&snb, 3, 4, false), 584, 1452); /* Eq 21: 7*70+94; Eq 24: 490+2*(105+376) */
+    BAND(val_o2m_diff(&knc, 4, 0, true), 1346.6,
+         2164.1); /* Eq 22: 4*277.7+235.8; Eq 25: 277.7+8*235.8 */
+}
+END_TEST
+
+START_TEST(test_dissemination_eq27_29_31)
+{
+    BAND(val_diss(&snb, 8, 1, false), 315, 840); /* r=3: Eq 27: 3*(70+35); Eq 28: 3*(70+70)*2 */
+    BAND(val_diss(&snb, 9, 2, false), 280, 840); /* r=2: Eq 27: 2*(70+2*35); Eq 28: 2*140*3 */
+    /* r=2, T_C(3)=320.5+168.6=489.1: Eq 29: 2*(277.7+3*489.1)=3490;
+     * Eq 28: 2*(277.7+471.6)*4 = 5994.4 */
+    BAND(val_diss(&knc, 16, 3, true), 3490, 5994.4);
+    /* Eq 31, n0=n1=8, m=1: 315+70+94 = 479; 840+2*70+16*94 = 2484 */
+    BAND(val_diss_socketroot(&snb, 8, 8, 1), 479, 2484);
+}
+END_TEST
+
+START_TEST(test_rounds)
+{
+    /* r = ceil(log_{m+1} n): the least r with (m+1)^r >= n */
+    static const int cases[][3] = {{0, 1, 0},   {1, 1, 0},   {2, 1, 1},   {3, 1, 2},   {4, 1, 2},
+                                   {5, 1, 3},   {8, 1, 3},   {9, 1, 4},   {9, 2, 2},   {10, 2, 3},
+                                   {27, 2, 3},  {28, 2, 4},  {256, 3, 4}, {257, 3, 5}, {2, 100, 1},
+                                   {240, 3, 4}, {60, 59, 1}, {61, 59, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(val_diss_rounds(cases[i][0], cases[i][1]) == cases[i][2],
+                      "n=%d m=%d: %d, not %d", cases[i][0], cases[i][1],
+                      val_diss_rounds(cases[i][0], cases[i][1]), cases[i][2]);
+}
+END_TEST
+
+static const struct val_algo *algo(const char *spec)
+{
+    for (int i = 0; i < val_nalgos; i++)
+        if (!strcmp(val_algos[i].spec, spec))
+            return &val_algos[i];
+    ck_abort_msg("no algorithm %s", spec);
+    return NULL;
+}
+
+START_TEST(test_table_placement)
+{
+    struct val_machine two = {16, 2, false}, phi = {60, 1, true};
+    struct val_band bd;
+    const char *why;
+    /* 16 threads on 2x8 cores: s = 7 (threads 1-7), q = 8: Eq 7/9 */
+    ck_assert(val_model(algo("m2o:lines=same"), 16, &two, &snb, &bd, &why));
+    BAND(bd, 70 + 7 * 35 + 8 * 94, 70 + 2 * 15 * 94);
+    /* 8 threads fit socket 0: Eq 14/17 with n = 7 */
+    ck_assert(val_model(algo("o2m:lines=same"), 8, &two, &snb, &bd, &why));
+    BAND(bd, 105, 70 + 7 * 35);
+    ck_assert(!val_model(algo("barrier-dissemination:m=1"), 16, &two, &snb, &bd, &why));
+    ck_assert(why != NULL);
+    ck_assert(val_model(algo("barrier-socketroot:m=1"), 16, &two, &snb, &bd, &why));
+    BAND(bd, 479, 2484);
+    /* Xeon Phi: Eq 16/19 with n_th = 3 readers */
+    ck_assert(val_model(algo("o2m:lines=same"), 4, &phi, &knc, &bd, &why));
+    BAND(bd, 277.7 + 320.5 + 3 * 56.2, 277.7 + 3 * 235.8);
+}
+END_TEST
+
+/* ------------------------------------------------ a minimal JSON checker */
+
+static const char *ws(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+static const char *value(const char *s);
+
+static const char *string(const char *s)
+{
+    if (*s != '"')
+        return NULL;
+    for (s++; *s && *s != '"'; s++)
+        if (*s == '\\' && !*++s)
+            return NULL;
+    return *s == '"' ? s + 1 : NULL;
+}
+
+static const char *items(const char *s, char close, bool keyed)
+{
+    s = ws(s + 1);
+    if (*s == close)
+        return s + 1;
+    for (;;) {
+        if (keyed) {
+            if (!(s = string(ws(s))) || *(s = ws(s)) != ':')
+                return NULL;
+            s++;
+        }
+        if (!(s = value(s)))
+            return NULL;
+        s = ws(s);
+        if (*s == close)
+            return s + 1;
+        if (*s != ',')
+            return NULL;
+        s++;
+    }
+}
+
+static const char *value(const char *s)
+{
+    s = ws(s);
+    if (*s == '{')
+        return items(s, '}', true);
+    if (*s == '[')
+        return items(s, ']', false);
+    if (*s == '"')
+        return string(s);
+    for (const char *const *w = (const char *const[]){"true", "false", "null", NULL}; *w; w++)
+        if (!strncmp(s, *w, strlen(*w)))
+            return s + strlen(*w);
+    char *end;
+    strtod(s, &end);
+    return end > s ? end : NULL;
+}
+
+static bool json_ok(const char *text)
+{
+    const char *e = value(text);
+    return e && *ws(e) == '\0';
+}
+
+static struct tu_run r;
+
+START_TEST(test_cli_teach_xbar)
+{
+    tu_ccsim(&r, "validate -c teach-xbar -w m2o --threads 2,4 -i 5 --json %s/v.json", tu_dir());
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "tolerance 10 %") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "m2o:lines=same") && strstr(r.out, "m2o:lines=diff"), "%s", r.out);
+    int in, all;
+    const char *sum = strstr(r.out, "points in band");
+    ck_assert_msg(sum != NULL, "%s", r.out);
+    while (sum > r.out && sum[-1] != '\n')
+        sum--;
+    ck_assert_int_eq(sscanf(sum, "%d of %d points in band", &in, &all), 2);
+    ck_assert_int_eq(all, 4);
+    ck_assert(in >= 0 && in <= all);
+    char path[600], json[16384];
+    snprintf(path, sizeof path, "%s/v.json", tu_dir());
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    json[n] = '\0';
+    ck_assert_msg(json_ok(json), "malformed JSON: %s", json);
+    const char *keys[] = {
+        "\"config\"",          "\"params\"",       "\"tolerance\"",    "\"rows\"",
+        "\"algorithm\"",       "\"threads\"",      "\"sim_min_ns\"",   "\"sim_median_ns\"",
+        "\"sim_max_ns\"",      "\"model_min_ns\"", "\"model_max_ns\"", "\"in_band\"",
+        "\"in_band_fraction\""};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        ck_assert_msg(strstr(json, keys[i]) != NULL, "%s missing from %s", keys[i], json);
+}
+END_TEST
+
+START_TEST(test_cli_errors)
+{
+    tu_ccsim(&r, "validate -c teach-xbar -w pingpong");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "no model for 'pingpong'") != NULL, "%s", r.err);
+    tu_ccsim(&r, "validate -c teach-xbar --params guessed");
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "validate -c teach-xbar --params paper");
+    ck_assert_int_eq(r.status, 2); /* teach-xbar has no model section */
+    tu_ccsim(&r, "validate -w m2o");
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "validate --help");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "--params paper") != NULL, "%s", r.out);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("validate");
+    TCase *tc = tcase_create("models");
+    tcase_add_test(tc, test_contention_eq2);
+    tcase_add_test(tc, test_m2o_table5);
+    tcase_add_test(tc, test_o2m_table6);
+    tcase_add_test(tc, test_dissemination_eq27_29_31);
+    tcase_add_test(tc, test_rounds);
+    tcase_add_test(tc, test_table_placement);
+    suite_add_tcase(s, tc);
+    TCase *cli = tcase_create("cli");
+    tcase_add_test(cli, test_cli_teach_xbar);
+    tcase_add_test(cli, test_cli_errors);
+    suite_add_tcase(s, cli);
+    return tu_run_suite(s);
+}

@@ -1,0 +1,123 @@
+/*
+ * validate.c -- which model of seed 000 applies to which generator and thread
+ * count (the table val_algos), where a generator's threads run, and the two
+ * parametrisations: the config's `model` section (the paper's Tables 1-2)
+ * and the simulator's own microbenchmark (`ccsim microbench`).
+ *
+ * Placement: the generators pin thread t to core t % cores, and cores fill
+ * socket 0 first (cores / sockets per socket). Thread 0 is t_0 (the notified
+ * thread of m2o, the notifier of o2m); s counts the other threads in its
+ * socket, q those in other sockets.
+ */
+#include "validate.h"
+
+#include <math.h>
+#include <string.h>
+
+void val_params_paper(const struct sim_model_sec *m, struct val_params *p)
+{
+    *p = (struct val_params){m->R_L_ns,  m->R_R_ns,          m->R_Q_ns,         m->R_I_ns,
+                             m->R_QI_ns, m->contention_b_ns, m->contention_c_ns};
+}
+
+void val_params_fitted(const struct mb_result *r, struct val_params *p)
+{
+    *p = (struct val_params){r->r_l,  r->r_r,          r->r_q,         r->r_i,
+                             r->r_qi, r->contention_b, r->contention_c};
+}
+
+void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm)
+{
+    vm->cores = (int)m->machine.cores;
+    vm->sockets = m->machine.sockets > 0 ? (int)m->machine.sockets : 1;
+    vm->phi = strcmp(m->machine.protocol, "gols") == 0;
+}
+
+/*
+ * The modelled algorithms. Columns of Tables 5-6: "intra" when every thread
+ * is in socket 0 (and not Xeon Phi), "inter" when some are in socket 1,
+ * "phi" on a GOLS machine (one socket). Table 5 has one column for intra and
+ * Xeon Phi.
+ *
+ *   generator                   intra    inter    phi
+ *   m2o:lines=same              6, 8     7, 9     6, 8
+ *   m2o:lines=diff              10, 12   11, 13   10, 12
+ *   o2m:lines=same              14, 17   15, 18   16, 19
+ *   o2m:lines=diff              20, 23   21, 24   22, 25
+ *   barrier-dissemination:m=K   27, 28   none     29, 28
+ *   barrier-socketroot:m=K      27, 28   31       29, 28 (one socket: dissemination)
+ */
+const struct val_algo val_algos[] = {
+    {"m2o:lines=same", VAL_M2O_SAME, 0, "Eq 6/8 (intra, Phi), 7/9 (inter)"},
+    {"m2o:lines=diff", VAL_M2O_DIFF, 0, "Eq 10/12 (intra, Phi), 11/13 (inter)"},
+    {"o2m:lines=same", VAL_O2M_SAME, 0, "Eq 14/17 (intra), 15/18 (inter), 16/19 (Phi)"},
+    {"o2m:lines=diff", VAL_O2M_DIFF, 0, "Eq 20/23 (intra), 21/24 (inter), 22/25 (Phi)"},
+    {"barrier-dissemination:m=1", VAL_DISS, 1, "Eq 27/28 (intra), 29/28 (Phi)"},
+    {"barrier-dissemination:m=2", VAL_DISS, 2, "Eq 27/28 (intra), 29/28 (Phi)"},
+    {"barrier-socketroot:m=1", VAL_SOCKETROOT, 1, "Eq 31 (two sockets), else 27/28"},
+};
+const int val_nalgos = (int)(sizeof val_algos / sizeof val_algos[0]);
+
+static int socket_of(const struct val_machine *vm, int t)
+{
+    int per = vm->cores / vm->sockets;
+    return per > 0 ? (t % vm->cores) / per : 0;
+}
+
+/* s: threads 1..threads-1 in thread 0's socket; q: the others. */
+static void split(const struct val_machine *vm, int threads, int *s, int *q)
+{
+    *s = *q = 0;
+    for (int t = 1; t < threads; t++) {
+        if (socket_of(vm, t) == socket_of(vm, 0))
+            ++*s;
+        else
+            ++*q;
+    }
+}
+
+static bool diss_model(const struct val_algo *a, int threads, int s, int q,
+                       const struct val_machine *vm, const struct val_params *p,
+                       struct val_band *out, const char **why)
+{
+    if (q == 0) {
+        *out = val_diss(p, threads, a->m, vm->phi);
+        return true;
+    }
+    if (a->kind == VAL_SOCKETROOT && vm->sockets == 2) {
+        *out = val_diss_socketroot(p, s + 1, q, a->m);
+        return true;
+    }
+    *why = "across sockets: the paper gives no equation (Sec 3.3.2)";
+    return false;
+}
+
+bool val_model(const struct val_algo *a, int threads, const struct val_machine *vm,
+               const struct val_params *p, struct val_band *out, const char **why)
+{
+    int s, q;
+    split(vm, threads, &s, &q);
+    *why = NULL;
+    if (q > 0 && !(p->r_q > 0)) {
+        *why = "inter-socket, but no R_Q";
+        return false;
+    }
+    switch (a->kind) {
+    case VAL_M2O_SAME:
+        *out = val_m2o_same(p, s, q);
+        return true;
+    case VAL_M2O_DIFF:
+        *out = val_m2o_diff(p, s, q);
+        return true;
+    case VAL_O2M_SAME:
+        *out = val_o2m_same(p, s, q, vm->phi);
+        return true;
+    case VAL_O2M_DIFF:
+        *out = val_o2m_diff(p, s, q, vm->phi);
+        return true;
+    case VAL_DISS:
+    case VAL_SOCKETROOT:
+        return diss_model(a, threads, s, q, vm, p, out, why);
+    }
+    return false;
+}

@@ -1,0 +1,80 @@
+/*
+ * validate.h -- the analytic models of seed 000 (Ramos & Hoefler, "Cache Line
+ * Aware Algorithm Design for Cache-Coherent Architectures", Sec 2.2, 3) and
+ * the table saying which model applies to which generator and thread count.
+ *
+ * This is the only place the paper's equations live; the simulator's timing
+ * never uses them. Every model is a function of struct val_params (the
+ * paper's Table 1-2 numbers, or the same figures measured by `ccsim
+ * microbench`) and thread counts, and gives a band [T_min, T_max] in ns.
+ */
+#ifndef CCSIM_VALIDATE_H
+#define CCSIM_VALIDATE_H
+
+#include "machine.h"
+#include "microbench.h"
+
+#include <stdbool.h>
+
+/* The model parameters (ns); NAN or 0 where a machine has no such figure. */
+struct val_params {
+    double r_l, r_r, r_q, r_i, r_qi; /* Table 1 */
+    double b, c;                     /* contention T_C(n) = b + c n, Eq 2, Table 2 */
+};
+
+struct val_band {
+    double min, max; /* ns */
+};
+
+/* The config's `model` section (--params paper). */
+void val_params_paper(const struct sim_model_sec *m, struct val_params *p);
+/* The simulator's own microbenchmark figures (--params fitted). */
+void val_params_fitted(const struct mb_result *r, struct val_params *p);
+
+/* Eq 2: contention of n_th threads reading one line, b + c n_th. */
+double val_contention(const struct val_params *p, int nth);
+/* r = ceil(log_{m+1} n): the least r with (m+1)^r >= n (0 for n <= 1). */
+int val_diss_rounds(int n, int m);
+
+/* Many-to-one (Table 5): s notifiers in t_0's socket, q in the other (q = 0:
+ * intra-socket or Xeon Phi, Eq 6/8 and 10/12; q > 0: Eq 7/9 and 11/13). */
+struct val_band val_m2o_same(const struct val_params *p, int s, int q);
+struct val_band val_m2o_diff(const struct val_params *p, int s, int q);
+/* One-to-many (Table 6): s readers in t_0's socket, q in the other; phi
+ * selects the Xeon Phi column (Eq 16/19, 22/25; q must be 0). */
+struct val_band val_o2m_same(const struct val_params *p, int s, int q, bool phi);
+struct val_band val_o2m_diff(const struct val_params *p, int s, int q, bool phi);
+/* m-way dissemination barrier of n threads in one socket (Eq 27-28; Eq 29's
+ * T_min with contention when phi). */
+struct val_band val_diss(const struct val_params *p, int n, int m, bool phi);
+/* Socket-root dissemination (Eq 31): n0 threads in socket 0, n1 in socket 1. */
+struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, int m);
+
+/* ---------------------------------------------------------------- the table */
+
+/* Where the threads of a generator run (generators pin thread t to core
+ * t % cores; cores fill socket 0 first). */
+struct val_machine {
+    int cores, sockets;
+    bool phi; /* the Xeon Phi columns apply (protocol "gols") */
+};
+void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm);
+
+enum val_kind { VAL_M2O_SAME, VAL_M2O_DIFF, VAL_O2M_SAME, VAL_O2M_DIFF, VAL_DISS, VAL_SOCKETROOT };
+
+/* One modelled algorithm: the generator spec and which equations apply. */
+struct val_algo {
+    const char *spec; /* generator spec, e.g. "m2o:lines=same" */
+    enum val_kind kind;
+    int m;           /* dissemination: peers per round */
+    const char *eqs; /* the equations, for the reader */
+};
+extern const struct val_algo val_algos[];
+extern const int val_nalgos;
+
+/* The model band of algorithm a with `threads` threads on vm; false (and
+ * a reason in why) if no model applies (e.g. dissemination across sockets). */
+bool val_model(const struct val_algo *a, int threads, const struct val_machine *vm,
+               const struct val_params *p, struct val_band *out, const char **why);
+
+#endif /* CCSIM_VALIDATE_H */
