@@ -3,6 +3,7 @@
  * JSON result of docs/DESIGN.md.
  */
 #include "cli.h"
+#include "trace_out.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -23,6 +24,9 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                           {"iterations", required_argument, NULL, 'i'},
                                           {"max-lines", required_argument, NULL, 'M'},
                                           {"line", required_argument, NULL, 'N'},
+                                          {"trace-out", required_argument, NULL, 'T'},
+                                          {"trace-window", required_argument, NULL, 'W'},
+                                          {"trace-max-bytes", required_argument, NULL, 'B'},
                                           {0}};
     int c, bad = 0;
     optind = 1;
@@ -32,7 +36,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
             return bad;
         if ((c == 'M' || c == 'N') && !explain)
             return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
-        if ((c == 'J' || c == 'L') && explain)
+        if ((c == 'J' || c == 'L' || c == 'T' || c == 'W' || c == 'B') && explain)
             return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
         switch (c) {
         case 'c':
@@ -73,6 +77,21 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
             break;
         case 'N':
             a->only_line = optarg;
+            break;
+        case 'T':
+            a->trace_out = optarg;
+            break;
+        case 'W':
+            if (!trace_out_parse_window(optarg, &a->trace_from, &a->trace_to))
+                return cli_usage_error(sub,
+                                       "--trace-window '%s': expected FROM:TO or FROM: in ns, "
+                                       "FROM < TO",
+                                       optarg);
+            break;
+        case 'B':
+            if (!cli_parse_u64(sub, "--trace-max-bytes", optarg, 1024, UINT64_MAX,
+                               &a->trace_max_bytes))
+                return SIM_EXIT_INPUT;
             break;
         }
     }
@@ -236,9 +255,24 @@ void cli_session_close(struct cli_session *ss)
     ss->p = NULL;
 }
 
+/* --trace-out: the writer, attached to o (NULL: none or it failed). */
+static struct trace_out *open_trace(const struct cli_run_args *a, struct cli_session *ss,
+                                    struct wl_run_opts *o, bool *failed)
+{
+    *failed = false;
+    if (!a->trace_out)
+        return NULL;
+    struct trace_out_opts to = {a->trace_out, a->trace_from, a->trace_to, a->trace_max_bytes};
+    struct trace_out *t = trace_out_open(&to, ss->p, &ss->w);
+    if (t)
+        trace_out_attach(t, o);
+    *failed = !t;
+    return t;
+}
+
 int cli_run(int argc, char **argv)
 {
-    struct cli_run_args a = {.seed = 1};
+    struct cli_run_args a = {.seed = 1, .trace_to = UINT64_MAX, .trace_max_bytes = 200000000};
     int bad = cli_parse_run_args("run", argc, argv, &a);
     if (bad)
         return bad;
@@ -246,8 +280,16 @@ int cli_run(int argc, char **argv)
     if ((bad = cli_session_open(&a, &ss)))
         return bad;
     struct wl_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    bool trace_failed;
+    struct trace_out *tr = open_trace(&a, &ss, &o, &trace_failed);
+    if (trace_failed) {
+        cli_session_close(&ss);
+        return SIM_EXIT_INPUT;
+    }
     struct wl_result r;
     wl_run(&ss.w, ss.p, &o, &r, &ss.d);
+    if (tr && !trace_out_close(tr, sim_now(ss.w.k)))
+        r.input_error = true;
     int status = SIM_EXIT_INPUT;
     if (!r.input_error) {
         print_summary(&ss.m, &a, ss.p, &r);

@@ -30,6 +30,8 @@ struct thr {
     struct cc_req req; /* scalar operations */
     uint64_t iter;     /* syncs passed */
     bool reload;       /* the wait's next load is a re-load */
+
+    sim_time_t op_start; /* when the current op started (on_op) */
     /* the copy/addline stream */
     struct cc_req *sreq; /* mshrs slots */
     uint8_t *sbuf;       /* mshrs lines */
@@ -61,6 +63,14 @@ struct run {
 };
 
 static void step(struct thr *t);
+
+/* Tells the on_op callback that the current op has ended now. */
+static void op_ended(struct thr *t)
+{
+    struct run *r = t->run;
+    if (r->o.on_op)
+        r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k));
+}
 
 static sim_time_t cycles(const struct run *r, uint64_t n)
 {
@@ -159,6 +169,7 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
             continue;
         t->st = T_RUN;
         t->iter = next;
+        op_ended(t);
         step(t);
     }
 }
@@ -217,6 +228,7 @@ static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_
 static void finish_op(struct thr *t)
 {
     sim_progress(t->run->m->k);
+    op_ended(t);
     step(t);
 }
 
@@ -369,8 +381,10 @@ static void retry_methodology(struct sim_kernel *k, void *obj, uint64_t arg)
     struct thr *t = obj;
     (void)k;
     (void)arg;
-    if (methodology(t))
+    if (methodology(t)) {
+        op_ended(t);
         step(t);
+    }
 }
 
 /* Methodology ops need the line quiet; a busy line is retried next cycle. */
@@ -485,8 +499,10 @@ static void step(struct thr *t)
             maybe_release(r);
             return;
         }
+        t->op_start = sim_now(r->m->k);
         if (!start_op(t))
             return;
+        op_ended(t);
     }
 }
 

@@ -327,6 +327,11 @@ struct wl_run_opts {
     /* optional: told where each line index was placed (for narration) */
     void (*on_place)(void *ctx, int64_t line_index, uint64_t line_number);
     void *place_ctx;
+    /* optional: called when a thread's operation finishes (zero-cost ops
+     * too, with start == end; a sync ends at its release), for timelines */
+    void (*on_op)(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
+                  sim_time_t end);
+    void *op_ctx;
 };
 
 struct wl_stats {

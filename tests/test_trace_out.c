@@ -1,0 +1,309 @@
+/*
+ * test_trace_out.c -- `ccsim run --trace-out`: the file is JSON (a small
+ * syntax checker below), every track is in time order, every flow start has
+ * exactly one finish, --trace-window keeps only its interval and
+ * --trace-max-bytes stops the writing with a message, the run going on.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PINGPONG CCSIM_TEST_DIR "/../workloads/traces/pingpong.trace"
+
+static struct tu_run r;
+
+/* ------------------------------------------------------------ JSON syntax */
+
+static const char *ws(const char *p)
+{
+    while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
+        p++;
+    return p;
+}
+
+static const char *value(const char *p, int depth);
+
+static const char *string(const char *p)
+{
+    if (*p++ != '"')
+        return NULL;
+    for (; *p && *p != '"'; p++) {
+        if ((unsigned char)*p < 0x20)
+            return NULL;
+        if (*p == '\\' && !*++p)
+            return NULL;
+    }
+    return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *number(const char *p)
+{
+    const char *s = p;
+    if (*p == '-')
+        p++;
+    if (*p < '0' || *p > '9')
+        return NULL;
+    while ((*p >= '0' && *p <= '9') || *p == '.' || *p == 'e' || *p == 'E' || *p == '+' ||
+           *p == '-')
+        p++;
+    return p > s ? p : NULL;
+}
+
+static const char *members(const char *p, int depth, char close, bool keyed)
+{
+    p = ws(p + 1);
+    if (*p == close)
+        return p + 1;
+    for (;;) {
+        if (keyed) {
+            if (!(p = string(ws(p))) || *(p = ws(p)) != ':')
+                return NULL;
+            p++;
+        }
+        if (!(p = value(p, depth + 1)))
+            return NULL;
+        p = ws(p);
+        if (*p == close)
+            return p + 1;
+        if (*p++ != ',')
+            return NULL;
+    }
+}
+
+static const char *value(const char *p, int depth)
+{
+    p = ws(p);
+    if (depth > 64)
+        return NULL;
+    if (*p == '{')
+        return members(p, depth, '}', true);
+    if (*p == '[')
+        return members(p, depth, ']', false);
+    if (*p == '"')
+        return string(p);
+    for (const char *const *k = (const char *const[]){"true", "false", "null", NULL}; *k; k++)
+        if (strncmp(p, *k, strlen(*k)) == 0)
+            return p + strlen(*k);
+    return number(p);
+}
+
+static bool json_valid(const char *text)
+{
+    const char *end = value(text, 0);
+    return end && *ws(end) == '\0';
+}
+
+START_TEST(test_json_checker_itself)
+{
+    ck_assert(json_valid("{\"a\":[1,2.5,-3e2,\"x\\\"y\",true,null,{}]}"));
+    ck_assert(!json_valid("{\"a\":[1,2,]}"));
+    ck_assert(!json_valid("{\"a\":1"));
+    ck_assert(!json_valid("{\"a\" 1}"));
+    ck_assert(!json_valid("[1] x"));
+}
+END_TEST
+
+/* ------------------------------------------------------------ the file */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    ck_assert(s != NULL);
+    ck_assert(fread(s, 1, (size_t)n, f) == (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static const char *trace_path(const char *name)
+{
+    static char path[4096];
+    snprintf(path, sizeof path, "%s/%s", tu_dir(), name);
+    return path;
+}
+
+/* One event line's fields (the writer puts one event a line). */
+struct event {
+    char ph;
+    int pid, tid;
+    double ts, dur;
+    long id;
+};
+
+static bool num_after(const char *line, const char *key, double *out)
+{
+    const char *p = strstr(line, key);
+    if (!p)
+        return false;
+    *out = strtod(p + strlen(key), NULL);
+    return true;
+}
+
+static bool parse_event(const char *line, struct event *e)
+{
+    if (strncmp(line, "{\"ph\":\"", 7) != 0)
+        return false;
+    double v;
+    memset(e, 0, sizeof *e);
+    e->ph = line[7];
+    e->ts = e->dur = -1;
+    e->id = -1;
+    if (num_after(line, "\"pid\":", &v))
+        e->pid = (int)v;
+    if (num_after(line, "\"tid\":", &v))
+        e->tid = (int)v;
+    num_after(line, "\"ts\":", &e->ts);
+    num_after(line, "\"dur\":", &e->dur);
+    if (num_after(line, "\"id\":", &v))
+        e->id = (long)v;
+    return true;
+}
+
+struct summary {
+    int events, spans, ops, flows_s, flows_f, counters;
+    double min_ts, max_end;
+};
+
+#define MAX_TRACKS 4096
+#define MAX_FLOWS  (1 << 20)
+
+/* Checks track order and flow pairing; returns what it saw. */
+static struct summary check_events(const char *text)
+{
+    static double last[MAX_TRACKS];
+    static unsigned char s_seen[MAX_FLOWS], f_seen[MAX_FLOWS];
+    memset(s_seen, 0, sizeof s_seen);
+    memset(f_seen, 0, sizeof f_seen);
+    for (int i = 0; i < MAX_TRACKS; i++)
+        last[i] = -1;
+    struct summary s = {.min_ts = 1e300, .max_end = -1};
+    for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {
+        struct event e;
+        if (!parse_event(line, &e) || e.ph == 'M')
+            continue;
+        s.events++;
+        int track = e.pid * 64 + e.tid;
+        ck_assert(track >= 0 && track < MAX_TRACKS);
+        ck_assert_msg(e.ts >= last[track], "track %d,%d: %f after %f", e.pid, e.tid, e.ts,
+                      last[track]);
+        last[track] = e.ts;
+        s.min_ts = e.ts < s.min_ts ? e.ts : s.min_ts;
+        double end = e.ts + (e.dur > 0 ? e.dur : 0);
+        s.max_end = end > s.max_end ? end : s.max_end;
+        s.spans += e.ph == 'X';
+        s.ops += e.ph == 'X' && e.pid == 1;
+        s.counters += e.ph == 'C';
+        if (e.ph == 's' || e.ph == 'f') {
+            ck_assert(e.id > 0 && e.id < MAX_FLOWS);
+            unsigned char *seen = e.ph == 's' ? s_seen : f_seen;
+            ck_assert_msg(!seen[e.id], "flow %ld: two '%c'", e.id, e.ph);
+            seen[e.id] = 1;
+            ck_assert_msg(e.ph == 's' || s_seen[e.id], "flow %ld ends before it starts", e.id);
+            s.flows_s += e.ph == 's';
+            s.flows_f += e.ph == 'f';
+        }
+    }
+    for (long i = 0; i < MAX_FLOWS; i++)
+        ck_assert_msg(s_seen[i] == f_seen[i], "flow %ld has no finish", i);
+    return s;
+}
+
+static struct summary run_traced(const char *extra)
+{
+    const char *path = trace_path("t.json");
+    remove(path);
+    tu_ccsim(&r, "run -c %s/teach-xbar.cfg %s --trace-out %s %s", CCSIM_CONFIGS, PINGPONG, path,
+             extra);
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    char *text = slurp(path);
+    ck_assert_msg(json_valid(text), "the trace is not JSON");
+    ck_assert(strncmp(text, "{\"traceEvents\":[", 16) == 0);
+    struct summary s = check_events(text);
+    ck_assert(strstr(text, "\"name\":\"line ping\"") != NULL);
+    ck_assert(strstr(text, "\"name\":\"thread 1 (core 1.0)\"") != NULL);
+    free(text);
+    return s;
+}
+
+START_TEST(test_trace_whole_run)
+{
+    struct summary s = run_traced("");
+    ck_assert_int_eq(s.ops, 6000); /* on_op: once per op, 6 per thread and iteration */
+    ck_assert_int_gt(s.spans, s.ops);
+    ck_assert_int_gt(s.counters, 0);
+    ck_assert_int_gt(s.flows_s, 100);
+    ck_assert_int_eq(s.flows_s, s.flows_f);
+    ck_assert(strstr(r.err, "trace-max-bytes") == NULL);
+}
+END_TEST
+
+START_TEST(test_trace_window)
+{
+    struct summary all = run_traced("");
+    struct summary w = run_traced("--trace-window 2000:3000");
+    ck_assert_int_gt(w.events, 0);
+    ck_assert_int_lt(w.events, all.events / 10);
+    ck_assert_msg(w.min_ts >= 2.0 && w.max_end <= 3.0 + 1e-9, "%f..%f", w.min_ts, w.max_end);
+    ck_assert_int_eq(w.flows_s, w.flows_f);
+    struct summary open = run_traced("--trace-window 100000:");
+    ck_assert(open.min_ts >= 100.0);
+    ck_assert_int_lt(open.events, all.events);
+}
+END_TEST
+
+START_TEST(test_trace_size_cap)
+{
+    struct summary s = run_traced("--trace-max-bytes 64k");
+    ck_assert_msg(strstr(r.err, "--trace-out") && strstr(r.err, "raise --trace-max-bytes"), "%s",
+                  r.err);
+    ck_assert(strstr(r.out, "latency over 500 iterations") != NULL); /* the run completed */
+    ck_assert_int_gt(s.events, 0);
+    char *text = slurp(trace_path("t.json"));
+    ck_assert(strlen(text) < 80000);
+    ck_assert(strstr(text, "\"truncated\":true") != NULL);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_trace_bad_options)
+{
+    const char *bad[] = {"--trace-window 5", "--trace-window 3:2", "--trace-window x:4",
+                         "--trace-max-bytes 10"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        tu_ccsim(&r, "run -c %s/teach-xbar.cfg %s --trace-out %s %s", CCSIM_CONFIGS, PINGPONG,
+                 trace_path("b.json"), bad[i]);
+        ck_assert_msg(r.status == 2, "%s: %d", bad[i], r.status);
+    }
+    tu_ccsim(&r, "run -c %s/teach-xbar.cfg %s --trace-out /no/such/dir/t.json", CCSIM_CONFIGS,
+             PINGPONG);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert(strstr(r.err, "cannot write the trace") != NULL);
+    tu_ccsim(&r, "explain -c %s/teach-xbar.cfg %s --trace-out x.json", CCSIM_CONFIGS, PINGPONG);
+    ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
+static Suite *trace_out_suite(void)
+{
+    Suite *s = suite_create("trace_out");
+    TCase *tc = tcase_create("trace_out");
+    tcase_add_test(tc, test_json_checker_itself);
+    tcase_add_test(tc, test_trace_whole_run);
+    tcase_add_test(tc, test_trace_window);
+    tcase_add_test(tc, test_trace_size_cap);
+    tcase_add_test(tc, test_trace_bad_options);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(trace_out_suite());
+}
