@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define VAL_MAX_W     16
 #define VAL_MAX_T     64
@@ -22,6 +23,8 @@
 
 struct val_args {
     const char *config, *json, *params; /* params: NULL (auto), "paper", "fitted" */
+    const char *plot;                   /* --plot DIR */
+    bool optimize;                      /* --optimize */
     const char *gens[VAL_MAX_W];
     int ngens;
     int threads[VAL_MAX_T];
@@ -90,11 +93,36 @@ static int parse_opt(int c, struct val_args *a)
     case 'J':
         a->json = optarg;
         return 0;
+    case 'p':
+        a->plot = optarg;
+        return 0;
+    case 'O':
+        a->optimize = true;
+        return 0;
     case 's':
         if (a->nsets == SIM_COUNT_OF(a->sets))
             return cli_usage_error("validate", "too many --set (at most 64)");
         a->sets[a->nsets++] = optarg;
         return 0;
+    }
+    return 0;
+}
+
+/* --plot DIR: gnuplot on PATH, DIR a directory (made if missing). */
+static int check_plot(const struct val_args *a)
+{
+    if (!a->plot)
+        return 0;
+    if (!val_have_gnuplot()) {
+        fprintf(stderr, "ccsim validate: --plot needs gnuplot, which is not on PATH (Debian: "
+                        "apt-get install gnuplot-nox)\n");
+        return SIM_EXIT_INPUT;
+    }
+    struct stat st;
+    if (mkdir(a->plot, 0777) != 0 && (stat(a->plot, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "ccsim validate: --plot %s: not a directory and cannot be made: %s\n",
+                a->plot, strerror(errno));
+        return SIM_EXIT_INPUT;
     }
     return 0;
 }
@@ -108,6 +136,8 @@ static int parse_args(int argc, char **argv, struct val_args *a)
                                           {"iterations", required_argument, NULL, 'i'},
                                           {"tolerance", required_argument, NULL, 'T'},
                                           {"json", required_argument, NULL, 'J'},
+                                          {"plot", required_argument, NULL, 'p'},
+                                          {"optimize", no_argument, NULL, 'O'},
                                           {"set", required_argument, NULL, 's'},
                                           {0}};
     int c, bad = 0;
@@ -120,7 +150,7 @@ static int parse_args(int argc, char **argv, struct val_args *a)
         return cli_usage_error("validate", "unexpected argument '%s'", argv[optind]);
     if (!a->config)
         return cli_usage_error("validate", "-c CONFIG is required");
-    return 0;
+    return check_plot(a);
 }
 
 /* True if -w names this algorithm: its whole spec or its generator. */
@@ -146,7 +176,9 @@ static int check_gens(const struct val_args *a)
         if (!any)
             return cli_usage_error("validate",
                                    "no model for '%s' (modelled: m2o, o2m, "
-                                   "barrier-dissemination, barrier-socketroot; see --help)",
+                                   "barrier-dissemination, barrier-socketroot, m2o-tree, "
+                                   "o2m-tree, bcast-tree, reduce-tree, reduce-binomial; see "
+                                   "--help)",
                                    a->gens[i]);
     }
     return 0;
@@ -245,7 +277,7 @@ static void judge(const struct val_args *a, const struct val_machine *vm,
 }
 
 static void print_header(const struct val_args *a, const struct sim_machine_cfg *m,
-                         const struct val_params *p)
+                         const struct val_params *p, bool table)
 {
     printf("ccsim validate: %s (%s, %s, %lld cores, %lld sockets), params %s, %llu iterations "
            "(the first dropped), tolerance %.0f %%\n",
@@ -261,6 +293,8 @@ static void print_header(const struct val_args *a, const struct sim_machine_cfg 
         else
             printf("  %s -", names[i]);
     printf("\n");
+    if (!table)
+        return;
     printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "
            "T_min > T_max); error = (median - T_min) / T_min\n");
     printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s\n", "algorithm", "threads", "sim min", "median",
@@ -365,6 +399,104 @@ static int run_all(const struct val_args *a, const struct val_machine *vm,
     return 0;
 }
 
+/* --plot: one PNG per algorithm (rows of one algorithm are consecutive). */
+static bool plot_all(const struct val_args *a, const struct val_row *rows, int n)
+{
+    struct val_point *pts = calloc((size_t)(n ? n : 1), sizeof *pts);
+    bool ok = true;
+    for (int i = 0, j; i < n && ok; i = j) {
+        int k = 0;
+        for (j = i; j < n && rows[j].algo == rows[i].algo; j++, k++) {
+            const struct val_row *r = &rows[j];
+            pts[k] = (struct val_point){r->threads,  r->min,      r->median,  r->max,
+                                        r->band.min, r->band.max, r->modelled};
+        }
+        ok = val_plot(a->plot, rows[i].algo->spec, pts, k);
+    }
+    free(pts);
+    if (ok)
+        printf("plots: %s/*.png\n", a->plot);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- --optimize */
+
+#define VAL_OPT_MAX 8
+
+/* One family of candidates: generator specs, their model and the simulation. */
+struct val_opt {
+    const char *title, *eqs;
+    struct val_algo cand[VAL_OPT_MAX];
+    char specs[VAL_OPT_MAX][48];
+    int n;
+};
+
+static void opt_diss(struct val_opt *o)
+{
+    *o = (struct val_opt){.title = "barrier-dissemination", .eqs = "Eq 27 (Eq 29 on GOLS)"};
+    for (int m = 1; m <= 7; m++, o->n++) {
+        snprintf(o->specs[o->n], sizeof o->specs[0], "barrier-dissemination:m=%d", m);
+        o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_DISS, m, "", VAL_SHAPE_FLAT};
+    }
+}
+
+static void opt_bcast(struct val_opt *o)
+{
+    static const char *names[] = {"flat", "binary", "binomial"};
+    *o = (struct val_opt){.title = "bcast-tree", .eqs = "Eq 32"};
+    for (int k = 0; k < 3; k++, o->n++) {
+        snprintf(o->specs[o->n], sizeof o->specs[0], "bcast-tree:shape=%s", names[k]);
+        o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_BCAST_TREE, 0, "", (enum val_shape)k};
+    }
+}
+
+/* Simulates and models every candidate; prints the table and the choices. */
+static int opt_run(const struct val_args *a, const struct val_machine *vm,
+                   const struct val_params *p, const struct val_opt *o, int threads)
+{
+    int best_model = -1, best_sim = -1;
+    double tmin[VAL_OPT_MAX] = {0}, med[VAL_OPT_MAX] = {0};
+    printf("\n%s, %d threads: model T_min (%s) and simulated median\n", o->title, threads, o->eqs);
+    printf("  %-30s %10s %10s\n", "candidate", "T_min", "median");
+    for (int i = 0; i < o->n; i++) {
+        struct val_row r = {.algo = &o->cand[i], .threads = threads};
+        int bad = simulate(a, &r);
+        if (bad)
+            return bad;
+        const char *why;
+        struct val_band b;
+        tmin[i] = val_model(&o->cand[i], threads, vm, p, &b, &why) ? b.min : NAN;
+        med[i] = r.median;
+        if (isfinite(tmin[i]) && (best_model < 0 || tmin[i] < tmin[best_model]))
+            best_model = i;
+        if (best_sim < 0 || med[i] < med[best_sim])
+            best_sim = i;
+        printf("  %-30s %10.1f %10.1f\n", o->specs[i], tmin[i], med[i]);
+    }
+    printf("  model's best: %s; simulated best: %s; speed-up of the simulated best over %s: "
+           "%.2fx\n",
+           best_model >= 0 ? o->specs[best_model] : "- (no model)", o->specs[best_sim], o->specs[0],
+           med[0] / med[best_sim]);
+    if (best_model >= 0)
+        printf("  the model's pick simulates %.2fx faster than %s\n", med[0] / med[best_model],
+               o->specs[0]);
+    return 0;
+}
+
+static int optimize(const struct val_args *a, const struct val_machine *vm,
+                    const struct val_params *p)
+{
+    struct val_opt o;
+    int threads = a->nthreads ? a->threads[0] : vm->cores;
+    opt_diss(&o);
+    int bad = opt_run(a, vm, p, &o, threads);
+    if (!bad) {
+        opt_bcast(&o);
+        bad = opt_run(a, vm, p, &o, threads);
+    }
+    return bad;
+}
+
 static int finish(const struct val_args *a, const struct sim_machine_cfg *m,
                   const struct val_row *rows, int n)
 {
@@ -377,6 +509,8 @@ static int finish(const struct val_args *a, const struct sim_machine_cfg *m,
     printf("%d of %d points in band (%.0f %%)\n", in, modelled, modelled ? 100 * fraction : 0.0);
     if (a->json && !write_json(a, m, rows, n, fraction))
         return SIM_EXIT_INPUT;
+    if (a->plot && !plot_all(a, rows, n))
+        return SIM_EXIT_FAIL;
     return SIM_EXIT_OK;
 }
 
@@ -396,7 +530,11 @@ int cli_validate(int argc, char **argv)
     struct val_params p;
     if ((bad = get_params(&a, &m, &p)))
         return bad;
-    print_header(&a, &m, &p);
+    if (a.optimize) {
+        print_header(&a, &m, &p, false);
+        return optimize(&a, &vm, &p);
+    }
+    print_header(&a, &m, &p, true);
     struct val_row *rows = calloc((size_t)val_nalgos * VAL_MAX_T, sizeof *rows);
     int n = 0;
     bad = run_all(&a, &vm, &p, rows, &n);

@@ -13,8 +13,8 @@
 #include <string.h>
 
 /* seed 000 Table 1 (Sandy Bridge) and Tables 1-2 (Xeon Phi, E/E) */
-static const struct val_params snb = {2.3, 35.0, 94.0, 70.0, 107.0, 0, 0};
-static const struct val_params knc = {8.6, 235.8, 0, 277.7, 0, 320.5, 56.2};
+static const struct val_params snb = {2.3, 35.0, 94.0, 70.0, 107.0, 0, 0, 63.4, 11.1};
+static const struct val_params knc = {8.6, 235.8, 0, 277.7, 0, 320.5, 56.2, 1521.0, 76.0};
 
 #define EPS 1e-9
 #define BAND(bd, lo, hi)                                                                           \
@@ -62,6 +62,38 @@ START_TEST(test_dissemination_eq27_29_31)
     BAND(val_diss(&knc, 16, 3, true), 3490, 5994.4);
     /* Eq 31, n0=n1=8, m=1: 315+70+94 = 479; 840+2*70+16*94 = 2484 */
     BAND(val_diss_socketroot(&snb, 8, 8, 1), 479, 2484);
+}
+END_TEST
+
+START_TEST(test_trees_eq26_32_35)
+{
+    /* Eq 26, n=5, k=4: one group of 4 (c=4), T_C = 0 on SNB: 35; 35 + 8*35 = 315 */
+    BAND(val_ntree(&snb, 5, 4), 35, 315);
+    /* n=6, k=4: group 1..4, the rest (thread 5) in the root's part: {35, 105};
+     * top: 35 + 0 + 35 = 70; 35 + 8*35 + 105 = 420 */
+    BAND(val_ntree(&snb, 6, 4), 70, 420);
+    /* Xeon Phi: sub 235.8 + T_C(1) 376.7 = 612.5, 3*235.8 = 707.4;
+     * top 235.8 + T_C(4) 545.3 + 612.5 = 1393.6; 9*235.8 + 707.4 = 2829.6 */
+    BAND(val_ntree(&knc, 6, 4), 1393.6, 2829.6);
+    /* Eq 33: T_lev(1) = 70 + 2(70 + 2.3) = 214.6, max 70 + 2(105 + 2.3) = 284.6;
+     * T_lev(2) = 284.6, 424.6; T_lev(3) = 354.6, 564.6 */
+    BAND(val_reduce_tree(&snb, VAL_SHAPE_FLAT, 4), 354.6, 564.6);
+    /* binary 4: 0 <- 1, 2; 1 <- 3: T_lev(2) + T_lev(1) (Eq 34) */
+    BAND(val_reduce_tree(&snb, VAL_SHAPE_BINARY, 4), 499.2, 709.2);
+    BAND(val_reduce_tree(&snb, VAL_SHAPE_BINOMIAL, 4), 499.2, 709.2);
+    /* binomial 8: 0 <- 1, 2, 4; 1 <- 3, 5; 3 <- 7; 2 <- 6: T_lev(3) + T_lev(2) + T_lev(1) */
+    BAND(val_reduce_tree(&snb, VAL_SHAPE_BINOMIAL, 8), 853.8, 1273.8);
+    /* Eq 32, flat 3 (k=2): Eq 14/17 105, 140 + R_R 35 + Eq 6/8 140, 210 */
+    BAND(val_bcast_tree(&snb, VAL_SHAPE_FLAT, 3, false), 280, 385);
+    /* binary 4: level(2) 280, 385 + level(1): 105 + 35 + 105 = 245; 105 + 35 + 140 = 280 */
+    BAND(val_bcast_tree(&snb, VAL_SHAPE_BINARY, 4, false), 525, 665);
+    /* Eq 35, N=64: T_m = 63.4 + 11.1*64 = 773.8; T_stage = 2*105 + 773.8 = 983.8;
+     * 8 threads: 3 stages = 2951.4; + T_inter 2*(70+94) + 773.8 = 1101.8 */
+    BAND(val_reduce_binomial(&snb, 8, 0, 64), 2951.4, 2951.4);
+    BAND(val_reduce_binomial(&snb, 8, 8, 64), 4053.2, 4053.2);
+    ck_assert_int_eq(val_tree_parent(VAL_SHAPE_BINOMIAL, 6), 2);
+    ck_assert_int_eq(val_tree_parent(VAL_SHAPE_BINARY, 6), 2);
+    ck_assert_int_eq(val_tree_parent(VAL_SHAPE_FLAT, 0), -1);
 }
 END_TEST
 
@@ -226,6 +258,55 @@ START_TEST(test_cli_errors)
 }
 END_TEST
 
+START_TEST(test_cli_plot)
+{
+    if (!val_have_gnuplot())
+        return; /* the PNG half needs gnuplot (scripts/setup.sh installs it) */
+    tu_ccsim(&r, "validate -c teach-xbar -w m2o:lines=same --threads 2,4 -i 4 --plot %s/plots",
+             tu_dir());
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    char path[600];
+    unsigned char sig[8];
+    snprintf(path, sizeof path, "%s/plots/m2o_lines_same.png", tu_dir());
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s missing", path);
+    ck_assert_int_eq(fread(sig, 1, 8, f), 8);
+    fclose(f);
+    ck_assert(!memcmp(sig, "\x89PNG\r\n\x1a\n", 8));
+}
+END_TEST
+
+START_TEST(test_cli_plot_no_gnuplot)
+{
+    /* Check runs each test in a child: emptying PATH here stays here */
+    setenv("PATH", "", 1);
+    tu_ccsim(&r, "validate -c teach-xbar -w m2o --threads 2 -i 4 --plot %s/noplot", tu_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--plot needs gnuplot") != NULL, "%s", r.err);
+    char name[64];
+    val_plot_name("bcast-tree:shape=binary", name, sizeof name);
+    ck_assert_str_eq(name, "bcast-tree_shape_binary");
+}
+END_TEST
+
+START_TEST(test_cli_optimize)
+{
+    tu_ccsim(&r, "validate -c teach-xbar --optimize -t 4 -i 4");
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    for (int m = 1; m <= 7; m++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "barrier-dissemination:m=%d ", m);
+        ck_assert_msg(strstr(r.out, spec) != NULL, "%s missing: %s", spec, r.out);
+    }
+    ck_assert_msg(strstr(r.out, "bcast-tree:shape=binomial") != NULL, "%s", r.out);
+    /* teach-xbar, 4 threads, fitted R_I 75, R_R 37, b -36, c 75: Eq 27's T_min is
+     * least at m = 3 (one round: 75 + 3*37 = 186, m = 1: 2*(75+37) = 224) */
+    ck_assert_msg(strstr(r.out, "model's best: barrier-dissemination:m=3;") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "speed-up of the simulated best over barrier-dissemination:m=1:"),
+                  "%s", r.out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("validate");
@@ -235,11 +316,15 @@ int main(void)
     tcase_add_test(tc, test_o2m_table6);
     tcase_add_test(tc, test_dissemination_eq27_29_31);
     tcase_add_test(tc, test_rounds);
+    tcase_add_test(tc, test_trees_eq26_32_35);
     tcase_add_test(tc, test_table_placement);
     suite_add_tcase(s, tc);
     TCase *cli = tcase_create("cli");
     tcase_add_test(cli, test_cli_teach_xbar);
     tcase_add_test(cli, test_cli_errors);
+    tcase_add_test(cli, test_cli_plot);
+    tcase_add_test(cli, test_cli_optimize);
+    tcase_add_test(cli, test_cli_plot_no_gnuplot);
     suite_add_tcase(s, cli);
     return tu_run_suite(s);
 }

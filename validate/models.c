@@ -7,6 +7,7 @@
 #include "validate.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 double val_contention(const struct val_params *p, int nth)
 {
@@ -106,4 +107,121 @@ struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, 
         fmax(a.max, b.max) + 2 * p->r_i +
             (n0 + n1) * p->r_q /* Eq 31: max T_diss,max + 2R_I + nR_Q */
     };
+}
+
+/* ---------------------------------------------------------------- trees (Sec 3.2, 4.1, 5) */
+
+/*
+ * Eq 26 along the tree gen_tree.c builds: threads lo .. hi-1 below `parent`;
+ * the first c = min(k, hi - lo) read the parent's flag, the rest are split
+ * evenly into c + 1 subtrees (the parent's and each reader's), each built the
+ * same way. T_min = R_R + T_C(c) + max_i T_min,tree_i; T_max = R_R + 2c R_R
+ * + max_i T_max,tree_i.
+ */
+static struct val_band ntree(const struct val_params *p, int lo, int hi, int k)
+{
+    if (lo >= hi)
+        return (struct val_band){0, 0};
+    int c = hi - lo < k ? hi - lo : k;
+    int rest = hi - lo - c, parts = c + 1, at = lo + c;
+    struct val_band worst = {0, 0};
+    for (int i = 0; i < parts; i++) {
+        int len = rest / parts + (i < rest % parts);
+        struct val_band sub = ntree(p, at, at + len, k);
+        worst = (struct val_band){fmax(worst.min, sub.min), fmax(worst.max, sub.max)};
+        at += len;
+    }
+    return (struct val_band){p->r_r + val_contention(p, c) + worst.min,
+                             p->r_r + 2 * c * p->r_r + worst.max};
+}
+
+struct val_band val_ntree(const struct val_params *p, int n, int k)
+{
+    return ntree(p, 1, n, k > 0 ? k : 1);
+}
+
+int val_tree_parent(enum val_shape s, int t)
+{
+    if (t <= 0)
+        return -1;
+    int high = 1;
+    while (high * 2 <= t)
+        high *= 2;
+    switch (s) {
+    case VAL_SHAPE_FLAT:
+        return 0;
+    case VAL_SHAPE_BINARY:
+        return (t - 1) / 2;
+    case VAL_SHAPE_BINOMIAL:
+        break;
+    }
+    return t - high; /* binomial: t without its highest bit */
+}
+
+/* Eq 33: one level of the reduction tree, a parent with k children. */
+static struct val_band red_level(const struct val_params *p, int k)
+{
+    return (struct val_band){p->r_i + 2 * ((k + 1) * p->r_r + p->r_l),
+                             p->r_i + 2 * ((2 * k + 1) * p->r_r + p->r_l)};
+}
+
+/* Eq 32's level with Tables 5-6 (single line): T_o2m(k) + T_data + T_m2o(k). */
+static struct val_band bcast_level(const struct val_params *p, int k, bool phi)
+{
+    struct val_band o = val_o2m_same(p, k, 0, phi), m = val_m2o_same(p, k, 0);
+    return (struct val_band){o.min + p->r_r + m.min, o.max + p->r_r + m.max};
+}
+
+/* T(node) = T_lev(k_node) + max over children T(child), T(leaf) = 0, over
+ * the tree of shape s (parent[t] < t, so children come after parents). */
+static struct val_band tree_cost(const struct val_params *p, enum val_shape s, int n, bool phi,
+                                 bool reduce)
+{
+    int *kids = calloc((size_t)n, sizeof *kids);
+    struct val_band *worst = calloc((size_t)n, sizeof *worst), root = {0, 0};
+    for (int t = 1; t < n; t++)
+        kids[val_tree_parent(s, t)]++;
+    for (int t = n - 1; t >= 0; t--) {
+        struct val_band lev = !kids[t] ? (struct val_band){0, 0}
+                              : reduce ? red_level(p, kids[t])
+                                       : bcast_level(p, kids[t], phi);
+        struct val_band c = {lev.min + worst[t].min, lev.max + worst[t].max};
+        if (t == 0) {
+            root = c;
+            break;
+        }
+        struct val_band *w = &worst[val_tree_parent(s, t)];
+        *w = (struct val_band){fmax(w->min, c.min), fmax(w->max, c.max)};
+    }
+    free(kids);
+    free(worst);
+    return root;
+}
+
+struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi)
+{
+    return tree_cost(p, s, n, phi, false);
+}
+
+struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, int n)
+{
+    return tree_cost(p, s, n, false, true);
+}
+
+/* Eq 4: T_m(N) = q + o N, N lines copied by one thread. */
+double val_multiline(const struct val_params *p, int lines)
+{
+    return p->mq + p->mo * lines;
+}
+
+/* Eq 35 (T_min only; the band is the point [T_min, T_min]). */
+struct val_band val_reduce_binomial(const struct val_params *p, int n0, int n1, int lines)
+{
+    double tm = val_multiline(p, lines);
+    double stage = 2 * (p->r_i + p->r_r) + tm; /* T_stage = 2(R_I + R_R) + T_m(1, N) */
+    int n = n0 > n1 ? n0 : n1;
+    double t = val_diss_rounds(n, 1) * stage; /* ceil(log2(n + 1)) T_stage */
+    if (n1 > 0)
+        t += 2 * (p->r_i + p->r_q) + tm; /* T_inter = 2(R_I + R_Q) + T_m(1, N) */
+    return (struct val_band){t, t};
 }

@@ -16,14 +16,16 @@
 
 void val_params_paper(const struct sim_model_sec *m, struct val_params *p)
 {
-    *p = (struct val_params){m->R_L_ns,  m->R_R_ns,          m->R_Q_ns,         m->R_I_ns,
-                             m->R_QI_ns, m->contention_b_ns, m->contention_c_ns};
+    *p = (struct val_params){m->R_L_ns,          m->R_R_ns,         m->R_Q_ns,
+                             m->R_I_ns,          m->R_QI_ns,        m->contention_b_ns,
+                             m->contention_c_ns, m->multiline_q_ns, m->multiline_o_ns};
 }
 
 void val_params_fitted(const struct mb_result *r, struct val_params *p)
 {
-    *p = (struct val_params){r->r_l,  r->r_r,          r->r_q,         r->r_i,
-                             r->r_qi, r->contention_b, r->contention_c};
+    *p = (struct val_params){r->r_l,          r->r_r,         r->r_q,
+                             r->r_i,          r->r_qi,        r->contention_b,
+                             r->contention_c, r->multiline_q, r->multiline_o};
 }
 
 void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm)
@@ -46,15 +48,31 @@ void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm)
  *   o2m:lines=diff              20, 23   21, 24   22, 25
  *   barrier-dissemination:m=K   27, 28   none     29, 28
  *   barrier-socketroot:m=K      27, 28   31       29, 28 (one socket: dissemination)
+ *   m2o-tree, o2m-tree (k=4)    26       none     26
+ *   bcast-tree:shape=S          32       none     32 (T_lev from Eq 14/17 or 16/19, 6/8)
+ *   reduce-tree:shape=S         33-34    none     33-34
+ *   reduce-binomial:lines=N     35       35 (QPI) 35 (T_min only: the band is a point)
  */
 const struct val_algo val_algos[] = {
-    {"m2o:lines=same", VAL_M2O_SAME, 0, "Eq 6/8 (intra, Phi), 7/9 (inter)"},
-    {"m2o:lines=diff", VAL_M2O_DIFF, 0, "Eq 10/12 (intra, Phi), 11/13 (inter)"},
-    {"o2m:lines=same", VAL_O2M_SAME, 0, "Eq 14/17 (intra), 15/18 (inter), 16/19 (Phi)"},
-    {"o2m:lines=diff", VAL_O2M_DIFF, 0, "Eq 20/23 (intra), 21/24 (inter), 22/25 (Phi)"},
-    {"barrier-dissemination:m=1", VAL_DISS, 1, "Eq 27/28 (intra), 29/28 (Phi)"},
-    {"barrier-dissemination:m=2", VAL_DISS, 2, "Eq 27/28 (intra), 29/28 (Phi)"},
-    {"barrier-socketroot:m=1", VAL_SOCKETROOT, 1, "Eq 31 (two sockets), else 27/28"},
+    {"m2o:lines=same", VAL_M2O_SAME, 0, "Eq 6/8 (intra, Phi), 7/9 (inter)", VAL_SHAPE_FLAT},
+    {"m2o:lines=diff", VAL_M2O_DIFF, 0, "Eq 10/12 (intra, Phi), 11/13 (inter)", VAL_SHAPE_FLAT},
+    {"o2m:lines=same", VAL_O2M_SAME, 0, "Eq 14/17 (intra), 15/18 (inter), 16/19 (Phi)",
+     VAL_SHAPE_FLAT},
+    {"o2m:lines=diff", VAL_O2M_DIFF, 0, "Eq 20/23 (intra), 21/24 (inter), 22/25 (Phi)",
+     VAL_SHAPE_FLAT},
+    {"barrier-dissemination:m=1", VAL_DISS, 1, "Eq 27/28 (intra), 29/28 (Phi)", VAL_SHAPE_FLAT},
+    {"barrier-dissemination:m=2", VAL_DISS, 2, "Eq 27/28 (intra), 29/28 (Phi)", VAL_SHAPE_FLAT},
+    {"barrier-socketroot:m=1", VAL_SOCKETROOT, 1, "Eq 31 (two sockets), else 27/28",
+     VAL_SHAPE_FLAT},
+    {"m2o-tree", VAL_NTREE, 4, "Eq 26 (one socket)", VAL_SHAPE_FLAT},
+    {"o2m-tree", VAL_NTREE, 4, "Eq 26 (one socket)", VAL_SHAPE_FLAT},
+    {"bcast-tree:shape=flat", VAL_BCAST_TREE, 0, "Eq 32 (one socket)", VAL_SHAPE_FLAT},
+    {"bcast-tree:shape=binary", VAL_BCAST_TREE, 0, "Eq 32 (one socket)", VAL_SHAPE_BINARY},
+    {"bcast-tree:shape=binomial", VAL_BCAST_TREE, 0, "Eq 32 (one socket)", VAL_SHAPE_BINOMIAL},
+    {"reduce-tree:shape=flat", VAL_REDUCE_TREE, 0, "Eq 33-34 (one socket)", VAL_SHAPE_FLAT},
+    {"reduce-tree:shape=binary", VAL_REDUCE_TREE, 0, "Eq 33-34 (one socket)", VAL_SHAPE_BINARY},
+    {"reduce-tree:shape=binomial", VAL_REDUCE_TREE, 0, "Eq 33-34 (one socket)", VAL_SHAPE_BINOMIAL},
+    {"reduce-binomial:lines=64", VAL_REDUCE_BINOMIAL, 64, "Eq 35 (T_min)", VAL_SHAPE_BINOMIAL},
 };
 const int val_nalgos = (int)(sizeof val_algos / sizeof val_algos[0]);
 
@@ -92,6 +110,31 @@ static bool diss_model(const struct val_algo *a, int threads, int s, int q,
     return false;
 }
 
+static bool tree_model(const struct val_algo *a, int threads, int s, int q,
+                       const struct val_machine *vm, const struct val_params *p,
+                       struct val_band *out, const char **why)
+{
+    if (a->kind == VAL_REDUCE_BINOMIAL) {
+        if (!(p->mq > 0 || p->mo > 0)) {
+            *why = "no multi-line figures (q, o of Eq 4)";
+            return false;
+        }
+        *out = val_reduce_binomial(p, s + 1, q, a->m);
+        return true;
+    }
+    if (q > 0) {
+        *why = "across sockets: the paper's tree models are per socket";
+        return false;
+    }
+    if (a->kind == VAL_NTREE)
+        *out = val_ntree(p, threads, a->m);
+    else if (a->kind == VAL_BCAST_TREE)
+        *out = val_bcast_tree(p, a->shape, threads, vm->phi);
+    else
+        *out = val_reduce_tree(p, a->shape, threads);
+    return true;
+}
+
 bool val_model(const struct val_algo *a, int threads, const struct val_machine *vm,
                const struct val_params *p, struct val_band *out, const char **why)
 {
@@ -118,6 +161,7 @@ bool val_model(const struct val_algo *a, int threads, const struct val_machine *
     case VAL_DISS:
     case VAL_SOCKETROOT:
         return diss_model(a, threads, s, q, vm, p, out, why);
+    default:
+        return tree_model(a, threads, s, q, vm, p, out, why);
     }
-    return false;
 }

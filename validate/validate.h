@@ -15,11 +15,13 @@
 #include "microbench.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The model parameters (ns); NAN or 0 where a machine has no such figure. */
 struct val_params {
     double r_l, r_r, r_q, r_i, r_qi; /* Table 1 */
     double b, c;                     /* contention T_C(n) = b + c n, Eq 2, Table 2 */
+    double mq, mo;                   /* multi-line copy T_m(N) = q + o N, Eq 4 */
 };
 
 struct val_band {
@@ -50,6 +52,24 @@ struct val_band val_diss(const struct val_params *p, int n, int m, bool phi);
 /* Socket-root dissemination (Eq 31): n0 threads in socket 0, n1 in socket 1. */
 struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, int m);
 
+/* The tree shapes of the broadcast and reduction generators (gen_tree.c). */
+enum val_shape { VAL_SHAPE_FLAT, VAL_SHAPE_BINARY, VAL_SHAPE_BINOMIAL };
+/* The parent of thread t (-1 for the root, thread 0) as gen_tree.c builds it. */
+int val_tree_parent(enum val_shape s, int t);
+/* Eq 26: notification tree of n threads (root included), k readers per flag,
+ * built as gen_tree.c builds m2o-tree and o2m-tree (one socket). */
+struct val_band val_ntree(const struct val_params *p, int n, int k);
+/* Eq 32: one-line tree broadcast of n threads, T_lev(k) = T_o2m(k) + R_R (the
+ * line) + T_m2o(k) with the single-line rows of Tables 5-6 (one socket). */
+struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi);
+/* Eq 33-34: one-line tree reduction of n threads (one socket). */
+struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, int n);
+/* Eq 4: T_m(N) = q + o N. */
+double val_multiline(const struct val_params *p, int lines);
+/* Eq 35: binomial reduction of `lines` lines, n0 threads in the root's socket,
+ * n1 in the other (0: one socket); T_min only, so min == max. */
+struct val_band val_reduce_binomial(const struct val_params *p, int n0, int n1, int lines);
+
 /* ---------------------------------------------------------------- the table */
 
 /* Where the threads of a generator run (generators pin thread t to core
@@ -60,14 +80,26 @@ struct val_machine {
 };
 void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm);
 
-enum val_kind { VAL_M2O_SAME, VAL_M2O_DIFF, VAL_O2M_SAME, VAL_O2M_DIFF, VAL_DISS, VAL_SOCKETROOT };
+enum val_kind {
+    VAL_M2O_SAME,
+    VAL_M2O_DIFF,
+    VAL_O2M_SAME,
+    VAL_O2M_DIFF,
+    VAL_DISS,
+    VAL_SOCKETROOT,
+    VAL_NTREE,          /* m2o-tree, o2m-tree: Eq 26 */
+    VAL_BCAST_TREE,     /* Eq 32 */
+    VAL_REDUCE_TREE,    /* Eq 33-34 */
+    VAL_REDUCE_BINOMIAL /* Eq 35 */
+};
 
 /* One modelled algorithm: the generator spec and which equations apply. */
 struct val_algo {
     const char *spec; /* generator spec, e.g. "m2o:lines=same" */
     enum val_kind kind;
-    int m;           /* dissemination: peers per round */
-    const char *eqs; /* the equations, for the reader */
+    int m;                /* dissemination: peers per round; trees: k; reduce-binomial: lines */
+    const char *eqs;      /* the equations, for the reader */
+    enum val_shape shape; /* bcast-tree, reduce-tree */
 };
 extern const struct val_algo val_algos[];
 extern const int val_nalgos;
@@ -76,5 +108,21 @@ extern const int val_nalgos;
  * a reason in why) if no model applies (e.g. dissemination across sockets). */
 bool val_model(const struct val_algo *a, int threads, const struct val_machine *vm,
                const struct val_params *p, struct val_band *out, const char **why);
+
+/* ---------------------------------------------------------------- plots (val_plot.c) */
+
+/* One point of a plot: the simulated min / median / max and the band. */
+struct val_point {
+    int threads;
+    double min, median, max, tmin, tmax;
+    bool modelled;
+};
+/* True if an executable gnuplot is on PATH. */
+bool val_have_gnuplot(void);
+/* The file name (without extension) of spec's plot: [A-Za-z0-9-], others '_'. */
+void val_plot_name(const char *spec, char *out, size_t size);
+/* Writes DIR/NAME.{dat,gp} and runs gnuplot for DIR/NAME.png; false (and a
+ * message on stderr) on failure. */
+bool val_plot(const char *dir, const char *spec, const struct val_point *pts, int n);
 
 #endif /* CCSIM_VALIDATE_H */
