@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gcc make cmake pkg-config libconfig-dev check)
+packages=(gcc make cmake pkg-config libconfig-dev check gnuplot-nox)
 # clang and its runtime for the fuzzers (scripts/fuzz.sh), unless they are skipped
 if [ "${CCSIM_NO_FUZZ:-}" != "1" ]; then packages+=(clang libclang-rt-14-dev); fi
 # Optional: OpenMPI for `mpirun -n N ccsim sweep` (docs/cluster.md); CCSIM_MPI=OFF skips it.

@@ -60,6 +60,7 @@ struct cli_run_args {
     const char *trace_out;
     sim_time_t trace_from, trace_to;
     uint64_t trace_max_bytes;
+    const char *plot; /* run: --plot FILE.png, the latency histogram (sim/plot.h) */
 };
 int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a);
 const char *cli_workload_name(const struct cli_run_args *a);

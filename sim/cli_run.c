@@ -3,6 +3,8 @@
  * JSON result of docs/DESIGN.md.
  */
 #include "cli.h"
+#include "plot.h"
+#include "progress.h"
 #include "trace_out.h"
 #include "workload.h"
 
@@ -27,6 +29,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                           {"trace-out", required_argument, NULL, 'T'},
                                           {"trace-window", required_argument, NULL, 'W'},
                                           {"trace-max-bytes", required_argument, NULL, 'B'},
+                                          {"plot", required_argument, NULL, 'P'},
                                           {0}};
     int c, bad = 0;
     optind = 1;
@@ -36,7 +39,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
             return bad;
         if ((c == 'M' || c == 'N') && !explain)
             return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
-        if ((c == 'J' || c == 'L' || c == 'T' || c == 'W' || c == 'B') && explain)
+        if ((c == 'J' || c == 'L' || c == 'T' || c == 'W' || c == 'B' || c == 'P') && explain)
             return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
         switch (c) {
         case 'c':
@@ -87,6 +90,9 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                        "--trace-window '%s': expected FROM:TO or FROM: in ns, "
                                        "FROM < TO",
                                        optarg);
+            break;
+        case 'P':
+            a->plot = optarg;
             break;
         case 'B':
             if (!cli_parse_u64(sub, "--trace-max-bytes", optarg, 1024, UINT64_MAX,
@@ -270,12 +276,38 @@ static struct trace_out *open_trace(const struct cli_run_args *a, struct cli_ses
     return t;
 }
 
+/* The progress line (sim/progress.h), redrawn when an iteration opens. */
+struct run_progress {
+    struct sim_progress p;
+    const struct sim_kernel *k;
+};
+
+static void on_iteration(void *ctx, uint64_t iteration)
+{
+    struct run_progress *rp = ctx;
+    sim_progress_update(&rp->p, iteration ? iteration - 1 : 0, sim_now(rp->k) / SIM_PS_PER_NS,
+                        sim_events_fired(rp->k));
+}
+
+/* --plot: the histogram of the iteration latencies. */
+static bool plot_latency(const struct cli_run_args *a, const struct sim_machine_cfg *m,
+                         const struct wl_result *r)
+{
+    char title[512];
+    snprintf(title, sizeof title, "%s on %s (%s): %llu iterations", cli_workload_name(a),
+             m->machine.name, m->machine.protocol, (unsigned long long)r->iterations);
+    return sim_plot_histogram(a->plot, title, "iteration latency (ns)", r->latency_ns,
+                              r->iterations);
+}
+
 int cli_run(int argc, char **argv)
 {
     struct cli_run_args a = {.seed = 1, .trace_to = UINT64_MAX, .trace_max_bytes = 200000000};
     int bad = cli_parse_run_args("run", argc, argv, &a);
     if (bad)
         return bad;
+    if (a.plot && !sim_plot_available())
+        return SIM_EXIT_INPUT;
     struct cli_session ss;
     if ((bad = cli_session_open(&a, &ss)))
         return bad;
@@ -286,8 +318,13 @@ int cli_run(int argc, char **argv)
         cli_session_close(&ss);
         return SIM_EXIT_INPUT;
     }
+    struct run_progress rp = {.k = ss.w.k};
+    sim_progress_init(&rp.p, "ccsim run", "iterations", a.gen ? a.iterations : 0);
+    o.on_iteration = on_iteration;
+    o.iteration_ctx = &rp;
     struct wl_result r;
     wl_run(&ss.w, ss.p, &o, &r, &ss.d);
+    sim_progress_end(&rp.p);
     if (tr && !trace_out_close(tr, sim_now(ss.w.k)))
         r.input_error = true;
     int status = SIM_EXIT_INPUT;
@@ -298,6 +335,8 @@ int cli_run(int argc, char **argv)
         status =
             r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
         if (a.json && !write_json(a.json, &ss.m, &a, ss.p, &r))
+            status = SIM_EXIT_INPUT;
+        if (a.plot && !plot_latency(&a, &ss.m, &r))
             status = SIM_EXIT_INPUT;
     }
     wl_result_free(&r);

@@ -161,6 +161,8 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
         if (r->thr[i].st == T_SYNC && r->thr[i].iter + 1 > next)
             next = r->thr[i].iter + 1;
     iteration(r, next)->start = sim_now(k);
+    if (r->o.on_iteration)
+        r->o.on_iteration(r->o.iteration_ctx, next);
     r->at_sync = 0;
     r->release_pending = false;
     for (int i = 0; i < r->nthr; i++) {

@@ -332,6 +332,10 @@ struct wl_run_opts {
     void (*on_op)(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
                   sim_time_t end);
     void *op_ctx;
+    /* optional: called when a sync opens an iteration (the first sync opens
+     * iteration 1; 0 is what runs before it), for progress lines */
+    void (*on_iteration)(void *ctx, uint64_t iteration);
+    void *iteration_ctx;
 };
 
 struct wl_stats {

@@ -1,0 +1,73 @@
+/*
+ * test_progress.c -- the progress line of `ccsim run` (sim/progress.h):
+ * shown on a terminal once a run is longer than a second, never when
+ * stderr is a file.
+ */
+#include "progress.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* About two seconds of simulation (40M events at 20-35 M events/s). */
+#define LONG_RUN "run -c knc-5110p -w barrier-dissemination -t 60 -i 1200"
+
+static struct tu_run r;
+
+START_TEST(test_silent_when_not_a_terminal)
+{
+    tu_ccsim(&r, LONG_RUN);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "ccsim run:") == NULL, "progress in a file: %s", r.err);
+    ck_assert(strchr(r.err, '\r') == NULL);
+    ck_assert(strstr(r.out, "latency over 1200 iterations") != NULL);
+}
+END_TEST
+
+/* The terminal path through util-linux `script`, which gives the run a
+ * pseudo-terminal; skipped where `script` is missing or has no pty. */
+START_TEST(test_shown_on_a_terminal)
+{
+    if (system("command -v script >/dev/null 2>&1") != 0)
+        return;
+    char cmd[2048], out[1024];
+    snprintf(out, sizeof out, "%s/tty.out", tu_dir());
+    snprintf(cmd, sizeof cmd, "script -qec '%s " LONG_RUN "' /dev/null </dev/null >%s 2>&1",
+             CCSIM_BIN, out);
+    if (system(cmd) != 0)
+        return; /* no pseudo-terminal here */
+    FILE *f = fopen(out, "r");
+    ck_assert(f != NULL);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    ck_assert_msg(strstr(text, "/1200 iterations, ") != NULL, "%s", text);
+    ck_assert(strstr(text, "M events/s, ETA ") != NULL);
+    ck_assert(strstr(text, "latency over 1200 iterations") != NULL);
+}
+END_TEST
+
+START_TEST(test_off_without_terminal)
+{
+    struct sim_progress p;
+    sim_progress_init(&p, "t", "units", 10);
+    p.on = false;
+    sim_progress_update(&p, 5, 1000, 1000);
+    sim_progress_end(&p);
+    ck_assert_int_eq(p.width, 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("progress");
+    TCase *tc = tcase_create("progress");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_silent_when_not_a_terminal);
+    tcase_add_test(tc, test_shown_on_a_terminal);
+    tcase_add_test(tc, test_off_without_terminal);
+    suite_add_tcase(s, tc);
+    return tu_run_suite(s);
+}
