@@ -175,10 +175,10 @@ static int check_gens(const struct val_args *a)
             any = any || selected(&one, &val_algos[k]);
         if (!any)
             return cli_usage_error("validate",
-                                   "no model for '%s' (modelled: m2o, o2m, "
-                                   "barrier-dissemination, barrier-socketroot, m2o-tree, "
-                                   "o2m-tree, bcast-tree, reduce-tree, reduce-binomial; see "
-                                   "--help)",
+                                   "no model for '%s' (modelled: pingpong, m2o, o2m, "
+                                   "barrier-dissemination, barrier-multim, barrier-pairwise, "
+                                   "barrier-socketroot, m2o-tree, o2m-tree, bcast-tree, "
+                                   "bcast-multiline, reduce-tree, reduce-binomial; see --help)",
                                    a->gens[i]);
     }
     return 0;
@@ -383,7 +383,7 @@ static int run_all(const struct val_args *a, const struct val_machine *vm,
         if (!selected(a, &val_algos[k]))
             continue;
         for (int t = 0; t < a->nthreads; t++) {
-            if (a->threads[t] > max_threads)
+            if (a->threads[t] > max_threads || !val_runs(&val_algos[k], a->threads[t]))
                 continue;
             struct val_row *r = &rows[*n];
             *r = (struct val_row){.algo = &val_algos[k], .threads = a->threads[t]};

@@ -151,8 +151,7 @@ static double multiline(struct mb *b, int lines)
     return measure(b, text);
 }
 
-/* Least squares y = a + s x. */
-static void fit(const struct mb_point *p, int n, double *a, double *s)
+void mb_fit(const struct mb_point *p, int n, double *a, double *s)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int i = 0; i < n; i++) {
@@ -181,17 +180,17 @@ bool mb_run(const struct sim_machine_cfg *m, int iterations, struct mb_result *r
     int maxn = cores - 1 < MB_MAX_POINTS ? cores - 1 : MB_MAX_POINTS;
     for (int n = 1; n <= maxn; n++)
         res->contention[res->ncontention++] = (struct mb_point){n, contention(&b, n)};
-    fit(res->contention, res->ncontention, &res->contention_b, &res->contention_c);
+    mb_fit(res->contention, res->ncontention, &res->contention_b, &res->contention_c);
     if (sockets > 1) {
         int maxp = b.cps < MB_MAX_POINTS ? b.cps : MB_MAX_POINTS;
         for (int n = 1; n <= maxp; n++)
             res->congestion[res->ncongestion++] = (struct mb_point){n, congestion(&b, n)};
         double a;
-        fit(res->congestion, res->ncongestion, &a, &res->congestion_c);
+        mb_fit(res->congestion, res->ncongestion, &a, &res->congestion_c);
     }
     static const int sizes[] = {1, 2, 4, 8, 16, 32, 64, 128};
     for (size_t i = 0; i < SIM_COUNT_OF(sizes); i++)
         res->multiline[res->nmultiline++] = (struct mb_point){sizes[i], multiline(&b, sizes[i])};
-    fit(res->multiline, res->nmultiline, &res->multiline_q, &res->multiline_o);
+    mb_fit(res->multiline, res->nmultiline, &res->multiline_q, &res->multiline_o);
     return !b.failed;
 }

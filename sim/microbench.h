@@ -23,6 +23,8 @@ struct mb_result {
     double multiline_q, multiline_o;   /* T = q + o N */
 };
 
+/* Least squares y = a + s x over n points (x, ns); n >= 1 (one point: s = 0). */
+void mb_fit(const struct mb_point *p, int n, double *a, double *s);
 /* Runs every measurement with `iterations` iterations each. */
 bool mb_run(const struct sim_machine_cfg *m, int iterations, struct mb_result *res,
             struct sim_diag *d);

@@ -97,6 +97,94 @@ START_TEST(test_trees_eq26_32_35)
 }
 END_TEST
 
+static const struct val_algo *algo(const char *spec);
+
+START_TEST(test_pingpong_eq1)
+{
+    /* Eq 1, one line: RTT/2 = R_L + 2 R_R = 2.3 + 70 = 72.3; the iteration is the RTT: 144.6 */
+    BAND(val_pingpong(&snb, false), 144.6, 144.6);
+    /* other socket: R_L + 2 R_Q = 2.3 + 188 = 190.3; RTT 380.6 */
+    BAND(val_pingpong(&snb, true), 380.6, 380.6);
+    /* Xeon Phi: 8.6 + 2*235.8 = 480.2; RTT 960.4 */
+    BAND(val_pingpong(&knc, false), 960.4, 960.4);
+}
+END_TEST
+
+START_TEST(test_multim_rounds_and_cost)
+{
+    /* gen_barrier.c's auto: m=2 while 3*reach < n, then ceil(n/reach) - 1 */
+    static const struct {
+        int n, r, ms[4];
+    } cases[] = {{2, 1, {1}},        {3, 1, {2}},           {4, 2, {2, 1}},
+                 {8, 2, {2, 2}},     {9, 2, {2, 2}},        {10, 3, {2, 2, 1}},
+                 {16, 3, {2, 2, 1}}, {28, 4, {2, 2, 2, 1}}, {60, 4, {2, 2, 2, 2}}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int ms[64];
+        int r = val_multim_auto(cases[i].n, ms, 64);
+        ck_assert_msg(r == cases[i].r, "n=%d: %d rounds, not %d", cases[i].n, r, cases[i].r);
+        for (int k = 0; k < r; k++)
+            ck_assert_msg(ms[k] == cases[i].ms[k], "n=%d round %d: m=%d, not %d", cases[i].n, k,
+                          ms[k], cases[i].ms[k]);
+    }
+    /* n=16, m = 2, 2, 1: Eq 27 per round 70+2*35 = 140, 140, 70+35 = 105: 385;
+     * Eq 28 per round (70+70)*3 = 420, 420, (70+70)*2 = 280: 1120 */
+    BAND(val_diss_multim(&snb, (const int[]){2, 2, 1}, 3, false), 385, 1120);
+    /* Xeon Phi n=4, m = 2, 1: T_C(2) = 320.5+112.4 = 432.9, T_C(1) = 376.7;
+     * Eq 29: (277.7 + 865.8) + (277.7 + 376.7) = 1143.5 + 654.4 = 1797.9;
+     * Eq 28: (277.7+471.6)*3 + (277.7+471.6)*2 = 2247.9 + 1498.6 = 3746.5 */
+    BAND(val_diss_multim(&knc, (const int[]){2, 1}, 2, true), 1797.9, 3746.5);
+    struct val_machine one = {16, 1, false}, two = {16, 2, false};
+    struct val_band bd;
+    const char *why;
+    ck_assert(val_model(algo("barrier-multim"), 16, &one, &snb, &bd, &why));
+    BAND(bd, 385, 1120);
+    ck_assert(!val_model(algo("barrier-multim"), 16, &two, &snb, &bd, &why));
+    ck_assert(why != NULL);
+}
+END_TEST
+
+START_TEST(test_pairwise_eq30)
+{
+    /* n0 = n1 = 8, m = 1: T_diss(8) = 315, 840 (Eq 27/28); T_m(n, 1) = 63.4 + 11.1 = 74.5;
+     * Eq 30: 315 + 70 + 94 = 479; 840 + 2(70 + 2*74.5) + 0*94 = 840 + 438 = 1278 */
+    BAND(val_diss_pairwise(&snb, 8, 8, 1), 479, 1278);
+    /* n0 = 8, n1 = 2: T_diss(2) = 105, 280, the max stays 315, 840; + |8-2| R_Q = 564: 1842 */
+    BAND(val_diss_pairwise(&snb, 8, 2, 1), 479, 1842);
+    struct val_machine two = {16, 2, false};
+    struct val_band bd;
+    const char *why;
+    /* 10 threads on 2x8: socket 0 holds 0-7 (n0 = 8), socket 1 holds 8-9 (n1 = 2) */
+    ck_assert(val_model(algo("barrier-pairwise:m=1"), 10, &two, &snb, &bd, &why));
+    BAND(bd, 479, 1842);
+    /* 8 threads fit socket 0: plain dissemination, Eq 27/28 */
+    ck_assert(val_model(algo("barrier-pairwise:m=1"), 8, &two, &snb, &bd, &why));
+    BAND(bd, 315, 840);
+}
+END_TEST
+
+START_TEST(test_bcast_multiline_eq32_eq4)
+{
+    /* flat, 4 threads (k = 3), N = 128: T_m(128) = 63.4 + 11.1*128 = 1484.2;
+     * Eq 14/17: 105, 175; Eq 6/8: 175, 280; 105+1484.2+175 = 1764.2; 175+1484.2+280 = 1939.2 */
+    BAND(val_bcast_multiline(&snb, VAL_SHAPE_FLAT, 4, 128, false), 1764.2, 1939.2);
+    /* Xeon Phi flat 3 (k = 2): T_m(128) = 1521 + 76*128 = 11249; Eq 16: 277.7 + 432.9 = 710.6,
+     * Eq 19: 277.7 + 471.6 = 749.3; Eq 6/8: 749.3, 1220.9;
+     * 710.6+11249+749.3 = 12708.9; 749.3+11249+1220.9 = 13219.2 */
+    BAND(val_bcast_multiline(&knc, VAL_SHAPE_FLAT, 3, 128, true), 12708.9, 13219.2);
+    struct val_machine two = {16, 2, false};
+    struct val_band bd;
+    const char *why;
+    ck_assert(val_model(algo("bcast-multiline:lines=128"), 4, &two, &snb, &bd, &why));
+    BAND(bd, 1764.2, 1939.2);
+    ck_assert(!val_model(algo("bcast-multiline:lines=128"), 16, &two, &snb, &bd, &why));
+    /* pingpong: exactly 2 threads; the row of 4 is neither run nor modelled */
+    ck_assert(val_runs(algo("pingpong"), 2) && !val_runs(algo("pingpong"), 4));
+    ck_assert(val_model(algo("pingpong"), 2, &two, &snb, &bd, &why));
+    BAND(bd, 144.6, 144.6);
+    ck_assert(!val_model(algo("pingpong"), 4, &two, &snb, &bd, &why));
+}
+END_TEST
+
 START_TEST(test_rounds)
 {
     /* r = ceil(log_{m+1} n): the least r with (m+1)^r >= n */
@@ -243,9 +331,9 @@ END_TEST
 
 START_TEST(test_cli_errors)
 {
-    tu_ccsim(&r, "validate -c teach-xbar -w pingpong");
+    tu_ccsim(&r, "validate -c teach-xbar -w barrier-central");
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "no model for 'pingpong'") != NULL, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "no model for 'barrier-central'") != NULL, "%s", r.err);
     tu_ccsim(&r, "validate -c teach-xbar --params guessed");
     ck_assert_int_eq(r.status, 2);
     tu_ccsim(&r, "validate -c teach-xbar --params paper");
@@ -318,6 +406,10 @@ int main(void)
     tcase_add_test(tc, test_rounds);
     tcase_add_test(tc, test_trees_eq26_32_35);
     tcase_add_test(tc, test_table_placement);
+    tcase_add_test(tc, test_pingpong_eq1);
+    tcase_add_test(tc, test_multim_rounds_and_cost);
+    tcase_add_test(tc, test_pairwise_eq30);
+    tcase_add_test(tc, test_bcast_multiline_eq32_eq4);
     suite_add_tcase(s, tc);
     TCase *cli = tcase_create("cli");
     tcase_add_test(cli, test_cli_teach_xbar);

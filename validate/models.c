@@ -166,16 +166,16 @@ static struct val_band red_level(const struct val_params *p, int k)
 }
 
 /* Eq 32's level with Tables 5-6 (single line): T_o2m(k) + T_data + T_m2o(k). */
-static struct val_band bcast_level(const struct val_params *p, int k, bool phi)
+static struct val_band bcast_level(const struct val_params *p, int k, bool phi, double data)
 {
     struct val_band o = val_o2m_same(p, k, 0, phi), m = val_m2o_same(p, k, 0);
-    return (struct val_band){o.min + p->r_r + m.min, o.max + p->r_r + m.max};
+    return (struct val_band){o.min + data + m.min, o.max + data + m.max};
 }
 
 /* T(node) = T_lev(k_node) + max over children T(child), T(leaf) = 0, over
  * the tree of shape s (parent[t] < t, so children come after parents). */
 static struct val_band tree_cost(const struct val_params *p, enum val_shape s, int n, bool phi,
-                                 bool reduce)
+                                 bool reduce, double data)
 {
     int *kids = calloc((size_t)n, sizeof *kids);
     struct val_band *worst = calloc((size_t)n, sizeof *worst), root = {0, 0};
@@ -184,7 +184,7 @@ static struct val_band tree_cost(const struct val_params *p, enum val_shape s, i
     for (int t = n - 1; t >= 0; t--) {
         struct val_band lev = !kids[t] ? (struct val_band){0, 0}
                               : reduce ? red_level(p, kids[t])
-                                       : bcast_level(p, kids[t], phi);
+                                       : bcast_level(p, kids[t], phi, data);
         struct val_band c = {lev.min + worst[t].min, lev.max + worst[t].max};
         if (t == 0) {
             root = c;
@@ -200,12 +200,12 @@ static struct val_band tree_cost(const struct val_params *p, enum val_shape s, i
 
 struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi)
 {
-    return tree_cost(p, s, n, phi, false);
+    return tree_cost(p, s, n, phi, false, p->r_r); /* T_data: the one line, R_R */
 }
 
 struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, int n)
 {
-    return tree_cost(p, s, n, false, true);
+    return tree_cost(p, s, n, false, true, 0);
 }
 
 /* Eq 4: T_m(N) = q + o N, N lines copied by one thread. */
@@ -224,4 +224,54 @@ struct val_band val_reduce_binomial(const struct val_params *p, int n0, int n1, 
     if (n1 > 0)
         t += 2 * (p->r_i + p->r_q) + tm; /* T_inter = 2(R_I + R_Q) + T_m(1, N) */
     return (struct val_band){t, t};
+}
+
+/* ---------------------------------------------------------------- more (Eq 1, 30, 32; Sec 3.3.1)
+ */
+
+struct val_band val_pingpong(const struct val_params *p, bool inter)
+{
+    double x = inter ? p->r_q : p->r_r;
+    double half = p->r_l + 2 * x; /* Eq 1: RTT/2 = R_L + R_{R,*} + R_{R,M} (or R_Q) */
+    return (struct val_band){2 * half, 2 * half}; /* one iteration: the whole RTT */
+}
+
+int val_multim_auto(int n, int *ms, int max)
+{
+    int r = 0;
+    long long reach = 1;
+    for (; reach * 3 < n && r < max; reach *= 3)
+        ms[r++] = 2;
+    if (r < max)
+        ms[r++] = (int)((n + reach - 1) / reach - 1); /* the least m with (m+1) reach >= n */
+    return r;
+}
+
+struct val_band val_diss_multim(const struct val_params *p, const int *ms, int rounds, bool phi)
+{
+    struct val_band t = {0, 0};
+    for (int i = 0; i < rounds; i++) {
+        int m = ms[i];
+        double per_peer = phi ? val_contention(p, m) : p->r_r;
+        t.min += p->r_i + m * per_peer;           /* Eq 27 (29) with round i's m */
+        t.max += (p->r_i + 2 * p->r_r) * (m + 1); /* Eq 28 with round i's m */
+    }
+    return t;
+}
+
+struct val_band val_diss_pairwise(const struct val_params *p, int n0, int n1, int m)
+{
+    struct val_band a = val_diss(p, n0, m, false), b = val_diss(p, n1, m, false);
+    double tm1 = val_multiline(p, 1); /* T_m(n, 1) = q + o (no QPI congestion figure) */
+    return (struct val_band){
+        fmax(a.min, b.min) + p->r_i + p->r_q, /* Eq 30: max T_diss,min + R_I + R_Q */
+        fmax(a.max, b.max) + 2 * (p->r_i + 2 * tm1) +
+            abs(n0 - n1) * p->r_q /* Eq 30: max T_diss,max + 2(R_I + 2T_m(n,1)) + |n0-n1| R_Q */
+    };
+}
+
+struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s, int n, int lines,
+                                    bool phi)
+{
+    return tree_cost(p, s, n, phi, false, val_multiline(p, lines)); /* Eq 32, T_data = Eq 4 */
 }

@@ -52,6 +52,11 @@ void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm)
  *   bcast-tree:shape=S          32       none     32 (T_lev from Eq 14/17 or 16/19, 6/8)
  *   reduce-tree:shape=S         33-34    none     33-34
  *   reduce-binomial:lines=N     35       35 (QPI) 35 (T_min only: the band is a point)
+ *   pingpong (2 threads)        1        1 (R_Q)  1 (the band is a point: 2 RTT/2)
+ *   barrier-multim (m=auto)     27/28 summed per round, with round i's m_i;
+ *                               none across sockets; 29/28 on Xeon Phi
+ *   barrier-pairwise:m=K        27, 28   30       29, 28 (one socket: dissemination)
+ *   bcast-multiline:lines=N     32 with T_data = T_m(N), Eq 4; none across sockets
  */
 const struct val_algo val_algos[] = {
     {"m2o:lines=same", VAL_M2O_SAME, 0, "Eq 6/8 (intra, Phi), 7/9 (inter)", VAL_SHAPE_FLAT},
@@ -73,8 +78,19 @@ const struct val_algo val_algos[] = {
     {"reduce-tree:shape=binary", VAL_REDUCE_TREE, 0, "Eq 33-34 (one socket)", VAL_SHAPE_BINARY},
     {"reduce-tree:shape=binomial", VAL_REDUCE_TREE, 0, "Eq 33-34 (one socket)", VAL_SHAPE_BINOMIAL},
     {"reduce-binomial:lines=64", VAL_REDUCE_BINOMIAL, 64, "Eq 35 (T_min)", VAL_SHAPE_BINOMIAL},
+    {"pingpong", VAL_PINGPONG, 0, "Eq 1 (the iteration is the RTT)", VAL_SHAPE_FLAT},
+    {"barrier-multim", VAL_MULTIM, 0, "Sec 3.3.1: Eq 27/28 (29/28 Phi) summed over rounds",
+     VAL_SHAPE_FLAT},
+    {"barrier-pairwise:m=1", VAL_PAIRWISE, 1, "Eq 30 (two sockets), else 27/28", VAL_SHAPE_FLAT},
+    {"bcast-multiline:lines=128", VAL_BCAST_MULTILINE, 128, "Eq 32 with Eq 4 (one socket)",
+     VAL_SHAPE_FLAT},
 };
 const int val_nalgos = (int)(sizeof val_algos / sizeof val_algos[0]);
+
+bool val_runs(const struct val_algo *a, int threads)
+{
+    return a->kind != VAL_PINGPONG || threads == 2;
+}
 
 static int socket_of(const struct val_machine *vm, int t)
 {
@@ -106,6 +122,14 @@ static bool diss_model(const struct val_algo *a, int threads, int s, int q,
         *out = val_diss_socketroot(p, s + 1, q, a->m);
         return true;
     }
+    if (a->kind == VAL_PAIRWISE && vm->sockets == 2) {
+        if (!(p->mq > 0 || p->mo > 0)) {
+            *why = "no multi-line figures (q, o of Eq 4) for Eq 30's T_m(n, 1)";
+            return false;
+        }
+        *out = val_diss_pairwise(p, s + 1, q, a->m);
+        return true;
+    }
     *why = "across sockets: the paper gives no equation (Sec 3.3.2)";
     return false;
 }
@@ -125,6 +149,14 @@ static bool tree_model(const struct val_algo *a, int threads, int s, int q,
     if (q > 0) {
         *why = "across sockets: the paper's tree models are per socket";
         return false;
+    }
+    if (a->kind == VAL_BCAST_MULTILINE) {
+        if (!(p->mq > 0 || p->mo > 0)) {
+            *why = "no multi-line figures (q, o of Eq 4)";
+            return false;
+        }
+        *out = val_bcast_multiline(p, a->shape, threads, a->m, vm->phi);
+        return true;
     }
     if (a->kind == VAL_NTREE)
         *out = val_ntree(p, threads, a->m);
@@ -160,7 +192,24 @@ bool val_model(const struct val_algo *a, int threads, const struct val_machine *
         return true;
     case VAL_DISS:
     case VAL_SOCKETROOT:
+    case VAL_PAIRWISE:
         return diss_model(a, threads, s, q, vm, p, out, why);
+    case VAL_PINGPONG:
+        if (threads != 2) {
+            *why = "pingpong runs exactly 2 threads";
+            return false;
+        }
+        *out = val_pingpong(p, q > 0);
+        return true;
+    case VAL_MULTIM: {
+        if (q > 0) {
+            *why = "across sockets: the paper gives no equation (Sec 3.3.2)";
+            return false;
+        }
+        int ms[64];
+        *out = val_diss_multim(p, ms, val_multim_auto(threads, ms, 64), vm->phi);
+        return true;
+    }
     default:
         return tree_model(a, threads, s, q, vm, p, out, why);
     }

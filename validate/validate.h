@@ -70,6 +70,27 @@ double val_multiline(const struct val_params *p, int lines);
  * n1 in the other (0: one socket); T_min only, so min == max. */
 struct val_band val_reduce_binomial(const struct val_params *p, int n0, int n1, int lines);
 
+/* Eq 1 (Sec 2.2.1): one ping-pong iteration is the round trip, 2 (RTT/2) with
+ * RTT/2 = R_L + R_R + R_R (peer in the same socket) or R_L + 2 R_Q (the
+ * other): the message is cached in the sender (R_L), the receive buffer is M
+ * in the receiver's cache, and the receiver polls it (R_{R,M}). A point band. */
+struct val_band val_pingpong(const struct val_params *p, bool inter);
+/* barrier-multim's m=auto rounds as gen_barrier.c builds them: m = 2 while 3
+ * times the reach stays below n, then the least m reaching n; the count of
+ * rounds (at most max written to ms). */
+int val_multim_auto(int n, int *ms, int max);
+/* Sec 3.3.1, multi-m dissemination: the sum over rounds of Eq 27's (Eq 29's
+ * with phi) R_I + m_i R_R and Eq 28's (R_I + 2 R_R)(m_i + 1). */
+struct val_band val_diss_multim(const struct val_params *p, const int *ms, int rounds, bool phi);
+/* Eq 30: pair-wise dual-socket barrier, n0 threads in socket 0, n1 in socket
+ * 1, m-way dissemination inside each; T_m(n, 1) of Eq 4 without the QPI
+ * congestion term (no such parameter): q + o. */
+struct val_band val_diss_pairwise(const struct val_params *p, int n0, int n1, int m);
+/* Eq 32 with T_data = T_m(N) of Eq 4 (Sec 4.2, multi-line broadcast, children
+ * copy from the parent's buffer): T_lev(k) = T_o2m(k) + T_m(N) + T_m2o(k). */
+struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s, int n, int lines,
+                                    bool phi);
+
 /* ---------------------------------------------------------------- the table */
 
 /* Where the threads of a generator run (generators pin thread t to core
@@ -87,22 +108,30 @@ enum val_kind {
     VAL_O2M_DIFF,
     VAL_DISS,
     VAL_SOCKETROOT,
-    VAL_NTREE,          /* m2o-tree, o2m-tree: Eq 26 */
-    VAL_BCAST_TREE,     /* Eq 32 */
-    VAL_REDUCE_TREE,    /* Eq 33-34 */
-    VAL_REDUCE_BINOMIAL /* Eq 35 */
+    VAL_NTREE,           /* m2o-tree, o2m-tree: Eq 26 */
+    VAL_BCAST_TREE,      /* Eq 32 */
+    VAL_REDUCE_TREE,     /* Eq 33-34 */
+    VAL_REDUCE_BINOMIAL, /* Eq 35 */
+    VAL_PINGPONG,        /* Eq 1 (2 threads) */
+    VAL_MULTIM,          /* Sec 3.3.1 multi-m dissemination (m = 0: auto) */
+    VAL_PAIRWISE,        /* Eq 30 (two sockets), else 27/28 */
+    VAL_BCAST_MULTILINE  /* Eq 32 with Eq 4 (one socket) */
 };
 
 /* One modelled algorithm: the generator spec and which equations apply. */
 struct val_algo {
     const char *spec; /* generator spec, e.g. "m2o:lines=same" */
     enum val_kind kind;
-    int m;                /* dissemination: peers per round; trees: k; reduce-binomial: lines */
+    int m; /* dissemination: peers per round; trees: k; reduce-binomial, bcast-multiline: lines */
     const char *eqs;      /* the equations, for the reader */
     enum val_shape shape; /* bcast-tree, reduce-tree */
 };
 extern const struct val_algo val_algos[];
 extern const int val_nalgos;
+
+/* False if the generator of a cannot run with `threads` threads (pingpong
+ * needs exactly 2): the row is skipped, not simulated. */
+bool val_runs(const struct val_algo *a, int threads);
 
 /* The model band of algorithm a with `threads` threads on vm; false (and
  * a reason in why) if no model applies (e.g. dissemination across sockets). */
