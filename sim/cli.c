@@ -267,6 +267,20 @@ bool cli_wants_help(int argc, char **argv)
     return false;
 }
 
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
 int cli_main(int argc, char **argv)
 {
     if (argc < 2) {

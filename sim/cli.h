@@ -12,6 +12,8 @@
 #include "workload.h"
 #include "sim.h"
 
+#include <stdio.h>
+
 struct cli_cmd {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
@@ -31,6 +33,9 @@ bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t 
                    uint64_t *out);
 /* True if argv holds -h or --help. */
 bool cli_wants_help(int argc, char **argv);
+/* Writes s to f as a quoted JSON string (quotes, backslashes and control
+ * bytes escaped). */
+void cli_json_string(FILE *f, const char *s);
 
 int cli_bench(int argc, char **argv);
 /* `ccsim bench workloads` (argv[0] is "workloads"): the reference runs. */

@@ -155,20 +155,6 @@ static void print_summary(const struct sim_machine_cfg *m, const struct cli_run_
            r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static bool write_json(const char *path, const struct sim_machine_cfg *m,
                        const struct cli_run_args *a, const struct wl_program *p,
                        const struct wl_result *r)
@@ -179,17 +165,17 @@ static bool write_json(const char *path, const struct sim_machine_cfg *m,
         return false;
     }
     fprintf(f, "{\"ccsim\": ");
-    json_string(f, sim_version());
+    cli_json_string(f, sim_version());
     fprintf(f, ", \"config\": ");
-    json_string(f, m->path);
+    cli_json_string(f, m->path);
     fprintf(f, ", \"machine\": ");
-    json_string(f, m->machine.name);
+    cli_json_string(f, m->machine.name);
     fprintf(f, ", \"protocol\": ");
-    json_string(f, m->machine.protocol);
+    cli_json_string(f, m->machine.protocol);
     fprintf(f, ", \"topology\": ");
-    json_string(f, m->machine.topology);
+    cli_json_string(f, m->machine.topology);
     fprintf(f, ",\n \"workload\": ");
-    json_string(f, cli_workload_name(a));
+    cli_json_string(f, cli_workload_name(a));
     fprintf(f, ", \"threads\": %d, \"iterations\": %llu, \"seed\": %llu,\n", wl_program_threads(p),
             (unsigned long long)r->iterations, (unsigned long long)a->seed);
     fprintf(f,

@@ -312,20 +312,6 @@ static void print_row(const struct val_row *r)
         printf("  no model: %s\n", r->why);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void json_num(FILE *f, const char *key, double v)
 {
     if (isfinite(v))
@@ -337,7 +323,7 @@ static void json_num(FILE *f, const char *key, double v)
 static void json_row(FILE *f, const struct val_row *r)
 {
     fprintf(f, "{\"algorithm\": ");
-    json_string(f, r->algo->spec);
+    cli_json_string(f, r->algo->spec);
     fprintf(f, ", \"threads\": %d", r->threads);
     json_num(f, "sim_min_ns", r->min);
     json_num(f, "sim_median_ns", r->median);
@@ -356,11 +342,11 @@ static bool write_json(const struct val_args *a, const struct sim_machine_cfg *m
         return false;
     }
     fprintf(f, "{\"config\": ");
-    json_string(f, m->path);
+    cli_json_string(f, m->path);
     fprintf(f, ", \"machine\": ");
-    json_string(f, m->machine.name);
+    cli_json_string(f, m->machine.name);
     fprintf(f, ", \"params\": ");
-    json_string(f, a->params);
+    cli_json_string(f, a->params);
     fprintf(f, ", \"tolerance\": %.3f,\n \"rows\": [", a->tolerance);
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s\n  ", i ? "," : "");
