@@ -185,6 +185,7 @@ struct cc_protocol {
     struct cc_table cache, home;
     /* the state a cache line gets from each data message (for prime) */
     bool puts_carry_data; /* GOLS: a sharer's eviction carries the line */
+    bool noncoherent;     /* no tables: the SCC's memory (scc.h) runs instead */
 };
 
 /* ------------------------------------------------------------ controllers */
@@ -285,7 +286,10 @@ struct cc_counters {
     uint64_t home[HS_COUNT][HE_COUNT];
 };
 
+struct cc_scc;
+
 struct cc_system {
+    struct cc_scc *scc; /* protocol scc: everything is done there (scc.h) */
     struct sim_kernel *k;
     struct net *net;
     struct cc_params p;
@@ -433,6 +437,6 @@ bool cc_state_holds(int state);    /* holds valid data (for the checker) */
      CC_HE(PutX) | CC_HE(PutX_Last) | CC_HE(Put_Stale))
 
 /* The protocols. */
-extern const struct cc_protocol cc_mesi, cc_mesif, cc_moesi, cc_gols;
+extern const struct cc_protocol cc_mesi, cc_mesif, cc_moesi, cc_gols, cc_scc_protocol;
 
 #endif

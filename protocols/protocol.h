@@ -96,6 +96,16 @@ struct cc_params {
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
     int first_home_node;             /* node ids: caches 0..cores-1, homes after */
     int sockets;                     /* homes and cores divide evenly among them */
+    /* protocol scc only (scc.h): homes are the tiles' MPBs, then come the
+     * memory controllers' nodes */
+    int mcs;                        /* memory controllers */
+    sim_time_t memory_occupancy_ps; /* a line's slot at a controller (its bandwidth) */
+    unsigned mpb_lines;             /* MPB lines per core */
+    unsigned miu_cycles;            /* a miss turned into a mesh packet and back */
+    unsigned mpb_cycles;            /* an MPB SRAM access at its tile */
+    unsigned tas_cycles;            /* a test-and-set register access at its tile */
+    bool local_mpb_via_router;      /* the bug workaround: own MPB through the router */
+    int (*hops)(const struct net *n, int a, int b); /* the network's distance */
 };
 
 struct cc_system;
@@ -137,6 +147,32 @@ bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned 
 /* The state letter of line in core's cache ('I', 'S', 'E', 'M', 'O', 'F',
  * or 'T' when in a transient state). */
 char cc_state_of(const struct cc_system *s, int core, uint64_t line);
+
+/* ------------------------------------------------------------ the SCC */
+
+/* Where a line lives: ordinary memory, a message-passing buffer, or a
+ * test-and-set register (protocol scc only has the last two). */
+enum cc_line_kind { CC_LINE_MEMORY, CC_LINE_MPB, CC_LINE_TAS };
+
+bool cc_has_mpb(const struct cc_system *s);
+/* MPB lines each core owns (0: no MPBs). */
+int64_t cc_mpb_lines(const struct cc_system *s);
+/* The line number of slot k of core's MPB; false without MPBs or past its end. */
+bool cc_mpb_line(const struct cc_system *s, int core, int64_t slot, uint64_t *line);
+/* The line number of core's test-and-set register; false without one. */
+bool cc_tas_line(const struct cc_system *s, int core, uint64_t *line);
+enum cc_line_kind cc_line_kind(const struct cc_system *s, uint64_t line);
+/* CL1INVMB: every MPB line leaves core's L1 (nothing without MPBs). */
+void cc_invmb(struct cc_system *s, int core);
+/* Methodology: every buffered write reaches memory at no cost (the SCC's
+ * write-combining buffers; nothing elsewhere). */
+void cc_settle(struct cc_system *s);
+/* The memory node (socket, or memory controller on the SCC) of a core's
+ * first-touch placement. */
+int cc_core_memory_node(const struct cc_system *s, int core);
+/* The value of a word as core would read it now (on a coherent machine,
+ * cc_peek_word; on the SCC, its own buffer or copy if it has one). */
+uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsigned word);
 
 /* ------------------------------------------------------------ statistics */
 

@@ -20,6 +20,7 @@
  * asserted after every row.
  */
 #include "cc_internal.h"
+#include "scc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,8 @@ int cc_home_node(const struct cc_system *s, uint64_t line)
 
 int cc_home_socket(const struct cc_system *s, uint64_t line)
 {
+    if (s->scc)
+        return cc_scc_line_socket(s->scc, line);
     int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
     return (cc_home_node(s, line) - s->p.first_home_node) / (s->p.homes / sockets);
 }
@@ -463,6 +466,10 @@ static void process_request(struct cc_system *s, struct cc_cache *c, struct cc_r
 
 void cc_access(struct cc_system *s, struct cc_req *r)
 {
+    if (s->scc) {
+        cc_scc_access(s->scc, r);
+        return;
+    }
     SIM_ASSERT(r->core >= 0 && r->core < s->p.cores);
     SIM_ASSERT(r->word < s->p.line_bytes / 8);
     if (cc_op_reads(r->op))
@@ -730,6 +737,10 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
     s->net = net;
     s->p = *p;
     s->proto = p->protocol;
+    if (s->proto->noncoherent) {
+        s->scc = cc_scc_create(k, net, p);
+        return s;
+    }
     SIM_ASSERT(p->sets > 0 && (p->sets & (p->sets - 1)) == 0 && p->ways > 0);
     SIM_ASSERT(p->line_bytes >= 16 && p->line_bytes <= SIM_MAX_LINE_BYTES);
     SIM_ASSERT(p->cores > 0 && p->homes > 0);
@@ -793,6 +804,11 @@ void cc_destroy(struct cc_system *s)
 {
     if (!s)
         return;
+    if (s->scc) {
+        cc_scc_destroy(s->scc);
+        free(s);
+        return;
+    }
     for (int i = 0; i < s->p.cores; i++) {
         struct cc_cache *c = &s->caches[i];
         while (c->watches) {

@@ -3,12 +3,14 @@
  * the methodology operations (zero-cost evict and prime).
  */
 #include "cc_internal.h"
+#include "scc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cc_protocol *const protocols[] = {&cc_mesi, &cc_mesif, &cc_moesi, &cc_gols};
-const char *const cc_built_protocols[] = {"mesi", "mesif", "moesi", "gols", NULL};
+static const struct cc_protocol *const protocols[] = {&cc_mesi, &cc_mesif, &cc_moesi, &cc_gols,
+                                                      &cc_scc_protocol};
+const char *const cc_built_protocols[] = {"mesi", "mesif", "moesi", "gols", "scc", NULL};
 
 const struct cc_protocol *cc_protocol_find(const char *name)
 {
@@ -32,6 +34,10 @@ const char *cc_protocol_summary(const struct cc_protocol *p)
 
 void cc_get_stats(const struct cc_system *s, struct cc_stats *out)
 {
+    if (s->scc) {
+        cc_scc_get_stats(s->scc, out);
+        return;
+    }
     *out = s->stats;
 }
 
@@ -43,6 +49,10 @@ static const char *home_state_name(const struct cc_system *s, int st)
 
 void cc_print_row_counters(const struct cc_system *s, FILE *f)
 {
+    if (s->scc) {
+        cc_scc_print_counters(s->scc, f);
+        return;
+    }
     fprintf(f, "cache rows (state, event: times)\n");
     for (int st = 0; st < CS_COUNT; st++)
         for (int ev = 0; ev < CE_COUNT; ev++)
@@ -88,6 +98,10 @@ static void print_dir(uint64_t key, void *val, void *ctx)
 
 void cc_print_outstanding(const struct cc_system *s, FILE *f)
 {
+    if (s->scc) {
+        cc_scc_print_outstanding(s->scc, f);
+        return;
+    }
     fprintf(f, "transactions in flight:\n");
     int shown = 0;
     for (int i = 0; i < s->p.cores; i++) {
@@ -125,6 +139,8 @@ static struct cc_line *find_line(const struct cc_system *s, int core, uint64_t l
 
 char cc_state_of(const struct cc_system *s, int core, uint64_t line)
 {
+    if (s->scc)
+        return cc_scc_state_of(s->scc, core, line);
     const struct cc_line *cl = find_line(s, core, line);
     if (!cl)
         return 'I';
@@ -146,6 +162,8 @@ static int current_holder(const struct cc_system *s, const struct cc_dir *d)
 
 uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
 {
+    if (s->scc)
+        return cc_scc_peek_word(s->scc, line, word);
     uint64_t v;
     struct cc_dir *q = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
     if (!q)
@@ -182,6 +200,8 @@ uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
 bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned word,
                    uint64_t *value)
 {
+    if (s->scc)
+        return false; /* one thread a core: nobody else writes its copy */
     const struct cc_line *cl = find_line(s, core, line);
     if (!cl || !cc_state_readable(cl->state))
         return false;
@@ -191,6 +211,10 @@ bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned 
 
 void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx)
 {
+    if (s->scc) {
+        cc_scc_watch(s->scc, core, line, fn, ctx);
+        return;
+    }
     const struct cc_line *cl = find_line(s, core, line);
     if (!cl || !cc_state_readable(cl->state)) {
         fn(s->k, ctx);
@@ -211,12 +235,16 @@ void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void
  * had the line in flight. Requests park only on transient lines. */
 bool cc_line_quiet(const struct cc_system *s, uint64_t line)
 {
+    if (s->scc)
+        return cc_scc_line_quiet(s->scc, line);
     const struct cc_dir *d = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
     return !d || (d->transient_caches == 0 && d->state < HS_IE_M && !d->queue);
 }
 
 bool cc_quiet(const struct cc_system *s)
 {
+    if (s->scc)
+        return cc_scc_quiet(s->scc);
     return !s->msgs.in_use && !s->memory_pending && !s->transient_lines;
 }
 
@@ -246,6 +274,10 @@ static void drop_copy(struct cc_system *s, int core, struct cc_line *cl, struct 
 
 void cc_evict_line(struct cc_system *s, uint64_t line)
 {
+    if (s->scc) {
+        cc_scc_evict_line(s->scc, line);
+        return;
+    }
     SIM_ASSERT(cc_line_quiet(s, line));
     struct cc_dir *d = dir_of(s, line);
     /* the line is quiet, so the directory names every holder */
@@ -289,6 +321,10 @@ static struct cc_line *place_line(struct cc_system *s, int core, uint64_t line)
 
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
+    if (s->scc) {
+        cc_scc_prime_line(s->scc, core, line, state);
+        return;
+    }
     SIM_ASSERT(cc_line_quiet(s, line));
     struct cc_dir *d = dir_of(s, line);
     bool shared_ok = state == 'S' && (d->state == HS_I || d->state == HS_S);
@@ -323,4 +359,77 @@ void cc_check_enable(struct cc_system *s, bool fatal)
 {
     s->check = true;
     s->check_fatal = fatal;
+}
+
+/* ------------------------------------------------------------ the SCC */
+
+const struct cc_protocol cc_scc_protocol = {
+    .name = "scc",
+    .summary = "no coherence: the Intel SCC's private caches, message-passing buffers, "
+               "write-combining buffers and test-and-set registers",
+    .reading = "The SCC keeps no copies coherent, so there are no tables: a copy changes only "
+               "when its own core writes it. MPB lines are cached in the L1 only and dropped "
+               "by invmb; stores to them go through a one-line write-combining buffer. "
+               "protocols/scc.h describes the model.",
+    .noncoherent = true,
+};
+
+bool cc_has_mpb(const struct cc_system *s)
+{
+    return s->scc != NULL;
+}
+
+int64_t cc_mpb_lines(const struct cc_system *s)
+{
+    return s->scc ? (int64_t)s->p.mpb_lines : 0;
+}
+
+bool cc_mpb_line(const struct cc_system *s, int core, int64_t slot, uint64_t *line)
+{
+    if (!s->scc || core < 0 || core >= s->p.cores || slot < 0 || slot >= (int64_t)s->p.mpb_lines)
+        return false;
+    *line = SCC_MPB_BASE + (uint64_t)core * s->p.mpb_lines + (uint64_t)slot;
+    return true;
+}
+
+bool cc_tas_line(const struct cc_system *s, int core, uint64_t *line)
+{
+    if (!s->scc || core < 0 || core >= s->p.cores)
+        return false;
+    *line = SCC_TAS_BASE + (uint64_t)core;
+    return true;
+}
+
+enum cc_line_kind cc_line_kind(const struct cc_system *s, uint64_t line)
+{
+    if (!s->scc || line < SCC_MPB_BASE)
+        return CC_LINE_MEMORY;
+    return line >= SCC_TAS_BASE ? CC_LINE_TAS : CC_LINE_MPB;
+}
+
+void cc_invmb(struct cc_system *s, int core)
+{
+    if (s->scc)
+        cc_scc_invmb(s->scc, core);
+}
+
+void cc_settle(struct cc_system *s)
+{
+    if (s->scc)
+        cc_scc_settle(s->scc);
+}
+
+int cc_core_memory_node(const struct cc_system *s, int core)
+{
+    if (s->scc)
+        return cc_scc_core_memory(s->scc, core);
+    int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
+    return core / (s->p.cores / sockets);
+}
+
+uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsigned word)
+{
+    if (s->scc)
+        return cc_scc_core_word(s->scc, core, line, word);
+    return cc_peek_word(s, line, word);
 }

@@ -71,6 +71,21 @@ static const struct sim_cfg_key home_keys[] = {
 };
 #undef T
 
+#define T struct sim_mpb_sec
+static const struct sim_cfg_key mpb_keys[] = {
+    SIM_CFG_INT_KEY(T, size_kb, false, 1, 1024, "KiB", "message-passing buffer SRAM per core"),
+    SIM_CFG_INT_KEY(T, miu_cycles, false, 0, 100000, "cycles",
+                    "the mesh interface: a miss packed into a packet and its answer unpacked"),
+    SIM_CFG_INT_KEY(T, access_cycles, false, 1, 100000, "cycles",
+                    "one MPB SRAM access at its tile (the tile serves one at a time)"),
+    SIM_CFG_INT_KEY(T, tas_cycles, false, 1, 100000, "cycles",
+                    "one test-and-set register access at its tile"),
+    SIM_CFG_BOOL_KEY(T, local_mpb_via_router, false,
+                     "the own tile's MPB through the router, as the SCC's bug workaround needs "
+                     "(true, default); false: a direct access of access_cycles"),
+};
+#undef T
+
 #define T                      struct sim_model_sec
 #define MODEL_KEY(field, help) SIM_CFG_FLOAT_KEY(T, field, false, 0.0, 1e9, "ns", help)
 static const struct sim_cfg_key model_keys[] = {
@@ -88,7 +103,7 @@ static const struct sim_cfg_key model_keys[] = {
 #undef MODEL_KEY
 #undef T
 
-enum { SEC_MACHINE, SEC_CORE, SEC_L1, SEC_L2, SEC_MEMORY, SEC_HOME, SEC_MODEL, SEC_COUNT };
+enum { SEC_MACHINE, SEC_CORE, SEC_L1, SEC_L2, SEC_MEMORY, SEC_HOME, SEC_MPB, SEC_MODEL, SEC_COUNT };
 #define SEC_MAX (SEC_COUNT + 8) /* room for the topology's sections */
 
 /* The sections of a machine config: ours, then the topology's. */
@@ -109,6 +124,8 @@ static size_t machine_sections(struct sim_machine_cfg *m, struct sim_cfg_section
     secs[SEC_HOME] = (struct sim_cfg_section){"home",    false,
                                               home_keys, SIM_COUNT_OF(home_keys),
                                               &m->home,  "the homes: directories, LLC slices"};
+    secs[SEC_MPB] = (struct sim_cfg_section){
+        "mpb", false, mpb_keys, SIM_COUNT_OF(mpb_keys), &m->mpb, "message-passing buffers (scc)"};
     secs[SEC_MODEL] =
         (struct sim_cfg_section){"model",    false,
                                  model_keys, SIM_COUNT_OF(model_keys),
@@ -133,11 +150,54 @@ static void machine_defaults(struct sim_machine_cfg *m)
     m->home.occupancy_cycles = 1;
     m->home.lookup_cycles = 0;
     m->home.probe_filter = true;
+    m->mpb.size_kb = 8;
+    m->mpb.miu_cycles = 30;
+    m->mpb.access_cycles = 15;
+    m->mpb.tas_cycles = 15;
+    m->mpb.local_mpb_via_router = true;
 }
 
 static bool is_pow2(int64_t v)
 {
     return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* The mpb section belongs to the SCC, and the SCC to a mesh. */
+static bool scc_check(const struct sim_machine_cfg *m, const struct sim_cfg_file *cf,
+                      struct sim_diag *d)
+{
+    const char *path = sim_cfg_path(cf);
+    bool scc = strcmp(m->machine.protocol, "scc") == 0;
+    static const char *const keys[] = {"mpb.size_kb", "mpb.miu_cycles", "mpb.access_cycles",
+                                       "mpb.tas_cycles", "mpb.local_mpb_via_router"};
+    for (size_t i = 0; i < SIM_COUNT_OF(keys) && !scc; i++)
+        if (sim_cfg_line(cf, keys[i]) > 0) {
+            sim_diag_add(d, path, sim_cfg_line(cf, keys[i]),
+                         "%s applies to the scc protocol only (this machine runs %s)", keys[i],
+                         m->machine.protocol);
+            return false;
+        }
+    if (scc && strcmp(m->machine.topology, "mesh") != 0) {
+        sim_diag_add(d, path, sim_cfg_line(cf, "machine.topology"),
+                     "machine.topology = \"%s\": the scc protocol needs a mesh (its MPBs and "
+                     "memory controllers sit on tiles)",
+                     m->machine.topology);
+        return false;
+    }
+    if (scc && m->machine.cores % m->home.count != 0) {
+        sim_diag_add(d, path, sim_cfg_line(cf, "home.count"),
+                     "home.count = %lld: on the scc protocol the homes are the tiles' MPBs, and "
+                     "they must divide machine.cores = %lld evenly",
+                     (long long)m->home.count, (long long)m->machine.cores);
+        return false;
+    }
+    if (scc && (m->mpb.size_kb * 1024) % m->machine.line_bytes != 0) {
+        sim_diag_add(d, path, sim_cfg_line(cf, "mpb.size_kb"),
+                     "mpb.size_kb = %lld is not a whole number of %lld-byte lines",
+                     (long long)m->mpb.size_kb, (long long)m->machine.line_bytes);
+        return false;
+    }
+    return true;
 }
 
 /* Checks that relate keys to each other. */
@@ -167,6 +227,7 @@ static bool machine_check(struct sim_machine_cfg *m, const struct sim_cfg_file *
                      m->machine.protocol);
         ok = false;
     }
+    ok &= scc_check(m, cf, d);
     if (m->machine.cores % m->machine.sockets != 0) {
         sim_diag_add(d, path, sim_cfg_line(cf, "machine.cores"),
                      "machine.cores = %lld is not a multiple of machine.sockets = %lld",
@@ -293,7 +354,7 @@ bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, st
     if (!p->protocol) {
         sim_diag_add(d, m->path, m->protocol_line,
                      "machine.protocol = \"%s\": this protocol is not built yet (built: mesi, "
-                     "mesif, moesi, gols)",
+                     "mesif, moesi, gols, scc)",
                      m->machine.protocol);
         return false;
     }
@@ -323,6 +384,18 @@ bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, st
     p->data_bytes = 8 + line;
     p->first_home_node = p->cores;
     p->sockets = (int)m->machine.sockets;
+    if (strcmp(m->machine.protocol, "scc") == 0) {
+        p->mcs = (int)m->memory.controllers;
+        /* a line's slot at a controller: bytes / (GB/s) = ns */
+        p->memory_occupancy_ps =
+            (sim_time_t)((double)line / m->memory.bandwidth_gbs * SIM_PS_PER_NS + 0.5);
+        p->mpb_lines = (unsigned)(m->mpb.size_kb * 1024 / line);
+        p->miu_cycles = (unsigned)m->mpb.miu_cycles;
+        p->mpb_cycles = (unsigned)m->mpb.access_cycles;
+        p->tas_cycles = (unsigned)m->mpb.tas_cycles;
+        p->local_mpb_via_router = m->mpb.local_mpb_via_router;
+        p->hops = net_hops;
+    }
     return true;
 }
 
@@ -354,7 +427,7 @@ struct sim_machine *sim_machine_build_with(const struct sim_machine_cfg *m,
     mc->cfg = m;
     mc->params = p;
     mc->k = sim_kernel_new();
-    struct net_layout layout = {p.cores, p.homes, (int)m->machine.sockets};
+    struct net_layout layout = {p.cores, p.homes, (int)m->machine.sockets, p.mcs};
     mc->net = m->topo->create(mc->k, m->topo_cfg, &layout, seed, d);
     if (!mc->net) {
         sim_kernel_free(mc->k);
@@ -386,6 +459,6 @@ void sim_machine_view(const struct sim_machine *mc, struct wl_machine *w)
     w->mshrs = (int)m->core.mshrs;
     w->poll_cycles = (unsigned)m->core.poll_cycles;
     w->line_bytes = (unsigned)m->machine.line_bytes;
-    w->memory_nodes = (int)m->machine.sockets;
+    w->memory_nodes = mc->params.mcs ? mc->params.mcs : (int)m->machine.sockets;
     w->clock = mc->params.clock;
 }

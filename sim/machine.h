@@ -54,6 +54,15 @@ struct sim_home_sec {
     bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
 };
 
+/* The SCC's message-passing buffers (protocol scc only; seed 004 Sec II, IV-D). */
+struct sim_mpb_sec {
+    int64_t size_kb;       /* per core */
+    int64_t miu_cycles;    /* core cycles: the mesh interface packs a miss and unpacks the answer */
+    int64_t access_cycles; /* core cycles: one MPB SRAM access at its tile */
+    int64_t tas_cycles;    /* core cycles: one test-and-set register access */
+    bool local_mpb_via_router; /* the bug workaround: the own tile's MPB through the router */
+};
+
 /* The papers' measured figures for this machine (seed 000 Tables 1-4), for
  * comparison and for validate's `--params paper`; 0: not given. */
 struct sim_model_sec {
@@ -71,6 +80,7 @@ struct sim_machine_cfg {
     struct sim_cache_sec l1, l2;
     struct sim_memory_sec memory;
     struct sim_home_sec home;
+    struct sim_mpb_sec mpb;
     int protocol_line, topology_line;         /* where they are named, for messages */
     const struct net_ops *topo;               /* NULL if the topology is not built */
     _Alignas(16) unsigned char topo_cfg[256]; /* the topology's own section */

@@ -172,7 +172,7 @@ static double link_queue_ns(const char *list, const char *name)
 #define RING_CFG                                                                                   \
     "ring = { clock_ghz = 1.0; hop_cycles = 2; link_bytes = 16; stop_cycles = 1; %s };\n"
 #define CY 1000u
-static const struct net_layout ring_layout = {8, 8, 1};
+static const struct net_layout ring_layout = {8, 8, 1, 0};
 
 static struct rig *ring_rig(const char *extra, struct net_layout l)
 {
@@ -237,7 +237,7 @@ START_TEST(test_ring_same_stop_and_placement)
     rig_free(r);
 
     /* 4 stops for 8 cores and 2 homes: core c at stop c / 2, home h at 2h */
-    r = ring_rig("stops = 4;", (struct net_layout){8, 2, 1});
+    r = ring_rig("stops = 4;", (struct net_layout){8, 2, 1, 0});
     send(r, 1, 0, 1, 8, SIM_VNET_REQ);     /* stop 0 to stop 0 */
     send(r, 2, 0, 8 + 1, 8, SIM_VNET_REQ); /* stop 0 to stop 2: a tie, clockwise */
     send(r, 3, 7, 8 + 0, 8, SIM_VNET_REQ); /* stop 3 to stop 0: 1 hop clockwise */
@@ -354,7 +354,7 @@ END_TEST
 #define MESH_CFG                                                                                   \
     "mesh = { width = 4; height = 2; clock_ghz = 0.8; router_cycles = 3; link_bytes = 16; };\n"
 #define MCY 1250u
-static const struct net_layout mesh_layout = {16, 8, 1};
+static const struct net_layout mesh_layout = {16, 8, 1, 0};
 
 START_TEST(test_mesh_hops)
 {
@@ -428,7 +428,7 @@ END_TEST
 
 START_TEST(test_mesh_refused)
 {
-    struct rig *r = rig_try("mesh", MESH_CFG, (struct net_layout){17, 8, 1});
+    struct rig *r = rig_try("mesh", MESH_CFG, (struct net_layout){17, 8, 1, 0});
     ck_assert_ptr_null(r->net);
     ck_assert_ptr_nonnull(strstr(r->d.text, "17 cores do not fit"));
     sim_kernel_free(r->k);
@@ -455,7 +455,7 @@ END_TEST
 #define QPI_CFG                                                                                    \
     "qpi = { clock_ghz = 2.0; hop_cycles = 1; link_bytes = 32; stop_cycles = 1;\n"                 \
     "        qpi_latency_ns = 20.0; qpi_bytes_per_ns = 16.0; %s };\n"
-static const struct net_layout qpi_layout = {8, 2, 2};
+static const struct net_layout qpi_layout = {8, 2, 2, 0};
 
 static struct rig *qpi_rig(const char *extra, struct net_layout l, bool ok)
 {
@@ -547,8 +547,8 @@ START_TEST(test_qpi_refused)
         struct net_layout l;
         const char *msg;
     } bad[] = {
-        {"", {6, 4, 4}, "6 cores and 4 homes do not divide among 4 sockets"},
-        {"", {8, 3, 2}, "do not divide among 2 sockets"},
+        {"", {6, 4, 4, 0}, "6 cores and 4 homes do not divide among 4 sockets"},
+        {"", {8, 3, 2, 0}, "do not divide among 2 sockets"},
         {"stops_per_socket = 3;", qpi_layout, "no room for 4 cores"},
         {"qpi_stop = 5;", qpi_layout, "QPI agent at stop 5"},
     };

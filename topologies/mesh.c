@@ -4,8 +4,11 @@
  *
  * Owns the `mesh` config section and the placement of nodes on tiles: core
  * c on tile c / cores_per_tile, home h on tile h * tiles / homes; tile t is
- * at x = t % width, y = t / width. A layout with more cores than
- * tiles * cores_per_tile is refused.
+ * at x = t % width, y = t / width. Memory controllers (the SCC's), if the
+ * layout has any, sit on the west and east edges: controller m at x = 0
+ * for even m, x = width - 1 for odd m, in row (m / 2) * height / ceil(mcs
+ * / 2) -- for the SCC's four, tiles (0,0) (5,0) (0,2) (5,2). A layout with
+ * more cores than tiles * cores_per_tile is refused.
  *
  * Resources (struct net_link, each with its own queue and statistics):
  * every router-to-router link in each direction, and each tile's local port
@@ -120,6 +123,12 @@ static void mesh_place(struct mesh *ms, const struct mesh_cfg *c, const struct n
         ms->tile_of[i] = (int)(i / c->cores_per_tile);
     for (int h = 0; h < layout->homes; h++)
         ms->tile_of[layout->cores + h] = (int)((int64_t)h * ms->tiles / layout->homes);
+    int rows = (layout->mcs + 1) / 2;
+    for (int m = 0; m < layout->mcs; m++) {
+        int x = m % 2 ? ms->width - 1 : 0;
+        int y = (m / 2) * ms->height / rows;
+        ms->tile_of[layout->cores + layout->homes + m] = y * ms->width + x;
+    }
 }
 
 static struct net *mesh_create(struct sim_kernel *k, const void *cfg,
@@ -131,7 +140,7 @@ static struct net *mesh_create(struct sim_kernel *k, const void *cfg,
     if (!mesh_fits(c, layout, d))
         return NULL;
     struct mesh *ms = sim_xcalloc(1, sizeof *ms);
-    net_base_init(&ms->base, &net_mesh_ops, k, layout->cores + layout->homes);
+    net_base_init(&ms->base, &net_mesh_ops, k, layout->cores + layout->homes + layout->mcs);
     ms->clk = sim_clock_ghz(c->clock_ghz);
     ms->width = (int)c->width;
     ms->height = (int)c->height;
@@ -230,6 +239,14 @@ static void mesh_print_links(const struct net *n, FILE *f)
         }
 }
 
+static int mesh_hops(const struct net *n, int a, int b)
+{
+    const struct mesh *ms = (const struct mesh *)n;
+    int ta = ms->tile_of[a], tb = ms->tile_of[b];
+    int dx = ta % ms->width - tb % ms->width, dy = ta / ms->width - tb / ms->width;
+    return (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+}
+
 static void mesh_destroy(struct net *n)
 {
     struct mesh *ms = (struct mesh *)n;
@@ -250,4 +267,5 @@ const struct net_ops net_mesh_ops = {
     .send = mesh_send,
     .destroy = mesh_destroy,
     .print_links = mesh_print_links,
+    .hops = mesh_hops,
 };

@@ -74,3 +74,8 @@ void net_deliver_at(struct net *n, struct sim_msg *m, sim_time_t t)
     n->stats.bytes += m->bytes;
     sim_schedule_at(n->k, t, arrive, n, (uint64_t)(uintptr_t)m);
 }
+
+int net_hops(const struct net *n, int a, int b)
+{
+    return n->ops->hops ? n->ops->hops(n, a, b) : 0;
+}

@@ -37,6 +37,7 @@ struct net_layout {
     int cores;
     int homes;
     int sockets;
+    int mcs; /* memory controllers: nodes after the homes (the SCC's; 0 elsewhere) */
 };
 
 struct net_ops {
@@ -54,6 +55,8 @@ struct net_ops {
      * carried traffic, one a line: its name, messages, bytes, utilisation %
      * (busy time over the simulated time so far) and queueing ns. */
     void (*print_links)(const struct net *n, FILE *f);
+    /* Optional (NULL: no geometry): links crossed from node a to node b. */
+    int (*hops)(const struct net *n, int a, int b);
 };
 
 /* Fields every backend's struct net starts with. */
@@ -82,6 +85,9 @@ void net_destroy(struct net *n);
 /* Every message gets a random extra delay in [0, ps] at its destination (the
  * stress tester uses it to reorder messages and force protocol races). */
 void net_set_jitter(struct net *n, sim_time_t ps, uint64_t seed);
+
+/* Links from node a to node b, or 0 if the backend has no geometry. */
+int net_hops(const struct net *n, int a, int b);
 
 /* For backends: set up the common part; deliver m at absolute time t. */
 void net_base_init(struct net *n, const struct net_ops *ops, struct sim_kernel *k, int nodes);

@@ -94,7 +94,7 @@ static uint64_t line_number(struct thr *t, int64_t line_index)
 {
     struct run *r = t->run;
     if (r->lines[line_index] == UNPLACED) {
-        r->lines[line_index] = take_line(r, t->core / (r->m->cores / r->m->memory_nodes));
+        r->lines[line_index] = take_line(r, cc_core_memory_node(r->m->cc, t->core));
         placed(r, line_index);
     }
     return r->lines[line_index];
@@ -160,6 +160,7 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
     for (int i = 0; i < r->nthr; i++)
         if (r->thr[i].st == T_SYNC && r->thr[i].iter + 1 > next)
             next = r->thr[i].iter + 1;
+    cc_settle(r->m->cc); /* buffered writes reach memory (the SCC's write-combining buffers) */
     iteration(r, next)->start = sim_now(k);
     if (r->o.on_iteration)
         r->o.on_iteration(r->o.iteration_ctx, next);
@@ -409,7 +410,8 @@ static void do_expect(struct thr *t)
 {
     struct run *r = t->run;
     const struct wl_loc *a = &t->op.addr[0];
-    int64_t v = (int64_t)cc_peek_word(r->m->cc, line_number(t, a->line), (unsigned)a->word);
+    int64_t v =
+        (int64_t)cc_core_word(r->m->cc, t->core, line_number(t, a->line), (unsigned)a->word);
     if (wl_cmp_holds(t->op.cmp, v, t->op.value[0]))
         return;
     if (r->res->value_errors++ < (uint64_t)r->o.max_reports) {
@@ -425,11 +427,40 @@ static void do_expect(struct thr *t)
     }
 }
 
+/* A test-and-set register is read (test and set), written, waited on
+ * (tested until the condition holds) or compared-and-swapped (cas R 0 1:
+ * test and set); nothing else means anything to it. */
+static bool register_op_ok(struct thr *t)
+{
+    const struct wl_op *op = &t->op;
+    int n = op->op == WL_OP_COPY || op->op == WL_OP_ADDLINE ? 2 : 1;
+    bool uses_line = op->op != WL_OP_COMPUTE && op->op != WL_OP_MARK && op->op != WL_OP_INVMB &&
+                     op->op != WL_OP_SYNC;
+    if (!uses_line || !cc_has_mpb(t->run->m->cc))
+        return true;
+    bool allowed = op->op == WL_OP_READ || op->op == WL_OP_WRITE || op->op == WL_OP_WAIT ||
+                   op->op == WL_OP_EXPECT || op->op == WL_OP_EVICT || op->op == WL_OP_PRIME ||
+                   (op->op == WL_OP_CAS && op->value[0] == 0 && op->value[1] == 1);
+    for (int i = 0; i < n; i++) {
+        uint64_t line = line_number(t, op->addr[i].line);
+        if (cc_line_kind(t->run->m->cc, line) != CC_LINE_TAS || (allowed && op->addr[i].word == 0))
+            continue;
+        fail(t,
+             "%s on a test-and-set register: a register takes read (test and set), write, "
+             "wait, cas R 0 1, on word 0 only",
+             wl_op_name(op->op));
+        return false;
+    }
+    return true;
+}
+
 /* Starts the current op; returns true if it finished at once (zero cost). */
 static bool start_op(struct thr *t)
 {
     struct run *r = t->run;
     struct wl_op *op = &t->op;
+    if (!register_op_ok(t))
+        return false;
     switch (op->op) {
     case WL_OP_READ:
         scalar(t, CC_LOAD, &op->addr[0], 0, 0);
@@ -445,6 +476,8 @@ static bool start_op(struct thr *t)
         return false;
     case WL_OP_WAIT:
         t->reload = false;
+        if (cc_line_kind(r->m->cc, line_number(t, op->addr[0].line)) == CC_LINE_MPB)
+            cc_invmb(r->m->cc, t->core); /* RCCE's flag wait: invalidate, then read */
         scalar(t, CC_LOAD, &op->addr[0], 0, 0);
         return false;
     case WL_OP_COPY:
@@ -461,7 +494,12 @@ static bool start_op(struct thr *t)
         do_mark(t);
         return true;
     case WL_OP_INVMB:
-        fail(t, "invmb needs a machine with message-passing buffers (protocol scc)");
+        if (!cc_has_mpb(r->m->cc)) {
+            fail(t, "invmb needs a machine with message-passing buffers (protocol scc)");
+            return false;
+        }
+        cc_invmb(r->m->cc, t->core);
+        sim_schedule_at(r->m->k, issue_time(t) + cycles(r, 1), compute_done, t, 0);
         return false;
     case WL_OP_SYNC:
         t->st = T_SYNC;
@@ -624,13 +662,59 @@ static uint64_t take_line(struct run *r, int64_t home)
     return n;
 }
 
+/* mpb= and tas= lines: in the MPB (or as the register) of the core of
+ * their thread, MPB slots taken in declaration order. */
+static bool place_on_chip(struct run *r, const struct wl_line *l, int64_t *mpb_used, bool *tas_used)
+{
+    struct cc_system *cc = r->m->cc;
+    const char *what = l->place == WL_PLACE_MPB ? "mpb=" : "tas=";
+    if (!cc_has_mpb(cc)) {
+        sim_diag_add(r->d, wl_program_file(r->prog), l->src_line,
+                     "line %s: %s needs a machine with message-passing buffers (protocol scc)",
+                     l->name, what);
+        return false;
+    }
+    int64_t per = l->place_thread == WL_PLACE_EACH ? l->count / r->nthr : l->count;
+    for (int64_t k = 0; k < l->count; k++) {
+        int64_t thread = l->place_thread == WL_PLACE_EACH ? k / per : l->place_thread;
+        int core = r->thr[thread].core;
+        uint64_t *line = &r->lines[l->first + k];
+        bool ok = l->place == WL_PLACE_MPB ? cc_mpb_line(cc, core, mpb_used[core]++, line)
+                                           : !tas_used[core] && cc_tas_line(cc, core, line);
+        if (!ok) {
+            if (l->place == WL_PLACE_MPB)
+                sim_diag_add(r->d, wl_program_file(r->prog), l->src_line,
+                             "line %s: the MPB of core %d (thread %lld) is full: it holds %lld "
+                             "lines of %u B",
+                             l->name, core, (long long)thread, (long long)cc_mpb_lines(cc),
+                             r->m->line_bytes);
+            else
+                sim_diag_add(r->d, wl_program_file(r->prog), l->src_line,
+                             "line %s: core %d (thread %lld) has one test-and-set register, "
+                             "already taken",
+                             l->name, core, (long long)thread);
+            return false;
+        }
+        if (l->place == WL_PLACE_TAS)
+            tas_used[core] = true;
+        placed(r, l->first + k);
+    }
+    return true;
+}
+
 static bool place_lines(struct run *r)
 {
     int64_t n = wl_program_line_count(r->prog);
     r->lines = sim_xcalloc(n ? (size_t)n : 1, sizeof *r->lines);
+    int64_t *mpb_used = sim_xcalloc((size_t)r->m->cores, sizeof *mpb_used);
+    bool *tas_used = sim_xcalloc((size_t)r->m->cores, sizeof *tas_used);
     bool ok = true;
     for (int i = 0; i < wl_program_decl_count(r->prog) && ok; i++) {
         const struct wl_line *l = wl_program_decl(r->prog, i);
+        if (l->place != WL_PLACE_MEMORY) {
+            ok = place_on_chip(r, l, mpb_used, tas_used);
+            continue;
+        }
         if (l->home >= r->m->memory_nodes) {
             sim_diag_add(r->d, wl_program_file(r->prog), l->src_line,
                          "line %s: home=%lld, but the machine has %d memory node(s) (sockets)",
@@ -644,6 +728,8 @@ static bool place_lines(struct run *r)
             } else
                 r->lines[l->first + k] = UNPLACED;
     }
+    free(mpb_used);
+    free(tas_used);
     return ok;
 }
 

@@ -134,6 +134,7 @@ int wl_names_add(struct wl_names *t, const char *name, size_t len);
 struct wl_decl {
     struct wl_line pub;
     int count_expr, home_expr; /* as written, -1: absent */
+    int place_expr;            /* mpb=/tas= as written; -1: absent or `each` */
     int col;
 };
 

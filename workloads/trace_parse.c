@@ -248,9 +248,54 @@ static bool parse_count(struct wl_parser *ps, struct wl_decl *d)
     return true;
 }
 
+static bool is_attr(const struct wl_parser *ps, const char *name)
+{
+    return wl_tok_is(wl_peek(ps), name) && ps->toks[ps->pos + 1].kind == WL_TK_ASSIGN;
+}
+
 static bool is_home(const struct wl_parser *ps)
 {
-    return wl_tok_is(wl_peek(ps), "home") && ps->toks[ps->pos + 1].kind == WL_TK_ASSIGN;
+    return is_attr(ps, "home");
+}
+
+static bool is_place(const struct wl_parser *ps)
+{
+    return is_attr(ps, "mpb") || is_attr(ps, "tas");
+}
+
+/* mpb=T / tas=T / mpb=each / tas=each */
+static bool parse_place(struct wl_parser *ps, struct wl_decl *d)
+{
+    const struct wl_tok *kw = wl_take(ps);
+    bool mpb = wl_tok_is(kw, "mpb");
+    wl_take(ps); /* '=' */
+    if (d->pub.place != WL_PLACE_MEMORY || d->home_expr >= 0) {
+        wl_perr(ps, kw->col, "a line lives in one place: home=, mpb= and tas= exclude each other");
+        return false;
+    }
+    d->pub.place = mpb ? WL_PLACE_MPB : WL_PLACE_TAS;
+    int col = wl_peek(ps)->col;
+    if (wl_tok_is(wl_peek(ps), "each")) {
+        wl_take(ps);
+        d->pub.place_thread = WL_PLACE_EACH;
+        if (d->pub.count % ps->p->threads != 0) {
+            wl_perr(ps, col,
+                    "%s=each spreads the lines over the threads: the count %lld is not a "
+                    "multiple of %d threads",
+                    mpb ? "mpb" : "tas", (long long)d->pub.count, ps->p->threads);
+            return false;
+        }
+        return true;
+    }
+    if (!wl_parse_const(ps, mpb ? "an MPB's thread" : "a register's thread", &d->place_expr,
+                        &d->pub.place_thread))
+        return false;
+    if (d->pub.place_thread < 0 || d->pub.place_thread >= ps->p->threads) {
+        wl_perr(ps, col, "%s=%lld: no such thread (0..%d)", mpb ? "mpb" : "tas",
+                (long long)d->pub.place_thread, ps->p->threads - 1);
+        return false;
+    }
+    return true;
 }
 
 static bool decl_name(struct wl_parser *ps, const struct wl_tok *t)
@@ -280,11 +325,20 @@ static bool parse_decl(struct wl_parser *ps)
     struct wl_decl d = {.pub = {.count = 1, .home = -1, .src_line = ps->line},
                         .count_expr = -1,
                         .home_expr = -1,
+                        .place_expr = -1,
                         .col = t->col};
-    if (wl_peek(ps)->kind != WL_TK_END && !is_home(ps) && !parse_count(ps, &d))
+    if (wl_peek(ps)->kind != WL_TK_END && !is_home(ps) && !is_place(ps) && !parse_count(ps, &d))
         return false;
-    if (is_home(ps) && !parse_home(ps, &d))
-        return false;
+    while (is_home(ps) || is_place(ps)) {
+        if (is_home(ps) && d.pub.place != WL_PLACE_MEMORY) {
+            wl_perr(ps, wl_peek(ps)->col,
+                    "a line lives in one place: home=, mpb= and tas= exclude each other");
+            return false;
+        }
+        if (is_home(ps) ? !parse_home(ps, &d) : !parse_place(ps, &d))
+            return false;
+    }
+
     struct wl_program *p = ps->p;
     p->decls = wl_grow(p->decls, &p->cap_decls, p->ndecls + 1, sizeof *p->decls);
     d.pub.first = p->total_lines;

@@ -37,6 +37,13 @@ static void print_decl(FILE *f, const struct wl_program *p, const struct wl_decl
         fputs(" home=", f);
         wl_expr_print(f, p, d->home_expr);
     }
+    if (d->pub.place != WL_PLACE_MEMORY) {
+        fputs(d->pub.place == WL_PLACE_MPB ? " mpb=" : " tas=", f);
+        if (d->place_expr >= 0)
+            wl_expr_print(f, p, d->place_expr);
+        else
+            fputs("each", f);
+    }
     fputc('\n', f);
 }
 

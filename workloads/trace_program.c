@@ -277,7 +277,9 @@ static bool decl_equal(const struct wl_program *pa, const struct wl_decl *a,
            a->pub.count == b->pub.count && a->pub.home == b->pub.home &&
            a->pub.is_array == b->pub.is_array &&
            wl_expr_equal(pa, a->count_expr, pb, b->count_expr) &&
-           wl_expr_equal(pa, a->home_expr, pb, b->home_expr);
+           wl_expr_equal(pa, a->home_expr, pb, b->home_expr) && a->pub.place == b->pub.place &&
+           a->pub.place_thread == b->pub.place_thread &&
+           wl_expr_equal(pa, a->place_expr, pb, b->place_expr);
 }
 
 static bool header_equal(const struct wl_program *a, const struct wl_program *b)

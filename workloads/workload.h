@@ -13,8 +13,13 @@
  * Syntax details the DESIGN page leaves open (all checked by tests):
  *  - `threads N` is an integer literal and comes right after the header; `pin`
  *    and `line` only at top level (not in loops), each line declared before
- *    use. `line NAME [COUNT] [home=H]`: COUNT and H are constant expressions
- *    (integers and n); a bare `name` means `name[0]`.
+ *    use. `line NAME [COUNT] [home=H] [mpb=T|tas=T]`: COUNT, H and T are
+ *    constant expressions (integers and n); a bare `name` means `name[0]`.
+ *    mpb=T puts the lines in the message-passing buffer of thread T's core,
+ *    tas=T makes them thread T's core's test-and-set register (SCC only,
+ *    checked when a run places them); T may be `each`: element i belongs to
+ *    thread i / (COUNT / threads), and COUNT must be a multiple of threads.
+ *    home= and mpb=/tas= exclude each other.
  *  - A word is `.K` (a literal) or `.(expr)`: `flag.1`, `data[t].(i)`.
  *  - `for VAR A..B {` alone on its line, `}` alone on its line. A and B are
  *    evaluated per thread when the loop starts (t, outer variables and
@@ -196,6 +201,11 @@ struct wl_pin {
     int hw; /* hardware thread within the core */
 };
 
+/* Where a declaration's lines live: memory (the default), the SCC's
+ * message-passing buffers (`mpb=`), or its test-and-set registers (`tas=`). */
+enum wl_place { WL_PLACE_MEMORY, WL_PLACE_MPB, WL_PLACE_TAS };
+#define WL_PLACE_EACH (-1) /* mpb=each / tas=each: spread over the threads */
+
 struct wl_line {
     const char *name;
     int64_t first; /* line index of element 0 */
@@ -203,6 +213,10 @@ struct wl_line {
     int64_t home;  /* memory node, or -1: not declared */
     bool is_array; /* declared with a COUNT */
     int src_line;
+    enum wl_place place;
+    /* mpb= / tas=: the thread whose core holds the lines, or WL_PLACE_EACH:
+     * element i belongs to thread i / (count / threads) */
+    int64_t place_thread;
 };
 
 const char *wl_program_file(const struct wl_program *p);

@@ -1,0 +1,72 @@
+/*
+ * scc.h -- the SCC's memory (protocol `scc`): no coherence, message-passing
+ * buffers (MPBs), write-combining buffers, test-and-set registers. Internal
+ * to protocols/: the public cc_ functions hand a system built for `scc` to
+ * these (a system is either coherent or this, never both).
+ *
+ * The machine (seed 004 Sec II, IV-D):
+ *   - Each core has a private cache hierarchy that holds its private-memory
+ *     lines (L2 geometry, write-back, no write-allocate: a store that misses
+ *     goes to memory; an L1 tag filter decides the hit latency) and, in the
+ *     L1 only, MPB lines (type MPBT). Nothing keeps copies coherent: a copy
+ *     changes only when its own core writes it.
+ *   - MPB lines live in the 8 KB of SRAM each core owns on its tile (home
+ *     node `tile`), reached over the mesh: the core's mesh interface (MIU)
+ *     turns a miss into a packet (miu_cycles), the packet crosses the mesh,
+ *     the tile's MPB serves one access at a time (mpb_cycles), the answer
+ *     crosses back. With local_mpb_via_router off, a core reaches its own
+ *     tile's MPB directly (mpb_cycles, no MIU, no mesh): the chip without
+ *     the bug seed 004 describes.
+ *   - Stores to MPB lines go to the core's write-combining buffer (one
+ *     line). The line leaves for the MPB when it is full, when the core
+ *     stores to another line, or when the core does anything else with
+ *     memory (a load, an atomic, a flush, invmb); the core waits for the
+ *     MPB's acknowledgement. A `sync` (methodology) drains every buffer at
+ *     no cost.
+ *   - invmb (CL1INVMB) drops every MPB line from the core's L1. A `wait` on
+ *     an MPB line is RCCE's flag wait: each poll does invmb, then reads.
+ *   - Private memory: memory controllers at the mesh edge (nodes after the
+ *     homes); a line's controller is line % controllers; a controller
+ *     serves one line per bandwidth slot and answers after latency.
+ *   - Test-and-set registers, one per core on its tile: read = test and
+ *     set (the old value, then 1), write = set to the value. Never cached,
+ *     always through the mesh.
+ *
+ * Line numbers: private lines below SCC_MPB_BASE; core c's MPB slot k is
+ * SCC_MPB_BASE + c * mpb_lines + k; core c's register is SCC_TAS_BASE + c.
+ *
+ * Invariants: a core serves its requests one at a time, in order (the P54C
+ * blocks on a miss); `busy` counts, per line, the requests and messages
+ * under way on it, so a line with none is quiet; every message sent is
+ * answered or applied exactly once.
+ */
+#ifndef CCSIM_SCC_H
+#define CCSIM_SCC_H
+
+#include "protocol.h"
+
+#define SCC_MPB_BASE (1ull << 40)
+#define SCC_TAS_BASE (1ull << 41)
+
+struct cc_scc;
+
+struct cc_scc *cc_scc_create(struct sim_kernel *k, struct net *net, const struct cc_params *p);
+void cc_scc_destroy(struct cc_scc *s);
+void cc_scc_access(struct cc_scc *s, struct cc_req *r);
+bool cc_scc_line_quiet(const struct cc_scc *s, uint64_t line);
+bool cc_scc_quiet(const struct cc_scc *s);
+void cc_scc_evict_line(struct cc_scc *s, uint64_t line);
+void cc_scc_prime_line(struct cc_scc *s, int core, uint64_t line, char state);
+uint64_t cc_scc_peek_word(const struct cc_scc *s, uint64_t line, unsigned word);
+uint64_t cc_scc_core_word(const struct cc_scc *s, int core, uint64_t line, unsigned word);
+void cc_scc_watch(struct cc_scc *s, int core, uint64_t line, cc_watch_fn fn, void *ctx);
+char cc_scc_state_of(const struct cc_scc *s, int core, uint64_t line);
+void cc_scc_invmb(struct cc_scc *s, int core);
+void cc_scc_settle(struct cc_scc *s);
+int cc_scc_line_socket(const struct cc_scc *s, uint64_t line);
+int cc_scc_core_memory(const struct cc_scc *s, int core);
+void cc_scc_get_stats(const struct cc_scc *s, struct cc_stats *out);
+void cc_scc_print_counters(const struct cc_scc *s, FILE *f);
+void cc_scc_print_outstanding(const struct cc_scc *s, FILE *f);
+
+#endif
