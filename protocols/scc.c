@@ -54,7 +54,20 @@ struct scc_wcb {
     uint8_t data[SIM_MAX_LINE_BYTES];
 };
 
-enum scc_phase { P_START, P_WCB_ACK, P_READ, P_STORE_ACK, P_TAS };
+/* X(phase, what the core waits for) */
+#define SCC_PHASES(X)                                                                              \
+    X(START, "nothing yet")                                                                        \
+    X(WCB_ACK, "its write-combining buffer's write to be acknowledged")                            \
+    X(POSTED, "its posted writes to memory to be acknowledged")                                    \
+    X(READ, "the line's data")                                                                     \
+    X(STORE_ACK, "the write of its full buffer to be acknowledged")                                \
+    X(TAS, "the test-and-set register's answer")
+#define SCC_PHASE_ENUM(name, doc) P_##name,
+enum scc_phase { SCC_PHASES(SCC_PHASE_ENUM) };
+#undef SCC_PHASE_ENUM
+#define SCC_PHASE_DOC(name, doc) doc,
+static const char *const scc_phase_docs[] = {SCC_PHASES(SCC_PHASE_DOC)};
+#undef SCC_PHASE_DOC
 
 struct cc_scc;
 struct scc_core {
@@ -67,6 +80,7 @@ struct scc_core {
     struct cc_req *q, *q_tail; /* q is in service when busy */
     bool busy;
     enum scc_phase phase;
+    int posted; /* writes to memory not yet acknowledged (its write buffer) */
 };
 
 /* A server: an MPB, a register file or a memory controller. */
@@ -347,8 +361,7 @@ static void mem_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
     }
     SIM_ASSERT(m->type == SM_WR_MEM);
     write_masked(s, mem_bytes_rw(s, m->line), m->data, (uint32_t)m->acks);
-    busy_add(s, m->line, -1);
-    sim_msg_free(&s->msgs, m);
+    answer(s, m, SM_ACK);
 }
 
 /* Tiles (MPB and registers) and memory controllers: one server each. A
@@ -535,9 +548,12 @@ static bool l1_touch(struct scc_core *c, uint64_t line)
     return false;
 }
 
+/* A posted write: the core goes on; its next read miss waits for the
+ * acknowledgement (the P54C's write buffer drains before a read goes out). */
 static void write_to_memory(struct cc_scc *s, struct scc_core *c, uint64_t line,
                             const uint8_t *data, uint32_t mask)
 {
+    c->posted++;
     struct sim_msg *m = new_msg(s, SM_WR_MEM, c->id, mc_node(s, cc_scc_line_socket(s, line)), line);
     with_data(s, m, data);
     m->acks = (int32_t)mask;
@@ -556,6 +572,15 @@ static void fill_private(struct cc_scc *s, struct scc_core *c, uint64_t line, co
     }
     memcpy(d, data, s->p.line_bytes);
     l1_touch(c, line);
+}
+
+static void read_memory(struct cc_scc *s, struct scc_core *c, struct cc_req *r)
+{
+    struct sim_msg *m =
+        new_msg(s, SM_RD_MEM, c->id, mc_node(s, cc_scc_line_socket(s, r->line)), r->line);
+    c->phase = P_READ;
+    busy_add(s, r->line, 1);
+    via_miu(s, m);
 }
 
 static void private_request(struct cc_scc *s, struct scc_core *c, struct cc_req *r)
@@ -588,11 +613,11 @@ static void private_request(struct cc_scc *s, struct scc_core *c, struct cc_req 
         finish_after(s, c, s->p.miu_cycles);
         return;
     }
-    struct sim_msg *m =
-        new_msg(s, SM_RD_MEM, c->id, mc_node(s, cc_scc_line_socket(s, r->line)), r->line);
-    c->phase = P_READ;
-    busy_add(s, r->line, 1);
-    via_miu(s, m);
+    if (c->posted) {
+        c->phase = P_POSTED;
+        return;
+    }
+    read_memory(s, c, r);
 }
 
 /* ---- MPB lines */
@@ -685,8 +710,15 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     struct cc_scc *s = c->sys;
     struct cc_req *r = c->q;
     (void)k;
+    busy_add(s, m->line, -1); /* every packet a core sends is answered */
+    if (m->type == SM_ACK && kind_of(s, m->line) == CC_LINE_MEMORY) {
+        sim_msg_free(&s->msgs, m);
+        SIM_ASSERT(c->posted > 0);
+        if (--c->posted == 0 && c->busy && c->phase == P_POSTED)
+            read_memory(s, c, r);
+        return;
+    }
     SIM_ASSERT(c->busy && r != NULL);
-    busy_add(s, m->line, -1); /* every packet a core sends for itself is answered */
     switch (c->phase) {
     case P_WCB_ACK: /* the buffer drained: now the request itself */
         SIM_ASSERT(m->type == SM_ACK);
@@ -708,6 +740,7 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     case P_READ:
         break;
     case P_START:
+    case P_POSTED:
         sim_panic("scc: core %d got %s while starting", c->id, scc_msg_names[m->type]);
     }
     SIM_ASSERT(m->type == SM_DATA && m->line == r->line);
@@ -952,8 +985,8 @@ void cc_scc_print_outstanding(const struct cc_scc *s, FILE *f)
     for (int i = 0; i < s->p.cores; i++) {
         const struct scc_core *c = &s->cores[i];
         if (c->busy) {
-            fprintf(f, "  core %d: line 0x%llx in phase %d\n", i, (unsigned long long)c->q->line,
-                    (int)c->phase);
+            fprintf(f, "  core %d: line 0x%llx, waiting for %s\n", i,
+                    (unsigned long long)c->q->line, scc_phase_docs[c->phase]);
             shown++;
         }
         if (c->wcb.valid) {

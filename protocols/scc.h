@@ -27,7 +27,9 @@
  *     an MPB line is RCCE's flag wait: each poll does invmb, then reads.
  *   - Private memory: memory controllers at the mesh edge (nodes after the
  *     homes); a line's controller is line % controllers; a controller
- *     serves one line per bandwidth slot and answers after latency.
+ *     serves one line per bandwidth slot and answers after latency. Writes
+ *     to memory (stores that miss, write-backs) are posted: the core goes
+ *     on, and its next read miss waits until they are acknowledged.
  *   - Test-and-set registers, one per core on its tile: read = test and
  *     set (the old value, then 1), write = set to the value. Never cached,
  *     always through the mesh.

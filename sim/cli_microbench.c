@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "microbench.h"
+#include "validate.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -30,7 +31,27 @@ static void points(const char *what, const struct mb_point *p, int n)
     printf("\n");
 }
 
-static void print_table(const struct sim_machine_cfg *m, const struct mb_result *r)
+/* The SCC's figures in core cycles beside seed 004's (routers crossed =
+ * hops + 1: a packet crosses its own tile's router too). */
+static void print_scc(struct sim_machine_cfg *m, const struct mb_result *r)
+{
+    double core = m->machine.clock_ghz, mesh = sim_machine_float(m, "mesh.clock_ghz");
+    printf("  SCC latencies, core cycles (paper: seed 004 Sec IV-D, 45 core + 8 mesh cycles per "
+           "router for the MPB, 40 core + 8 per router for DRAM)\n");
+    printf("  %-26s %10s %10s %10s\n", "", "simulated", "paper", "error");
+    char name[64];
+    row("MPB, own tile", r->mpb_local_cycles, val_scc_mpb_cycles(1, core, mesh));
+    for (int i = 0; i < r->nmpb; i++) {
+        snprintf(name, sizeof name, "MPB, %g hop(s)", r->mpb[i].x);
+        row(name, r->mpb[i].ns, val_scc_mpb_cycles((int)r->mpb[i].x + 1, core, mesh));
+    }
+    for (int i = 0; i < r->ndram; i++) {
+        snprintf(name, sizeof name, "DRAM, %g hop(s) to the MC", r->dram[i].x);
+        row(name, r->dram[i].ns, val_scc_dram_cycles((int)r->dram[i].x + 1, core, mesh));
+    }
+}
+
+static void print_table(struct sim_machine_cfg *m, const struct mb_result *r)
 {
     const struct sim_model_sec *p = &m->model;
     printf("microbench %s (%s, %s, %lld cores)\n", m->machine.name, m->machine.protocol,
@@ -51,6 +72,8 @@ static void print_table(const struct sim_machine_cfg *m, const struct mb_result 
     if (r->ncongestion)
         points("congestion pairs:ns", r->congestion, r->ncongestion);
     points("multi-line lines:ns", r->multiline, r->nmultiline);
+    if (r->scc)
+        print_scc(m, r);
 }
 
 static void json_num(FILE *f, const char *key, double v)
@@ -69,7 +92,7 @@ static void json_points(FILE *f, const struct mb_point *p, int n)
     fprintf(f, "]");
 }
 
-static bool write_json(const char *path, const struct sim_machine_cfg *m, const struct mb_result *r)
+static bool write_json(const char *path, struct sim_machine_cfg *m, const struct mb_result *r)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -106,7 +129,19 @@ static bool write_json(const char *path, const struct sim_machine_cfg *m, const 
     json_num(f, "o_ns_per_line", r->multiline_o);
     fprintf(f, ", ");
     json_points(f, r->multiline, r->nmultiline);
-    fprintf(f, "},\n \"mpb\": null, \"dram\": null}\n");
+    if (!r->scc) {
+        fprintf(f, "},\n \"mpb\": null, \"dram\": null}\n");
+        return fclose(f) == 0;
+    }
+    fprintf(f, "},\n \"mpb\": {");
+    json_num(f, "local_cycles", r->mpb_local_cycles);
+    fprintf(f, ", \"remote_cycles\": [");
+    for (int i = 0; i < r->nmpb; i++)
+        fprintf(f, "%s[%g, %.3f]", i ? ", " : "", r->mpb[i].x, r->mpb[i].ns);
+    fprintf(f, "]},\n \"dram\": {\"cycles\": [");
+    for (int i = 0; i < r->ndram; i++)
+        fprintf(f, "%s[%g, %.3f]", i ? ", " : "", r->dram[i].x, r->dram[i].ns);
+    fprintf(f, "]}}\n");
     return fclose(f) == 0;
 }
 

@@ -177,6 +177,11 @@ const char *sim_cfg_string(const struct sim_cfg_file *cf, const char *path)
     return s;
 }
 
+bool sim_cfg_has(const struct sim_cfg_file *cf, const char *path)
+{
+    return config_lookup(&cf->cfg, path) != NULL;
+}
+
 int sim_cfg_line(const struct sim_cfg_file *cf, const char *path)
 {
     config_setting_t *s = config_lookup(&cf->cfg, path);

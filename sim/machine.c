@@ -5,6 +5,7 @@
 #include "machine.h"
 #include "version.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,7 +172,7 @@ static bool scc_check(const struct sim_machine_cfg *m, const struct sim_cfg_file
     static const char *const keys[] = {"mpb.size_kb", "mpb.miu_cycles", "mpb.access_cycles",
                                        "mpb.tas_cycles", "mpb.local_mpb_via_router"};
     for (size_t i = 0; i < SIM_COUNT_OF(keys) && !scc; i++)
-        if (sim_cfg_line(cf, keys[i]) > 0) {
+        if (sim_cfg_has(cf, keys[i])) {
             sim_diag_add(d, path, sim_cfg_line(cf, keys[i]),
                          "%s applies to the scc protocol only (this machine runs %s)", keys[i],
                          m->machine.protocol);
@@ -284,6 +285,22 @@ bool sim_machine_load(struct sim_machine_cfg *m, const char *path, const char *c
         ok = machine_check(m, cf, d);
     sim_cfg_close(cf);
     return ok;
+}
+
+double sim_machine_float(struct sim_machine_cfg *m, const char *path)
+{
+    struct sim_cfg_section secs[SEC_MAX];
+    size_t n = machine_sections(m, secs);
+    const char *dot = strchr(path, '.');
+    for (size_t i = 0; i < n && dot; i++) {
+        if (strlen(secs[i].name) != (size_t)(dot - path) ||
+            strncmp(secs[i].name, path, (size_t)(dot - path)) != 0)
+            continue;
+        for (size_t k = 0; k < secs[i].nkeys; k++)
+            if (secs[i].keys[k].type == SIM_CFG_FLOAT && strcmp(secs[i].keys[k].name, dot + 1) == 0)
+                return *(const double *)((const char *)secs[i].dst + secs[i].keys[k].offset);
+    }
+    return NAN;
 }
 
 void sim_machine_print(struct sim_machine_cfg *m)

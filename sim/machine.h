@@ -117,6 +117,9 @@ void sim_machine_free(struct sim_machine *mc);
 void sim_machine_view(const struct sim_machine *mc, struct wl_machine *w);
 /* The coherence parameters the config gives (before any override). */
 bool sim_machine_params(const struct sim_machine_cfg *m, struct cc_params *p, struct sim_diag *d);
+/* A float key of any section, by "section.key" (the topology's too), or
+ * NAN if there is none. */
+double sim_machine_float(struct sim_machine_cfg *m, const char *path);
 /* Prints the machine as a readable table (every key, its unit and meaning). */
 void sim_machine_print(struct sim_machine_cfg *m);
 

@@ -11,6 +11,13 @@
  * iterations (the first is a cold start and is dropped) and takes the median.
  * On KNC seed 000 randomises addresses to average over tag directories: each
  * iteration here uses another line of an array, with the same effect.
+ *
+ * On the SCC (no coherence) the measurements are its own (seed 004 Sec II,
+ * IV-D): an MPB line read by core 0 from its own tile and from tiles 1..8
+ * hops away, a private line read from memory controller 0 by cores 0..8
+ * hops from it (every read after invmb or an eviction, so it misses), n
+ * cores reading one remote MPB line at once, and N lines copied out of a
+ * remote MPB (an RCCE get).
  */
 #include "microbench.h"
 
@@ -151,6 +158,115 @@ static double multiline(struct mb *b, int lines)
     return measure(b, text);
 }
 
+/* ------------------------------------------------------------ the SCC */
+
+/* The first core at each hop distance from core 0 or from memory
+ * controller 0, by building the
+ * machine once and asking its network. */
+static int cores_by_hops(struct mb *b, bool from_mc, int *core_at, int max)
+{
+    struct sim_machine *mc = sim_machine_build(b->m, 1, b->d);
+    if (!mc) {
+        b->failed = true;
+        return 0;
+    }
+    int n = 0;
+    for (int i = 0; i < max; i++)
+        core_at[i] = -1;
+    for (int c = 0; c < (int)b->m->machine.cores; c++) {
+        /* memory controller 0 is the node after the homes */
+        int to = from_mc ? mc->params.first_home_node + mc->params.homes : 0;
+        int h = net_hops(mc->net, c, to);
+        if (h < max && core_at[h] < 0) {
+            core_at[h] = c;
+            n = h + 1 > n ? h + 1 : n;
+        }
+    }
+    sim_machine_free(mc);
+    return n;
+}
+
+static double cycles_of(const struct mb *b, double ns)
+{
+    return ns * b->m->machine.clock_ghz;
+}
+
+/* Core `reader` reads a line of core `owner`'s MPB (after invmb). */
+static double mpb_read(struct mb *b, int owner, int reader)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads 2\npin %d %d\nline x 64 mpb=0\n"
+             "for it 0..%d {\n  1: invmb\n  all: sync\n  1: read x[it%%64]\n  1: mark done\n}\n",
+             owner, reader, b->iters - 1);
+    return cycles_of(b, measure(b, text));
+}
+
+/* Core `reader` reads a private line whose memory is controller 0. */
+static double dram_read(struct mb *b, int reader)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads 1\npin %d\nline x 64 home=0\n"
+             "for it 0..%d {\n  all: evict x[it%%64]\n  all: sync\n  all: read x[it%%64]\n"
+             "  all: mark done\n}\n",
+             reader, b->iters - 1);
+    return cycles_of(b, measure(b, text));
+}
+
+/* n cores read one line of the last core's MPB at once, into private lines. */
+static double scc_contention(struct mb *b, int n)
+{
+    char text[8192], pin[4096];
+    int cores = (int)b->m->machine.cores, len = snprintf(pin, sizeof pin, "%d", cores - 1);
+    for (int i = 0; i < n; i++)
+        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", i);
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads %d\npin %s\nline x 64 mpb=0\nline rcv %d\n"
+             "for it 0..%d {\n  others: invmb\n  all: sync\n  others: copy x[it%%64] rcv[t] 1\n"
+             "  others: mark done\n}\n",
+             n + 1, pin, n + 1, b->iters - 1);
+    return measure(b, text);
+}
+
+/* N lines copied out of the last core's MPB by core 0 (an RCCE get). */
+static double scc_multiline(struct mb *b, int lines)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads 2\npin %d 0\nline src %d mpb=0\nline dst %d\n"
+             "for it 0..%d {\n  1: invmb\n  all: sync\n  1: copy src dst %d\n  1: mark done\n}\n",
+             (int)b->m->machine.cores - 1, lines, lines, b->iters - 1, lines);
+    return measure(b, text);
+}
+
+static void scc_run(struct mb *b, struct mb_result *res)
+{
+    int at[MB_MAX_POINTS];
+    res->scc = true;
+    res->r_l = r_local(b);
+    res->r_r = res->r_q = res->r_qi = NAN;
+    res->r_i = dram_read(b, 0) / b->m->machine.clock_ghz;
+    int n = cores_by_hops(b, false, at, MB_MAX_POINTS);
+    res->mpb_local_cycles = mpb_read(b, at[0] == 0 ? 1 : at[0], 0);
+    for (int h = 1; h < n; h++)
+        if (at[h] >= 0)
+            res->mpb[res->nmpb++] = (struct mb_point){h, mpb_read(b, at[h], 0)};
+    n = cores_by_hops(b, true, at, MB_MAX_POINTS);
+    for (int h = 0; h < n; h++)
+        if (at[h] >= 0)
+            res->dram[res->ndram++] = (struct mb_point){h, dram_read(b, at[h])};
+    int maxn = (int)b->m->machine.cores - 1;
+    maxn = maxn < MB_MAX_POINTS ? maxn : MB_MAX_POINTS;
+    for (int k = 1; k <= maxn; k++)
+        res->contention[res->ncontention++] = (struct mb_point){k, scc_contention(b, k)};
+    mb_fit(res->contention, res->ncontention, &res->contention_b, &res->contention_c);
+    static const int sizes[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    for (size_t i = 0; i < SIM_COUNT_OF(sizes); i++)
+        res->multiline[res->nmultiline++] = (struct mb_point){sizes[i], scc_multiline(b, sizes[i])};
+    mb_fit(res->multiline, res->nmultiline, &res->multiline_q, &res->multiline_o);
+}
+
 void mb_fit(const struct mb_point *p, int n, double *a, double *s)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -170,6 +286,10 @@ bool mb_run(const struct sim_machine_cfg *m, int iterations, struct mb_result *r
 {
     struct mb b = {m, (int)(m->machine.cores / m->machine.sockets), iterations, d, false};
     memset(res, 0, sizeof *res);
+    if (strcmp(m->machine.protocol, "scc") == 0) {
+        scc_run(&b, res);
+        return !b.failed;
+    }
     int sockets = (int)m->machine.sockets;
     res->r_l = r_local(&b);
     res->r_r = r_remote(&b, 0);

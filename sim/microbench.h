@@ -21,10 +21,19 @@ struct mb_result {
     double contention_b, contention_c; /* T = b + c n */
     double congestion_c;               /* ns per line-thread pair */
     double multiline_q, multiline_o;   /* T = q + o N */
+    /* the SCC (protocol scc): latencies in core cycles by hops from the
+     * reader's tile; on other machines scc is false and these are empty */
+    bool scc;
+    double mpb_local_cycles;                                 /* the own tile's MPB */
+    struct mb_point mpb[MB_MAX_POINTS], dram[MB_MAX_POINTS]; /* x: hops */
+    int nmpb, ndram;
 };
 
 /* Least squares y = a + s x over n points (x, ns); n >= 1 (one point: s = 0). */
 void mb_fit(const struct mb_point *p, int n, double *a, double *s);
+/* On the SCC, contention is n threads reading one line of a remote MPB and
+ * multi-line is N lines copied out of a remote MPB into private memory (an
+ * RCCE get); R_R, R_Q and R_QI do not exist (no coherence): NAN. */
 /* Runs every measurement with `iterations` iterations each. */
 bool mb_run(const struct sim_machine_cfg *m, int iterations, struct mb_result *res,
             struct sim_diag *d);

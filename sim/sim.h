@@ -286,7 +286,10 @@ bool sim_cfg_set(struct sim_cfg_file *cf, const char *assignment, struct sim_dia
  * Returns true if there was no error; otherwise every error is in d. */
 bool sim_cfg_apply(struct sim_cfg_file *cf, const struct sim_cfg_section *secs, size_t nsecs,
                    struct sim_diag *d);
-/* Source line of a dotted path, 0 if absent (for later semantic errors). */
+/* Whether a dotted path is set (in the file or by --set). */
+bool sim_cfg_has(const struct sim_cfg_file *cf, const char *path);
+/* Source line of a dotted path, 0 if absent or set by --set (for later
+ * semantic errors). */
 int sim_cfg_line(const struct sim_cfg_file *cf, const char *path);
 /* Prints the sections' values as a readable table (after apply). */
 void sim_cfg_print(const struct sim_cfg_section *secs, size_t nsecs);

@@ -113,6 +113,8 @@ static void on_stall(struct sim_kernel *k, void *ctx)
 
 int stress_run(struct sim_machine *mc, const struct stress_opts *o, struct stress_result *res)
 {
+    if (cc_has_mpb(mc->cc))
+        return stress_run_scc(mc, o, res);
     struct stress st = {.mc = mc, .o = *o};
     if (st.o.mlp == 0)
         st.o.mlp = 1;

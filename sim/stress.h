@@ -23,7 +23,10 @@ struct stress_result {
     uint64_t events, misses, invalidations, writebacks;
 };
 
-/* Runs on a built machine; returns SIM_EXIT_OK or SIM_EXIT_FAIL. */
+/* Runs on a built machine; returns SIM_EXIT_OK or SIM_EXIT_FAIL. On the
+ * SCC (no coherence) it runs stress_run_scc's checks instead. */
 int stress_run(struct sim_machine *mc, const struct stress_opts *o, struct stress_result *res);
+/* The SCC's: private memory, single-writer MPB lines, a lock (stress_scc.c). */
+int stress_run_scc(struct sim_machine *mc, const struct stress_opts *o, struct stress_result *res);
 
 #endif

@@ -275,3 +275,15 @@ struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s
 {
     return tree_cost(p, s, n, phi, false, val_multiline(p, lines)); /* Eq 32, T_data = Eq 4 */
 }
+
+/* ------------------------------------------------------------ seed 004 */
+
+double val_scc_mpb_cycles(int routers, double core_ghz, double mesh_ghz)
+{
+    return 45.0 + 8.0 * routers * core_ghz / mesh_ghz;
+}
+
+double val_scc_dram_cycles(int routers, double core_ghz, double mesh_ghz)
+{
+    return 40.0 + 8.0 * routers * core_ghz / mesh_ghz;
+}

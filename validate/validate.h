@@ -33,6 +33,14 @@ void val_params_paper(const struct sim_model_sec *m, struct val_params *p);
 /* The simulator's own microbenchmark figures (--params fitted). */
 void val_params_fitted(const struct mb_result *r, struct val_params *p);
 
+/* Seed 004 (SCC, Sec IV-D, after [5]): an MPB access through the router,
+ * 45 core cycles + 8 mesh cycles per router crossed (one for the own tile:
+ * the paper's "45 core cycles plus 8 mesh cycles"), and a DRAM access, 40
+ * core cycles + 8 d mesh cycles with d the routers crossed. In core cycles
+ * at core_ghz with the mesh at mesh_ghz. */
+double val_scc_mpb_cycles(int routers, double core_ghz, double mesh_ghz);
+double val_scc_dram_cycles(int routers, double core_ghz, double mesh_ghz);
+
 /* Eq 2: contention of n_th threads reading one line, b + c n_th. */
 double val_contention(const struct val_params *p, int nth);
 /* r = ceil(log_{m+1} n): the least r with (m+1)^r >= n (0 for n <= 1). */

@@ -1,0 +1,268 @@
+/*
+ * test_scc.c -- the SCC's memory (protocol scc): MPB copies that go stale
+ * until invmb, the write-combining buffer (a line leaves whole, a partial
+ * line waits), test-and-set registers as a lock, the local-MPB switch, the
+ * trace format's mpb= and tas=, their errors, and stress and microbench on
+ * the SCC. Timing claims are relations between simulated runs.
+ */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct wl_result run_scc(const char *const *sets, size_t nsets, const char *text,
+                                struct sim_diag *d)
+{
+    struct sim_machine_cfg m;
+    tu_load_config("scc", sets, nsets, &m);
+    struct wl_result r;
+    tu_run_text(&m, "scc.trace", text, &r, d);
+    return r;
+}
+
+static void assert_clean(const struct wl_result *r, const struct sim_diag *d)
+{
+    ck_assert_msg(!r->deadlock && !r->input_error && r->value_errors == 0,
+                  "deadlock %d, input error %d, value errors %llu: %s", r->deadlock, r->input_error,
+                  (unsigned long long)r->value_errors, d->text);
+}
+
+/* A copy in the L1 keeps the old value until invmb; then the read goes to
+ * the MPB and sees the new one. */
+START_TEST(test_mpb_copy_is_stale_until_invmb)
+{
+    const char *text = "ccsim-trace 1\nthreads 2\npin 0 47\nline f mpb=0\n"
+                       "all: sync\n1: read f\nall: sync\n0: write f 7\n0: flush f\nall: sync\n"
+                       "1: read f -> v\n1: expect f == 0\n"
+                       "1: invmb\n1: read f -> w\n1: expect f == 7\n";
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_result r = run_scc(NULL, 0, text, &d);
+    assert_clean(&r, &d);
+    wl_result_free(&r);
+}
+END_TEST
+
+/* Four word stores to one MPB line leave as one packet (and its ack); four
+ * flushed one by one leave as four. */
+START_TEST(test_wcb_combines_a_line)
+{
+    const char *combined = "ccsim-trace 1\nthreads 1\nline x mpb=0\n"
+                           "0: write x.0 1\n0: write x.1 2\n0: write x.2 3\n0: write x.3 4\n"
+                           "0: read x.0\n0: expect x.3 == 4\n";
+    const char *separate = "ccsim-trace 1\nthreads 1\nline x mpb=0\n"
+                           "0: write x.0 1\n0: flush x\n0: write x.1 2\n0: flush x\n"
+                           "0: write x.2 3\n0: flush x\n0: write x.3 4\n0: flush x\n";
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_result a = run_scc(NULL, 0, combined, &d), b = run_scc(NULL, 0, separate, &d);
+    assert_clean(&a, &d);
+    assert_clean(&b, &d);
+    /* combined: the full line (8 + 32 B) and its ack (8 B), then the read
+     * (8 B) and its data (40 B); separate: four lines and four acks */
+    ck_assert_uint_eq(a.network_bytes, 48 + 48);
+    ck_assert_uint_eq(b.network_bytes, 4 * 48);
+    wl_result_free(&a);
+    wl_result_free(&b);
+}
+END_TEST
+
+/* A partial line stays in the buffer until its core touches memory again:
+ * if the writer never does, the reader never sees it, and the run ends in a
+ * deadlock report, as the chip would hang. */
+START_TEST(test_partial_line_waits_in_the_wcb)
+{
+    const char *text = "ccsim-trace 1\nthreads 2\npin 0 47\nline f mpb=1\n"
+                       "0: write f 1\n0: compute 10\n1: wait f == 1\n";
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_result r = run_scc(NULL, 0, text, &d);
+    ck_assert(r.deadlock);
+    wl_result_free(&r);
+    /* with a flush after the write, it goes through */
+    const char *fixed = "ccsim-trace 1\nthreads 2\npin 0 47\nline f mpb=1\n"
+                        "0: write f 1\n0: flush f\n0: compute 10\n1: wait f == 1\n";
+    r = run_scc(NULL, 0, fixed, &d);
+    assert_clean(&r, &d);
+    wl_result_free(&r);
+}
+END_TEST
+
+/* Four cores increment an MPB counter under core 0's test-and-set register. */
+START_TEST(test_tas_register_is_a_lock)
+{
+    const char *text = "ccsim-trace 1\nthreads 4\npin 0 13 30 47\nline lk tas=0\nline cnt mpb=2\n"
+                       "for i 0..9 {\n"
+                       "  all: wait lk == 0\n  all: invmb\n  all: read cnt -> c\n"
+                       "  all: write cnt c+1\n  all: flush cnt\n  all: write lk 0\n}\n"
+                       "all: sync\n0: invmb\n0: read cnt\n0: expect cnt == 40\n";
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_result r = run_scc(NULL, 0, text, &d);
+    assert_clean(&r, &d);
+    wl_result_free(&r);
+}
+END_TEST
+
+static double median(const char *const *sets, size_t nsets, const char *text)
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_result r = run_scc(sets, nsets, text, &d);
+    assert_clean(&r, &d);
+    double m = r.latency.median;
+    wl_result_free(&r);
+    return m;
+}
+
+/* The own tile's MPB through the router (the bug workaround) costs more
+ * than a direct access, and a far MPB more than the own tile's. */
+START_TEST(test_local_mpb_via_router)
+{
+    char own[512], far[512];
+    const char *fmt =
+        "ccsim-trace 1\nthreads 2\npin %d 0\nline x 8 mpb=0\n"
+        "for it 0..8 {\n  1: invmb\n  all: sync\n  1: read x[it%%8]\n  1: mark done\n}\n";
+    snprintf(own, sizeof own, fmt, 1);
+    snprintf(far, sizeof far, fmt, 47);
+    const char *direct[] = {"mpb.local_mpb_via_router=false"};
+    double routed = median(NULL, 0, own), fast = median(direct, 1, own);
+    double remote = median(NULL, 0, far);
+    ck_assert_msg(fast < routed && routed < remote, "direct %.1f, routed %.1f, 8 hops %.1f ns",
+                  fast, routed, remote);
+    /* seed 004: 15 core cycles direct, 45 + 8 mesh cycles routed */
+    ck_assert_msg(fabs(fast * 0.533 - 15) <= 2, "direct: %.1f cycles", fast * 0.533);
+}
+END_TEST
+
+START_TEST(test_placement_errors)
+{
+    struct tu_run r;
+    tu_write("mesi.trace", "ccsim-trace 1\nthreads 2\nline x mpb=1\n0: read x\n");
+    tu_ccsim(&r, "run -c teach-xbar %s/mesi.trace", tu_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "mpb= needs a machine with message-passing buffers"), "%s", r.err);
+    tu_write("full.trace", "ccsim-trace 1\nthreads 2\nline x 257 mpb=1\n0: read x\n");
+    tu_ccsim(&r, "run -c scc %s/full.trace", tu_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "the MPB of core 1 (thread 1) is full: it holds 256 lines"), "%s",
+                  r.err);
+    tu_write("tas2.trace", "ccsim-trace 1\nthreads 2\nline a tas=0\nline b tas=0\n0: read a\n");
+    tu_ccsim(&r, "run -c scc %s/tas2.trace", tu_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "one test-and-set register, already taken"), "%s", r.err);
+    tu_write("tasadd.trace", "ccsim-trace 1\nthreads 1\nline a tas=0\n0: add a 1\n");
+    tu_ccsim(&r, "run -c scc %s/tasadd.trace", tu_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "add on a test-and-set register"), "%s", r.err);
+    tu_write("invmb.trace", "ccsim-trace 1\nthreads 1\n0: invmb\n");
+    tu_ccsim(&r, "run -c teach-xbar %s/invmb.trace", tu_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "invmb needs a machine with message-passing buffers"), "%s", r.err);
+}
+END_TEST
+
+START_TEST(test_trace_syntax)
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_parse_opts po = {32, 0, 0};
+    const char *text = "ccsim-trace 1\nthreads 3\nline buf 6 mpb=each\nline lk tas=2\n"
+                       "line f 2 mpb=n-1\n0: read buf[5]\n";
+    struct wl_program *p = wl_parse_text("each.trace", text, strlen(text), &po, &d);
+    ck_assert_msg(p != NULL, "%s", d.text);
+    const struct wl_line *buf = wl_program_decl(p, 0), *lk = wl_program_decl(p, 1),
+                         *f = wl_program_decl(p, 2);
+    ck_assert_int_eq(buf->place, WL_PLACE_MPB);
+    ck_assert_int_eq(buf->place_thread, WL_PLACE_EACH);
+    ck_assert_int_eq(lk->place, WL_PLACE_TAS);
+    ck_assert_int_eq(lk->place_thread, 2);
+    ck_assert_int_eq(f->place_thread, 2);
+    char out[1024];
+    FILE *mem = fmemopen(out, sizeof out, "w");
+    wl_program_print(mem, p);
+    fclose(mem);
+    ck_assert_msg(strstr(out, "line buf 6 mpb=each\n") && strstr(out, "line lk tas=2\n") &&
+                      strstr(out, "line f 2 mpb=n-1\n"),
+                  "%s", out);
+    wl_program_free(p);
+    static const struct {
+        const char *decl, *err;
+    } bad[] = {
+        {"line x 4 mpb=each", "count 4 is not a multiple of 3 threads"},
+        {"line x mpb=3", "mpb=3: no such thread (0..2)"},
+        {"line x home=0 mpb=1", "exclude each other"},
+        {"line x tas=1 mpb=1", "exclude each other"},
+        {"line x mpb=t", "must be a constant"},
+    };
+    for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
+        char t[256];
+        snprintf(t, sizeof t, "ccsim-trace 1\nthreads 3\n%s\n0: read x\n", bad[i].decl);
+        sim_diag_init(&d);
+        p = wl_parse_text("bad.trace", t, strlen(t), &po, &d);
+        ck_assert_msg(p == NULL && strstr(d.text, bad[i].err), "%s: %s", bad[i].decl, d.text);
+    }
+}
+END_TEST
+
+START_TEST(test_config_errors)
+{
+    struct tu_run r;
+    tu_ccsim(&r, "config -c teach-xbar --set mpb.size_kb=8");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "mpb.size_kb applies to the scc protocol only"), "%s", r.err);
+    tu_write("ring-scc.cfg", "machine = { name = \"x\"; protocol = \"scc\"; topology = \"xbar\"; "
+                             "cores = 2; clock_ghz = 1.0; line_bytes = 32; };\n"
+                             "l1 = { size_kb = 1; ways = 1; latency_cycles = 1; };\n"
+                             "memory = { latency_ns = 10.0; };\nxbar = { latency_ns = 1.0; };\n");
+    tu_ccsim(&r, "config -c %s/ring-scc.cfg", tu_dir());
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "the scc protocol needs a mesh"), "%s", r.err);
+}
+END_TEST
+
+START_TEST(test_stress_and_microbench_run)
+{
+    struct tu_run r;
+    tu_ccsim(&r, "stress -c scc --ops 30000 --seed 7");
+    ck_assert_msg(r.status == 0 && strstr(r.out, "violations 0"), "%s%s", r.out, r.err);
+    tu_ccsim(&r, "microbench -c scc -i 3 --json %s/mb.json", tu_dir());
+    ck_assert_msg(r.status == 0 && strstr(r.out, "MPB, own tile") && strstr(r.out, "DRAM, 8 hop"),
+                  "%s%s", r.out, r.err);
+    char path[512], json[8192] = "";
+    snprintf(path, sizeof path, "%s/mb.json", tu_dir());
+    FILE *f = fopen(path, "r");
+    ck_assert(f != NULL);
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    json[n] = '\0';
+    fclose(f);
+    ck_assert_msg(
+        strstr(json, "\"mpb\": {\"local_cycles\": ") && strstr(json, "\"remote_cycles\": [[1, ") &&
+            strstr(json, "\"dram\": {\"cycles\": [[0, ") && strstr(json, "\"R_R_ns\": null"),
+        "%s", json);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("scc");
+    TCase *tc = tcase_create("scc");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_mpb_copy_is_stale_until_invmb);
+    tcase_add_test(tc, test_wcb_combines_a_line);
+    tcase_add_test(tc, test_partial_line_waits_in_the_wcb);
+    tcase_add_test(tc, test_tas_register_is_a_lock);
+    tcase_add_test(tc, test_local_mpb_via_router);
+    tcase_add_test(tc, test_placement_errors);
+    tcase_add_test(tc, test_trace_syntax);
+    tcase_add_test(tc, test_config_errors);
+    tcase_add_test(tc, test_stress_and_microbench_run);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(suite());
+}
