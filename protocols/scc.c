@@ -80,7 +80,10 @@ struct scc_core {
     struct cc_req *q, *q_tail; /* q is in service when busy */
     bool busy;
     enum scc_phase phase;
-    int posted; /* writes to memory not yet acknowledged (its write buffer) */
+    /* writes to memory not yet acknowledged (its write buffer), oldest
+     * first: the packets themselves, for what the core itself would read */
+    struct sim_msg **posted;
+    int nposted, cap_posted;
 };
 
 /* A server: an MPB, a register file or a memory controller. */
@@ -553,12 +556,27 @@ static bool l1_touch(struct scc_core *c, uint64_t line)
 static void write_to_memory(struct cc_scc *s, struct scc_core *c, uint64_t line,
                             const uint8_t *data, uint32_t mask)
 {
-    c->posted++;
     struct sim_msg *m = new_msg(s, SM_WR_MEM, c->id, mc_node(s, cc_scc_line_socket(s, line)), line);
     with_data(s, m, data);
     m->acks = (int32_t)mask;
     busy_add(s, line, 1);
+    if (c->nposted == c->cap_posted) {
+        c->cap_posted = c->cap_posted ? 2 * c->cap_posted : 8;
+        c->posted = sim_xrealloc(c->posted, (size_t)c->cap_posted * sizeof *c->posted);
+    }
+    c->posted[c->nposted++] = m;
     via_miu(s, m);
+}
+
+/* The acknowledgement of posted write m: it leaves the core's list. */
+static void posted_done(struct scc_core *c, const struct sim_msg *m)
+{
+    int i = 0;
+    while (i < c->nposted && c->posted[i] != m)
+        i++;
+    SIM_ASSERT(i < c->nposted);
+    memmove(&c->posted[i], &c->posted[i + 1], (size_t)(c->nposted - i - 1) * sizeof *c->posted);
+    c->nposted--;
 }
 
 static void fill_private(struct cc_scc *s, struct scc_core *c, uint64_t line, const uint8_t *data)
@@ -613,7 +631,7 @@ static void private_request(struct cc_scc *s, struct scc_core *c, struct cc_req 
         finish_after(s, c, s->p.miu_cycles);
         return;
     }
-    if (c->posted) {
+    if (c->nposted) {
         c->phase = P_POSTED;
         return;
     }
@@ -712,9 +730,9 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     (void)k;
     busy_add(s, m->line, -1); /* every packet a core sends is answered */
     if (m->type == SM_ACK && kind_of(s, m->line) == CC_LINE_MEMORY) {
+        posted_done(c, m);
         sim_msg_free(&s->msgs, m);
-        SIM_ASSERT(c->posted > 0);
-        if (--c->posted == 0 && c->busy && c->phase == P_POSTED)
+        if (c->nposted == 0 && c->busy && c->phase == P_POSTED)
             read_memory(s, c, r);
         return;
     }
@@ -846,6 +864,9 @@ uint64_t cc_scc_core_word(const struct cc_scc *s, int core, uint64_t line, unsig
     const struct scc_way *w = kind_of(s, line) == CC_LINE_TAS ? NULL : store_peek(st, line);
     if (w)
         return load_word(way_data(st, w, s->p.line_bytes), word);
+    for (int i = c->nposted - 1; i >= 0; i--) /* its own writes on their way to memory */
+        if (c->posted[i]->line == line && ((uint32_t)c->posted[i]->acks & (1u << word)))
+            return load_word(c->posted[i]->data, word);
     return cc_scc_peek_word(s, line, word);
 }
 
@@ -1067,6 +1088,7 @@ void cc_scc_destroy(struct cc_scc *s)
         store_free(&s->cores[i].priv);
         store_free(&s->cores[i].l1);
         store_free(&s->cores[i].mpbc);
+        free(s->cores[i].posted);
     }
     sim_map_each(&s->mem, free_bytes, NULL);
     sim_map_destroy(&s->mem);

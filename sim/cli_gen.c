@@ -16,6 +16,9 @@ void cli_gen_machine(const struct sim_machine_cfg *m, struct wl_gen_machine *g)
     g->threads_per_core = (int)m->machine.threads_per_core;
     g->line_bytes = (int)m->machine.line_bytes;
     g->atomic_store_bytes = (int)m->core.atomic_store_bytes;
+    g->mpb_lines = strcmp(m->machine.protocol, "scc") == 0
+                       ? (long)(m->mpb.size_kb * 1024 / m->machine.line_bytes)
+                       : 0;
 }
 
 struct wl_program *cli_generate(const char *spec, int threads, long iterations,
@@ -69,7 +72,7 @@ int cli_gen(int argc, char **argv)
     if (!threads)
         return cli_usage_error("gen", "-t THREADS is required");
     struct sim_machine_cfg m;
-    struct wl_gen_machine g = {0, 1, 1, 64, 8};
+    struct wl_gen_machine g = {0, 1, 1, 64, 8, 0};
     if (config) {
         if (!cli_load_machine(config, sets, nsets, &m))
             return SIM_EXIT_INPUT;

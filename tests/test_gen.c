@@ -127,7 +127,11 @@ static const struct variant variants[] = {
 
 /* Generators whose runs are meant to fail a check at some thread counts:
  * tests/test_gen_seeds.c covers them. */
-static const char *const elsewhere[] = {"reduce-dissemination"};
+/* tested elsewhere: reduce-dissemination (test_gen_seeds.c: wrong on
+ * purpose), the SCC's collectives (test_seed004.c: they need MPBs) */
+static const char *const elsewhere[] = {"reduce-dissemination", "scc-barrier",   "scc-bcast",
+                                        "scc-reduce",           "scc-allgather", "scc-alltoall",
+                                        "scc-reducescatter",    "scc-allreduce"};
 
 /* The spec of a variant for n threads: "parents" becomes a tree rooted at
  * thread n-1 (threads 0 and 1 its children, thread i >= 2 a child of
@@ -168,7 +172,7 @@ static void matrix_case(const struct variant *v, int ci, const char *protocol)
     char spec[512], what[700];
     variant_spec(v->spec, n, spec, sizeof spec);
     snprintf(what, sizeof what, "%s -t %d (%d sockets) on %s", spec, n, v->sockets, protocol);
-    struct wl_gen_machine m = {16, v->sockets, 1, 64, 8};
+    struct wl_gen_machine m = {16, v->sockets, 1, 64, 8, 0};
     struct sim_diag d;
     sim_diag_init(&d);
     char *text = wl_generate(spec, n, ITERS, &m, &d);
@@ -233,7 +237,7 @@ START_TEST(test_hardware_threads_two_sockets)
                  {"bcast-tree:shape=binomial", 16}};
     const char *sets[] = {"machine.cores=8", "machine.threads_per_core=2",
                           "machine.protocol=\"mesi\""};
-    struct wl_gen_machine m = {8, 2, 2, 64, 8};
+    struct wl_gen_machine m = {8, 2, 2, 64, 8, 0};
     for (size_t i = 0; i < SIM_COUNT_OF(cases); i++)
         for (int n = 10; n <= 16; n += 2) {
             struct sim_diag d;
@@ -266,9 +270,11 @@ static bool pow2_only(const char *name)
 /* 32-byte lines: words .0 .. .3. */
 START_TEST(test_line_bytes)
 {
-    struct wl_gen_machine m = {16, 1, 1, 32, 8};
+    struct wl_gen_machine m = {16, 1, 1, 32, 8, 0};
     const char *sets[] = {"machine.cores=16", "machine.line_bytes=32"};
     for (const char *const *name = wl_gen_names; *name; name++) {
+        if (!strncmp(*name, "scc-", 4))
+            continue; /* 32-byte lines on the SCC itself: test_seed004.c */
         struct sim_diag d;
         sim_diag_init(&d);
         int n = two_threads(*name) ? 2 : pow2_only(*name) ? 4 : 6;
@@ -345,7 +351,7 @@ static void expect_broken(const char *spec, int n, const struct wl_gen_machine *
 
 START_TEST(test_checks_catch_broken_algorithms)
 {
-    struct wl_gen_machine one = {16, 1, 1, 64, 8}, two = {16, 2, 1, 64, 8};
+    struct wl_gen_machine one = {16, 1, 1, 64, 8, 0}, two = {16, 2, 1, 64, 8, 0};
     /* barriers: one late thread; without the waits the others pass it */
     const char *late0 = "  0: compute 3000\n", *late9 = "  9: compute 3000\n";
     expect_broken("barrier-dissemination", 5, &one, ": wait r", "write arrive", late0);
@@ -411,7 +417,7 @@ END_TEST
 
 START_TEST(test_bad_thread_counts)
 {
-    struct wl_gen_machine m = {16, 2, 1, 64, 8};
+    struct wl_gen_machine m = {16, 2, 1, 64, 8, 0};
     expect_error("pingpong", 3, 5, NULL, "pingpong needs exactly 2 threads, not 3 (-t 2)");
     expect_error("m2o", 1, 5, NULL, "1 thread is too few (m2o needs at least 2)");
     expect_error("barrier-pairwise", 0, 5, NULL, "0 threads are too few");
@@ -443,7 +449,7 @@ static char *gen_ok(const char *spec, int n, const struct wl_gen_machine *m)
 
 START_TEST(test_pin_packs_one_socket_first)
 {
-    struct wl_gen_machine snb = {16, 2, 1, 64, 8};
+    struct wl_gen_machine snb = {16, 2, 1, 64, 8, 0};
     char *text = gen_ok("barrier-pairwise", 10, &snb);
     ck_assert_msg(strstr(text, "\npin 0 1 2 3 4 5 6 7 8 9\n") != NULL, "%s", text);
     /* threads 0..7 are socket 0 (cores 0..7), threads 8 and 9 socket 1 */
@@ -451,13 +457,13 @@ START_TEST(test_pin_packs_one_socket_first)
     ck_assert_msg(strstr(text, "8,9: write s1final[t-8] it+1") != NULL, "%s", text);
     free(text);
     /* more threads than cores: the hardware threads, socket 0 first */
-    struct wl_gen_machine ht = {8, 2, 2, 64, 8};
+    struct wl_gen_machine ht = {8, 2, 2, 64, 8, 0};
     text = gen_ok("barrier-socketroot", 12, &ht);
     ck_assert_msg(strstr(text, "\npin 0 1 2 3 4 5 6 7 0.1 1.1 2.1 3.1\n") != NULL, "%s", text);
     ck_assert_msg(strstr(text, "0..3,8..11: wait root[1] >= it+1") != NULL, "%s", text);
     free(text);
     /* one socket: the one-socket form */
-    struct wl_gen_machine one = {16, 1, 1, 64, 8};
+    struct wl_gen_machine one = {16, 1, 1, 64, 8, 0};
     char *a = gen_ok("barrier-pairwise", 10, &one);
     char *b = gen_ok("barrier-dissemination", 10, &one);
     ck_assert_msg(strstr(a, "s0final") == NULL, "%s", a);
@@ -465,7 +471,7 @@ START_TEST(test_pin_packs_one_socket_first)
     free(a);
     free(b);
     /* no machine, or unknown cores: no pin line */
-    struct wl_gen_machine unknown = {0, 2, 1, 64, 8};
+    struct wl_gen_machine unknown = {0, 2, 1, 64, 8, 0};
     a = gen_ok("bcast-tree", 4, NULL);
     b = gen_ok("bcast-tree", 4, &unknown);
     ck_assert(strstr(a, "\npin") == NULL && strstr(b, "\npin") == NULL);
@@ -476,10 +482,11 @@ END_TEST
 
 START_TEST(test_deterministic)
 {
-    struct wl_gen_machine m = {16, 2, 1, 64, 8};
+    struct wl_gen_machine m = {16, 2, 1, 64, 8, 0}, scc = {48, 1, 1, 32, 8, 256};
     for (const char *const *name = wl_gen_names; *name; name++) {
         int n = two_threads(*name) ? 2 : pow2_only(*name) ? 16 : 13;
-        char *a = gen_ok(*name, n, &m), *b = gen_ok(*name, n, &m);
+        const struct wl_gen_machine *on = strncmp(*name, "scc-", 4) ? &m : &scc;
+        char *a = gen_ok(*name, n, on), *b = gen_ok(*name, n, on);
         ck_assert_str_eq(a, b);
         free(a);
         free(b);
@@ -500,7 +507,7 @@ START_TEST(test_list)
         snprintf(head, sizeof head, "\n%s  [seed 00", *name);
         ck_assert_msg(strstr(buf, head) != NULL, "%s missing from:\n%s", *name, buf);
     }
-    ck_assert_int_eq(count, 25);
+    ck_assert_int_eq(count, 32);
     ck_assert(strstr(buf, "    lines=1\n") != NULL);
     ck_assert(strstr(buf, "    shape=flat\n") != NULL);
     /* the help text is wrapped: join its lines */

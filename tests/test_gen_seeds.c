@@ -53,9 +53,12 @@ static struct wl_program *round_trip(const char *text, const struct wl_parse_opt
 static char *gen_text(const struct sim_machine_cfg *m, const char *spec, int n, long iters,
                       struct sim_diag *d)
 {
-    struct wl_gen_machine gm = {(int)m->machine.cores, (int)m->machine.sockets,
-                                (int)m->machine.threads_per_core, (int)m->machine.line_bytes,
-                                (int)m->core.atomic_store_bytes};
+    struct wl_gen_machine gm = {(int)m->machine.cores,
+                                (int)m->machine.sockets,
+                                (int)m->machine.threads_per_core,
+                                (int)m->machine.line_bytes,
+                                (int)m->core.atomic_store_bytes,
+                                0};
     sim_diag_init(d);
     return wl_generate(spec, n, iters, &gm, d);
 }
@@ -182,8 +185,8 @@ END_TEST
  * machine's atomic store, else word stores with the flag last. */
 START_TEST(test_line_write_atomicity)
 {
-    struct wl_gen_machine wide = {16, 1, 1, 64, 64}, narrow = {16, 1, 1, 64, 8},
-                          half = {16, 1, 1, 64, 32};
+    struct wl_gen_machine wide = {16, 1, 1, 64, 64, 0}, narrow = {16, 1, 1, 64, 8, 0},
+                          half = {16, 1, 1, 64, 32, 0};
     struct sim_diag d;
     sim_diag_init(&d);
     char *a = wl_generate("reduce-extbutterfly:values=7", 5, 2, &wide, &d);
@@ -281,7 +284,7 @@ START_TEST(test_bad_specs)
         ck_assert_msg(text == NULL, "%s: not refused", cases[i].spec);
         ck_assert_msg(strstr(d.text, cases[i].msg) != NULL, "%s: %s", cases[i].spec, d.text);
     }
-    struct wl_gen_machine small = {16, 1, 1, 32, 8};
+    struct wl_gen_machine small = {16, 1, 1, 32, 8, 0};
     struct sim_diag d;
     sim_diag_init(&d);
     ck_assert(wl_generate("reduce-extbutterfly:values=4", 4, 2, &small, &d) == NULL);

@@ -237,6 +237,60 @@ static bool p_nt(struct gen_args *a, const char *v)
     return p_none_sender(v, &a->nt);
 }
 
+static bool p_variant(struct gen_args *a, const char *v)
+{
+    static const char *const names[] = {"blocking", "nonblocking", "lightweight", "mpb"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(v, names[i])) {
+            a->variant = i;
+            return true;
+        }
+    return false;
+}
+
+/* the variants of the collectives without a reduction: no mpb */
+static bool p_variant3(struct gen_args *a, const char *v)
+{
+    return strcmp(v, "mpb") != 0 && p_variant(a, v);
+}
+
+static bool p_split(struct gen_args *a, const char *v)
+{
+    if (strcmp(v, "rcce") && strcmp(v, "balanced"))
+        return false;
+    a->balanced = !strcmp(v, "balanced");
+    return true;
+}
+
+/* auto (-1) or a number of cycles */
+static bool p_cycles(long *out, const char *v)
+{
+    if (!strcmp(v, "auto")) {
+        *out = -1;
+        return true;
+    }
+    return parse_long(v, 0, 1000000, out);
+}
+
+static bool p_overhead(struct gen_args *a, const char *v)
+{
+    return p_cycles(&a->overhead, v);
+}
+
+static bool p_request(struct gen_args *a, const char *v)
+{
+    return p_cycles(&a->request, v);
+}
+
+static bool p_buffer(struct gen_args *a, const char *v)
+{
+    if (!strcmp(v, "auto")) {
+        a->buffer = 0;
+        return true;
+    }
+    return parse_long(v, 1, GEN_MAX_LINES, &a->buffer);
+}
+
 /* ---------------------------------------------------------------- the catalogue */
 
 struct gen_param {
@@ -365,6 +419,45 @@ static const struct gen_param par_mpi[] = {
     {"nt", "none", "sender: non-temporal stores (Sec IV-C; not modelled yet: refused)",
      "none or sender", p_nt},
 };
+/* seed 004's collectives on the SCC */
+#define SCC_PARAMS(variant_expect, variant_help, variant_parse)                                    \
+    {"elements", "552",                                                                            \
+     "8-byte integer elements of the vector (the paper's doubles; 552: the thermodynamics "        \
+     "application's Allreduce, Sec IV-C)",                                                         \
+     "an integer 1..65536", p_elements},                                                           \
+        {"variant", "blocking", variant_help, variant_expect, variant_parse},                      \
+        {"split", "rcce",                                                                          \
+         "rcce: the remainder of elements/threads goes to the first block; balanced: one more "    \
+         "element to each of the first remainder blocks (Sec IV-C, Fig 6)",                        \
+         "rcce or balanced", p_split},                                                             \
+        {"overhead", "auto",                                                                       \
+         "cycles of software a put or get call costs (auto: 100); a guess, not measured",          \
+         "auto or an integer 0..1000000", p_overhead},                                             \
+        {"request", "auto",                                                                        \
+         "cycles of software a send or receive request costs (auto: blocking 200, nonblocking "    \
+         "800, lightweight 100, mpb 100); a guess, not measured",                                  \
+         "auto or an integer 0..1000000", p_request},                                              \
+    {                                                                                              \
+        "buffer", "auto", "lines of each core's comm buffer (auto: what the MPB leaves)",          \
+            "auto or an integer 1..65536", p_buffer                                                \
+    }
+#define SCC_VARIANT_HELP                                                                           \
+    "blocking: RCCE send/recv, odd-even ring order (Fig 4); nonblocking: iRCCE isend/irecv "       \
+    "(Fig 5); lightweight: the paper's one-send-one-receive primitives (Sec IV-B)"
+static const struct gen_param par_scc[] = {
+    SCC_PARAMS("blocking, nonblocking or lightweight", SCC_VARIANT_HELP, p_variant3),
+};
+static const struct gen_param par_scc_reduce[] = {
+    SCC_PARAMS("blocking, nonblocking, lightweight or mpb",
+               SCC_VARIANT_HELP "; mpb: the reduce-scatter works on the MPBs, double-buffered "
+                                "(Sec IV-D, Fig 8)",
+               p_variant),
+};
+static const struct gen_param par_scc_barrier[] = {
+    {"request", "auto", "cycles of software a flag write or wait costs (auto: 200)",
+     "auto or an integer 0..1000000", p_request},
+};
+
 /* The parameters column of the catalogue: an array, or none. */
 #define PARAMS(par) par, (int)SIM_COUNT_OF(par)
 #define NO_PARAMS   NULL, 0
@@ -374,7 +467,7 @@ static const struct gen_param par_mpi[] = {
     "barrier-dissemination"
 
 /* The papers of the catalogue (their numbers in /work/shared/seeds). */
-enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3 };
+enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
 
 /* X(name, emitter, parameters, fewest threads, most threads (0: no limit), paper, source,
  *   summary) */
@@ -453,7 +546,25 @@ enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3 };
       "signals its parent; count collectives per iteration, strict or loose")                      \
     X("barrier-radix", barrier_radix, PARAMS(par_bradix), 2, 0, P003, "Sec 2.2, Fig 1-2",          \
       "tree barrier of radix R: children add 1 to their parent's counter once their subtree "      \
-      "arrived, then wait for the parent's release flag (R >= n-1: flat)")
+      "arrived, then wait for the parent's release flag (R >= n-1: flat)")                         \
+    X("scc-barrier", scc_barrier, PARAMS(par_scc_barrier), 2, 0, P004, "Sec III (RCCE)",           \
+      "RCCE's barrier on the MPBs: every thread sets its flag in thread 0's MPB, thread 0 "        \
+      "waits for each and releases each (SCC only)")                                               \
+    X("scc-bcast", scc_bcast, PARAMS(par_scc), 2, 0, P004, "Sec IV-C, V-A (Fig 9d)",               \
+      "RCCE_comm broadcast: thread 0 scatters the blocks, then an allgather on the ring (SCC)")    \
+    X("scc-reduce", scc_reduce, PARAMS(par_scc_reduce), 2, 0, P004, "Sec IV-C, V-A (Fig 9e)",      \
+      "reduce-scatter on the ring, then every block's sum to thread 0 (SCC)")                      \
+    X("scc-allgather", scc_allgather, PARAMS(par_scc), 2, 0, P004, "Sec IV-A, V-A (Fig 9a)",       \
+      "every thread's whole vector around the ring to every thread (SCC)")                         \
+    X("scc-alltoall", scc_alltoall, PARAMS(par_scc), 2, 0, P004, "Sec IV-A, V-A (Fig 9b)",         \
+      "block j of every thread to thread j, pairwise rounds t+r / t-r (SCC)")                      \
+    X("scc-reducescatter", scc_reducescatter, PARAMS(par_scc_reduce), 2, 0, P004,                  \
+      "Sec IV-A, Fig 2, V-A (Fig 9c)",                                                             \
+      "the ring reduce-scatter: thread t ends with the sum of block t+1 (SCC)")                    \
+    X("scc-allreduce", scc_allreduce, PARAMS(par_scc_reduce), 2, 0, P004,                          \
+      "Sec IV, Figs 2-8, V-A (Fig 9f)",                                                            \
+      "RCCE_comm's Allreduce: reduce-scatter then allgather on the ring, with the paper's "        \
+      "variants and splits (SCC)")
 
 struct gen_def {
     const char *name, *source, *summary;
@@ -481,6 +592,8 @@ static const struct {
                           "reduction with synchronization barrier on multi-core processors\""},
     [P003] = {"seed 003", "Nishtala & Yelick, \"Optimizing Collective Communication on "
                           "Multicores\""},
+    [P004] = {"seed 004", "Kohler, Radetzki, Gschwandtner & Fahringer, \"Low-Latency "
+                          "Collectives for the Intel SCC\""},
 };
 
 #define GEN_X_NAME(nm, ...) nm,
@@ -655,6 +768,7 @@ static bool generate(struct gen *g, const char *spec, const struct wl_gen_machin
         layout(g, m);
         g->words = (m && m->line_bytes ? m->line_bytes : 64) / WL_WORD_BYTES;
         g->atomic_bytes = m && m->atomic_store_bytes ? m->atomic_store_bytes : WL_WORD_BYTES;
+        g->mpb_lines = m ? m->mpb_lines : 0;
         char what[1024];
         snprintf(what, sizeof what, "%s (%s, %s, %s)", def->summary, papers[def->paper].seed,
                  papers[def->paper].cite, def->source);

@@ -76,6 +76,10 @@ struct gen_args {
     bool alternate;            /* mpi-shm: reuse=alternate */
     bool recv_cold, send_cold; /* mpi-shm: recv=cold, send=cold */
     bool flush, nt;            /* mpi-shm: flush=sender, nt=sender */
+    int variant;               /* scc-*: blocking, nonblocking, lightweight, mpb */
+    bool balanced;             /* scc-*: split=balanced */
+    long overhead, request;    /* scc-*: software cycles (-1: auto) */
+    long buffer;               /* scc-*: comm buffer lines (0: auto) */
 };
 
 /* ---------------------------------------------------------------- context */
@@ -107,6 +111,7 @@ struct gen {
     struct gen_group *groups;
     int *group_of;    /* the group of each thread */
     int atomic_bytes; /* what one store writes atomically (the machine's, 8 if unknown) */
+    long mpb_lines;   /* MPB lines per core (0: unknown, assume the SCC's 8 KB) */
 };
 
 /* Adds "-w SPEC: message" to the diagnostics; returns false. */
@@ -218,5 +223,12 @@ bool gen_emit_reduce_diss(struct gen *g);
 bool gen_emit_reduce_flat(struct gen *g);
 bool gen_emit_reduce_radix(struct gen *g);
 bool gen_emit_barrier_radix(struct gen *g);
+bool gen_emit_scc_barrier(struct gen *g);
+bool gen_emit_scc_bcast(struct gen *g);
+bool gen_emit_scc_reduce(struct gen *g);
+bool gen_emit_scc_allgather(struct gen *g);
+bool gen_emit_scc_alltoall(struct gen *g);
+bool gen_emit_scc_reducescatter(struct gen *g);
+bool gen_emit_scc_allreduce(struct gen *g);
 
 #endif /* CCSIM_GEN_IMPL_H */

@@ -403,6 +403,7 @@ struct wl_gen_machine {
     int threads_per_core;   /* >= 1 */
     int line_bytes;         /* 0 means 64 */
     int atomic_store_bytes; /* what one store writes atomically; 0 means 8 */
+    long mpb_lines;         /* message-passing buffer lines per core (0: none or unknown) */
 };
 /* The trace of generator spec "NAME[:k=v,...]" for `threads` threads and
  * `iterations` iterations, as a malloc'ed NUL-terminated string (free()
