@@ -11,7 +11,6 @@ out=$("$ccsim" bench workloads "$@")
 echo "$out"
 echo "== against the targets"
 echo "$out" | awk '
-  / skipped: / { next }
   {
     for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
     eps = v["events_per_s"] / 1e6

@@ -199,7 +199,7 @@ const struct cli_cmd cli_cmds[] = {
      "  knc-barrier-240    knc-5110p, barrier-dissemination, 240 threads x 1000\n"
      "  snb-bcast-8k       snb-e5-2660, bcast-multiline:lines=128, 16 threads x 1000\n"
      "  mesh1024-barrier   mesh-1024, barrier-dissemination, 1024 threads x 100\n"
-     "  scc-allreduce-552  skipped until the SCC model is built\n"
+     "  scc-allreduce-552  SCC, 48 cores, scc-allreduce:elements=552 x 1000\n"
      "\n"
      "  --quick       at most 2 iterations per run (a smoke test)\n"
      "  --only NAME   only that reference run\n"},
