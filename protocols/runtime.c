@@ -301,6 +301,10 @@ static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_l
 
 void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
 {
+    if (s->scc) {
+        cc_scc_observe(s->scc, fn, ctx);
+        return;
+    }
     s->observer = fn;
     s->observer_ctx = ctx;
 }

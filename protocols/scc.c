@@ -108,9 +108,42 @@ struct cc_scc {
     struct sim_msg_pool msgs;
     struct cc_stats stats;
     uint64_t sent[SM_COUNT];
+    cc_observer_fn observer; /* explain, timelines */
+    void *observer_ctx;
 };
 
 static const uint8_t zero_line[SIM_MAX_LINE_BYTES];
+
+/* ------------------------------------------------------------ narration */
+
+/* One step for the observer: at a core's cache or a server (home), what
+ * happened (event), what was done, and the copy's state before and after
+ * ("I" none, "S" a clean copy, "M" a dirty one; servers: "-"). */
+static void step(struct cc_scc *s, bool home, int node, uint64_t line, int src, const char *event,
+                 const char *from, const char *to, const char *did)
+{
+    if (!s->observer)
+        return;
+    struct cc_step st = {.time = sim_now(s->k),
+                         .home = home,
+                         .node = node,
+                         .line = line,
+                         .from = from,
+                         .to = to,
+                         .event = event,
+                         .event_doc = event,
+                         .msg_src = src,
+                         .requester = -1,
+                         .owner = -1};
+    st.actions[0] = did;
+    st.action_docs[0] = did;
+    s->observer(s->observer_ctx, &st);
+}
+
+static const char *copy_state(const struct scc_way *w)
+{
+    return !w ? "I" : w->dirty ? "M" : "S";
+}
 
 /* ------------------------------------------------------------ lines */
 
@@ -332,15 +365,22 @@ static void tile_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
     struct sim_msg *m = (struct sim_msg *)(uintptr_t)arg;
     (void)k;
     if (m->type == SM_RD_MPB) {
+        step(s, true, m->dst, m->line, m->src, "an MPB read", "-", "-",
+             "read the SRAM, send the line back");
         memcpy(m->data, mpb_bytes(s, m->line), s->p.line_bytes);
         answer(s, m, SM_DATA);
         return;
     }
     if (m->type == SM_WR_MPB) {
+        step(s, true, m->dst, m->line, m->src, "an MPB write", "-", "-",
+             "write the words into the SRAM, acknowledge");
         write_masked(s, mpb_bytes(s, m->line), m->data, (uint32_t)m->acks);
         answer(s, m, SM_ACK);
         return;
     }
+    step(s, true, m->dst, m->line, m->src,
+         m->has_data ? "a test-and-set register write" : "a test-and-set register read", "-", "-",
+         m->has_data ? "set the register, answer" : "answer the old value, set the register to 1");
     SIM_ASSERT(m->type == SM_TAS);
     uint64_t *reg = &s->tas[m->line - SCC_TAS_BASE];
     uint64_t old = *reg;
@@ -357,12 +397,16 @@ static void mem_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
     struct sim_msg *m = (struct sim_msg *)(uintptr_t)arg;
     (void)k;
     if (m->type == SM_RD_MEM) {
+        step(s, true, m->dst, m->line, m->src, "a memory read", "-", "-",
+             "read DRAM, send the line back");
         memcpy(m->data, mem_bytes(s, m->line), s->p.line_bytes);
         s->stats.memory_reads++;
         answer(s, m, SM_DATA);
         return;
     }
     SIM_ASSERT(m->type == SM_WR_MEM);
+    step(s, true, m->dst, m->line, m->src, "a memory write", "-", "-",
+         "write the words into DRAM, acknowledge");
     write_masked(s, mem_bytes_rw(s, m->line), m->data, (uint32_t)m->acks);
     answer(s, m, SM_ACK);
 }
@@ -512,6 +556,8 @@ static void send_to_mpb(struct cc_scc *s, struct scc_core *c, struct sim_msg *m)
 static void drain_wcb(struct cc_scc *s, struct scc_core *c, enum scc_phase then)
 {
     uint64_t line = c->wcb.line;
+    step(s, false, c->id, line, -1, "the write-combining buffer must leave", "-", "-",
+         "send its words to the line's MPB, wait for the acknowledgement");
     int tile = tile_of_core(s, mpb_owner(s, line));
     struct sim_msg *m = new_msg(s, SM_WR_MPB, c->id, tile_node(s, tile), line);
     with_data(s, m, c->wcb.data);
@@ -611,6 +657,10 @@ static void private_request(struct cc_scc *s, struct scc_core *c, struct cc_req 
         }
         if (w)
             w->valid = false;
+        if (c->nposted) { /* a fence too: done when its writes are in memory */
+            c->phase = P_POSTED;
+            return;
+        }
         finish_after(s, c, s->p.l1_cycles ? s->p.l1_cycles : 1);
         return;
     }
@@ -699,6 +749,39 @@ static void tas_request(struct cc_scc *s, struct scc_core *c, struct cc_req *r)
 
 /* ---- phases */
 
+/* What a request does with the copy it finds, for the narration. */
+static void narrate_request(struct cc_scc *s, struct scc_core *c, const struct cc_req *r)
+{
+    if (!s->observer)
+        return;
+    enum cc_line_kind kind = kind_of(s, r->line);
+    const struct scc_way *w = kind == CC_LINE_MPB      ? store_peek(&c->mpbc, r->line)
+                              : kind == CC_LINE_MEMORY ? store_peek(&c->priv, r->line)
+                                                       : NULL;
+    const char *ev = r->op == CC_FLUSH         ? "the core flushes"
+                     : written_mask(s, r) == 0 ? "the core reads"
+                                               : "the core writes";
+    const char *did, *to = copy_state(w);
+    if (kind == CC_LINE_TAS)
+        did = "ask the test-and-set register over the mesh (never cached)";
+    else if (r->op == CC_FLUSH)
+        did = kind == CC_LINE_MPB ? "drop the L1 copy"
+                                  : "write back if dirty, drop the copy; "
+                                    "wait for the posted writes",
+        to = "I";
+    else if (kind == CC_LINE_MPB && is_store(r->op))
+        did = "merge the words into the write-combining buffer (the L1 copy, if any, too)";
+    else if (w)
+        did = "use the copy", to = written_mask(s, r) && kind == CC_LINE_MEMORY ? "M" : to;
+    else if (kind == CC_LINE_MPB)
+        did = "no copy: ask the line's MPB over the mesh";
+    else if (is_store(r->op))
+        did = "no copy: write to memory, posted (no write-allocate)";
+    else
+        did = "no copy: ask the memory controller over the mesh";
+    step(s, false, c->id, r->line, -1, ev, copy_state(w), to, did);
+}
+
 static void start_request(struct cc_scc *s, struct scc_core *c)
 {
     struct cc_req *r = c->q;
@@ -708,6 +791,7 @@ static void start_request(struct cc_scc *s, struct scc_core *c)
         drain_wcb(s, c, P_WCB_ACK);
         return;
     }
+    narrate_request(s, c, r);
     switch (kind_of(s, r->line)) {
     case CC_LINE_MEMORY:
         private_request(s, c, r);
@@ -732,8 +816,12 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     if (m->type == SM_ACK && kind_of(s, m->line) == CC_LINE_MEMORY) {
         posted_done(c, m);
         sim_msg_free(&s->msgs, m);
-        if (c->nposted == 0 && c->busy && c->phase == P_POSTED)
-            read_memory(s, c, r);
+        if (c->nposted == 0 && c->busy && c->phase == P_POSTED) {
+            if (r->op == CC_FLUSH)
+                finish_after(s, c, 0);
+            else
+                read_memory(s, c, r);
+        }
         return;
     }
     SIM_ASSERT(c->busy && r != NULL);
@@ -762,6 +850,10 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
         sim_panic("scc: core %d got %s while starting", c->id, scc_msg_names[m->type]);
     }
     SIM_ASSERT(m->type == SM_DATA && m->line == r->line);
+    step(s, false, c->id, r->line, m->src, "the data arrived", "I",
+         written_mask(s, r) && kind_of(s, r->line) == CC_LINE_MEMORY ? "M" : "S",
+         kind_of(s, r->line) == CC_LINE_MPB ? "fill the L1 copy (MPB lines live in the L1 only)"
+                                            : "fill the copy, do the operation");
     uint8_t *d;
     if (kind_of(s, r->line) == CC_LINE_MPB) {
         struct scc_way victim;
@@ -1100,4 +1192,10 @@ void cc_scc_destroy(struct cc_scc *s)
     free(s->mpb);
     free(s->tas);
     free(s);
+}
+
+void cc_scc_observe(struct cc_scc *s, cc_observer_fn fn, void *ctx)
+{
+    s->observer = fn;
+    s->observer_ctx = ctx;
 }

@@ -29,7 +29,9 @@
  *     homes); a line's controller is line % controllers; a controller
  *     serves one line per bandwidth slot and answers after latency. Writes
  *     to memory (stores that miss, write-backs) are posted: the core goes
- *     on, and its next read miss waits until they are acknowledged.
+ *     on, and its next read miss waits until they are acknowledged. A flush
+ *     of a private line also waits for them (a fence: what a program uses
+ *     before it raises a flag for data it left in shared DRAM).
  *   - Test-and-set registers, one per core on its tile: read = test and
  *     set (the old value, then 1), write = set to the value. Never cached,
  *     always through the mesh.
@@ -70,5 +72,6 @@ int cc_scc_core_memory(const struct cc_scc *s, int core);
 void cc_scc_get_stats(const struct cc_scc *s, struct cc_stats *out);
 void cc_scc_print_counters(const struct cc_scc *s, FILE *f);
 void cc_scc_print_outstanding(const struct cc_scc *s, FILE *f);
+void cc_scc_observe(struct cc_scc *s, cc_observer_fn fn, void *ctx);
 
 #endif

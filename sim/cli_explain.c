@@ -17,6 +17,7 @@ struct narrator {
     uint64_t max_lines, printed, skipped;
     int only_decl; /* -1: every line */
     int cores;
+    int tiles; /* the SCC: homes are tiles (their MPBs), then memory controllers; else 0 */
 };
 
 static void on_place(void *ctx, int64_t index, uint64_t number)
@@ -44,7 +45,11 @@ static bool wanted(const struct narrator *n, uint64_t line)
 
 static void who(const struct narrator *n, int node, bool home, char *buf, size_t size)
 {
-    if (home)
+    if (home && n->tiles && node - n->cores >= n->tiles)
+        snprintf(buf, size, "mc %d", node - n->cores - n->tiles);
+    else if (home && n->tiles)
+        snprintf(buf, size, "tile %d", node - n->cores);
+    else if (home)
         snprintf(buf, size, "home %d", node - n->cores);
     else
         snprintf(buf, size, "core %d", node);
@@ -89,7 +94,11 @@ int cli_explain(int argc, char **argv)
     struct cli_session ss;
     if ((bad = cli_session_open(&a, &ss)))
         return bad;
-    struct narrator n = {.ss = &ss, .max_lines = a.max_lines, .only_decl = -1, .cores = ss.w.cores};
+    struct narrator n = {.ss = &ss,
+                         .max_lines = a.max_lines,
+                         .only_decl = -1,
+                         .cores = ss.w.cores,
+                         .tiles = cc_has_mpb(ss.mc->cc) ? ss.mc->params.homes : 0};
     sim_map_init(&n.names);
     if (a.only_line) {
         n.only_decl = wl_program_decl_find(ss.p, a.only_line);

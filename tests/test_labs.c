@@ -14,6 +14,7 @@
 struct figures {
     double median, link_queue_ns;
     double misses, steals, poll_refetches;
+    double value_errors, network_bytes;
 };
 
 static struct tu_run r;
@@ -40,12 +41,13 @@ static double field(const char *json, const char *key)
 }
 
 /* Runs `ccsim run -c CONFIG LAB/TRACE --json` and reads the figures. */
-static struct figures run_lab(const char *config, const char *trace)
+static struct figures run_lab_set(const char *config, const char *trace, const char *set,
+                                  int status)
 {
     char json[4096];
     snprintf(json, sizeof json, "%s/lab.json", tu_dir());
-    tu_ccsim(&r, "run -c %s/%s %s/%s --json %s", CCSIM_CONFIGS, config, LABS, trace, json);
-    ck_assert_msg(r.status == 0, "%s: exit %d\n%s", trace, r.status, r.err);
+    tu_ccsim(&r, "run -c %s/%s %s/%s --json %s %s", CCSIM_CONFIGS, config, LABS, trace, json, set);
+    ck_assert_msg(r.status == status, "%s: exit %d\n%s", trace, r.status, r.err);
     const char *j = slurp(json);
     const char *lat = strstr(j, "\"latency_ns\"");
     ck_assert(lat != NULL);
@@ -53,8 +55,15 @@ static struct figures run_lab(const char *config, const char *trace)
                         .link_queue_ns = field(j, "link_queue_ns"),
                         .misses = field(j, "misses"),
                         .steals = field(j, "steals"),
-                        .poll_refetches = field(j, "poll_refetches")};
+                        .poll_refetches = field(j, "poll_refetches"),
+                        .value_errors = field(j, "value_errors"),
+                        .network_bytes = field(j, "network_bytes")};
     return f;
+}
+
+static struct figures run_lab(const char *config, const char *trace)
+{
+    return run_lab_set(config, trace, "", 0);
 }
 
 /* Lab 1: two threads adding to two words of one line take longer and miss
@@ -109,6 +118,36 @@ START_TEST(test_lab4_snb_congestion)
 }
 END_TEST
 
+/* Lab 5: on the SCC, with the bug workaround an MPB transfer costs about
+ * what a DRAM transfer costs, and less without it; a stale DRAM copy gives
+ * value errors; the write-combining buffer sends a line of word stores as
+ * one packet; a partial line left in it ends in a deadlock report. */
+START_TEST(test_lab5_scc_mpb)
+{
+    const char *cfg = "scc.cfg";
+    struct figures mpb = run_lab(cfg, "05-scc-mpb/mpb.trace");
+    struct figures dram = run_lab(cfg, "05-scc-mpb/dram.trace");
+    struct figures fixed =
+        run_lab_set(cfg, "05-scc-mpb/mpb.trace", "--set mpb.local_mpb_via_router=false", 0);
+    ck_assert_msg(mpb.median < 1.15 * dram.median && dram.median < 1.15 * mpb.median,
+                  "mpb %.1f, dram %.1f", mpb.median, dram.median);
+    ck_assert_msg(fixed.median < 0.9 * mpb.median && fixed.median < 0.9 * dram.median,
+                  "without the bug %.1f, mpb %.1f, dram %.1f", fixed.median, mpb.median,
+                  dram.median);
+    ck_assert(mpb.value_errors == 0 && dram.value_errors == 0);
+    struct figures stale = run_lab_set(cfg, "05-scc-mpb/dram-stale.trace", "", 1);
+    ck_assert(stale.value_errors > 0);
+    struct figures line = run_lab(cfg, "05-scc-mpb/wcb-line.trace");
+    struct figures words = run_lab(cfg, "05-scc-mpb/wcb-words.trace");
+    ck_assert_msg(line.median < words.median && line.network_bytes < words.network_bytes,
+                  "line %.1f ns %.0f B, words %.1f ns %.0f B", line.median, line.network_bytes,
+                  words.median, words.network_bytes);
+    tu_ccsim(&r, "run -c %s/%s %s/05-scc-mpb/wcb-stuck.trace", CCSIM_CONFIGS, cfg, LABS);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "write-combining buffer holds") != NULL, "%s", r.err);
+}
+END_TEST
+
 static Suite *labs_suite(void)
 {
     Suite *s = suite_create("labs");
@@ -117,6 +156,7 @@ static Suite *labs_suite(void)
     tcase_add_test(tc, test_lab2_line_stealing);
     tcase_add_test(tc, test_lab3_knc_contention);
     tcase_add_test(tc, test_lab4_snb_congestion);
+    tcase_add_test(tc, test_lab5_scc_mpb);
     suite_add_tcase(s, tc);
     return s;
 }

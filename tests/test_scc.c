@@ -222,6 +222,19 @@ START_TEST(test_config_errors)
 }
 END_TEST
 
+/* explain narrates the SCC too: the buffer leaving, the tile serving. */
+START_TEST(test_explain_narrates_the_scc)
+{
+    struct tu_run r;
+    tu_ccsim(&r, "explain -c scc %s/../docs/labs/05-scc-mpb/wcb-line.trace", CCSIM_TEST_DIR);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "core 0   msg          the write-combining buffer must leave") &&
+                      strstr(r.out, "tile 23  msg          an MPB write (core 0)") &&
+                      strstr(r.out, "fill the L1 copy"),
+                  "%s", r.out);
+}
+END_TEST
+
 START_TEST(test_stress_and_microbench_run)
 {
     struct tu_run r;
@@ -257,6 +270,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_placement_errors);
     tcase_add_test(tc, test_trace_syntax);
     tcase_add_test(tc, test_config_errors);
+    tcase_add_test(tc, test_explain_narrates_the_scc);
     tcase_add_test(tc, test_stress_and_microbench_run);
     suite_add_tcase(s, tc);
     return s;
