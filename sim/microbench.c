@@ -267,6 +267,38 @@ static void scc_run(struct mb *b, struct mb_result *res)
     mb_fit(res->multiline, res->nmultiline, &res->multiline_q, &res->multiline_o);
 }
 
+/* ------------------------------------------------------------ seed 001 */
+
+/* Core 0 copies src into dst (lines of each), after `setup` (statements
+ * per line j) in the untimed phase; bytes / median ns. The sync after the
+ * mark keeps core 1's next set-up out of the timed copy (the iteration it
+ * opens has no mark, so it is not measured). */
+static double copy_rate(struct mb *b, long lines, const char *setup)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads 2\npin 0 1\nline src %ld\nline dst %ld\n"
+             "for it 0..%d {\n  for j 0..%ld {\n%s  }\n  all: sync\n  0: copy src dst %ld\n"
+             "  0: mark done\n  all: sync\n}\n",
+             lines, lines, b->iters - 1, lines - 1, setup, lines);
+    double ns = measure(b, text);
+    return (double)lines * (double)b->m->machine.line_bytes / ns;
+}
+
+bool mb_copy_rates(const struct sim_machine_cfg *m, long bytes, int iterations,
+                   struct mb_copy_rates *out, struct sim_diag *d)
+{
+    struct mb b = {m, (int)(m->machine.cores / m->machine.sockets), iterations, d, false};
+    long lines = (bytes + m->machine.line_bytes - 1) / m->machine.line_bytes;
+    out->lhm = out->shm = copy_rate(&b, lines, "    0: prime src[j] M\n    0: prime dst[j] M\n");
+    /* shared as the transfer shares it: written by core 0, read by core 1
+     * (S, or O where MOESI keeps the dirty copy: Bulldozer's case) */
+    out->shs =
+        copy_rate(&b, lines, "    0: prime src[j] M\n    0: prime dst[j] M\n    1: read dst[j]\n");
+    out->lmm = copy_rate(&b, lines, "    1: prime src[j] M\n    0: prime dst[j] M\n");
+    return !b.failed;
+}
+
 void mb_fit(const struct mb_point *p, int n, double *a, double *s)
 {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;

@@ -29,6 +29,19 @@ struct mb_result {
     int nmpb, ndram;
 };
 
+/* Seed 001's microbenchmarks (Sec III-B, Table II): throughputs (bytes/ns)
+ * of a copy stream of `bytes` by the state of the lines it touches, core 0
+ * copying while core 1 holds what the state needs: load hit modified and
+ * store hit modified (both sides in M in core 0: one run gives both), store
+ * hit shared (the destination written by core 0 and read by core 1, as the
+ * transfer leaves it: S, or O under MOESI), load miss modified (the source
+ * in M in core 1). */
+struct mb_copy_rates {
+    double lhm, shm, shs, lmm;
+};
+bool mb_copy_rates(const struct sim_machine_cfg *m, long bytes, int iterations,
+                   struct mb_copy_rates *out, struct sim_diag *d);
+
 /* Least squares y = a + s x over n points (x, ns); n >= 1 (one point: s = 0). */
 void mb_fit(const struct mb_point *p, int n, double *a, double *s);
 /* On the SCC, contention is n threads reading one line of a remote MPB and

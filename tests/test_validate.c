@@ -13,8 +13,9 @@
 #include <string.h>
 
 /* seed 000 Table 1 (Sandy Bridge) and Tables 1-2 (Xeon Phi, E/E) */
-static const struct val_params snb = {2.3, 35.0, 94.0, 70.0, 107.0, 0, 0, 63.4, 11.1};
-static const struct val_params knc = {8.6, 235.8, 0, 277.7, 0, 320.5, 56.2, 1521.0, 76.0};
+static const struct val_params snb = {2.3, 35.0, 94.0, 70.0, 107.0, 0, 0, 63.4, 11.1, NULL, NULL};
+static const struct val_params knc = {8.6,  235.8,  0,    277.7, 0,   320.5,
+                                      56.2, 1521.0, 76.0, NULL,  NULL};
 
 #define EPS 1e-9
 #define BAND(bd, lo, hi)                                                                           \
@@ -329,6 +330,29 @@ START_TEST(test_cli_teach_xbar)
 }
 END_TEST
 
+/* Seed 001 Eq 1-3 by hand: send rate min(10, 8) = 8 B/ns, receive rate
+ * min(4, 6) = 4 B/ns. One chunk: S + R; two: S + max(S, R) + R; a third,
+ * short chunk: its S hides under the previous R. */
+START_TEST(test_mpi_shm_eq1_3)
+{
+    struct val_copy_rates rates = {.lhm = 10, .shs = 8, .lmm = 4, .shm = 6};
+    ck_assert_double_eq_tol(val_mpi_shm(4096, 32768, &rates), 512 + 1024, 1e-9);
+    ck_assert_double_eq_tol(val_mpi_shm(65536, 32768, &rates), 4096 + 8192 + 8192, 1e-9);
+    ck_assert_double_eq_tol(val_mpi_shm(80000, 32768, &rates), 4096 + 8192 + 8192 + 3616, 1e-9);
+}
+END_TEST
+
+/* validate runs mpi-shm against Eq 1-3 with throughputs it measures. */
+START_TEST(test_cli_mpi_shm)
+{
+    tu_ccsim(&r, "validate -c opteron-6272 -w mpi-shm:bytes=65536 --threads 2,4 -i 5");
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    const char *row = strstr(r.out, "mpi-shm:bytes=65536");
+    ck_assert_msg(row && !strstr(row, "no model") && strstr(r.out, "of 1 points in band"), "%s",
+                  r.out);
+}
+END_TEST
+
 START_TEST(test_cli_errors)
 {
     tu_ccsim(&r, "validate -c teach-xbar -w barrier-central");
@@ -407,6 +431,7 @@ int main(void)
     tcase_add_test(tc, test_trees_eq26_32_35);
     tcase_add_test(tc, test_table_placement);
     tcase_add_test(tc, test_pingpong_eq1);
+    tcase_add_test(tc, test_mpi_shm_eq1_3);
     tcase_add_test(tc, test_multim_rounds_and_cost);
     tcase_add_test(tc, test_pairwise_eq30);
     tcase_add_test(tc, test_bcast_multiline_eq32_eq4);
@@ -415,6 +440,7 @@ int main(void)
     tcase_add_test(cli, test_cli_teach_xbar);
     tcase_add_test(cli, test_cli_errors);
     tcase_add_test(cli, test_cli_plot);
+    tcase_add_test(cli, test_cli_mpi_shm);
     tcase_add_test(cli, test_cli_optimize);
     tcase_add_test(cli, test_cli_plot_no_gnuplot);
     suite_add_tcase(s, cli);

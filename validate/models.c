@@ -287,3 +287,19 @@ double val_scc_dram_cycles(int routers, double core_ghz, double mesh_ghz)
 {
     return 40.0 + 8.0 * routers * core_ghz / mesh_ghz;
 }
+
+/* ------------------------------------------------------------ seed 001 */
+
+double val_mpi_shm(long bytes, long chunk, const struct val_copy_rates *r)
+{
+    double send_rate = fmin(r->lhm, r->shs), recv_rate = fmin(r->lmm, r->shm); /* Eq 2, 3 */
+    long n = (bytes + chunk - 1) / chunk;
+    double t = 0, prev_r = 0;
+    for (long i = 0; i < n; i++) {
+        long c = i < n - 1 ? chunk : bytes - chunk * (n - 1);
+        double s = (double)c / send_rate, rr = (double)c / recv_rate;
+        t += i == 0 ? s : fmax(s, prev_r); /* Eq 1 */
+        prev_r = rr;
+    }
+    return t + prev_r;
+}

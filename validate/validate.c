@@ -16,16 +16,24 @@
 
 void val_params_paper(const struct sim_model_sec *m, struct val_params *p)
 {
-    *p = (struct val_params){m->R_L_ns,          m->R_R_ns,         m->R_Q_ns,
-                             m->R_I_ns,          m->R_QI_ns,        m->contention_b_ns,
-                             m->contention_c_ns, m->multiline_q_ns, m->multiline_o_ns};
+    *p = (struct val_params){m->R_L_ns,
+                             m->R_R_ns,
+                             m->R_Q_ns,
+                             m->R_I_ns,
+                             m->R_QI_ns,
+                             m->contention_b_ns,
+                             m->contention_c_ns,
+                             m->multiline_q_ns,
+                             m->multiline_o_ns,
+                             NULL,
+                             NULL};
 }
 
 void val_params_fitted(const struct mb_result *r, struct val_params *p)
 {
-    *p = (struct val_params){r->r_l,          r->r_r,         r->r_q,
-                             r->r_i,          r->r_qi,        r->contention_b,
-                             r->contention_c, r->multiline_q, r->multiline_o};
+    *p = (struct val_params){
+        r->r_l,          r->r_r,         r->r_q,         r->r_i, r->r_qi, r->contention_b,
+        r->contention_c, r->multiline_q, r->multiline_o, NULL,   NULL};
 }
 
 void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm)
@@ -57,6 +65,9 @@ void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm)
  *                               none across sockets; 29/28 on Xeon Phi
  *   barrier-pairwise:m=K        27, 28   30       29, 28 (one socket: dissemination)
  *   bcast-multiline:lines=N     32 with T_data = T_m(N), Eq 4; none across sockets
+ *   mpi-shm:bytes=B (2 threads) seed 001 Eq 1-3, throughputs measured at size B
+ *                               by simulation (--params paper too: the paper
+ *                               measures them with its own microbenchmarks)
  */
 const struct val_algo val_algos[] = {
     {"m2o:lines=same", VAL_M2O_SAME, 0, "Eq 6/8 (intra, Phi), 7/9 (inter)", VAL_SHAPE_FLAT},
@@ -84,12 +95,16 @@ const struct val_algo val_algos[] = {
     {"barrier-pairwise:m=1", VAL_PAIRWISE, 1, "Eq 30 (two sockets), else 27/28", VAL_SHAPE_FLAT},
     {"bcast-multiline:lines=128", VAL_BCAST_MULTILINE, 128, "Eq 32 with Eq 4 (one socket)",
      VAL_SHAPE_FLAT},
+    {"mpi-shm:bytes=4096", VAL_MPI_SHM, 4096, "seed 001 Eq 1-3", VAL_SHAPE_FLAT},
+    {"mpi-shm:bytes=16384", VAL_MPI_SHM, 16384, "seed 001 Eq 1-3", VAL_SHAPE_FLAT},
+    {"mpi-shm:bytes=65536", VAL_MPI_SHM, 65536, "seed 001 Eq 1-3", VAL_SHAPE_FLAT},
+    {"mpi-shm:bytes=262144", VAL_MPI_SHM, 262144, "seed 001 Eq 1-3", VAL_SHAPE_FLAT},
 };
 const int val_nalgos = (int)(sizeof val_algos / sizeof val_algos[0]);
 
 bool val_runs(const struct val_algo *a, int threads)
 {
-    return a->kind != VAL_PINGPONG || threads == 2;
+    return (a->kind != VAL_PINGPONG && a->kind != VAL_MPI_SHM) || threads == 2;
 }
 
 static int socket_of(const struct val_machine *vm, int t)
@@ -194,6 +209,16 @@ bool val_model(const struct val_algo *a, int threads, const struct val_machine *
     case VAL_SOCKETROOT:
     case VAL_PAIRWISE:
         return diss_model(a, threads, s, q, vm, p, out, why);
+    case VAL_MPI_SHM: {
+        struct val_copy_rates r;
+        if (!p->rates || !p->rates(p->rates_ctx, a->m, &r)) {
+            *why = "no load/store throughputs by cache state (seed 001's microbenchmarks)";
+            return false;
+        }
+        double t = val_mpi_shm(a->m, 32768, &r); /* the generator's default chunk */
+        *out = (struct val_band){t, t};
+        return true;
+    }
     case VAL_PINGPONG:
         if (threads != 2) {
             *why = "pingpong runs exactly 2 threads";

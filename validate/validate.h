@@ -18,11 +18,29 @@
 #include <stddef.h>
 
 /* The model parameters (ns); NAN or 0 where a machine has no such figure. */
+/* Seed 001's throughputs (bytes/ns) of a copy's loads and stores by cache
+ * state, for a buffer of the message's size (Sec III-B/C, Table II): load
+ * hit modified, store hit shared, load miss modified, store hit modified. */
+struct val_copy_rates {
+    double lhm, shs, lmm, shm;
+};
+/* Measures them for a message of `bytes` (by simulation: the paper's
+ * microbenchmarks); false if it cannot. */
+typedef bool (*val_rates_fn)(void *ctx, long bytes, struct val_copy_rates *out);
+
 struct val_params {
     double r_l, r_r, r_q, r_i, r_qi; /* Table 1 */
     double b, c;                     /* contention T_C(n) = b + c n, Eq 2, Table 2 */
     double mq, mo;                   /* multi-line copy T_m(N) = q + o N, Eq 4 */
+    val_rates_fn rates;              /* seed 001: NULL if not available */
+    void *rates_ctx;
 };
+
+/* Seed 001, Eq 1-3: a message of `bytes` moved in chunks of `chunk` through
+ * a shared buffer, sender and receiver buffers recently used: S(C) = C /
+ * min(LHM, SHS), R(C) = C / min(LMM, SHM), and
+ * T = S(C_1) + sum_{i=2..n} max(S(C_i), R(C_{i-1})) + R(C_n). */
+double val_mpi_shm(long bytes, long chunk, const struct val_copy_rates *r);
 
 struct val_band {
     double min, max; /* ns */
@@ -123,7 +141,8 @@ enum val_kind {
     VAL_PINGPONG,        /* Eq 1 (2 threads) */
     VAL_MULTIM,          /* Sec 3.3.1 multi-m dissemination (m = 0: auto) */
     VAL_PAIRWISE,        /* Eq 30 (two sockets), else 27/28 */
-    VAL_BCAST_MULTILINE  /* Eq 32 with Eq 4 (one socket) */
+    VAL_BCAST_MULTILINE, /* Eq 32 with Eq 4 (one socket) */
+    VAL_MPI_SHM          /* seed 001 Eq 1-3 (2 threads; m: bytes) */
 };
 
 /* One modelled algorithm: the generator spec and which equations apply. */
