@@ -444,7 +444,9 @@ static bool plot_all(const struct val_args *a, const struct val_row *rows, int n
 struct val_opt {
     const char *title, *eqs;
     struct val_algo cand[VAL_OPT_MAX];
-    char specs[VAL_OPT_MAX][48];
+    char specs[VAL_OPT_MAX][8192];
+    char names[VAL_OPT_MAX][64]; /* for the table */
+    int *parents[VAL_OPT_MAX];   /* a searched tree: its parents (its model) */
     int n;
 };
 
@@ -453,18 +455,46 @@ static void opt_diss(struct val_opt *o)
     *o = (struct val_opt){.title = "barrier-dissemination", .eqs = "Eq 27 (Eq 29 on GOLS)"};
     for (int m = 1; m <= 7; m++, o->n++) {
         snprintf(o->specs[o->n], sizeof o->specs[0], "barrier-dissemination:m=%d", m);
+        snprintf(o->names[o->n], sizeof o->names[0], "barrier-dissemination:m=%d", m);
         o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_DISS, m, "", VAL_SHAPE_FLAT};
     }
 }
 
-static void opt_bcast(struct val_opt *o)
+/* flat, binary, binomial, and the tree Eq 32's search picks (one socket). */
+static void opt_bcast(struct val_opt *o, const struct val_machine *vm, const struct val_params *p,
+                      int threads)
 {
     static const char *names[] = {"flat", "binary", "binomial"};
     *o = (struct val_opt){.title = "bcast-tree", .eqs = "Eq 32"};
     for (int k = 0; k < 3; k++, o->n++) {
         snprintf(o->specs[o->n], sizeof o->specs[0], "bcast-tree:shape=%s", names[k]);
+        snprintf(o->names[o->n], sizeof o->names[0], "bcast-tree:shape=%s", names[k]);
         o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_BCAST_TREE, 0, "", (enum val_shape)k};
     }
+    if (threads > vm->cores / vm->sockets || threads > 1024)
+        return; /* the search models one socket */
+    int *parent = malloc((size_t)threads * sizeof *parent);
+    val_bcast_search(p, threads, vm->phi, parent);
+    int len = snprintf(o->specs[o->n], sizeof o->specs[0], "bcast-tree:shape=parents:");
+    int kids = 0;
+    for (int t = 0; t < threads && len < (int)sizeof o->specs[0]; t++) {
+        len += snprintf(o->specs[o->n] + len, sizeof o->specs[0] - (size_t)len, "%s%d",
+                        t ? "/" : "", parent[t]);
+        kids += parent[t] == 0;
+    }
+    if (len >= (int)sizeof o->specs[0]) {
+        free(parent);
+        return;
+    }
+    snprintf(o->names[o->n], sizeof o->names[0], "searched (root has %d children)", kids);
+    o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_BCAST_TREE, 0, "", VAL_SHAPE_FLAT};
+    o->parents[o->n++] = parent;
+}
+
+static void opt_free(struct val_opt *o)
+{
+    for (int i = 0; i < o->n; i++)
+        free(o->parents[i]);
 }
 
 /* Simulates and models every candidate; prints the table and the choices. */
@@ -474,7 +504,7 @@ static int opt_run(const struct val_args *a, const struct val_machine *vm,
     int best_model = -1, best_sim = -1;
     double tmin[VAL_OPT_MAX] = {0}, med[VAL_OPT_MAX] = {0};
     printf("\n%s, %d threads: model T_min (%s) and simulated median\n", o->title, threads, o->eqs);
-    printf("  %-30s %10s %10s\n", "candidate", "T_min", "median");
+    printf("  %-34s %10s %10s\n", "candidate", "T_min", "median");
     for (int i = 0; i < o->n; i++) {
         struct val_row r = {.algo = &o->cand[i], .threads = threads};
         int bad = simulate(a, &r);
@@ -482,21 +512,27 @@ static int opt_run(const struct val_args *a, const struct val_machine *vm,
             return bad;
         const char *why;
         struct val_band b;
-        tmin[i] = val_model(&o->cand[i], threads, vm, p, &b, &why) ? b.min : NAN;
+        if (o->parents[i])
+            tmin[i] = val_bcast_parents(p, o->parents[i], threads, vm->phi).min;
+        else
+            tmin[i] = val_model(&o->cand[i], threads, vm, p, &b, &why) ? b.min : NAN;
         med[i] = r.median;
         if (isfinite(tmin[i]) && (best_model < 0 || tmin[i] < tmin[best_model]))
             best_model = i;
         if (best_sim < 0 || med[i] < med[best_sim])
             best_sim = i;
-        printf("  %-30s %10.1f %10.1f\n", o->specs[i], tmin[i], med[i]);
+        printf("  %-34s %10.1f %10.1f\n", o->names[i], tmin[i], med[i]);
     }
     printf("  model's best: %s; simulated best: %s; speed-up of the simulated best over %s: "
            "%.2fx\n",
-           best_model >= 0 ? o->specs[best_model] : "- (no model)", o->specs[best_sim], o->specs[0],
+           best_model >= 0 ? o->names[best_model] : "- (no model)", o->names[best_sim], o->names[0],
            med[0] / med[best_sim]);
     if (best_model >= 0)
         printf("  the model's pick simulates %.2fx faster than %s\n", med[0] / med[best_model],
-               o->specs[0]);
+               o->names[0]);
+    for (int i = 0; i < o->n; i++)
+        if (o->parents[i])
+            printf("  the searched tree: %s\n", o->specs[i] + strlen("bcast-tree:shape="));
     return 0;
 }
 
@@ -508,8 +544,9 @@ static int optimize(const struct val_args *a, const struct val_machine *vm,
     opt_diss(&o);
     int bad = opt_run(a, vm, p, &o, threads);
     if (!bad) {
-        opt_bcast(&o);
+        opt_bcast(&o, vm, p, threads);
         bad = opt_run(a, vm, p, &o, threads);
+        opt_free(&o);
     }
     return bad;
 }

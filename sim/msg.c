@@ -6,15 +6,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MSG_BLOCK 64
+
+struct sim_msg_block {
+    struct sim_msg_block *next;
+    struct sim_msg msgs[MSG_BLOCK];
+};
+
+/* A new block's messages go to the free list. */
+static void grow(struct sim_msg_pool *p)
+{
+    struct sim_msg_block *b = sim_xmalloc(sizeof *b);
+    b->next = p->blocks;
+    p->blocks = b;
+    for (int i = MSG_BLOCK - 1; i >= 0; i--) {
+        b->msgs[i].next = p->free;
+        p->free = &b->msgs[i];
+    }
+    p->allocated += MSG_BLOCK;
+}
+
 struct sim_msg *sim_msg_new(struct sim_msg_pool *p)
 {
+    if (!p->free)
+        grow(p);
     struct sim_msg *m = p->free;
-    if (m)
-        p->free = m->next;
-    else {
-        m = sim_xmalloc(sizeof *m);
-        p->allocated++;
-    }
+    p->free = m->next;
     p->in_use++;
     memset(m, 0, offsetof(struct sim_msg, data));
     return m;
@@ -29,11 +46,12 @@ void sim_msg_free(struct sim_msg_pool *p, struct sim_msg *m)
 
 void sim_msg_pool_destroy(struct sim_msg_pool *p)
 {
-    while (p->free) {
-        struct sim_msg *m = p->free;
-        p->free = m->next;
-        free(m);
+    while (p->blocks) {
+        struct sim_msg_block *b = p->blocks;
+        p->blocks = b->next;
+        free(b);
     }
+    p->free = NULL;
 }
 
 static inline size_t map_hash(uint64_t key)

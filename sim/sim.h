@@ -199,14 +199,18 @@ struct sim_msg {
 
 enum { SIM_VNET_REQ, SIM_VNET_DATA, SIM_VNET_ACK, SIM_VNETS };
 
+/* Messages come in blocks the pool owns: destroying it frees every message
+ * it ever gave out, also those still in flight when a run stopped. */
+struct sim_msg_block;
 struct sim_msg_pool {
     struct sim_msg *free;
+    struct sim_msg_block *blocks;
     size_t allocated, in_use;
 };
 
 struct sim_msg *sim_msg_new(struct sim_msg_pool *p);
 void sim_msg_free(struct sim_msg_pool *p, struct sim_msg *m);
-void sim_msg_pool_destroy(struct sim_msg_pool *p); /* frees what is in the free list */
+void sim_msg_pool_destroy(struct sim_msg_pool *p); /* frees every message of the pool */
 
 /* ---------------------------------------------------------------- line map */
 

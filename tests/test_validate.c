@@ -342,6 +342,47 @@ START_TEST(test_mpi_shm_eq1_3)
 }
 END_TEST
 
+/* The least T_min over every tree of n threads (parent[t] < t: every
+ * labelled tree in preorder-compatible form covers every shape). */
+static double brute_best(const struct val_params *p, int n, bool phi, int *parent, int t)
+{
+    if (t == n)
+        return val_bcast_parents(p, parent, n, phi).min;
+    double best = INFINITY;
+    for (int q = 0; q < t; q++) {
+        parent[t] = q;
+        best = fmin(best, brute_best(p, n, phi, parent, t + 1));
+    }
+    return best;
+}
+
+/* Eq 32's search finds the best of all trees (brute force up to 8 threads,
+ * 5040 trees), on both machines; on Sandy Bridge that is flat (Sec 4.1.1). */
+START_TEST(test_bcast_search_eq32)
+{
+    int parent[64], found[64];
+    for (int n = 2; n <= 8; n++)
+        for (int phi = 0; phi < 2; phi++) {
+            const struct val_params *p = phi ? &knc : &snb;
+            parent[0] = -1;
+            double best = brute_best(p, n, phi, parent, 1);
+            double got = val_bcast_search(p, n, phi, found).min;
+            ck_assert_msg(fabs(got - best) < 1e-6, "n=%d phi=%d: search %.2f, brute force %.2f", n,
+                          phi, got, best);
+            ck_assert_int_eq(found[0], -1);
+            for (int i = 1; i < n; i++)
+                ck_assert(found[i] >= 0 && found[i] < i);
+        }
+    val_bcast_search(&snb, 8, false, found);
+    for (int i = 1; i < 8; i++)
+        ck_assert_int_eq(found[i], 0);
+    /* past VAL_SEARCH_ALL the pruned search still gives a tree no worse than flat */
+    int big[200];
+    double pruned = val_bcast_search(&knc, 200, true, big).min;
+    ck_assert(pruned <= val_bcast_tree(&knc, VAL_SHAPE_FLAT, 200, true).min);
+}
+END_TEST
+
 /* validate runs mpi-shm against Eq 1-3 with throughputs it measures. */
 START_TEST(test_cli_mpi_shm)
 {
@@ -411,6 +452,9 @@ START_TEST(test_cli_optimize)
         ck_assert_msg(strstr(r.out, spec) != NULL, "%s missing: %s", spec, r.out);
     }
     ck_assert_msg(strstr(r.out, "bcast-tree:shape=binomial") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "searched (root has ") &&
+                      strstr(r.out, "the searched tree: parents:-1/0"),
+                  "%s", r.out);
     /* teach-xbar, 4 threads, fitted R_I 75, R_R 37, b -36, c 75: Eq 27's T_min is
      * least at m = 3 (one round: 75 + 3*37 = 186, m = 1: 2*(75+37) = 224) */
     ck_assert_msg(strstr(r.out, "model's best: barrier-dissemination:m=3;") != NULL, "%s", r.out);
@@ -432,6 +476,7 @@ int main(void)
     tcase_add_test(tc, test_table_placement);
     tcase_add_test(tc, test_pingpong_eq1);
     tcase_add_test(tc, test_mpi_shm_eq1_3);
+    tcase_add_test(tc, test_bcast_search_eq32);
     tcase_add_test(tc, test_multim_rounds_and_cost);
     tcase_add_test(tc, test_pairwise_eq30);
     tcase_add_test(tc, test_bcast_multiline_eq32_eq4);

@@ -7,6 +7,7 @@
 #include "validate.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 double val_contention(const struct val_params *p, int nth)
@@ -173,14 +174,14 @@ static struct val_band bcast_level(const struct val_params *p, int k, bool phi, 
 }
 
 /* T(node) = T_lev(k_node) + max over children T(child), T(leaf) = 0, over
- * the tree of shape s (parent[t] < t, so children come after parents). */
-static struct val_band tree_cost(const struct val_params *p, enum val_shape s, int n, bool phi,
-                                 bool reduce, double data)
+ * the tree parent[] (parent[t] < t, so children come after parents). */
+static struct val_band parents_cost(const struct val_params *p, const int *parent, int n, bool phi,
+                                    bool reduce, double data)
 {
     int *kids = calloc((size_t)n, sizeof *kids);
     struct val_band *worst = calloc((size_t)n, sizeof *worst), root = {0, 0};
     for (int t = 1; t < n; t++)
-        kids[val_tree_parent(s, t)]++;
+        kids[parent[t]]++;
     for (int t = n - 1; t >= 0; t--) {
         struct val_band lev = !kids[t] ? (struct val_band){0, 0}
                               : reduce ? red_level(p, kids[t])
@@ -190,12 +191,111 @@ static struct val_band tree_cost(const struct val_params *p, enum val_shape s, i
             root = c;
             break;
         }
-        struct val_band *w = &worst[val_tree_parent(s, t)];
+        struct val_band *w = &worst[parent[t]];
         *w = (struct val_band){fmax(w->min, c.min), fmax(w->max, c.max)};
     }
     free(kids);
     free(worst);
     return root;
+}
+
+static struct val_band tree_cost(const struct val_params *p, enum val_shape s, int n, bool phi,
+                                 bool reduce, double data)
+{
+    int *parent = malloc((size_t)n * sizeof *parent);
+    for (int t = 0; t < n; t++)
+        parent[t] = t ? val_tree_parent(s, t) : -1;
+    struct val_band b = parents_cost(p, parent, n, phi, reduce, data);
+    free(parent);
+    return b;
+}
+
+struct val_band val_bcast_parents(const struct val_params *p, const int *parent, int n, bool phi)
+{
+    return parents_cost(p, parent, n, phi, false, p->r_r);
+}
+
+/* ---- Eq 32's search */
+
+struct search {
+    const struct val_params *p;
+    bool phi;
+    double *best; /* best[s]: T_min of the best tree of s threads */
+    int **split;  /* split[s]: its subtree sizes, 0-terminated */
+    int part[VAL_SEARCH_ALL + 1], cand[VAL_SEARCH_ALL + 1];
+};
+
+/* Every partition of `left` into parts of at most `max`, non-increasing,
+ * after the k parts in x->part: keeps the cheapest for size s. */
+static void partitions(struct search *x, int s, int left, int max, int k)
+{
+    if (left == 0) {
+        double worst = 0;
+        for (int i = 0; i < k; i++)
+            worst = fmax(worst, x->best[x->part[i]]);
+        double t = bcast_level(x->p, k, x->phi, x->p->r_r).min + worst;
+        if (t < x->best[s]) {
+            x->best[s] = t;
+            memcpy(x->split[s], x->part, (size_t)k * sizeof(int));
+            x->split[s][k] = 0;
+        }
+        return;
+    }
+    for (int v = max < left ? max : left; v >= 1; v--) {
+        x->part[k] = v;
+        partitions(x, s, left - v, v, k + 1);
+    }
+}
+
+/* Even splits of s-1 into k subtrees, k = 1..s-1. */
+static void even_splits(struct search *x, int s)
+{
+    for (int k = 1; k < s; k++) {
+        int base = (s - 1) / k, extra = (s - 1) % k;
+        double t = bcast_level(x->p, k, x->phi, x->p->r_r).min + x->best[base + (extra > 0)];
+        if (t < x->best[s]) {
+            x->best[s] = t;
+            for (int i = 0; i < k; i++)
+                x->split[s][i] = base + (i < extra);
+            x->split[s][k] = 0;
+        }
+    }
+}
+
+/* Lays out the best tree of s threads from id `root` in preorder; returns
+ * the next free id. */
+static int lay_out(const struct search *x, int s, int root, int *parent)
+{
+    int next = root + 1;
+    for (int i = 0; x->split[s][i]; i++) {
+        parent[next] = root;
+        next = lay_out(x, x->split[s][i], next, parent);
+    }
+    return next;
+}
+
+struct val_band val_bcast_search(const struct val_params *p, int n, bool phi, int *parent)
+{
+    struct search x = {.p = p, .phi = phi};
+    x.best = malloc((size_t)(n + 1) * sizeof *x.best);
+    x.split = malloc((size_t)(n + 1) * sizeof *x.split);
+    for (int s = 0; s <= n; s++) {
+        x.split[s] = calloc((size_t)s + 1, sizeof **x.split);
+        x.best[s] = s <= 1 ? 0 : INFINITY;
+        if (s <= 1)
+            continue;
+        if (s <= VAL_SEARCH_ALL)
+            partitions(&x, s, s - 1, s - 1, 0);
+        else
+            even_splits(&x, s);
+    }
+    parent[0] = -1;
+    lay_out(&x, n, 0, parent);
+    for (int s = 0; s <= n; s++)
+        free(x.split[s]);
+    free(x.split);
+    free(x.best);
+    return val_bcast_parents(p, parent, n, phi);
 }
 
 struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi)

@@ -88,6 +88,19 @@ struct val_band val_ntree(const struct val_params *p, int n, int k);
 /* Eq 32: one-line tree broadcast of n threads, T_lev(k) = T_o2m(k) + R_R (the
  * line) + T_m2o(k) with the single-line rows of Tables 5-6 (one socket). */
 struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi);
+/* Eq 32 over any tree: parent[t] < t for t > 0, parent[0] = -1. */
+struct val_band val_bcast_parents(const struct val_params *p, const int *parent, int n, bool phi);
+/* Eq 32's minimisation (Sec 4): the tree of n threads with the least T_min.
+ * Eq 32 makes a tree's cost its root level plus its costliest subtree, so
+ * the best tree of n is a root with k children whose subtrees are best trees
+ * of their sizes: a search over the partitions of n-1 into subtree sizes.
+ * Up to VAL_SEARCH_ALL threads every partition is tried (that covers every
+ * structurally different tree); above, only even splits (the paper's
+ * pruning, Sec 3.1 and 4.1.2). Writes parent[0..n) (preorder: parent[t] <
+ * t) and returns the band of that tree. */
+#define VAL_SEARCH_ALL 40
+struct val_band val_bcast_search(const struct val_params *p, int n, bool phi, int *parent);
+
 /* Eq 33-34: one-line tree reduction of n threads (one socket). */
 struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, int n);
 /* Eq 4: T_m(N) = q + o N. */
