@@ -383,12 +383,31 @@ START_TEST(test_bcast_search_eq32)
 }
 END_TEST
 
+/* Trees across sockets (Sec 4.1.1): in one socket the same as Eq 32/33;
+ * a child moved to the other socket costs at least R_Q - R_R more. */
+START_TEST(test_trees_across_sockets)
+{
+    int one[8] = {0}, two[8] = {0, 0, 0, 0, 0, 0, 0, 1};
+    for (int shape = 0; shape < 3; shape++) {
+        enum val_shape s = (enum val_shape)shape;
+        struct val_band b1 = val_bcast_tree_sockets(&snb, s, 8, one);
+        struct val_band r1 = val_reduce_tree_sockets(&snb, s, 8, one);
+        ck_assert_double_eq_tol(b1.min, val_bcast_tree(&snb, s, 8, false).min, 1e-9);
+        ck_assert_double_eq_tol(r1.max, val_reduce_tree(&snb, s, 8).max, 1e-9);
+        struct val_band b2 = val_bcast_tree_sockets(&snb, s, 8, two);
+        struct val_band r2 = val_reduce_tree_sockets(&snb, s, 8, two);
+        ck_assert(b2.min >= b1.min + (snb.r_q - snb.r_r) - 1e-9);
+        ck_assert(r2.min >= r1.min + 2 * (snb.r_q - snb.r_r) - 1e-9);
+    }
+}
+END_TEST
+
 /* validate runs mpi-shm against Eq 1-3 with throughputs it measures. */
 START_TEST(test_cli_mpi_shm)
 {
-    tu_ccsim(&r, "validate -c opteron-6272 -w mpi-shm:bytes=65536 --threads 2,4 -i 5");
+    tu_ccsim(&r, "validate -c teach-xbar -w mpi-shm:bytes=16384 --threads 2,4 -i 4");
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
-    const char *row = strstr(r.out, "mpi-shm:bytes=65536");
+    const char *row = strstr(r.out, "mpi-shm:bytes=16384");
     ck_assert_msg(row && !strstr(row, "no model") && strstr(r.out, "of 1 points in band"), "%s",
                   r.out);
 }
@@ -477,6 +496,7 @@ int main(void)
     tcase_add_test(tc, test_pingpong_eq1);
     tcase_add_test(tc, test_mpi_shm_eq1_3);
     tcase_add_test(tc, test_bcast_search_eq32);
+    tcase_add_test(tc, test_trees_across_sockets);
     tcase_add_test(tc, test_multim_rounds_and_cost);
     tcase_add_test(tc, test_pairwise_eq30);
     tcase_add_test(tc, test_bcast_multiline_eq32_eq4);

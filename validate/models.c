@@ -159,33 +159,48 @@ int val_tree_parent(enum val_shape s, int t)
     return t - high; /* binomial: t without its highest bit */
 }
 
-/* Eq 33: one level of the reduction tree, a parent with k children. */
-static struct val_band red_level(const struct val_params *p, int k)
+/* Eq 33: one level of the reduction tree, a parent with k = s + q children,
+ * q of them in the other socket: their transfers cost R_Q, not R_R (Sec
+ * 4.1.1's rule, my reading for Eq 33). */
+static struct val_band red_level(const struct val_params *p, int s, int q)
 {
-    return (struct val_band){p->r_i + 2 * ((k + 1) * p->r_r + p->r_l),
-                             p->r_i + 2 * ((2 * k + 1) * p->r_r + p->r_l)};
+    return (struct val_band){p->r_i + 2 * ((s + 1) * p->r_r + q * p->r_q + p->r_l),
+                             p->r_i + 2 * ((2 * s + 1) * p->r_r + 2 * q * p->r_q + p->r_l)};
 }
 
-/* Eq 32's level with Tables 5-6 (single line): T_o2m(k) + T_data + T_m2o(k). */
+/* Eq 32's level with Tables 5-6 (single line): T_o2m + T_data + T_m2o, the
+ * inter-socket columns when q of the children are in the other socket,
+ * whose copy of the data then crosses QPI (R_Q, Sec 4.1.1). */
+static struct val_band bcast_level2(const struct val_params *p, int s, int q, bool phi, double data)
+{
+    struct val_band o = val_o2m_same(p, s, q, phi), m = val_m2o_same(p, s, q);
+    double d = q ? fmax(data, p->r_q) : data;
+    return (struct val_band){o.min + d + m.min, o.max + d + m.max};
+}
+
 static struct val_band bcast_level(const struct val_params *p, int k, bool phi, double data)
 {
-    struct val_band o = val_o2m_same(p, k, 0, phi), m = val_m2o_same(p, k, 0);
-    return (struct val_band){o.min + data + m.min, o.max + data + m.max};
+    return bcast_level2(p, k, 0, phi, data);
 }
 
 /* T(node) = T_lev(k_node) + max over children T(child), T(leaf) = 0, over
- * the tree parent[] (parent[t] < t, so children come after parents). */
-static struct val_band parents_cost(const struct val_params *p, const int *parent, int n, bool phi,
-                                    bool reduce, double data)
+ * the tree parent[] (parent[t] < t, so children come after parents);
+ * socket[t] (NULL: one socket) splits each node's children into those of
+ * its own socket and the others. */
+static struct val_band parents_cost(const struct val_params *p, const int *parent,
+                                    const int *socket, int n, bool phi, bool reduce, double data)
 {
-    int *kids = calloc((size_t)n, sizeof *kids);
+    int *kids = calloc((size_t)n, sizeof *kids), *far = calloc((size_t)n, sizeof *far);
     struct val_band *worst = calloc((size_t)n, sizeof *worst), root = {0, 0};
-    for (int t = 1; t < n; t++)
+    for (int t = 1; t < n; t++) {
         kids[parent[t]]++;
+        far[parent[t]] += socket && socket[t] != socket[parent[t]];
+    }
     for (int t = n - 1; t >= 0; t--) {
+        int s = kids[t] - far[t], q = far[t];
         struct val_band lev = !kids[t] ? (struct val_band){0, 0}
-                              : reduce ? red_level(p, kids[t])
-                                       : bcast_level(p, kids[t], phi, data);
+                              : reduce ? red_level(p, s, q)
+                                       : bcast_level2(p, s, q, phi, data);
         struct val_band c = {lev.min + worst[t].min, lev.max + worst[t].max};
         if (t == 0) {
             root = c;
@@ -195,24 +210,37 @@ static struct val_band parents_cost(const struct val_params *p, const int *paren
         *w = (struct val_band){fmax(w->min, c.min), fmax(w->max, c.max)};
     }
     free(kids);
+    free(far);
     free(worst);
     return root;
 }
 
-static struct val_band tree_cost(const struct val_params *p, enum val_shape s, int n, bool phi,
-                                 bool reduce, double data)
+static struct val_band tree_cost(const struct val_params *p, enum val_shape s, int n,
+                                 const int *socket, bool phi, bool reduce, double data)
 {
     int *parent = malloc((size_t)n * sizeof *parent);
     for (int t = 0; t < n; t++)
         parent[t] = t ? val_tree_parent(s, t) : -1;
-    struct val_band b = parents_cost(p, parent, n, phi, reduce, data);
+    struct val_band b = parents_cost(p, parent, socket, n, phi, reduce, data);
     free(parent);
     return b;
 }
 
 struct val_band val_bcast_parents(const struct val_params *p, const int *parent, int n, bool phi)
 {
-    return parents_cost(p, parent, n, phi, false, p->r_r);
+    return parents_cost(p, parent, NULL, n, phi, false, p->r_r);
+}
+
+struct val_band val_bcast_tree_sockets(const struct val_params *p, enum val_shape s, int n,
+                                       const int *socket)
+{
+    return tree_cost(p, s, n, socket, false, false, p->r_r);
+}
+
+struct val_band val_reduce_tree_sockets(const struct val_params *p, enum val_shape s, int n,
+                                        const int *socket)
+{
+    return tree_cost(p, s, n, socket, false, true, 0);
 }
 
 /* ---- Eq 32's search */
@@ -300,12 +328,12 @@ struct val_band val_bcast_search(const struct val_params *p, int n, bool phi, in
 
 struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi)
 {
-    return tree_cost(p, s, n, phi, false, p->r_r); /* T_data: the one line, R_R */
+    return tree_cost(p, s, n, NULL, phi, false, p->r_r); /* T_data: the one line, R_R */
 }
 
 struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, int n)
 {
-    return tree_cost(p, s, n, false, true, 0);
+    return tree_cost(p, s, n, NULL, false, true, 0);
 }
 
 /* Eq 4: T_m(N) = q + o N, N lines copied by one thread. */
@@ -373,7 +401,7 @@ struct val_band val_diss_pairwise(const struct val_params *p, int n0, int n1, in
 struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s, int n, int lines,
                                     bool phi)
 {
-    return tree_cost(p, s, n, phi, false, val_multiline(p, lines)); /* Eq 32, T_data = Eq 4 */
+    return tree_cost(p, s, n, NULL, phi, false, val_multiline(p, lines)); /* Eq 32, T_data = Eq 4 */
 }
 
 /* ------------------------------------------------------------ seed 004 */

@@ -12,6 +12,7 @@
 #include "validate.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void val_params_paper(const struct sim_model_sec *m, struct val_params *p)
@@ -57,8 +58,10 @@ void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm)
  *   barrier-dissemination:m=K   27, 28   none     29, 28
  *   barrier-socketroot:m=K      27, 28   31       29, 28 (one socket: dissemination)
  *   m2o-tree, o2m-tree (k=4)    26       none     26
- *   bcast-tree:shape=S          32       none     32 (T_lev from Eq 14/17 or 16/19, 6/8)
- *   reduce-tree:shape=S         33-34    none     33-34
+ *   bcast-tree:shape=S          32       32 *     32 (T_lev from Eq 14/17 or 16/19, 6/8)
+ *   reduce-tree:shape=S         33-34    33-34 *  33-34
+ *     (* Sec 4.1.1: a child in the other socket costs R_Q, its level takes
+ *        the inter columns 15/18 and 7/9; for the reduction, my reading)
  *   reduce-binomial:lines=N     35       35 (QPI) 35 (T_min only: the band is a point)
  *   pingpong (2 threads)        1        1 (R_Q)  1 (the band is a point: 2 RTT/2)
  *   barrier-multim (m=auto)     27/28 summed per round, with round i's m_i;
@@ -161,8 +164,18 @@ static bool tree_model(const struct val_algo *a, int threads, int s, int q,
         *out = val_reduce_binomial(p, s + 1, q, a->m);
         return true;
     }
+    if (q > 0 && (a->kind == VAL_BCAST_TREE || a->kind == VAL_REDUCE_TREE)) {
+        /* Sec 4.1.1: the same equations, cross-socket edges at R_Q */
+        int *socket = malloc((size_t)threads * sizeof *socket);
+        for (int t = 0; t < threads; t++)
+            socket[t] = socket_of(vm, t);
+        *out = a->kind == VAL_BCAST_TREE ? val_bcast_tree_sockets(p, a->shape, threads, socket)
+                                         : val_reduce_tree_sockets(p, a->shape, threads, socket);
+        free(socket);
+        return true;
+    }
     if (q > 0) {
-        *why = "across sockets: the paper's tree models are per socket";
+        *why = "across sockets: the paper gives no equation for this tree";
         return false;
     }
     if (a->kind == VAL_BCAST_MULTILINE) {

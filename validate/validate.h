@@ -101,6 +101,15 @@ struct val_band val_bcast_parents(const struct val_params *p, const int *parent,
 #define VAL_SEARCH_ALL 40
 struct val_band val_bcast_search(const struct val_params *p, int n, bool phi, int *parent);
 
+/* Eq 32 and Eq 33-34 across sockets: socket[t] is thread t's socket; a
+ * child in another socket than its parent costs R_Q where one in the same
+ * socket costs R_R, and its level takes the inter-socket columns of Tables
+ * 5-6 (Sec 4.1.1; for the reduction, my reading). */
+struct val_band val_bcast_tree_sockets(const struct val_params *p, enum val_shape s, int n,
+                                       const int *socket);
+struct val_band val_reduce_tree_sockets(const struct val_params *p, enum val_shape s, int n,
+                                        const int *socket);
+
 /* Eq 33-34: one-line tree reduction of n threads (one socket). */
 struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, int n);
 /* Eq 4: T_m(N) = q + o N. */
