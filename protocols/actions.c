@@ -409,10 +409,23 @@ static void hc_fwd_gets_to_forwarder(struct cc_ctx *c)
     forward(c, M_FWD_GETS, c->dir->forwarder, true);
 }
 
-static void hc_fwd_gets_to_sharer(struct cc_ctx *c)
+/* Reads of a GOLS line pipelined at the tag directory: the reader is a
+ * sharer at once and the supplier (chosen when the first read arrives, from
+ * the sharers that hold the line then) answers each; the directory counts
+ * the readers' unblocks and the supplier's answers (they travel on
+ * different rings, in either order) and takes nothing else on the line
+ * meanwhile. */
+static void hc_share_read(struct cc_ctx *c)
 {
-    c->dir->tx.supplier = cc_first_sharer(c->sys, c->dir, c->dir->tx.requester);
-    forward(c, M_FWD_GETS, c->dir->tx.supplier, true);
+    struct cc_dir *d = c->dir;
+    int reader = c->msg->src;
+    if (d->tx.supplier < 0)
+        d->tx.supplier = cc_first_sharer(c->sys, d, reader);
+    SIM_ASSERT(d->tx.supplier >= 0 && d->tx.supplier != reader);
+    cc_set_sharer(c->sys, d, reader, true);
+    cc_send(c->sys, M_FWD_GETS, c->home->id, d->tx.supplier, c->line, reader, NULL, 0);
+    c->sys->stats.forwards++;
+    d->tx.pending += 2; /* the reader's unblock and the supplier's answer */
 }
 
 static void hc_fwd_getx_to_owner(struct cc_ctx *c)

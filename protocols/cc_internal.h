@@ -68,7 +68,8 @@
     X(MM_U, "GetX forwarded to the owner: waiting for the unblock")                                \
     X(FF_F, "GetS forwarded to the forwarder: waiting, then shared with a new forwarder")          \
     X(OO_F, "GetS forwarded to the O owner: waiting, then O")                                      \
-    X(GG_F, "GetS forwarded to a sharer of a GOLS line: waiting, then GOLS")                       \
+    X(GG_N, "GetS on a GOLS line forwarded to its supplier, more accepted: waiting for the "       \
+            "readers' unblocks, then GOLS")                                                        \
     X(XF_A, "write from a non-holder on O or GOLS: collecting acks, then the supplier answers")    \
     X(B_EM, "data sent: waiting for the unblock, then one owner")                                  \
     X(B_S, "data sent: waiting for the unblock, then shared")                                      \
@@ -200,6 +201,8 @@ struct cc_line {
     bool replaying;         /* its parked requests are being replayed */
     bool from_writer;       /* the last fill came from a core that held it E or M */
     uint64_t lru;           /* last use, for replacement */
+    sim_time_t snoop_until; /* snoops of this line are taken in order; a forward reads the
+                               line out for a hit's cycles, the next snoop waits for it */
     struct cc_req *waiting; /* requests parked on this line, FIFO */
     struct cc_req *waiting_tail;
     uint8_t *data;
@@ -354,7 +357,9 @@ struct cc_system {
     X(send_data_or_grant, "data if the requester holds no copy any more, else a grant")            \
     X(fwd_gets_to_owner, "forward the read to the owner; await its answer")                        \
     X(fwd_gets_to_forwarder, "forward the read to the forwarder; await its answer")                \
-    X(fwd_gets_to_sharer, "forward the read to one sharer; await its answer")                      \
+    X(share_read, "make the reader a sharer now, forward the read to the line's supplier (one "    \
+                  "sharer, the same for every read until the line is quiet), await the reader's "  \
+                  "unblock and the supplier's answer")                                             \
     X(fwd_getx_to_owner, "forward the write to the owner")                                         \
     X(fwd_getx_to_supplier, "forward the write to the sharer chosen to supply")                    \
     X(await_unblock, "await the requester's unblock")                                              \
@@ -430,7 +435,7 @@ bool cc_state_holds(int state);    /* holds valid data (for the checker) */
      CC_S(OI_A) | CC_S(SI_A) | CC_S(FI_A) | CC_S(II_A))
 #define CC_HOME_TRANSIENT                                                                          \
     (CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MO_F) |           \
-     CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(FF_F) | CC_HS(OO_F) | CC_HS(GG_F) | CC_HS(XF_A) |           \
+     CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(FF_F) | CC_HS(OO_F) | CC_HS(GG_N) | CC_HS(XF_A) |           \
      CC_HS(B_EM) | CC_HS(B_S) | CC_HS(B_SF))
 #define CC_HOME_REQUESTS                                                                           \
     (CC_HE(GetS) | CC_HE(GetX) | CC_HE(Upgrade) | CC_HE(PutS) | CC_HE(PutS_Last) | CC_HE(PutF) |   \

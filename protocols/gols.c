@@ -9,7 +9,10 @@
  * memory. Reads of a GOLS line are answered by one of the sharers (memory is
  * stale); a write invalidates the others. The write-back happens when the
  * last copy leaves: a sharer's eviction carries the line, and the directory
- * writes it to memory if it was the last one.
+ * writes it to memory if it was the last one. Reads of a GOLS line do not
+ * wait for each other: the directory makes each reader a sharer at once and
+ * forwards it to one supplier, counting the readers' unblocks (GG_N); only
+ * writes and evictions wait for the line to be quiet.
  */
 #include "cc_internal.h"
 
@@ -69,10 +72,13 @@ static const struct cc_row gols_home[] = {
     CC_ROW(CC_HS(MS_F), CC_HE(Fwd_Ack_Dirty), HS_MG_F, HA(count_answer)),
     CC_ROW(CC_HS(MS_F), CC_HE(Done), HS_S, HA(add_owner_as_sharer), HA(add_sharer)),
     CC_ROW(CC_HS(MG_F), CC_HE(Done), HS_GOLS, HA(add_owner_as_sharer), HA(add_sharer)),
-    CC_ROW(CC_HS(GOLS), CC_HE(GetS), HS_GG_F, HA(start_tx), HA(probe_others),
-           HA(fwd_gets_to_sharer), HA(await_unblock)),
-    CC_ROW(CC_HS(GG_F), CC_HE(Fwd_Ack), CC_SAME, HA(count_answer)),
-    CC_ROW(CC_HS(GG_F), CC_HE(Done), HS_GOLS, HA(add_sharer)),
+    /* reads of a GOLS line pipeline at the tag directory: each goes to the
+     * same supplier while earlier ones are under way (seed 000 Table 2: a
+     * reader of a contended line costs far less than a transfer) */
+    CC_ROW(CC_HS(GOLS), CC_HE(GetS), HS_GG_N, HA(start_tx), HA(probe_others), HA(share_read)),
+    CC_ROW(CC_HS(GG_N), CC_HE(GetS), CC_SAME, HA(share_read)),
+    CC_ROW(CC_HS(GG_N), CC_HE(Fwd_Ack), CC_SAME, HA(count_answer)), /* the supplier keeps it */
+    CC_ROW0(CC_HS(GG_N), CC_HE(Done), HS_GOLS),
     /* writes */
     CC_ROW(CC_HS(I), CC_HE(GetX), HS_IM_M, HA(start_tx), HA(probe_others), HA(read_memory)),
     CC_ROW(CC_HS(IM_M), CC_HE(Done), HS_B_EM, HA(send_data_m), HA(await_unblock)),
@@ -92,7 +98,7 @@ static const struct cc_row gols_home[] = {
     /* answers every transaction counts */
     CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A), CC_HE(Mem_Data), CC_SAME,
            HA(count_answer)),
-    CC_ROW(CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_F) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+    CC_ROW(CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_N) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
            CC_HE(Unblock), CC_SAME, HA(count_answer)),
     /* evictions: the last copy of a GOLS line is written back */
     CC_ROW(CC_HS(S) | CC_HS(GOLS), CC_HE(PutS), CC_SAME, HA(remove_sender), HA(send_put_ack)),
@@ -103,13 +109,14 @@ static const struct cc_row gols_home[] = {
            HA(send_put_ack)),
     CC_ROW(CC_HS(I) | CC_HS(S) | CC_HS(EM) | CC_HS(GOLS), CC_HE(Put_Stale), CC_SAME,
            HA(send_put_ack)),
-    /* one transaction per line: the others wait */
+    /* one transaction per line: the others wait (reads of a GOLS line join) */
     CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) |
-               CC_HS(GG_F) | CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+               CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
            CC_HOME_REQUESTS, CC_SAME, HA(stall)),
+    CC_ROW(CC_HS(GG_N), CC_HOME_REQUESTS & ~CC_HE(GetS), CC_SAME, HA(stall)),
     /* broadcast probes are answered while the transaction runs */
     CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) |
-               CC_HS(GG_F) | CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+               CC_HS(GG_N) | CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
            CC_HE(Probe_Ack), CC_SAME, HA(count_answer)),
 };
 

@@ -444,6 +444,7 @@ static struct cc_line *allocate(struct cc_system *s, struct cc_cache *c, uint64_
             cl->line = line;
             cl->state = CS_I;
             cl->waiting = cl->waiting_tail = NULL;
+            cl->snoop_until = 0;
             return cl;
         }
     }
@@ -535,15 +536,28 @@ static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
     sim_msg_free(&s->msgs, m);
 }
 
+/* Snoops take snoop_cycles. A cache takes the snoops of one line in order,
+ * and a forwarded request reads the line out of the data array for a hit's
+ * cycles before the next snoop of that line starts (same-address requests
+ * serialise in a cache controller; other lines pipeline): forwards of a
+ * shared line to its supplier queue there, which is where contention on
+ * one line emerges. Invalidations and probes use the tags only. */
 static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
 {
     struct cc_cache *c = node;
     struct cc_system *s = c->sys;
-    bool snoop =
-        m->type == M_INV || m->type == M_FWD_GETS || m->type == M_FWD_GETX || m->type == M_PROBE;
-    if (snoop && s->p.snoop_cycles)
-        sim_schedule_at(k, sim_clock_after(s->p.clock, sim_now(k), s->p.snoop_cycles), cache_handle,
-                        c, (uint64_t)(uintptr_t)m);
+    bool forward = m->type == M_FWD_GETS || m->type == M_FWD_GETX;
+    bool snoop = forward || m->type == M_INV || m->type == M_PROBE;
+    sim_time_t start = sim_now(k);
+    struct cc_line *cl = snoop ? cache_find(s, c, m->line) : NULL;
+    if (cl) {
+        start = sim_clock_edge(s->p.clock, start > cl->snoop_until ? start : cl->snoop_until);
+        cl->snoop_until =
+            start + (forward ? (sim_time_t)s->p.hit_cycles * s->p.clock.period_ps : 0);
+    }
+    if (snoop && (s->p.snoop_cycles || start > sim_now(k)))
+        sim_schedule_at(k, sim_clock_after(s->p.clock, start, s->p.snoop_cycles), cache_handle, c,
+                        (uint64_t)(uintptr_t)m);
     else
         cache_handle(k, c, (uint64_t)(uintptr_t)m);
 }
@@ -590,6 +604,7 @@ static int home_event_of(struct cc_system *s, struct cc_dir *d, struct sim_msg *
 }
 
 static void drain_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d);
+static void readmit_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d);
 
 static void run_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d, int ev,
                      struct sim_msg *m)
@@ -636,7 +651,8 @@ static void run_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d, i
     if (!home_transient(d->state)) {
         d->tx.requester = -1;
         drain_queue(s, h, d);
-    }
+    } else
+        readmit_queue(s, h, d);
 }
 
 static void home_handle_msg(struct cc_system *s, struct cc_home *h, struct sim_msg *m)
@@ -646,6 +662,30 @@ static void home_handle_msg(struct cc_system *s, struct cc_home *h, struct sim_m
     if (ev < 0)
         no_row(s, "home", h->id, m->line, cc_home_state_names[d->state], cc_msg_names[m->type]);
     run_home(s, h, d, ev, m);
+}
+
+static void home_deliver(struct sim_kernel *k, void *node, struct sim_msg *m);
+
+/* A transient state that takes some requests (GOLS reads joining GG_N):
+ * the parked ones at the head of the queue that it takes go back through
+ * the home's input server, in order, paying its occupancy again. */
+static void readmit_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d)
+{
+    while (d->queue) {
+        struct sim_msg *m = d->queue;
+        int ev = home_event_of(s, d, m);
+        const struct cc_row *row = ev >= 0 ? s->home_cell[d->state][ev] : NULL;
+        bool stalls = !row;
+        for (int i = 0; row && i < CC_MAX_ACTIONS && row->actions[i]; i++)
+            stalls |= row->actions[i] == &hc_act_stall;
+        if (stalls)
+            return;
+        d->queue = m->next;
+        if (!d->queue)
+            d->queue_tail = NULL;
+        m->next = NULL;
+        home_deliver(s->k, h, m);
+    }
 }
 
 static void drain_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d)

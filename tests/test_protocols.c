@@ -400,7 +400,7 @@ START_TEST(test_gols_dirty_sharing)
     ck_assert_uint_eq(msgs_since(r, &s, "FWD_ACK"), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "DATA_S"), 1);
     ck_assert(row_ran(r, "home", "GOLS", "GetS"));
-    ck_assert(row_ran(r, "home", "GG_F", "Done"));
+    ck_assert(row_ran(r, "home", "GG_N", "Done"));
     rig_free(r);
 }
 END_TEST

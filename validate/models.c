@@ -164,8 +164,9 @@ int val_tree_parent(enum val_shape s, int t)
  * 4.1.1's rule, my reading for Eq 33). */
 static struct val_band red_level(const struct val_params *p, int s, int q)
 {
-    return (struct val_band){p->r_i + 2 * ((s + 1) * p->r_r + q * p->r_q + p->r_l),
-                             p->r_i + 2 * ((2 * s + 1) * p->r_r + 2 * q * p->r_q + p->r_l)};
+    double far = q ? q * p->r_q : 0; /* R_Q is NaN on one socket */
+    return (struct val_band){p->r_i + 2 * ((s + 1) * p->r_r + far + p->r_l),
+                             p->r_i + 2 * ((2 * s + 1) * p->r_r + 2 * far + p->r_l)};
 }
 
 /* Eq 32's level with Tables 5-6 (single line): T_o2m + T_data + T_m2o, the
