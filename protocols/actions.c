@@ -19,18 +19,6 @@ CC_HOME_ACTIONS(HOME_ACTION)
 
 /* ------------------------------------------------------------ cache side */
 
-static uint64_t load_word(const uint8_t *data, unsigned word)
-{
-    uint64_t v;
-    memcpy(&v, data + 8 * word, 8);
-    return v;
-}
-
-static void store_word(uint8_t *data, unsigned word, uint64_t v)
-{
-    memcpy(data + 8 * word, &v, 8);
-}
-
 static void request_done(struct sim_kernel *k, void *obj, uint64_t arg)
 {
     struct cc_req *r = obj;
@@ -68,11 +56,11 @@ static void perform_on_line(struct cc_system *s, struct cc_req *r, struct cc_lin
     if (s->check) {
         if (cc_op_reads(r->op) || r->op == CC_ADD_LINE)
             for (unsigned w = 0; w < words; w++)
-                cc_check_load(s, r->core, cl->line, w, load_word(cl->data, w));
+                cc_check_load(s, r->core, cl->line, w, cc_word_get(cl->data, w));
         else
-            cc_check_load(s, r->core, cl->line, r->word, load_word(cl->data, r->word));
+            cc_check_load(s, r->core, cl->line, r->word, cc_word_get(cl->data, r->word));
     }
-    uint64_t old = load_word(cl->data, r->word);
+    uint64_t old = cc_word_get(cl->data, r->word);
     r->result = old;
     switch (r->op) {
     case CC_LOAD:
@@ -82,21 +70,21 @@ static void perform_on_line(struct cc_system *s, struct cc_req *r, struct cc_lin
         memcpy(r->buf, cl->data, s->p.line_bytes);
         return;
     case CC_STORE:
-        store_word(cl->data, r->word, r->value);
+        cc_word_set(cl->data, r->word, r->value);
         break;
     case CC_ADD:
-        store_word(cl->data, r->word, old + r->value);
+        cc_word_set(cl->data, r->word, old + r->value);
         break;
     case CC_CAS:
         if (old == r->value)
-            store_word(cl->data, r->word, r->value2);
+            cc_word_set(cl->data, r->word, r->value2);
         break;
     case CC_STORE_LINE:
         memcpy(cl->data, r->buf, s->p.line_bytes);
         break;
     case CC_ADD_LINE:
         for (unsigned w = 0; w < words; w++)
-            store_word(cl->data, w, load_word(cl->data, w) + load_word(r->buf, w));
+            cc_word_set(cl->data, w, cc_word_get(cl->data, w) + cc_word_get(r->buf, w));
         break;
     }
     SIM_ASSERT(cc_state_writable(cl->state));

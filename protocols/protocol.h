@@ -32,6 +32,7 @@
 #include "topology.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* ------------------------------------------------------------ operations */
 
@@ -45,6 +46,18 @@ enum cc_op {
     CC_ADD_LINE,   /* every 8-byte word of the line += the same word of buf */
     CC_FLUSH,      /* clflush: the line leaves every cache, written back if dirty */
 };
+
+/* The 8-byte word w of a line's bytes (unaligned-safe). */
+static inline uint64_t cc_word_get(const uint8_t *line, unsigned w)
+{
+    uint64_t v;
+    memcpy(&v, line + 8 * w, 8);
+    return v;
+}
+static inline void cc_word_set(uint8_t *line, unsigned w, uint64_t v)
+{
+    memcpy(line + 8 * w, &v, 8);
+}
 
 /* Whether an op only reads (a Load event) or needs the line writable. */
 static inline bool cc_op_reads(enum cc_op op)

@@ -206,18 +206,6 @@ static void busy_add(struct cc_scc *s, uint64_t line, int d)
     sim_map_put(&s->busy, line, (void *)(v + (uintptr_t)(intptr_t)d));
 }
 
-static uint64_t load_word(const uint8_t *b, unsigned w)
-{
-    uint64_t v;
-    memcpy(&v, b + 8 * w, 8);
-    return v;
-}
-
-static void store_word(uint8_t *b, unsigned w, uint64_t v)
-{
-    memcpy(b + 8 * w, &v, 8);
-}
-
 /* ------------------------------------------------------------ stores */
 
 static void store_init(struct scc_store *st, unsigned sets, unsigned ways, unsigned line_bytes)
@@ -384,9 +372,9 @@ static void tile_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
     SIM_ASSERT(m->type == SM_TAS);
     uint64_t *reg = &s->tas[m->line - SCC_TAS_BASE];
     uint64_t old = *reg;
-    *reg = m->has_data ? load_word(m->data, 0) : 1; /* a write sets, a read tests and sets */
+    *reg = m->has_data ? cc_word_get(m->data, 0) : 1; /* a write sets, a read tests and sets */
     memset(m->data, 0, s->p.line_bytes);
-    store_word(m->data, 0, old);
+    cc_word_set(m->data, 0, old);
     answer(s, m, SM_DATA);
 }
 
@@ -505,7 +493,7 @@ static uint32_t written_mask(const struct cc_scc *s, const struct cc_req *r)
 /* Does r's operation on a line's bytes. */
 static void perform(struct cc_scc *s, struct cc_req *r, uint8_t *data)
 {
-    uint64_t old = load_word(data, r->word);
+    uint64_t old = cc_word_get(data, r->word);
     r->result = old;
     switch (r->op) {
     case CC_LOAD:
@@ -515,21 +503,21 @@ static void perform(struct cc_scc *s, struct cc_req *r, uint8_t *data)
         memcpy(r->buf, data, s->p.line_bytes);
         return;
     case CC_STORE:
-        store_word(data, r->word, r->value);
+        cc_word_set(data, r->word, r->value);
         return;
     case CC_ADD:
-        store_word(data, r->word, old + r->value);
+        cc_word_set(data, r->word, old + r->value);
         return;
     case CC_CAS:
         if (old == r->value)
-            store_word(data, r->word, r->value2);
+            cc_word_set(data, r->word, r->value2);
         return;
     case CC_STORE_LINE:
         memcpy(data, r->buf, s->p.line_bytes);
         return;
     case CC_ADD_LINE:
         for (unsigned w = 0; w < s->words; w++)
-            store_word(data, w, load_word(data, w) + load_word(r->buf, w));
+            cc_word_set(data, w, cc_word_get(data, w) + cc_word_get(r->buf, w));
         return;
     }
 }
@@ -739,7 +727,7 @@ static void tas_request(struct cc_scc *s, struct scc_core *c, struct cc_req *r)
     struct sim_msg *m = new_msg(s, SM_TAS, c->id, tile_node(s, tile_of_core(s, owner)), r->line);
     if (r->op == CC_STORE) {
         uint8_t buf[SIM_MAX_LINE_BYTES] = {0};
-        store_word(buf, 0, r->value);
+        cc_word_set(buf, 0, r->value);
         with_data(s, m, buf);
     }
     c->phase = P_TAS;
@@ -839,7 +827,7 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
         return;
     case P_TAS:
         SIM_ASSERT(m->type == SM_DATA);
-        r->result = load_word(m->data, 0);
+        r->result = cc_word_get(m->data, 0);
         sim_msg_free(&s->msgs, m);
         finish_after(s, c, 0);
         return;
@@ -933,7 +921,7 @@ static const uint8_t *backing(const struct cc_scc *s, uint64_t line, uint8_t *tm
         return mpb_bytes(s, line);
     case CC_LINE_TAS:
         memset(tmp, 0, s->p.line_bytes);
-        store_word(tmp, 0, s->tas[line - SCC_TAS_BASE]);
+        cc_word_set(tmp, 0, s->tas[line - SCC_TAS_BASE]);
         return tmp;
     case CC_LINE_MEMORY:
         break;
@@ -944,21 +932,21 @@ static const uint8_t *backing(const struct cc_scc *s, uint64_t line, uint8_t *tm
 uint64_t cc_scc_peek_word(const struct cc_scc *s, uint64_t line, unsigned word)
 {
     uint8_t tmp[SIM_MAX_LINE_BYTES];
-    return load_word(backing(s, line, tmp), word);
+    return cc_word_get(backing(s, line, tmp), word);
 }
 
 uint64_t cc_scc_core_word(const struct cc_scc *s, int core, uint64_t line, unsigned word)
 {
     const struct scc_core *c = &s->cores[core];
     if (c->wcb.valid && c->wcb.line == line && (c->wcb.mask & (1u << word)))
-        return load_word(c->wcb.data, word);
+        return cc_word_get(c->wcb.data, word);
     const struct scc_store *st = kind_of(s, line) == CC_LINE_MPB ? &c->mpbc : &c->priv;
     const struct scc_way *w = kind_of(s, line) == CC_LINE_TAS ? NULL : store_peek(st, line);
     if (w)
-        return load_word(way_data(st, w, s->p.line_bytes), word);
+        return cc_word_get(way_data(st, w, s->p.line_bytes), word);
     for (int i = c->nposted - 1; i >= 0; i--) /* its own writes on their way to memory */
         if (c->posted[i]->line == line && ((uint32_t)c->posted[i]->acks & (1u << word)))
-            return load_word(c->posted[i]->data, word);
+            return cc_word_get(c->posted[i]->data, word);
     return cc_scc_peek_word(s, line, word);
 }
 
