@@ -286,6 +286,21 @@ static bool plot_latency(const struct cli_run_args *a, const struct sim_machine_
                               r->iterations);
 }
 
+/* On the SCC nothing keeps copies coherent: a trace that shares no line
+ * through an MPB (or a test-and-set register) and fails its checks most
+ * likely expected coherence. Says so once. */
+static void hint_noncoherent(const struct cli_session *ss, const struct wl_result *r)
+{
+    if (!cc_has_mpb(ss->mc->cc) || (!r->value_errors && !r->deadlock))
+        return;
+    for (int i = 0; i < wl_program_decl_count(ss->p); i++)
+        if (wl_program_decl(ss->p, i)->place != WL_PLACE_MEMORY)
+            return;
+    fprintf(stderr, "ccsim run: note: the scc protocol keeps no copies coherent, and this trace "
+                    "puts no line in a message-passing buffer (line NAME mpb=T): threads do not "
+                    "see each other's stores (docs/labs/05-scc-mpb, the scc-* generators)\n");
+}
+
 int cli_run(int argc, char **argv)
 {
     struct cli_run_args a = {.seed = 1, .trace_to = UINT64_MAX, .trace_max_bytes = 200000000};
@@ -320,6 +335,7 @@ int cli_run(int argc, char **argv)
             print_links(&ss);
         status =
             r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
+        hint_noncoherent(&ss, &r);
         if (a.json && !write_json(a.json, &ss.m, &a, ss.p, &r))
             status = SIM_EXIT_INPUT;
         if (a.plot && !plot_latency(&a, &ss.m, &r))

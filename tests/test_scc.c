@@ -235,6 +235,20 @@ START_TEST(test_explain_narrates_the_scc)
 }
 END_TEST
 
+/* A coherent algorithm on the SCC fails its checks, and run says why. */
+START_TEST(test_hint_without_mpb)
+{
+    struct tu_run r;
+    tu_ccsim(&r, "run -c scc -w barrier-dissemination -t 4 -i 3");
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "keeps no copies coherent, and this trace puts no line in a "
+                                "message-passing buffer"),
+                  "%s", r.err);
+    tu_ccsim(&r, "run -c scc -w scc-barrier -t 4 -i 3");
+    ck_assert_msg(r.status == 0 && !strstr(r.err, "keeps no copies coherent"), "%s", r.err);
+}
+END_TEST
+
 START_TEST(test_stress_and_microbench_run)
 {
     struct tu_run r;
@@ -271,6 +285,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_trace_syntax);
     tcase_add_test(tc, test_config_errors);
     tcase_add_test(tc, test_explain_narrates_the_scc);
+    tcase_add_test(tc, test_hint_without_mpb);
     tcase_add_test(tc, test_stress_and_microbench_run);
     suite_add_tcase(s, tc);
     return s;
