@@ -49,10 +49,42 @@ unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, uint64_t line)
     return s->p.hit_cycles;
 }
 
+void cc_op_apply(struct cc_req *r, uint8_t *line, unsigned line_bytes)
+{
+    uint64_t old = cc_word_get(line, r->word);
+    r->result = old;
+    switch (r->op) {
+    case CC_LOAD:
+    case CC_FLUSH:
+        return;
+    case CC_LOAD_LINE:
+        memcpy(r->buf, line, line_bytes);
+        return;
+    case CC_STORE:
+        cc_word_set(line, r->word, r->value);
+        return;
+    case CC_ADD:
+        cc_word_set(line, r->word, old + r->value);
+        return;
+    case CC_CAS:
+        if (old == r->value)
+            cc_word_set(line, r->word, r->value2);
+        return;
+    case CC_STORE_LINE:
+        memcpy(line, r->buf, line_bytes);
+        return;
+    case CC_ADD_LINE:
+        for (unsigned w = 0; w < line_bytes / 8; w++)
+            cc_word_set(line, w, cc_word_get(line, w) + cc_word_get(r->buf, w));
+        return;
+    }
+}
+
 /* Does r's operation on the line's bytes; checks it when checking. */
 static void perform_on_line(struct cc_system *s, struct cc_req *r, struct cc_line *cl)
 {
     unsigned words = s->p.line_bytes / 8;
+    bool writes = !cc_op_reads(r->op) && r->op != CC_FLUSH;
     if (s->check) {
         if (cc_op_reads(r->op) || r->op == CC_ADD_LINE)
             for (unsigned w = 0; w < words; w++)
@@ -60,33 +92,9 @@ static void perform_on_line(struct cc_system *s, struct cc_req *r, struct cc_lin
         else
             cc_check_load(s, r->core, cl->line, r->word, cc_word_get(cl->data, r->word));
     }
-    uint64_t old = cc_word_get(cl->data, r->word);
-    r->result = old;
-    switch (r->op) {
-    case CC_LOAD:
-    case CC_FLUSH:
+    cc_op_apply(r, cl->data, s->p.line_bytes);
+    if (!writes)
         return;
-    case CC_LOAD_LINE:
-        memcpy(r->buf, cl->data, s->p.line_bytes);
-        return;
-    case CC_STORE:
-        cc_word_set(cl->data, r->word, r->value);
-        break;
-    case CC_ADD:
-        cc_word_set(cl->data, r->word, old + r->value);
-        break;
-    case CC_CAS:
-        if (old == r->value)
-            cc_word_set(cl->data, r->word, r->value2);
-        break;
-    case CC_STORE_LINE:
-        memcpy(cl->data, r->buf, s->p.line_bytes);
-        break;
-    case CC_ADD_LINE:
-        for (unsigned w = 0; w < words; w++)
-            cc_word_set(cl->data, w, cc_word_get(cl->data, w) + cc_word_get(r->buf, w));
-        break;
-    }
     SIM_ASSERT(cc_state_writable(cl->state));
     if (s->check)
         cc_check_store(s, r->core, cl->line, cl->data);

@@ -59,6 +59,11 @@ static inline void cc_word_set(uint8_t *line, unsigned w, uint64_t v)
     memcpy(line + 8 * w, &v, 8);
 }
 
+struct cc_req;
+/* Does r's operation on a line's bytes (r->result: the word before it);
+ * the one definition of what each op does, for every memory system. */
+void cc_op_apply(struct cc_req *r, uint8_t *line, unsigned line_bytes);
+
 /* Whether an op only reads (a Load event) or needs the line writable. */
 static inline bool cc_op_reads(enum cc_op op)
 {

@@ -490,38 +490,6 @@ static uint32_t written_mask(const struct cc_scc *s, const struct cc_req *r)
     }
 }
 
-/* Does r's operation on a line's bytes. */
-static void perform(struct cc_scc *s, struct cc_req *r, uint8_t *data)
-{
-    uint64_t old = cc_word_get(data, r->word);
-    r->result = old;
-    switch (r->op) {
-    case CC_LOAD:
-    case CC_FLUSH:
-        return;
-    case CC_LOAD_LINE:
-        memcpy(r->buf, data, s->p.line_bytes);
-        return;
-    case CC_STORE:
-        cc_word_set(data, r->word, r->value);
-        return;
-    case CC_ADD:
-        cc_word_set(data, r->word, old + r->value);
-        return;
-    case CC_CAS:
-        if (old == r->value)
-            cc_word_set(data, r->word, r->value2);
-        return;
-    case CC_STORE_LINE:
-        memcpy(data, r->buf, s->p.line_bytes);
-        return;
-    case CC_ADD_LINE:
-        for (unsigned w = 0; w < s->words; w++)
-            cc_word_set(data, w, cc_word_get(data, w) + cc_word_get(r->buf, w));
-        return;
-    }
-}
-
 static bool mpb_direct(const struct cc_scc *s, const struct scc_core *c, uint64_t line)
 {
     return !s->p.local_mpb_via_router && tile_of_core(s, mpb_owner(s, line)) == c->tile;
@@ -655,7 +623,7 @@ static void private_request(struct cc_scc *s, struct scc_core *c, struct cc_req 
     if (w) {
         s->stats.hits++;
         unsigned n = l1_touch(c, r->line) && s->p.l1_cycles ? s->p.l1_cycles : s->p.hit_cycles;
-        perform(s, r, way_data(&c->priv, w, s->p.line_bytes));
+        cc_op_apply(r, way_data(&c->priv, w, s->p.line_bytes), s->p.line_bytes);
         w->dirty |= written_mask(s, r) != 0;
         finish_after(s, c, n);
         return;
@@ -664,7 +632,7 @@ static void private_request(struct cc_scc *s, struct scc_core *c, struct cc_req 
     s->stats.misses++;
     if (is_store(r->op)) { /* no write-allocate: the store goes to memory */
         uint8_t buf[SIM_MAX_LINE_BYTES] = {0};
-        perform(s, r, buf);
+        cc_op_apply(r, buf, s->p.line_bytes);
         write_to_memory(s, c, r->line, buf, written_mask(s, r));
         finish_after(s, c, s->p.miu_cycles);
         return;
@@ -690,9 +658,9 @@ static void mpb_request(struct cc_scc *s, struct scc_core *c, struct cc_req *r)
     if (is_store(r->op)) {
         uint8_t buf[SIM_MAX_LINE_BYTES];
         memcpy(buf, c->wcb.valid ? c->wcb.data : zero_line, s->p.line_bytes);
-        perform(s, r, buf);
+        cc_op_apply(r, buf, s->p.line_bytes);
         if (w) /* the L1 copy follows its own core's stores */
-            perform(s, r, way_data(&c->mpbc, w, s->p.line_bytes));
+            cc_op_apply(r, way_data(&c->mpbc, w, s->p.line_bytes), s->p.line_bytes);
         if (merge_wcb(s, c, r, buf)) {
             drain_wcb(s, c, P_STORE_ACK);
             return;
@@ -703,7 +671,7 @@ static void mpb_request(struct cc_scc *s, struct scc_core *c, struct cc_req *r)
     if (w) { /* a read, or the read of a read-modify-write, hits the L1 copy */
         s->stats.hits++;
         uint8_t *d = way_data(&c->mpbc, w, s->p.line_bytes);
-        perform(s, r, d);
+        cc_op_apply(r, d, s->p.line_bytes);
         if (written_mask(s, r) && merge_wcb(s, c, r, d)) {
             drain_wcb(s, c, P_STORE_ACK);
             return;
@@ -854,7 +822,7 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
         d = way_data(&c->priv, w, s->p.line_bytes);
     }
     sim_msg_free(&s->msgs, m);
-    perform(s, r, d);
+    cc_op_apply(r, d, s->p.line_bytes);
     uint32_t wm = written_mask(s, r);
     if (wm && kind_of(s, r->line) == CC_LINE_MEMORY)
         store_find(&c->priv, r->line)->dirty = true;

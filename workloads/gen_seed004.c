@@ -519,7 +519,7 @@ static bool scc_allreduce(struct gen *g, bool reduce_only, bool scatter_only)
     fill_vector(&x, "all", "vec", x.n, true);
     gen_sync(g);
     reduce_scatter(&x);
-    char val[128], sum[128], el[200], lines[260], src[200], dst[200];
+    char val[128], sum[128], el[200], src[200], dst[200];
     if (reduce_only) {
         /* gather to thread 0: each sends its block's sum (flag values n..2n-2) */
         gen_note(g, "gather of the sums to thread 0");
@@ -543,7 +543,6 @@ static bool scc_allreduce(struct gen *g, bool reduce_only, bool scatter_only)
         check_vector(&x, "all", "res", x.n, "(t+1)%n", "(t+1)%n", true, sum);
     else
         check_vector(&x, "all", "res", x.n, "0", "n-1", true, sum);
-    (void)lines;
     gen_end(g);
 
     return true;
