@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXGOT 64
+#define MAXGOT 80
 
 struct got {
     uint64_t id; /* the message's line field: the test's name for it */
@@ -270,18 +270,60 @@ START_TEST(test_ring_link_queue)
 }
 END_TEST
 
-START_TEST(test_ring_later_message_overtakes_downstream)
+START_TEST(test_ring_traffic_on_the_ring_has_right_of_way)
 {
-    /* per-hop queueing: whoever reaches a link first takes it first */
+    /* a slotted ring: a message on the ring never waits; one getting on
+     * waits at its stop until its slots are free on its whole way */
     struct rig *r = ring_rig("", ring_layout);
-    send(r, 1, 0, 3, 72, SIM_VNET_DATA); /* reaches link 2->3 at cycle 5 */
+    send(r, 1, 0, 3, 72, SIM_VNET_DATA); /* ready at 1; holds link 2->3 from 5 to 10 */
     ck_assert_int_eq(sim_run(r->k, 2 * CY), SIM_RUN_UNTIL);
-    send(r, 2, 2, 3, 72, SIM_VNET_DATA); /* sent later, on 2->3 from 3 to 8 */
+    send(r, 2, 2, 3, 72, SIM_VNET_DATA); /* ready at 3: 2->3 is taken until 10 */
     run(r);
-    ck_assert_uint_eq(arrival(r, 2, 3), (2 + 1 + 2 + 1) * CY);
-    /* message 1 waits for link 2->3 from 5 to 8 */
-    ck_assert_uint_eq(arrival(r, 1, 3), (1 + 3 * 2 + 3 + 1) * CY);
-    ck_assert_uint_eq(r->net->stats.queue_ps, 3 * CY);
+    ck_assert_uint_eq(arrival(r, 1, 3), (1 + 3 * 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 2, 3), (10 + 2 + 1) * CY);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 7 * CY);
+    char *list = listing(r);
+    ck_assert_double_eq(link_queue_ns(list, "ring0 cw 2->3"), 7.0);
+    ck_assert_double_eq(link_queue_ns(list, "ring0 cw 0->1"), 0.0);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ring_waits_for_the_whole_way)
+{
+    struct rig *r = ring_rig("", ring_layout);
+    send(r, 1, 2, 3, 72, SIM_VNET_DATA); /* holds link 2->3 from 1 to 6 */
+    /* starting at 1 it would need 2->3 from 5: it starts at 2 and holds
+     * 0->1 from 2, 1->2 from 4 and 2->3 from 6 */
+    send(r, 2, 0, 3, 72, SIM_VNET_DATA);
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 3), (1 + 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 2, 3), (2 + 3 * 2 + 1) * CY);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 1 * CY);
+    char *list = listing(r);
+    ck_assert_double_eq(link_queue_ns(list, "ring0 cw 0->1"), 1.0);
+    ck_assert_double_eq(link_queue_ns(list, "ring0 cw 2->3"), 0.0);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ring_long_burst)
+{
+    /* 60 messages of 5 cycles queue 300 cycles at one stop: longer than a
+     * link's first table of reserved cycles, which grows and keeps them */
+    struct rig *r = ring_rig("", ring_layout);
+    send(r, 100, 4, 7, 72, SIM_VNET_DATA); /* holds 6->7 from 5 to 10 */
+    for (uint64_t k = 0; k < 60; k++)
+        send(r, k, 0, 2, 72, SIM_VNET_DATA);
+    send(r, 101, 5, 7, 72, SIM_VNET_DATA); /* after the growth: waits for 100 */
+    run(r);
+    for (uint64_t k = 0; k < 60; k++)
+        ck_assert_uint_eq(arrival(r, k, 2), (1 + 5 * k + 2 * 2 + 1) * CY);
+    ck_assert_uint_eq(arrival(r, 100, 7), (1 + 3 * 2 + 1) * CY);
+    /* 101 would hold 6->7 from 3; 100 holds it until 10: it starts at 8 */
+    ck_assert_uint_eq(arrival(r, 101, 7), (8 + 2 * 2 + 1) * CY);
     rig_free(r);
 }
 END_TEST
@@ -630,7 +672,9 @@ static Suite *topology_suite(void)
     tcase_add_test(ring, test_ring_tie_goes_clockwise);
     tcase_add_test(ring, test_ring_same_stop_and_placement);
     tcase_add_test(ring, test_ring_link_queue);
-    tcase_add_test(ring, test_ring_later_message_overtakes_downstream);
+    tcase_add_test(ring, test_ring_traffic_on_the_ring_has_right_of_way);
+    tcase_add_test(ring, test_ring_waits_for_the_whole_way);
+    tcase_add_test(ring, test_ring_long_burst);
     tcase_add_test(ring, test_ring_three_rings);
     tcase_add_test(ring, test_ring_refused);
     suite_add_tcase(s, ring);

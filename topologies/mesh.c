@@ -25,12 +25,10 @@
  * routers (hops = |dx| + |dy|): unloaded, it takes
  * (hops + 1) * router_cycles + hops * link_cycles.
  *
- * Timing choice: per-hop events, as in ring_core.h: a message is
- * re-scheduled at every router when it is ready to leave it and takes the
- * output link then, so links serve messages in the order they reach them
- * and a later message can overtake at a downstream link. One event per
- * router crossed; routing is memoryless (recomputed from the current
- * router), so no per-message state or allocation.
+ * Timing choice: per-hop events: a message is re-scheduled at every router when it is ready to
+ * leave it and takes the output link then, so links serve messages in the order they reach them and
+ * a later message can overtake at a downstream link. One event per router crossed; routing is
+ * memoryless (recomputed from the current router), so no per-message state or allocation.
  */
 #include "net_link.h"
 

@@ -20,10 +20,11 @@
  * (serialisation + latency: a QPI link is narrow and carries the whole
  * message before the far agent acts on it, unlike the cut-through rings).
  *
- * Timing choice: per-hop events, as in ring_core.h (one event per ring
- * hop, one for the QPI link when it is reached after getting off a ring);
- * routing is memoryless (recomputed from the socket and stop a message is
- * at), so no per-message state or allocation.
+ * Timing choice: the socket rings are slotted rings (ring_core.h: a message
+ * reserves its slots on its way when it gets to a ring, no event per hop);
+ * one event for the QPI link when a message gets off a ring at the agent,
+ * and one to deliver it. Routing is memoryless (recomputed from the socket
+ * and stop a message is at), so no per-message state or allocation.
  */
 #include "ring_core.h"
 

@@ -13,11 +13,10 @@
  * and off a stop takes stop_cycles each (a message to its own stop pays it
  * once).
  *
- * Timing choice: per-hop events (ring_core.h). A message is re-scheduled
- * at every stop and queues for a link when it gets there, so links serve
- * messages in the order they reach them and a later message can overtake
- * at a downstream link. It costs one event per hop (at most stops / 2 per
- * message), no allocation: the route is recomputed at every stop.
+ * Timing choice: a slotted ring (ring_core.h). Traffic on the ring has the
+ * right of way; a message waits at its entry stop until its slots are free
+ * on its whole way, reserves them, and is delivered by one event: no event
+ * per hop, no allocation per message.
  *
  * Invariant: every message sent is delivered once, after at least
  * hops * hop_cycles (+ 2 * stop_cycles) ring cycles.

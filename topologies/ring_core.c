@@ -5,6 +5,13 @@
 
 #include <stdlib.h>
 
+#define FIRST_WINDOW 256 /* cycles; grows when a burst queues longer */
+
+static size_t nlinks(const struct net_ring *r)
+{
+    return (size_t)r->rings * 2 * (size_t)r->stops;
+}
+
 void net_ring_init(struct net_ring *r, struct net *n, const struct net_ring_params *p, void *owner,
                    net_ring_target_fn target, net_ring_leave_fn leave)
 {
@@ -17,18 +24,18 @@ void net_ring_init(struct net_ring *r, struct net *n, const struct net_ring_para
     r->stops = p->stops;
     r->rings = p->rings;
     r->link_bytes = (uint32_t)p->link_bytes;
+    r->hop_cycles = (uint64_t)p->hop_cycles;
     r->hop_ps = (sim_time_t)p->hop_cycles * r->clk.period_ps;
     r->stop_ps = (sim_time_t)p->stop_cycles * r->clk.period_ps;
-    r->links = sim_xcalloc((size_t)r->rings * 2 * (size_t)r->stops, sizeof *r->links);
-    r->stop = sim_xcalloc((size_t)r->stops, sizeof *r->stop);
-    for (int s = 0; s < r->stops; s++)
-        r->stop[s] = (struct net_ring_stop){r, s};
+    r->links = sim_xcalloc(nlinks(r), sizeof *r->links);
+    r->window = FIRST_WINDOW;
+    r->reserved = sim_xcalloc(nlinks(r) * r->window, sizeof *r->reserved);
 }
 
 void net_ring_free(struct net_ring *r)
 {
+    free(r->reserved);
     free(r->links);
-    free(r->stop);
 }
 
 int net_ring_distance(const struct net_ring *r, int a, int b, int dir)
@@ -47,45 +54,113 @@ static int neighbour(const struct net_ring *r, int s, int dir)
     return dir == NET_RING_CW ? (s + 1) % r->stops : (s + r->stops - 1) % r->stops;
 }
 
-static void ride_at(struct sim_kernel *k, void *obj, uint64_t arg);
+/* ------------------------------------------------------------- the way */
 
-/* m is at stop s now (on a clock edge), on the ring: off, or one hop on. */
-static void ride(struct net_ring *r, struct sim_msg *m, int s)
+/* A message's way: its links' indices, in order, and its slots' length. */
+struct way {
+    size_t link[2048]; /* hops <= stops / 2 <= 2048 */
+    int hops;
+    uint64_t occupy; /* cycles on each link */
+};
+
+static void way_init(const struct net_ring *r, struct way *w, int ring, int dir, int stop, int hops)
 {
-    sim_time_t now = sim_now(r->net->k);
-    int target = r->target(r->owner, r, m);
-    if (s == target) {
-        r->leave(r->owner, r, m, now + r->stop_ps);
-        return;
+    SIM_ASSERT(hops >= 1 && hops <= (int)SIM_COUNT_OF(w->link));
+    size_t base = link_index(r, ring, dir, 0);
+    int s = stop;
+    for (int j = 0; j < hops; j++) {
+        w->link[j] = base + (size_t)s;
+        s = dir == NET_RING_CW ? (s + 1 == r->stops ? 0 : s + 1) : (s ? s - 1 : r->stops - 1);
     }
-    int cw = net_ring_distance(r, s, target, NET_RING_CW);
-    int dir = cw <= r->stops - cw ? NET_RING_CW : NET_RING_CCW; /* a tie goes clockwise */
-    SIM_ASSERT(m->vnet < SIM_VNETS);
-    int ring = r->rings == 1 ? 0 : m->vnet;
-    sim_time_t occupy = net_link_cycles(m->bytes, r->link_bytes) * r->clk.period_ps;
-    struct net_link *l = &r->links[link_index(r, ring, dir, s)];
-    sim_time_t start = net_link_take(r->net, l, now, occupy, m->bytes);
-    sim_schedule_at(r->net->k, start + r->hop_ps, ride_at, &r->stop[neighbour(r, s, dir)],
-                    (uint64_t)(uintptr_t)m);
+    w->hops = hops;
 }
 
-static void ride_at(struct sim_kernel *k, void *obj, uint64_t arg)
+/* The earliest cycle >= ready at which the message can start: on its j-th
+ * link it holds cycles start + j * hop_cycles + [0, occupy), and all of
+ * them must be free. */
+static uint64_t first_free_start(const struct net_ring *r, const struct way *w, uint64_t ready)
 {
-    struct net_ring_stop *st = obj;
-    (void)k;
-    ride(st->ring, (struct sim_msg *)(uintptr_t)arg, st->index);
+    const uint64_t *reserved = r->reserved, window = r->window, mask = window - 1;
+    const uint64_t hop = r->hop_cycles, occupy = w->occupy;
+    uint64_t start = ready;
+    for (int j = 0; j < w->hops; j++) {
+        const uint64_t *row = reserved + w->link[j] * window;
+        uint64_t at = start + (uint64_t)j * hop;
+        for (uint64_t c = at; c < at + occupy; c++)
+            if (row[c & mask] == c + 1) { /* busy: start after it, recheck all */
+                start = c + 1 - (uint64_t)j * hop;
+                j = -1;
+                break;
+            }
+    }
+    return start;
+}
+
+/* Doubles the window until cycles below now + window hold `last`; moves
+ * the live reservations (those at now or later) to their new entries. */
+static void grow_window(struct net_ring *r, uint64_t now, uint64_t last)
+{
+    uint64_t w = r->window;
+    while (last - now >= w)
+        w *= 2;
+    uint64_t *t = sim_xcalloc(nlinks(r) * w, sizeof *t);
+    for (size_t l = 0; l < nlinks(r); l++)
+        for (uint64_t i = 0; i < r->window; i++) {
+            uint64_t stamp = r->reserved[l * r->window + i];
+            if (stamp && stamp - 1 >= now)
+                t[l * w + ((stamp - 1) & (w - 1))] = stamp;
+        }
+    free(r->reserved);
+    r->reserved = t;
+    r->window = w;
+}
+
+static void reserve_way(struct net_ring *r, const struct way *w, uint64_t start, uint32_t bytes)
+{
+    uint64_t now = sim_now(r->net->k) / r->clk.period_ps;
+    uint64_t last = start + (uint64_t)(w->hops - 1) * r->hop_cycles + w->occupy - 1;
+    if (last - now >= r->window)
+        grow_window(r, now, last);
+    const uint64_t window = r->window, mask = window - 1;
+    sim_time_t occupy_ps = w->occupy * r->clk.period_ps;
+    for (int j = 0; j < w->hops; j++) {
+        uint64_t at = start + (uint64_t)j * r->hop_cycles;
+        uint64_t *row = r->reserved + w->link[j] * window;
+        for (uint64_t c = at; c < at + w->occupy; c++)
+            row[c & mask] = c + 1;
+        struct net_link *l = &r->links[w->link[j]];
+        sim_time_t until = (at + w->occupy) * r->clk.period_ps;
+        l->busy_until = until > l->busy_until ? until : l->busy_until;
+        l->busy_ps += occupy_ps;
+        l->messages++;
+        l->bytes += bytes;
+    }
 }
 
 void net_ring_enter(struct net_ring *r, struct sim_msg *m, int stop, sim_time_t t)
 {
-    SIM_ASSERT(stop >= 0 && stop < r->stops);
+    SIM_ASSERT(stop >= 0 && stop < r->stops && t >= sim_now(r->net->k));
+    SIM_ASSERT(m->vnet < SIM_VNETS);
     sim_time_t ready = sim_clock_edge(r->clk, t) + r->stop_ps;
-    if (r->target(r->owner, r, m) == stop)
+    int target = r->target(r->owner, r, m);
+    if (target == stop) {
         r->leave(r->owner, r, m, ready); /* through the stop: stop_cycles once */
-    else if (ready == sim_now(r->net->k))
-        ride(r, m, stop);
-    else
-        sim_schedule_at(r->net->k, ready, ride_at, &r->stop[stop], (uint64_t)(uintptr_t)m);
+        return;
+    }
+    int cw = net_ring_distance(r, stop, target, NET_RING_CW);
+    int dir = cw <= r->stops - cw ? NET_RING_CW : NET_RING_CCW; /* a tie goes clockwise */
+    struct way w;
+    way_init(r, &w, r->rings == 1 ? 0 : m->vnet, dir, stop,
+             dir == NET_RING_CW ? cw : r->stops - cw);
+    w.occupy = net_link_cycles(m->bytes, r->link_bytes);
+    uint64_t ready_cycle = ready / r->clk.period_ps;
+    uint64_t start = first_free_start(r, &w, ready_cycle);
+    reserve_way(r, &w, start, m->bytes);
+    sim_time_t wait = (start - ready_cycle) * r->clk.period_ps;
+    r->links[w.link[0]].queue_ps += wait;
+    r->net->stats.queue_ps += wait;
+    r->leave(r->owner, r, m,
+             start * r->clk.period_ps + (sim_time_t)w.hops * r->hop_ps + r->stop_ps);
 }
 
 void net_ring_print(const struct net_ring *r, const char *prefix, FILE *f)

@@ -9,22 +9,32 @@
  * message rides the ring of its m->vnet. The owner says where a message
  * leaves the ring (target) and what happens then (leave).
  *
- * Timing, all on the ring's clock: a message reaching stop s at time t gets
- * on at the first edge at or after t plus stop_cycles; at every stop it
- * takes the link toward its target in the shorter direction (a tie goes
- * clockwise, the direction of increasing stop numbers), waits until the link
- * is free, occupies it ceil(bytes / link_bytes) cycles and reaches the next
- * stop hop_cycles after it started on the link (cut-through: the next link
- * can start as soon as the head arrives). At its target it gets off
- * stop_cycles later. A message whose target is its entry stop only pays
- * stop_cycles once.
+ * Timing, all on the ring's clock: a message reaching stop s at time t is
+ * ready to get on at the first edge at or after t plus stop_cycles. It
+ * takes the shorter direction toward its target (a tie goes clockwise, the
+ * direction of increasing stop numbers) and d hops. On every link it holds
+ * ceil(bytes / link_bytes) consecutive cycles (its slots), and it reaches
+ * the next stop hop_cycles after it started on a link (cut-through: the
+ * next link can start as soon as the head arrives). At its target it gets
+ * off stop_cycles later. A message whose target is its entry stop only
+ * pays stop_cycles once. Unloaded: ready + d * hop_cycles + stop_cycles.
  *
- * Per-hop events: a message is re-scheduled at every stop and takes the
- * next link when it gets there, so links serve messages in the order they
- * reach them and a later message can overtake an earlier one at a
- * downstream link. Routing is memoryless (the direction is recomputed from
- * the current stop and the target), so a message carries no routing state:
- * the event's object is the stop, its argument the message.
+ * A slotted ring, as Intel's rings are: a message on the ring never waits;
+ * the traffic already on the ring has the right of way and a message waits
+ * at its entry stop until its slots are free on every link of its way.
+ * It is decided when the message is handed to the ring (net_ring_enter):
+ * it gets the earliest start >= ready at which its slots on all d links
+ * are free of every reservation made before it, and reserves them. So
+ * messages get slots in the order they are handed to the ring (equal times
+ * in event order), and queueing shows at the entry link (its queue_ps).
+ *
+ * One event per message (its delivery), none per hop: that is what makes a
+ * 60-stop ring cheap to simulate. Each link keeps its reserved cycles in a
+ * table of `window` entries indexed by cycle % window, each holding the
+ * number (+ 1) of the cycle it reserves; an entry for an earlier cycle is
+ * simply stale, so nothing is ever cleared. Invariant: every reserved cycle
+ * is below now's cycle + window (the table doubles before a reservation
+ * would break it), so no two live reservations share an entry.
  */
 #ifndef CCSIM_RING_CORE_H
 #define CCSIM_RING_CORE_H
@@ -50,9 +60,14 @@ struct net_ring_params {
     int stop_cycles; /* to get on or off at a stop */
 };
 
-struct net_ring_stop {
-    struct net_ring *ring;
-    int index;
+/* A link's reserved cycles from now on: busy intervals [start, end),
+ * sorted, disjoint and not touching (touching ones are merged), in
+ * iv[head..len). */
+struct net_ring_slots {
+    struct net_ring_busy {
+        sim_time_t start, end;
+    } * iv;
+    uint32_t head, len, cap;
 };
 
 struct net_ring {
@@ -64,9 +79,11 @@ struct net_ring {
     struct sim_clock clk;
     int stops, rings;
     uint32_t link_bytes;
+    uint64_t hop_cycles;
     sim_time_t hop_ps, stop_ps;
-    struct net_link *links;     /* [ring][direction][stop]: the link leaving stop */
-    struct net_ring_stop *stop; /* per stop: the object of its events */
+    struct net_link *links; /* [ring][direction][stop]: the link leaving stop */
+    uint64_t *reserved;     /* [link index][window]: cycle + 1 of a reservation, or stale */
+    uint64_t window;        /* a power of two */
 };
 
 void net_ring_init(struct net_ring *r, struct net *n, const struct net_ring_params *p, void *owner,
