@@ -257,8 +257,17 @@ struct cc_dir {
     bool in_llc;                        /* the home's LLC holds the line (if it has one) */
     int transient_caches;               /* caches holding the line in a transient state */
     uint8_t *memory;                    /* the memory's copy */
-    struct cc_hist hist[CC_HIST];       /* newest first */
+    struct cc_hist hist[CC_HIST];       /* a ring: the newest at hist_next - 1 */
+    uint8_t hist_next, hist_len;        /* hist_len <= CC_HIST */
 };
+
+/* The i-th newest message on d's line (0: the newest), or NULL. */
+static inline const struct cc_hist *cc_dir_hist(const struct cc_dir *d, int i)
+{
+    if (i >= d->hist_len)
+        return NULL;
+    return &d->hist[(d->hist_next + CC_HIST - 1 - i) % CC_HIST];
+}
 
 struct cc_home {
     struct cc_system *sys;

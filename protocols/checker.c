@@ -37,9 +37,10 @@ static void report_line(struct cc_system *s, uint64_t line)
     fprintf(stderr, "\n  home %d: state %s, owner %d, forwarder %d, sharers %d\n", d->home->id,
             cc_home_state_names[d->state], d->owner, d->forwarder, cc_sharer_count(s, d));
     fprintf(stderr, "  last messages on the line (newest first):\n");
-    for (int i = 0; i < CC_HIST && d->hist[i].type + d->hist[i].src + d->hist[i].dst; i++)
-        fprintf(stderr, "    %.3f ns %s %d -> %d\n", (double)d->hist[i].time / SIM_PS_PER_NS,
-                cc_msg_names[d->hist[i].type], d->hist[i].src, d->hist[i].dst);
+    const struct cc_hist *h;
+    for (int i = 0; (h = cc_dir_hist(d, i)) != NULL; i++)
+        fprintf(stderr, "    %.3f ns %s %d -> %d\n", (double)h->time / SIM_PS_PER_NS,
+                cc_msg_names[h->type], h->src, h->dst);
 }
 
 void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)

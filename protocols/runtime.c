@@ -186,8 +186,10 @@ int cc_first_sharer(const struct cc_system *s, const struct cc_dir *d, int excep
 static void log_message(struct cc_system *s, struct sim_msg *m)
 {
     struct cc_dir *d = cc_dir_get(s, cc_home_of(s, m->line), m->line);
-    memmove(&d->hist[1], &d->hist[0], sizeof d->hist - sizeof d->hist[0]);
-    d->hist[0] = (struct cc_hist){sim_now(s->k), m->type, m->src, m->dst};
+    d->hist[d->hist_next] = (struct cc_hist){sim_now(s->k), m->type, m->src, m->dst};
+    d->hist_next = (uint8_t)((d->hist_next + 1) % CC_HIST);
+    if (d->hist_len < CC_HIST)
+        d->hist_len++;
 }
 
 /* Requests and snoops travel as requests; answers without data as acks. */

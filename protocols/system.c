@@ -91,9 +91,10 @@ static void print_dir(uint64_t key, void *val, void *ctx)
     fprintf(o->f, "  home %d line 0x%llx: %s, requester %d, awaiting %d answer(s), %d queued\n",
             d->home->id, (unsigned long long)d->line, home_state_name(o->s, d->state),
             d->tx.requester, d->tx.pending, queued);
-    for (int i = 0; i < CC_HIST && d->hist[i].type; i++)
-        fprintf(o->f, "    %.3f ns %s %d -> %d\n", (double)d->hist[i].time / SIM_PS_PER_NS,
-                cc_msg_names[d->hist[i].type], d->hist[i].src, d->hist[i].dst);
+    const struct cc_hist *h;
+    for (int i = 0; (h = cc_dir_hist(d, i)) != NULL; i++)
+        fprintf(o->f, "    %.3f ns %s %d -> %d\n", (double)h->time / SIM_PS_PER_NS,
+                cc_msg_names[h->type], h->src, h->dst);
 }
 
 void cc_print_outstanding(const struct cc_system *s, FILE *f)
@@ -160,6 +161,12 @@ static int current_holder(const struct cc_system *s, const struct cc_dir *d)
     return -1;
 }
 
+/* No transaction, no transient copy, nothing queued: the directory is exact. */
+static bool dir_quiet(const struct cc_dir *d)
+{
+    return d->transient_caches == 0 && d->state < HS_IE_M && !d->queue;
+}
+
 uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
 {
     if (s->scc)
@@ -168,7 +175,7 @@ uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
     struct cc_dir *q = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
     if (!q)
         return 0;
-    if (cc_line_quiet(s, line)) { /* the directory is exact: ask it, not every cache */
+    if (dir_quiet(q)) { /* the directory is exact: ask it, not every cache */
         int holder = current_holder(s, q);
         const struct cc_line *cl = holder >= 0 ? find_line(s, holder, line) : NULL;
         memcpy(&v, (cl ? cl->data : q->memory) + 8 * word, 8);
@@ -190,10 +197,7 @@ uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
             return v;
         }
     }
-    struct cc_dir *d = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
-    if (!d)
-        return 0;
-    memcpy(&v, d->memory + 8 * word, 8);
+    memcpy(&v, q->memory + 8 * word, 8);
     return v;
 }
 
@@ -238,7 +242,7 @@ bool cc_line_quiet(const struct cc_system *s, uint64_t line)
     if (s->scc)
         return cc_scc_line_quiet(s->scc, line);
     const struct cc_dir *d = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
-    return !d || (d->transient_caches == 0 && d->state < HS_IE_M && !d->queue);
+    return !d || dir_quiet(d);
 }
 
 bool cc_quiet(const struct cc_system *s)

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXGOT 80
+#define MAXGOT 400
 
 struct got {
     uint64_t id; /* the message's line field: the test's name for it */
@@ -325,6 +325,75 @@ START_TEST(test_ring_long_burst)
     /* 101 would hold 6->7 from 3; 100 holds it until 10: it starts at 8 */
     ck_assert_uint_eq(arrival(r, 101, 7), (8 + 2 * 2 + 1) * CY);
     rig_free(r);
+}
+END_TEST
+
+/* The slotted ring by brute force: every (link, cycle) a message holds, on
+ * 8 stops (1 ring cycle = CY, a hop 2 cycles, on and off 1, 16 bytes a
+ * cycle), for messages handed to the ring in the order given. */
+struct ring_ref {
+    bool held[3][2][8][4096]; /* [ring][dir][link][cycle] */
+};
+
+static uint64_t ring_ref_send(struct ring_ref *f, int ring, int src, int dst, uint32_t bytes,
+                              uint64_t now_cycle)
+{
+    uint64_t ready = now_cycle + 1, occupy = (bytes + 15) / 16;
+    if (src == dst)
+        return ready;
+    int cw = (dst - src + 8) % 8, dir = cw <= 8 - cw ? 0 : 1, hops = dir ? 8 - cw : cw;
+    for (uint64_t start = ready;; start++) {
+        bool free_way = true;
+        for (int j = 0; j < hops && free_way; j++) {
+            int link = dir ? (src - j + 8) % 8 : (src + j) % 8;
+            for (uint64_t i = 0; i < occupy; i++)
+                free_way = free_way && !f->held[ring][dir][link][start + 2 * (uint64_t)j + i];
+        }
+        if (!free_way)
+            continue;
+        for (int j = 0; j < hops; j++) {
+            int link = dir ? (src - j + 8) % 8 : (src + j) % 8;
+            for (uint64_t i = 0; i < occupy; i++)
+                f->held[ring][dir][link][start + 2 * (uint64_t)j + i] = true;
+        }
+        return start + 2 * (uint64_t)hops + 1;
+    }
+}
+
+START_TEST(test_ring_matches_brute_force)
+{
+    /* random traffic, in waves, both directions, wrapping past stop 0,
+     * 1 to 5 cycles a link: arrivals as the brute-force model says */
+    static const uint32_t sizes[] = {8, 16, 40, 72};
+    for (int rings = 1; rings <= 3; rings += 2) {
+        struct ring_ref *f = calloc(1, sizeof *f);
+        ck_assert_ptr_nonnull(f);
+        char extra[32];
+        snprintf(extra, sizeof extra, "rings = %d;", rings);
+        struct rig *r = ring_rig(extra, ring_layout);
+        uint64_t x = 12345, want[MAXGOT];
+        int dst[MAXGOT];
+        for (uint64_t id = 0; id < 384; id++) {
+            if (id % 64 == 0 && id) /* the next wave while the last one rides */
+                ck_assert_int_eq(sim_run(r->k, (id / 64) * 10 * CY), SIM_RUN_UNTIL);
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int src = (int)((x >> 33) % 8), to = (int)((x >> 40) % 8), vnet = (int)((x >> 50) % 3);
+            uint32_t bytes = sizes[(x >> 55) % 4];
+            dst[id] = to;
+            want[id] = ring_ref_send(f, rings == 1 ? 0 : vnet, src, to, bytes, sim_now(r->k) / CY);
+            send(r, id, src, to, bytes, vnet);
+        }
+        run(r);
+        ck_assert_int_eq(r->n, 384);
+        ck_assert_uint_gt(r->net->stats.queue_ps, 100 * CY); /* it was crowded */
+        for (uint64_t id = 0; id < 384; id++)
+            ck_assert_msg(arrival(r, id, dst[id]) == want[id] * CY,
+                          "rings %d: message %llu at %llu ps, the model says %llu cycles", rings,
+                          (unsigned long long)id, (unsigned long long)arrival(r, id, dst[id]),
+                          (unsigned long long)want[id]);
+        rig_free(r);
+        free(f);
+    }
 }
 END_TEST
 
@@ -675,6 +744,7 @@ static Suite *topology_suite(void)
     tcase_add_test(ring, test_ring_traffic_on_the_ring_has_right_of_way);
     tcase_add_test(ring, test_ring_waits_for_the_whole_way);
     tcase_add_test(ring, test_ring_long_burst);
+    tcase_add_test(ring, test_ring_matches_brute_force);
     tcase_add_test(ring, test_ring_three_rings);
     tcase_add_test(ring, test_ring_refused);
     suite_add_tcase(s, ring);

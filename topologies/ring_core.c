@@ -4,12 +4,22 @@
 #include "ring_core.h"
 
 #include <stdlib.h>
-
-#define FIRST_WINDOW 256 /* cycles; grows when a burst queues longer */
+#include <string.h>
 
 static size_t nlinks(const struct net_ring *r)
 {
     return (size_t)r->rings * 2 * (size_t)r->stops;
+}
+
+static size_t ndiags(const struct net_ring *r)
+{
+    return (size_t)r->rings * 2;
+}
+
+static void diag_alloc(struct net_ring_diag *g, uint64_t window, int words)
+{
+    g->stamp = sim_xcalloc(window, sizeof *g->stamp);
+    g->held = sim_xcalloc(window * (uint64_t)words, sizeof *g->held);
 }
 
 void net_ring_init(struct net_ring *r, struct net *n, const struct net_ring_params *p, void *owner,
@@ -28,13 +38,25 @@ void net_ring_init(struct net_ring *r, struct net *n, const struct net_ring_para
     r->hop_ps = (sim_time_t)p->hop_cycles * r->clk.period_ps;
     r->stop_ps = (sim_time_t)p->stop_cycles * r->clk.period_ps;
     r->links = sim_xcalloc(nlinks(r), sizeof *r->links);
-    r->window = FIRST_WINDOW;
-    r->reserved = sim_xcalloc(nlinks(r) * r->window, sizeof *r->reserved);
+    r->diff = sim_xcalloc(nlinks(r), sizeof *r->diff);
+    r->words = (r->stops + 63) / 64;
+    /* a way's keys span up to 2 * stops * hop_cycles: room for that and more */
+    r->window = 256;
+    while (r->window < 4 * (uint64_t)r->stops * r->hop_cycles)
+        r->window *= 2;
+    r->diags = sim_xcalloc(ndiags(r), sizeof *r->diags);
+    for (size_t i = 0; i < ndiags(r); i++)
+        diag_alloc(&r->diags[i], r->window, r->words);
 }
 
 void net_ring_free(struct net_ring *r)
 {
-    free(r->reserved);
+    for (size_t i = 0; i < ndiags(r); i++) {
+        free(r->diags[i].stamp);
+        free(r->diags[i].held);
+    }
+    free(r->diags);
+    free(r->diff);
     free(r->links);
 }
 
@@ -56,85 +78,128 @@ static int neighbour(const struct net_ring *r, int s, int dir)
 
 /* ------------------------------------------------------------- the way */
 
-/* A message's way: its links' indices, in order, and its slots' length. */
+/* A message's way as at most two runs of links with ascending numbers, the
+ * second where it wraps past stop 0; each run is one diagonal per cycle a
+ * message occupies a link: keys key(start) + off + [0, occupy). */
 struct way {
-    size_t link[2048]; /* hops <= stops / 2 <= 2048 */
-    int hops;
+    int ring, dir, first, hops;
+    int nruns;
+    struct run {
+        int lo, hi;   /* links [lo, hi) */
+        uint64_t off; /* key - start cycle */
+    } run[2];
     uint64_t occupy; /* cycles on each link */
 };
 
 static void way_init(const struct net_ring *r, struct way *w, int ring, int dir, int stop, int hops)
 {
-    SIM_ASSERT(hops >= 1 && hops <= (int)SIM_COUNT_OF(w->link));
-    size_t base = link_index(r, ring, dir, 0);
-    int s = stop;
-    for (int j = 0; j < hops; j++) {
-        w->link[j] = base + (size_t)s;
-        s = dir == NET_RING_CW ? (s + 1 == r->stops ? 0 : s + 1) : (s ? s - 1 : r->stops - 1);
+    int n = r->stops;
+    uint64_t h = r->hop_cycles, lap = (uint64_t)n * h;
+    *w = (struct way){.ring = ring, .dir = dir, .first = stop, .hops = hops};
+    if (dir == NET_RING_CW) {
+        uint64_t off = (uint64_t)(n - 1 - stop) * h;
+        w->run[w->nruns++] = (struct run){stop, stop + hops < n ? stop + hops : n, off};
+        if (stop + hops > n)
+            w->run[w->nruns++] = (struct run){0, stop + hops - n, off + lap};
+    } else {
+        uint64_t off = (uint64_t)stop * h;
+        int lo = stop - hops + 1;
+        w->run[w->nruns++] = (struct run){lo > 0 ? lo : 0, stop + 1, off};
+        if (lo < 0)
+            w->run[w->nruns++] = (struct run){lo + n, n, off + lap};
     }
-    w->hops = hops;
 }
 
-/* The earliest cycle >= ready at which the message can start: on its j-th
- * link it holds cycles start + j * hop_cycles + [0, occupy), and all of
- * them must be free. */
-static uint64_t first_free_start(const struct net_ring *r, const struct way *w, uint64_t ready)
+/* The bits of links [lo, hi) in mask word k. */
+static uint64_t range_word(int lo, int hi, int k)
 {
-    const uint64_t *reserved = r->reserved, window = r->window, mask = window - 1;
-    const uint64_t hop = r->hop_cycles, occupy = w->occupy;
-    uint64_t start = ready;
-    for (int j = 0; j < w->hops; j++) {
-        const uint64_t *row = reserved + w->link[j] * window;
-        uint64_t at = start + (uint64_t)j * hop;
-        for (uint64_t c = at; c < at + occupy; c++)
-            if (row[c & mask] == c + 1) { /* busy: start after it, recheck all */
-                start = c + 1 - (uint64_t)j * hop;
-                j = -1;
-                break;
-            }
-    }
-    return start;
+    int a = lo > 64 * k ? lo - 64 * k : 0, b = hi < 64 * (k + 1) ? hi - 64 * k : 64;
+    if (a >= b)
+        return 0;
+    uint64_t upto_b = b == 64 ? ~0ull : (1ull << b) - 1;
+    return upto_b & ~((1ull << a) - 1);
 }
 
-/* Doubles the window until cycles below now + window hold `last`; moves
- * the live reservations (those at now or later) to their new entries. */
+static struct net_ring_diag *way_diag(const struct net_ring *r, const struct way *w)
+{
+    return &r->diags[w->ring * 2 + w->dir];
+}
+
+/* Whether a message starting at cycle `start` finds all its slots free. */
+static bool way_free(const struct net_ring *r, const struct way *w, uint64_t start)
+{
+    const struct net_ring_diag *g = way_diag(r, w);
+    uint64_t mask = r->window - 1;
+    for (int k = 0; k < w->nruns; k++)
+        for (uint64_t i = 0; i < w->occupy; i++) {
+            uint64_t key = start + w->run[k].off + i, e = key & mask;
+            if (g->stamp[e] != key + 1)
+                continue;
+            const uint64_t *held = &g->held[e * (uint64_t)r->words];
+            for (int q = 0; q < r->words; q++)
+                if (held[q] & range_word(w->run[k].lo, w->run[k].hi, q))
+                    return false;
+        }
+    return true;
+}
+
+/* Doubles the window until keys below now + window hold `last`; moves the
+ * live entries (keys at now or later) to their new places. */
 static void grow_window(struct net_ring *r, uint64_t now, uint64_t last)
 {
     uint64_t w = r->window;
     while (last - now >= w)
         w *= 2;
-    uint64_t *t = sim_xcalloc(nlinks(r) * w, sizeof *t);
-    for (size_t l = 0; l < nlinks(r); l++)
-        for (uint64_t i = 0; i < r->window; i++) {
-            uint64_t stamp = r->reserved[l * r->window + i];
-            if (stamp && stamp - 1 >= now)
-                t[l * w + ((stamp - 1) & (w - 1))] = stamp;
+    size_t words = (size_t)r->words;
+    for (size_t i = 0; i < ndiags(r); i++) {
+        struct net_ring_diag old = r->diags[i], *g = &r->diags[i];
+        diag_alloc(g, w, r->words);
+        for (uint64_t e = 0; e < r->window; e++) {
+            if (!old.stamp[e] || old.stamp[e] - 1 < now)
+                continue;
+            uint64_t ne = (old.stamp[e] - 1) & (w - 1);
+            g->stamp[ne] = old.stamp[e];
+            memcpy(&g->held[ne * words], &old.held[e * words], words * sizeof *g->held);
         }
-    free(r->reserved);
-    r->reserved = t;
+        free(old.stamp);
+        free(old.held);
+    }
     r->window = w;
 }
 
-static void reserve_way(struct net_ring *r, const struct way *w, uint64_t start, uint32_t bytes)
+static void reserve_way(struct net_ring *r, const struct way *w, uint64_t start)
 {
     uint64_t now = sim_now(r->net->k) / r->clk.period_ps;
-    uint64_t last = start + (uint64_t)(w->hops - 1) * r->hop_cycles + w->occupy - 1;
+    const struct run *top = &w->run[w->nruns - 1];
+    uint64_t last = start + top->off + w->occupy - 1; /* the largest key */
     if (last - now >= r->window)
         grow_window(r, now, last);
-    const uint64_t window = r->window, mask = window - 1;
-    sim_time_t occupy_ps = w->occupy * r->clk.period_ps;
-    for (int j = 0; j < w->hops; j++) {
-        uint64_t at = start + (uint64_t)j * r->hop_cycles;
-        uint64_t *row = r->reserved + w->link[j] * window;
-        for (uint64_t c = at; c < at + w->occupy; c++)
-            row[c & mask] = c + 1;
-        struct net_link *l = &r->links[w->link[j]];
-        sim_time_t until = (at + w->occupy) * r->clk.period_ps;
-        l->busy_until = until > l->busy_until ? until : l->busy_until;
-        l->busy_ps += occupy_ps;
-        l->messages++;
-        l->bytes += bytes;
-    }
+    struct net_ring_diag *g = way_diag(r, w);
+    uint64_t mask = r->window - 1;
+    for (int k = 0; k < w->nruns; k++)
+        for (uint64_t i = 0; i < w->occupy; i++) {
+            uint64_t key = start + w->run[k].off + i, e = key & mask;
+            uint64_t *held = &g->held[e * (uint64_t)r->words];
+            if (g->stamp[e] != key + 1) { /* a stale entry: past cycles only */
+                g->stamp[e] = key + 1;
+                memset(held, 0, (size_t)r->words * sizeof *held);
+            }
+            for (int q = 0; q < r->words; q++)
+                held[q] |= range_word(w->run[k].lo, w->run[k].hi, q);
+        }
+}
+
+/* Adds the message to the statistics of every link of its way. */
+static void count_way(struct net_ring *r, const struct way *w, uint32_t bytes)
+{
+    int64_t v[3] = {1, (int64_t)bytes, (int64_t)(w->occupy * r->clk.period_ps)};
+    size_t base = link_index(r, w->ring, w->dir, 0);
+    for (int k = 0; k < w->nruns; k++)
+        for (int f = 0; f < 3; f++) {
+            r->diff[base + (size_t)w->run[k].lo][f] += v[f];
+            if (w->run[k].hi < r->stops)
+                r->diff[base + (size_t)w->run[k].hi][f] -= v[f];
+        }
 }
 
 void net_ring_enter(struct net_ring *r, struct sim_msg *m, int stop, sim_time_t t)
@@ -153,11 +218,13 @@ void net_ring_enter(struct net_ring *r, struct sim_msg *m, int stop, sim_time_t 
     way_init(r, &w, r->rings == 1 ? 0 : m->vnet, dir, stop,
              dir == NET_RING_CW ? cw : r->stops - cw);
     w.occupy = net_link_cycles(m->bytes, r->link_bytes);
-    uint64_t ready_cycle = ready / r->clk.period_ps;
-    uint64_t start = first_free_start(r, &w, ready_cycle);
-    reserve_way(r, &w, start, m->bytes);
+    uint64_t ready_cycle = ready / r->clk.period_ps, start = ready_cycle;
+    while (!way_free(r, &w, start))
+        start++;
+    reserve_way(r, &w, start);
+    count_way(r, &w, m->bytes);
     sim_time_t wait = (start - ready_cycle) * r->clk.period_ps;
-    r->links[w.link[0]].queue_ps += wait;
+    r->links[link_index(r, w.ring, dir, stop)].queue_ps += wait;
     r->net->stats.queue_ps += wait;
     r->leave(r->owner, r, m,
              start * r->clk.period_ps + (sim_time_t)w.hops * r->hop_ps + r->stop_ps);
@@ -168,11 +235,20 @@ void net_ring_print(const struct net_ring *r, const char *prefix, FILE *f)
     static const char *const dirs[] = {"cw", "ccw"};
     sim_time_t now = sim_now(r->net->k);
     for (int ring = 0; ring < r->rings; ring++)
-        for (int dir = 0; dir < 2; dir++)
+        for (int dir = 0; dir < 2; dir++) {
+            int64_t sum[3] = {0, 0, 0};
             for (int s = 0; s < r->stops; s++) {
+                size_t i = link_index(r, ring, dir, s);
+                for (int q = 0; q < 3; q++)
+                    sum[q] += r->diff[i][q];
+                struct net_link l = r->links[i];
+                l.messages = (uint64_t)sum[0];
+                l.bytes = (uint64_t)sum[1];
+                l.busy_ps = (sim_time_t)sum[2];
                 char name[64];
                 snprintf(name, sizeof name, "%sring%d %s %d->%d", prefix, ring, dirs[dir], s,
                          neighbour(r, s, dir));
-                net_link_print(&r->links[link_index(r, ring, dir, s)], name, now, f);
+                net_link_print(&l, name, now, f);
             }
+        }
 }

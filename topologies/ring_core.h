@@ -28,13 +28,17 @@
  * messages get slots in the order they are handed to the ring (equal times
  * in event order), and queueing shows at the entry link (its queue_ps).
  *
- * One event per message (its delivery), none per hop: that is what makes a
- * 60-stop ring cheap to simulate. Each link keeps its reserved cycles in a
- * table of `window` entries indexed by cycle % window, each holding the
- * number (+ 1) of the cycle it reserves; an entry for an earlier cycle is
- * simply stale, so nothing is ever cleared. Invariant: every reserved cycle
- * is below now's cycle + window (the table doubles before a reservation
- * would break it), so no two live reservations share an entry.
+ * One event per message (its delivery), none per hop, and no work per hop
+ * either: that is what makes a 60-stop ring cheap to simulate. The slots a
+ * message holds lie on diagonals of the (link, cycle) plane (struct
+ * net_ring_diag), so checking and reserving a way costs a few mask tests
+ * per cycle a message occupies a link, and the per-link statistics are
+ * kept as differences (+ at the first link, - after the last). Diagonal
+ * tables have `window` entries indexed by key % window, each stamped with
+ * its key; an entry for an older key is stale and nothing is ever cleared.
+ * Invariant: every key held is below now's cycle + window (the tables
+ * double before a reservation would break it), so no two live keys share
+ * an entry; keys below now's cycle hold only past cycles.
  */
 #ifndef CCSIM_RING_CORE_H
 #define CCSIM_RING_CORE_H
@@ -60,14 +64,15 @@ struct net_ring_params {
     int stop_cycles; /* to get on or off at a stop */
 };
 
-/* A link's reserved cycles from now on: busy intervals [start, end),
- * sorted, disjoint and not touching (touching ones are merged), in
- * iv[head..len). */
-struct net_ring_slots {
-    struct net_ring_busy {
-        sim_time_t start, end;
-    } * iv;
-    uint32_t head, len, cap;
+/* The reservations of one direction of one ring, by diagonal. A message
+ * that holds link L at cycle x holds diagonal key(x, L) = x + (stops - 1 -
+ * L) * hop_cycles clockwise, x + L * hop_cycles counter-clockwise: the key
+ * stays the same hop after hop (it grows by stops * hop_cycles where the
+ * way wraps past stop 0), so a message's slots are a few (key, range of
+ * stops) pairs whatever its length. */
+struct net_ring_diag {
+    uint64_t *stamp; /* [window]: key + 1 of the entry, else stale (no stop held) */
+    uint64_t *held;  /* [window][words]: bit L: link L is held */
 };
 
 struct net_ring {
@@ -81,9 +86,13 @@ struct net_ring {
     uint32_t link_bytes;
     uint64_t hop_cycles;
     sim_time_t hop_ps, stop_ps;
-    struct net_link *links; /* [ring][direction][stop]: the link leaving stop */
-    uint64_t *reserved;     /* [link index][window]: cycle + 1 of a reservation, or stale */
-    uint64_t window;        /* a power of two */
+    struct net_link *links;      /* [ring][direction][stop]: the link leaving stop; only
+                                    queue_ps is kept here, the rest in diff */
+    int64_t (*diff)[3];          /* the same index: messages, bytes, busy_ps, as differences
+                                    along the direction (summed when printed) */
+    struct net_ring_diag *diags; /* [ring][direction] */
+    int words;                   /* 64-bit words of a held mask: ceil(stops / 64) */
+    uint64_t window;             /* keys per diag table, a power of two */
 };
 
 void net_ring_init(struct net_ring *r, struct net *n, const struct net_ring_params *p, void *owner,

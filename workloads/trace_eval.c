@@ -50,6 +50,15 @@ __attribute__((format(printf, 5, 6))) static void fail(struct wl_cursor *c, stru
 static bool eval(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s, int e,
                  int64_t *out)
 {
+    const struct wl_expr *x = &c->prog->exprs[e];
+    if (x->is_const) { /* the common cases first: a constant, a loop variable */
+        *out = x->value;
+        return true;
+    }
+    if (x->kind == WL_E_LOOP) {
+        *out = c->loop_val[x->a];
+        return true;
+    }
     struct wl_env env = {c->thread, c->loop_val, c->reg};
     struct wl_fault f;
     if (wl_expr_eval(c->prog, e, &env, out, &f))

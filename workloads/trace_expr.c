@@ -84,6 +84,18 @@ static bool leaf_value(const struct wl_expr *x, const struct wl_env *env, int64_
     }
 }
 
+/* An operand: constants and leaves inline, deeper trees by recursion. */
+static inline bool operand(const struct wl_program *p, int e, const struct wl_env *env,
+                           int64_t *out, struct wl_fault *f)
+{
+    const struct wl_expr *x = &p->exprs[e];
+    if (x->is_const) {
+        *out = x->value;
+        return true;
+    }
+    return leaf_value(x, env, out) || wl_expr_eval(p, e, env, out, f);
+}
+
 bool wl_expr_eval(const struct wl_program *p, int e, const struct wl_env *env, int64_t *out,
                   struct wl_fault *f)
 {
@@ -95,10 +107,12 @@ bool wl_expr_eval(const struct wl_program *p, int e, const struct wl_env *env, i
     if (leaf_value(x, env, out))
         return true;
     int64_t a = 0, b = 0;
-    if (!wl_expr_eval(p, x->a, env, &a, f))
+    if (!operand(p, x->a, env, &a, f))
         return false;
-    if (x->kind != WL_E_NEG && !wl_expr_eval(p, x->b, env, &b, f))
+    if (x->kind != WL_E_NEG && !operand(p, x->b, env, &b, f))
         return false;
+    if (x->kind == WL_E_ADD && !__builtin_add_overflow(a, b, out))
+        return true; /* the common case, without the general switch */
     enum wl_arith r = wl_arith(x->kind, a, b, out);
     if (r == WL_ARITH_OK)
         return true;
