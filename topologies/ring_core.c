@@ -85,30 +85,12 @@ struct way {
     int ring, dir, first, hops;
     int nruns;
     struct run {
-        int lo, hi;   /* links [lo, hi) */
-        uint64_t off; /* key - start cycle */
+        int lo, hi;    /* links [lo, hi) */
+        uint64_t off;  /* key - start cycle */
+        uint64_t bits; /* the links' bits, when a mask is one word */
     } run[2];
     uint64_t occupy; /* cycles on each link */
 };
-
-static void way_init(const struct net_ring *r, struct way *w, int ring, int dir, int stop, int hops)
-{
-    int n = r->stops;
-    uint64_t h = r->hop_cycles, lap = (uint64_t)n * h;
-    *w = (struct way){.ring = ring, .dir = dir, .first = stop, .hops = hops};
-    if (dir == NET_RING_CW) {
-        uint64_t off = (uint64_t)(n - 1 - stop) * h;
-        w->run[w->nruns++] = (struct run){stop, stop + hops < n ? stop + hops : n, off};
-        if (stop + hops > n)
-            w->run[w->nruns++] = (struct run){0, stop + hops - n, off + lap};
-    } else {
-        uint64_t off = (uint64_t)stop * h;
-        int lo = stop - hops + 1;
-        w->run[w->nruns++] = (struct run){lo > 0 ? lo : 0, stop + 1, off};
-        if (lo < 0)
-            w->run[w->nruns++] = (struct run){lo + n, n, off + lap};
-    }
-}
 
 /* The bits of links [lo, hi) in mask word k. */
 static uint64_t range_word(int lo, int hi, int k)
@@ -120,27 +102,58 @@ static uint64_t range_word(int lo, int hi, int k)
     return upto_b & ~((1ull << a) - 1);
 }
 
+static void way_init(const struct net_ring *r, struct way *w, int ring, int dir, int stop, int hops)
+{
+    int n = r->stops;
+    uint64_t h = r->hop_cycles, lap = (uint64_t)n * h;
+    *w = (struct way){.ring = ring, .dir = dir, .first = stop, .hops = hops};
+    if (dir == NET_RING_CW) {
+        uint64_t off = (uint64_t)(n - 1 - stop) * h;
+        w->run[w->nruns++] = (struct run){stop, stop + hops < n ? stop + hops : n, off, 0};
+        if (stop + hops > n)
+            w->run[w->nruns++] = (struct run){0, stop + hops - n, off + lap, 0};
+    } else {
+        uint64_t off = (uint64_t)stop * h;
+        int lo = stop - hops + 1;
+        w->run[w->nruns++] = (struct run){lo > 0 ? lo : 0, stop + 1, off, 0};
+        if (lo < 0)
+            w->run[w->nruns++] = (struct run){lo + n, n, off + lap, 0};
+    }
+    for (int k = 0; k < w->nruns; k++)
+        w->run[k].bits = range_word(w->run[k].lo, w->run[k].hi, 0);
+}
+
 static struct net_ring_diag *way_diag(const struct net_ring *r, const struct way *w)
 {
     return &r->diags[w->ring * 2 + w->dir];
 }
 
-/* Whether a message starting at cycle `start` finds all its slots free. */
-static bool way_free(const struct net_ring *r, const struct way *w, uint64_t start)
+/* Whether run k holds a link that entry e of g holds. */
+static bool run_meets(const struct net_ring *r, const struct net_ring_diag *g, const struct run *k,
+                      uint64_t e)
+{
+    const uint64_t *held = &g->held[e * (uint64_t)r->words];
+    if (r->words == 1)
+        return (held[0] & k->bits) != 0;
+    for (int q = 0; q < r->words; q++)
+        if (held[q] & range_word(k->lo, k->hi, q))
+            return true;
+    return false;
+}
+
+/* 0 if a message starting at cycle `start` finds all its slots free; else
+ * how much later it must start at least (past the slot that is taken). */
+static uint64_t way_conflict(const struct net_ring *r, const struct way *w, uint64_t start)
 {
     const struct net_ring_diag *g = way_diag(r, w);
     uint64_t mask = r->window - 1;
     for (int k = 0; k < w->nruns; k++)
         for (uint64_t i = 0; i < w->occupy; i++) {
             uint64_t key = start + w->run[k].off + i, e = key & mask;
-            if (g->stamp[e] != key + 1)
-                continue;
-            const uint64_t *held = &g->held[e * (uint64_t)r->words];
-            for (int q = 0; q < r->words; q++)
-                if (held[q] & range_word(w->run[k].lo, w->run[k].hi, q))
-                    return false;
+            if (g->stamp[e] == key + 1 && run_meets(r, g, &w->run[k], e))
+                return i + 1;
         }
-    return true;
+    return 0;
 }
 
 /* Doubles the window until keys below now + window hold `last`; moves the
@@ -219,8 +232,8 @@ void net_ring_enter(struct net_ring *r, struct sim_msg *m, int stop, sim_time_t 
              dir == NET_RING_CW ? cw : r->stops - cw);
     w.occupy = net_link_cycles(m->bytes, r->link_bytes);
     uint64_t ready_cycle = ready / r->clk.period_ps, start = ready_cycle;
-    while (!way_free(r, &w, start))
-        start++;
+    for (uint64_t later; (later = way_conflict(r, &w, start)) != 0;)
+        start += later;
     reserve_way(r, &w, start);
     count_way(r, &w, m->bytes);
     sim_time_t wait = (start - ready_cycle) * r->clk.period_ps;
