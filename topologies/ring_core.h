@@ -19,7 +19,7 @@
  * off stop_cycles later. A message whose target is its entry stop only
  * pays stop_cycles once. Unloaded: ready + d * hop_cycles + stop_cycles.
  *
- * A slotted ring, as Intel's rings are: a message on the ring never waits;
+ * A slotted ring: a message on the ring never waits;
  * the traffic already on the ring has the right of way and a message waits
  * at its entry stop until its slots are free on every link of its way.
  * It is decided when the message is handed to the ring (net_ring_enter):
