@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzing: builds the libFuzzer targets of tests/fuzz/ with clang in
 # build-fuzz/ (CCSIM_FUZZ=ON: ASan + UBSan + libFuzzer) and runs each one
-# SECONDS seconds (default 60, or $CCSIM_FUZZ_SECONDS), both at once, from
+# SECONDS seconds (default 60, or $CCSIM_FUZZ_SECONDS), all at once, from
 # the seed corpus tests/fuzz/corpus/TARGET/ (the seeds are copied: new inputs
 # stay in build-fuzz/corpus/). Exit 1 if a target crashes: its input is in
 # build-fuzz/crashes/; copy it into tests/fuzz/regressions/TARGET/ so that
@@ -14,12 +14,13 @@ build=build-fuzz
 command -v clang >/dev/null || { echo "fuzz: clang is not installed" >&2; exit 2; }
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCSIM_FUZZ=ON \
   -DCCSIM_TESTS=OFF -DCCSIM_MPI=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target fuzz_trace fuzz_config >/dev/null
+cmake --build "$build" -j "$(nproc)" --target fuzz_trace fuzz_config fuzz_sweep >/dev/null
 export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp"
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 mkdir -p "$build/crashes"
 pids=()
-for target in trace config; do
+targets=(trace config sweep)
+for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
   mkdir -p "$corpus"
   cp -n tests/fuzz/corpus/"$target"/* "$corpus"/ || true
@@ -29,8 +30,8 @@ for target in trace config; do
   pids+=($!)
 done
 status=0
-for i in 0 1; do
-  target=$([ $i -eq 0 ] && echo trace || echo config)
+for i in "${!targets[@]}"; do
+  target=${targets[$i]}
   if wait "${pids[$i]}"; then
     echo "fuzz $target: $(grep -m1 '^stat::number_of_executed_units' "$build/fuzz_$target.log" |
       sed 's/.*: *//') inputs in ${seconds}s, no crash"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct sim_cfg_file {
     config_t cfg;
@@ -126,7 +127,13 @@ struct sim_cfg_file *sim_cfg_open(const char *path, struct sim_diag *d)
         sim_diag_add(d, path, 0, "cannot open config: %s", strerror(errno));
         return NULL;
     }
+    struct stat st;
+    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
     fclose(f);
+    if (!regular) { /* a device or a pipe could be endless: never wait on one */
+        sim_diag_add(d, path, 0, "cannot read config: not a regular file");
+        return NULL;
+    }
 
     struct sim_cfg_file *cf = sim_xcalloc(1, sizeof *cf);
     cf->path = sim_xstrdup(path);

@@ -187,6 +187,10 @@ bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t er
         return false;
     }
     if (found == 0) {
+        if (*n >= SWEEP_MAX_POINTS) { /* ranges multiply: stop before memory runs out */
+            snprintf(err, errsize, "the ranges expand to more than %d workloads", SWEEP_MAX_POINTS);
+            return false;
+        }
         *out = sim_xrealloc(*out, (*n + 1) * sizeof **out);
         (*out)[(*n)++] = sim_xstrdup(spec);
         return true;

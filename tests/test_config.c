@@ -226,6 +226,11 @@ START_TEST(test_missing_file)
     ck_assert(!sim_machine_load(&mcfg, "/nonexistent/ccsim.cfg", NULL, 0, &diag));
     ck_assert_msg(strstr(diag.text, "/nonexistent/ccsim.cfg: cannot open config") != NULL, "%s",
                   diag.text);
+    /* an endless device is refused, not read */
+    sim_diag_init(&diag);
+    ck_assert(!sim_machine_load(&mcfg, "/dev/zero", NULL, 0, &diag));
+    ck_assert_msg(strstr(diag.text, "/dev/zero: cannot read config: not a regular file") != NULL,
+                  "%s", diag.text);
 }
 END_TEST
 

@@ -3,12 +3,14 @@
  * every file of tests/fuzz/regressions/trace/ and tests/fuzz/corpus/trace/
  * goes through the trace parser (and, when it parses, print + re-parse +
  * wl_program_equal), every file of tests/fuzz/regressions/config/ and
- * tests/fuzz/corpus/config/ through the config loader, as the fuzz targets
- * (tests/fuzz/fuzz_*.c) do. A crash input that scripts/fuzz.sh finds goes
- * into regressions/; one whose fix is not in yet waits in
+ * tests/fuzz/corpus/config/ through the config loader, and every file of
+ * tests/fuzz/regressions/sweep/ and tests/fuzz/corpus/sweep/ through the
+ * sweep loader, as the fuzz targets (tests/fuzz/fuzz_*.c) do. A crash input that scripts/fuzz.sh
+ * finds goes into regressions/; one whose fix is not in yet waits in
  * tests/fuzz/regressions/pending/, which this test does not read.
  */
 #include "machine.h"
+#include "sweep.h"
 #include "testutil.h"
 #include "workload.h"
 
@@ -78,6 +80,19 @@ static void replay_config(const char *path)
                   "%s: a failed load without a FILE message: %s", path, d.text);
 }
 
+static void replay_sweep(const char *path)
+{
+    static struct sweep sw;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    if (sweep_load(&sw, path, &d)) {
+        sweep_free(&sw);
+        return;
+    }
+    ck_assert_msg(d.count > 0 && strncmp(d.text, "ccsim:", 6) != 0 && strchr(d.text, ':'),
+                  "%s: a failed load without a FILE message: %s", path, d.text);
+}
+
 /* Replays every regular file of dir; returns how many. */
 static int replay_dir(const char *dir, void (*replay)(const char *path))
 {
@@ -114,12 +129,21 @@ START_TEST(test_config_inputs)
 }
 END_TEST
 
+START_TEST(test_sweep_inputs)
+{
+    int n = replay_dir(FUZZ_DIR "/regressions/sweep", replay_sweep);
+    n += replay_dir(FUZZ_DIR "/corpus/sweep", replay_sweep);
+    ck_assert_int_gt(n, 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("fuzz_regressions");
     TCase *tc = tcase_create("replay");
     tcase_add_test(tc, test_trace_inputs);
     tcase_add_test(tc, test_config_inputs);
+    tcase_add_test(tc, test_sweep_inputs);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -153,6 +153,10 @@ START_TEST(test_range_expansion)
     ck_assert(!sweep_expand("x:m=..4", &specs, &n, err, sizeof err));
     ck_assert(!sweep_expand("x:m=1..4z", &specs, &n, err, sizeof err));
     ck_assert(!sweep_expand("x:m=1..99999", &specs, &n, err, sizeof err));
+    /* three ranges of 9 000: each allowed, their product refused */
+    ck_assert(!sweep_expand("x:a=1..9000,b=1..9000,c=1..9000", &specs, &n, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "more than 100000 workloads"));
+    ck_assert_uint_le(n, SWEEP_MAX_POINTS);
     /* a row's key: five columns, a quoted workload's commas not counted */
     const char *row = "teach-xbar,\"bcast-multiline:lines=1,shape=flat\",4,10,2,1.0,2\n";
     const char *key = "teach-xbar,\"bcast-multiline:lines=1,shape=flat\",4,10,2";
