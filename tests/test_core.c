@@ -136,6 +136,13 @@ START_TEST(test_values_and_errors)
     ck_assert_uint_eq(res.value_errors, 0);
     ck_assert(!res.deadlock);
     wl_result_free(&res);
+    /* a range checks every line in it: one error per line that fails */
+    run_text("ccsim-trace 1\nthreads 4\nline a 4\n"
+             "all: write a[t].1 t*t\nall: sync\nall: expect a[0..n-1].1 <= 4\n"
+             "0: expect a[1..2].1 >= 1\n",
+             NULL, 0, &res, &diag);
+    ck_assert_uint_eq(res.value_errors, 4); /* a[3] holds 9, seen by each thread */
+    wl_result_free(&res);
 }
 END_TEST
 

@@ -88,14 +88,16 @@ static void render(const struct wl_program *p, const struct wl_op *op, char *buf
         char part[128];
         switch (*k) {
         case 'A':
+        case 'R':
         case 'B': {
-            char name[96];
+            char name[96], last[96] = "";
             const struct wl_loc *l = &op->addr[ia++];
             wl_line_name(p, l->line, name, sizeof name);
+            if (*k == 'R' && op->count > 1) /* a range: "a[0]..a[3]" */
+                wl_line_name(p, l->line + op->count - 1, last, sizeof last);
+            snprintf(part, sizeof part, "%s%s%s", name, *last ? ".." : "", last);
             if (l->word)
-                snprintf(part, sizeof part, "%s.%d", name, l->word);
-            else
-                snprintf(part, sizeof part, "%s", name);
+                snprintf(part + strlen(part), sizeof part - strlen(part), ".%d", l->word);
             break;
         }
         case 'V':
@@ -368,6 +370,10 @@ static const struct error_case error_cases[] = {
     {HDR "all: wait x 5 5\n", 5, 13,
      "'wait' expects a comparison (== != < <= > >=) here, found '5'"},
     {HDR "all: read 5\n", 5, 11, "'read' expects an address (name, name[i] or name[i].w)"},
+    {HDR "all: write data[0..2] 1\n", 5, 18, "a range of lines i..j is only for expect"},
+    {HDR "all: expect data[3..1] == 0\n", 5, 21, "the range 3..1 is empty"},
+    {HDR "all: expect data[0..8] == 0\n", 5, 21, "index 8 is out of range for 'data' (0..7)"},
+    {HDR "all: expect data[0..2 == 0\n", 5, 23, "expected ']', found '=='"},
     {HDR "all: prime x Q\n", 5, 14, "'prime' expects a cache state (M, E or S) here, found 'Q'"},
     {HDR "all: mark 5\n", 5, 11, "'mark' expects a label here"},
     {HDR "all: copy data[0] data[1]\n", 5, 26,
@@ -745,7 +751,9 @@ START_TEST(test_eval_op_fields)
                                         "all: copy data[t] data[4] 2*(ok+1)\n"
                                         "all: addline m[0] data[1] 3\n"
                                         "all: prime m[3] S\n"
-                                        "all: compute t*100\n");
+                                        "all: compute t*100\n"
+                                        "all: expect data[1..t+4].2 != tk\n"
+                                        "all: expect x >= 0\n");
     struct wl_cursor c;
     struct wl_op op;
     sim_diag_init(&diag);
@@ -790,9 +798,20 @@ START_TEST(test_eval_op_fields)
     ck_assert_int_eq(wl_next(&c, &op, &diag), WL_NEXT_OP);
     ck_assert_int_eq(op.op, WL_OP_COMPUTE);
     ck_assert_int_eq(op.count, 200);
+    ck_assert_int_eq(wl_next(&c, &op, &diag), WL_NEXT_OP); /* data[1..6].2: six lines */
+    ck_assert_int_eq(op.op, WL_OP_EXPECT);
+    ck_assert_int_eq(op.addr[0].line, 1 + 1);
+    ck_assert_int_eq(op.addr[0].word, 2);
+    ck_assert_int_eq(op.count, 6);
+    ck_assert_int_eq(op.cmp, WL_CMP_NE);
+    ck_assert_int_eq(op.value[0], 13);
+    ck_assert_int_eq(wl_next(&c, &op, &diag), WL_NEXT_OP); /* without a range: one line */
+    ck_assert_int_eq(op.op, WL_OP_EXPECT);
+    ck_assert_int_eq(op.count, 1);
     ck_assert_int_eq(wl_next(&c, &op, &diag), WL_NEXT_END);
     ck_assert_int_eq(wl_next(&c, &op, &diag), WL_NEXT_END);
     ck_assert_int_eq(diag.count, 0);
+    check_roundtrip(p);
     wl_program_free(p);
 }
 END_TEST
@@ -813,6 +832,9 @@ START_TEST(test_runtime_errors)
         {"for i 2..5 {\n  0,i..i+1: read x\n}\n", 1, 6, 8, "the selector gives thread 4"},
         {"all: copy data[t*2] data[0] 3\n", 3, 5, 11,
          "thread 3: 3 lines from data[6] run past the end of 'data' (0..7)"},
+        {"all: expect data[t..2] == 0\n", 3, 5, 21, "thread 3: the range 3..2 of 'data' is empty"},
+        {"all: expect data[0..t+5] == 0\n", 3, 5, 21,
+         "thread 3: index 8 is out of range for 'data' (0..7)"},
         {"all: compute t-2\n", 0, 5, 14, "thread 0: the number of cycles must be at least 0"},
         {"all: copy data[0] data[1] t\n", 0, 5, 27, "the number of lines must be at least 1"},
         {"all: compute 9223372036854775807+t\n", 1, 5, 33, "thread 1: integer overflow"},

@@ -406,18 +406,23 @@ static bool methodology(struct thr *t)
     return true;
 }
 
+/* Checks word a.word of `count` lines from a.line on: a value error for
+ * every line whose value fails the comparison. */
 static void do_expect(struct thr *t)
 {
     struct run *r = t->run;
     const struct wl_loc *a = &t->op.addr[0];
-    int64_t v =
-        (int64_t)cc_core_word(r->m->cc, t->core, line_number(t, a->line), (unsigned)a->word);
-    if (wl_cmp_holds(t->op.cmp, v, t->op.value[0]))
-        return;
-    if (r->res->value_errors++ < (uint64_t)r->o.max_reports) {
+    SIM_ASSERT(t->op.count >= 1);
+    for (int64_t i = 0; i < t->op.count; i++) {
+        int64_t li = a->line + i;
+        int64_t v = (int64_t)cc_core_word(r->m->cc, t->core, line_number(t, li), (unsigned)a->word);
+        if (wl_cmp_holds(t->op.cmp, v, t->op.value[0]))
+            continue;
+        if (r->res->value_errors++ >= (uint64_t)r->o.max_reports)
+            continue;
         char name[128];
         int line = 0, col = 0;
-        wl_line_name(r->prog, a->line, name, sizeof name);
+        wl_line_name(r->prog, li, name, sizeof name);
         wl_program_where(r->prog, t->op.stmt, &line, &col);
         fprintf(stderr,
                 "%s:%d:%d: value error: thread %d, iteration %llu: expect %s.%d %s %lld, but it "

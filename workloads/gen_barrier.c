@@ -133,32 +133,11 @@ static void diss_rounds(struct gen *g, const struct gen_group *gr, const int *ms
 
 /* ---------------------------------------------------------------- frame */
 
-static void arrive_decl(struct gen *g)
-{
-    gen_line(g, "arrive", g->n, "arrive[t]: it+1 once thread t entered (user data, M)");
-}
-
-/* After sync: flags evicted by the caller; the arrival line primed and set. */
-static void arrive_enter(struct gen *g)
-{
-    gen_prime_own(g, "arrive", 1);
-    gen_out(g, "all: write arrive[t] it+1");
-}
-
-static void arrive_check(struct gen *g)
-{
-    gen_mark(g);
-    gen_for(g, "j", "0", "n-1");
-    gen_out(g, "all: expect arrive[j] == it+1");
-    gen_end(g);
-    gen_end(g);
-}
-
 /* A dissemination barrier over all threads with the given rounds. */
 static bool whole_barrier(struct gen *g, const int *ms, int rounds)
 {
     struct gen_group all = {.socket = -1, .size = g->n, .first = 0, .contiguous = true};
-    arrive_decl(g);
+    gen_arrive_decl(g);
     diss_decls(g, &all, rounds);
     gen_iter_open(g);
     gen_sync(g);
@@ -167,9 +146,9 @@ static bool whole_barrier(struct gen *g, const int *ms, int rounds)
         ids[t] = t;
     all.members = ids;
     diss_evicts(g, &all, rounds);
-    arrive_enter(g);
+    gen_arrive_enter(g);
     diss_rounds(g, &all, ms, rounds);
-    arrive_check(g);
+    gen_arrive_check(g);
     free(ids);
     return true;
 }
@@ -257,7 +236,7 @@ bool gen_emit_barrier_pairwise(struct gen *g)
     if (g->ngroups == 1)
         return gen_emit_barrier_diss(g);
     int *rounds = sim_xmalloc((size_t)g->ngroups * sizeof *rounds);
-    arrive_decl(g);
+    gen_arrive_decl(g);
     socket_decls(g, rounds);
     for (int i = 0; i < g->ngroups; i++) {
         char name[32], what[96];
@@ -275,12 +254,12 @@ bool gen_emit_barrier_pairwise(struct gen *g)
         gen_set_stmt(g, g->groups[i].members, g->groups[i].size, "evict s%dfinal[%s]",
                      g->groups[i].socket, me);
     }
-    arrive_enter(g);
+    gen_arrive_enter(g);
     socket_barriers(g, rounds);
     gen_note(g, "pair-wise exchange across sockets");
     for (int i = 0; i < g->ngroups; i++)
         pairwise_exchange(g, &g->groups[i]);
-    arrive_check(g);
+    gen_arrive_check(g);
     free(rounds);
     return true;
 }
@@ -296,14 +275,14 @@ bool gen_emit_barrier_socketroot(struct gen *g)
     if (g->ngroups == 1)
         return gen_emit_barrier_diss(g);
     int *rounds = sim_xmalloc((size_t)g->ngroups * sizeof *rounds);
-    arrive_decl(g);
+    gen_arrive_decl(g);
     socket_decls(g, rounds);
     gen_line(g, "root", g->ngroups, "root[s]: written by the first thread of socket s");
     gen_iter_open(g);
     gen_sync(g);
     socket_evicts(g, rounds);
     gen_evict(g, "root", g->ngroups);
-    arrive_enter(g);
+    gen_arrive_enter(g);
     socket_barriers(g, rounds);
     gen_note(g, "socket roots notify the other sockets");
     for (int i = 0; i < g->ngroups; i++) {
@@ -313,7 +292,7 @@ bool gen_emit_barrier_socketroot(struct gen *g)
             if (o != i)
                 gen_set_stmt(g, gr->members, gr->size, "wait root[%d] >= it+1", o);
     }
-    arrive_check(g);
+    gen_arrive_check(g);
     free(rounds);
     return true;
 }

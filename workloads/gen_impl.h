@@ -188,7 +188,8 @@ void gen_who_stmt(struct gen *g, const struct gen_who *who, const char *fmt, ...
 
 /* The barrier check (seed 000 Sec 2.5 frame): `arrive[t]`, primed in M and
  * set to it+1 on entry; after `all: mark done` every thread expects every
- * arrive[j] to hold it+1 (gen_arrive_check also closes the iteration loop). */
+ * arrive[j] to hold it+1, in one `expect arrive[0..n-1]` (gen_arrive_check
+ * also closes the iteration loop). */
 void gen_arrive_decl(struct gen *g);
 void gen_arrive_enter(struct gen *g);
 void gen_arrive_check(struct gen *g);

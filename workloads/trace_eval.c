@@ -148,19 +148,46 @@ static void end_loop(struct wl_cursor *c, const struct wl_stmt *s)
 
 /* ------------------------------------------------------------- operations */
 
+/* Evaluates index expression e of line array l into *index, in range. */
+static bool eval_index(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                       const struct wl_line *l, int e, int64_t *index)
+{
+    if (!eval(c, d, s, e, index))
+        return false;
+    if (*index >= 0 && *index < l->count)
+        return true;
+    fail(c, d, s, c->prog->exprs[e].col, "index %lld is out of range for '%s' (0..%lld)",
+         (long long)*index, l->name, (long long)(l->count - 1));
+    return false;
+}
+
+/* A range name[lo..hi] (expect): *count lines from element lo on. */
+static bool resolve_range(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                          const struct wl_addr *a, int64_t lo, int64_t *count)
+{
+    const struct wl_line *l = &c->prog->decls[a->decl].pub;
+    int64_t hi = 0;
+    if (!eval_index(c, d, s, l, a->index_hi, &hi))
+        return false;
+    if (lo <= hi) {
+        *count = hi - lo + 1;
+        return true;
+    }
+    fail(c, d, s, c->prog->exprs[a->index_hi].col, "the range %lld..%lld of '%s' is empty",
+         (long long)lo, (long long)hi, l->name);
+    return false;
+}
+
 static bool resolve_addr(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
-                         const struct wl_addr *a, struct wl_loc *loc)
+                         const struct wl_addr *a, struct wl_loc *loc, int64_t *count)
 {
     const struct wl_program *p = c->prog;
     const struct wl_line *l = &p->decls[a->decl].pub;
     int64_t index = 0, word = 0;
-    if (a->index >= 0 && !eval(c, d, s, a->index, &index))
+    if (a->index >= 0 && !eval_index(c, d, s, l, a->index, &index))
         return false;
-    if (index < 0 || index >= l->count) {
-        fail(c, d, s, p->exprs[a->index].col, "index %lld is out of range for '%s' (0..%lld)",
-             (long long)index, l->name, (long long)(l->count - 1));
+    if (a->index_hi >= 0 && !resolve_range(c, d, s, a, index, count))
         return false;
-    }
     if (a->word >= 0 && !eval(c, d, s, a->word, &word))
         return false;
     if (word < 0 || word >= p->words) {
@@ -192,7 +219,7 @@ static bool take_arg(struct wl_cursor *c, struct sim_diag *d, const struct wl_st
     switch (a->kind) {
     case WL_ARG_WORD:
     case WL_ARG_LINE:
-        return resolve_addr(c, d, s, &a->addr, &out->addr[out->naddr++]);
+        return resolve_addr(c, d, s, &a->addr, &out->addr[out->naddr++], &out->count);
     case WL_ARG_VALUE:
         return eval(c, d, s, a->expr, &out->value[out->nvalue++]);
     case WL_ARG_COUNT:
@@ -239,6 +266,8 @@ static bool make_op(struct wl_cursor *c, struct sim_diag *d, int i, struct wl_op
             return false;
     if (s->op == WL_OP_COPY || s->op == WL_OP_ADDLINE)
         return check_ranges(c, d, s, out);
+    if (s->op == WL_OP_EXPECT && out->count == 0)
+        out->count = 1; /* no range: one line */
     return true;
 }
 

@@ -77,9 +77,10 @@ enum wl_arg_kind {
 };
 
 struct wl_addr {
-    int decl;  /* declaration */
-    int index; /* expression, or -1: element 0 */
-    int word;  /* expression, or -1: word 0 */
+    int decl;     /* declaration */
+    int index;    /* expression, or -1: element 0 */
+    int index_hi; /* expression, or -1: one element (name[index..index_hi]: expect only) */
+    int word;     /* expression, or -1: word 0 */
 };
 
 struct wl_arg {

@@ -32,6 +32,8 @@ static const char *kind_text(char k)
     switch (k) {
     case 'A':
         return "an address (name, name[i] or name[i].w)";
+    case 'R':
+        return "an address (name, name[i], name[i].w or a range name[i..j].w)";
     case 'B':
         return "a line (name or name[i])";
     case 'C':
@@ -182,7 +184,27 @@ static bool unknown_line(struct wl_parser *ps, const struct wl_tok *t)
     return false;
 }
 
-static bool parse_addr(struct wl_parser *ps, struct wl_addr *a, bool allow_word)
+/* `..hi` after an index: the last element of a range (expect only). */
+static bool parse_range_end(struct wl_parser *ps, struct wl_addr *a, bool allow_range, int col)
+{
+    const struct wl_decl *d = &ps->p->decls[a->decl];
+    if (!allow_range) {
+        wl_perr(ps, col, "a range of lines i..j is only for expect");
+        return false;
+    }
+    a->index_hi = wl_parse_expr(ps);
+    if (a->index_hi < 0 || !check_range(ps, a->index_hi, d->pub.count, "index", d->pub.name))
+        return false;
+    const struct wl_expr *lo = &ps->p->exprs[a->index], *hi = &ps->p->exprs[a->index_hi];
+    if (lo->is_const && hi->is_const && lo->value > hi->value) {
+        wl_perr(ps, hi->col, "the range %lld..%lld is empty", (long long)lo->value,
+                (long long)hi->value);
+        return false;
+    }
+    return true;
+}
+
+static bool parse_addr(struct wl_parser *ps, struct wl_addr *a, bool allow_word, bool allow_range)
 {
     const struct wl_tok *t = wl_take(ps);
     a->decl = wl_decl_lookup(ps, t->text, (size_t)t->len);
@@ -191,8 +213,15 @@ static bool parse_addr(struct wl_parser *ps, struct wl_addr *a, bool allow_word)
     const struct wl_decl *d = &ps->p->decls[a->decl];
     if (wl_accept(ps, WL_TK_LBRACK)) {
         a->index = wl_parse_expr(ps);
-        if (a->index < 0 || !wl_expect(ps, WL_TK_RBRACK, "']'") ||
-            !check_range(ps, a->index, d->pub.count, "index", d->pub.name))
+        if (a->index < 0 || !check_range(ps, a->index, d->pub.count, "index", d->pub.name))
+            return false;
+        const struct wl_tok *dots = wl_peek(ps);
+        if (dots->kind == WL_TK_DOTDOT) {
+            wl_take(ps);
+            if (!parse_range_end(ps, a, allow_range, dots->col))
+                return false;
+        }
+        if (!wl_expect(ps, WL_TK_RBRACK, "']'"))
             return false;
     }
     const struct wl_tok *dot = wl_peek(ps);
@@ -287,6 +316,7 @@ static bool fits(const struct wl_tok *t, char kind)
 {
     switch (kind) {
     case 'A':
+    case 'R':
     case 'B':
     case 'L':
         return t->kind == WL_TK_NAME;
@@ -302,11 +332,12 @@ static bool fits(const struct wl_tok *t, char kind)
 static bool parse_arg(struct wl_parser *ps, int op, char kind, struct wl_arg *arg)
 {
     static const enum wl_arg_kind kinds[] = {
-        ['A'] = WL_ARG_WORD,   ['B'] = WL_ARG_LINE, ['V'] = WL_ARG_VALUE, ['N'] = WL_ARG_COUNT,
-        ['Y'] = WL_ARG_CYCLES, ['C'] = WL_ARG_CMP,  ['L'] = WL_ARG_LABEL, ['S'] = WL_ARG_STATE};
+        ['A'] = WL_ARG_WORD,  ['R'] = WL_ARG_WORD,  ['B'] = WL_ARG_LINE,
+        ['V'] = WL_ARG_VALUE, ['N'] = WL_ARG_COUNT, ['Y'] = WL_ARG_CYCLES,
+        ['C'] = WL_ARG_CMP,   ['L'] = WL_ARG_LABEL, ['S'] = WL_ARG_STATE};
     *arg = (struct wl_arg){.kind = kinds[(unsigned char)kind],
                            .col = wl_peek(ps)->col,
-                           .addr = {-1, -1, -1},
+                           .addr = {-1, -1, -1, -1},
                            .expr = -1};
     if (!fits(wl_peek(ps), kind)) {
         arg_error(ps, op, kind);
@@ -314,8 +345,9 @@ static bool parse_arg(struct wl_parser *ps, int op, char kind, struct wl_arg *ar
     }
     switch (kind) {
     case 'A':
+    case 'R':
     case 'B':
-        return parse_addr(ps, &arg->addr, kind == 'A');
+        return parse_addr(ps, &arg->addr, kind != 'B', kind == 'R');
     case 'L':
         return parse_label(ps, arg);
     case 'C':

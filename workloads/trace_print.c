@@ -71,6 +71,10 @@ static void print_addr(FILE *f, const struct wl_program *p, const struct wl_addr
     if (a->index >= 0) {
         fputc('[', f);
         wl_expr_print(f, p, a->index);
+        if (a->index_hi >= 0) {
+            fputs("..", f);
+            wl_expr_print(f, p, a->index_hi);
+        }
         fputc(']', f);
     }
     if (a->word < 0)

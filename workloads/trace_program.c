@@ -314,6 +314,7 @@ static bool arg_equal(const struct wl_program *pa, const struct wl_arg *a,
 {
     return a->kind == b->kind && a->small == b->small && a->addr.decl == b->addr.decl &&
            wl_expr_equal(pa, a->addr.index, pb, b->addr.index) &&
+           wl_expr_equal(pa, a->addr.index_hi, pb, b->addr.index_hi) &&
            wl_expr_equal(pa, a->addr.word, pb, b->addr.word) &&
            wl_expr_equal(pa, a->expr, pb, b->expr);
 }

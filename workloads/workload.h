@@ -112,6 +112,8 @@
  * The operations: X(ENUM, name, argument kinds, may set a register, usage).
  * Argument kinds, one letter each, in written order:
  *   A  a word: `name`, `name[i]`, `name[i].w`     -> wl_op.addr[]
+ *   R  a word, or that word of lines i..j:
+ *      `name[i..j].w`                             -> wl_op.addr[0], wl_op.count
  *   B  a whole line: `name`, `name[i]`            -> wl_op.addr[]
  *   V  a value                                    -> wl_op.value[]
  *   N  a number of lines (>= 1)                   -> wl_op.count
@@ -135,7 +137,7 @@
     X(SYNC, "sync", "", false, "sync")                                                             \
     X(EVICT, "evict", "B", false, "evict LINE")                                                    \
     X(PRIME, "prime", "BS", false, "prime LINE STATE")                                             \
-    X(EXPECT, "expect", "ACV", false, "expect ADDR CMP VALUE")
+    X(EXPECT, "expect", "RCV", false, "expect ADDR CMP VALUE")
 
 enum wl_opcode {
 #define WL_X_ENUM(e, name, args, reg, usage) WL_OP_##e,
@@ -259,7 +261,8 @@ struct wl_op {
     struct wl_loc addr[2]; /* A and B arguments in written order (copy: SRC, DST;
                               addline: DST, SRC) */
     int64_t value[2];      /* V arguments in written order (cas: OLD, NEW) */
-    int64_t count;         /* N (lines of copy/addline) or Y (compute cycles) */
+    int64_t count;         /* N (lines of copy/addline), Y (compute cycles), or the
+                              lines an expect checks from addr[0] on (1 without a range) */
     enum wl_cmp cmp;       /* wait, expect */
     enum wl_state state;   /* prime */
     int label;             /* mark: index for wl_program_label() */
