@@ -219,6 +219,8 @@ struct cc_cache {
     struct cc_system *sys;
     int id;                /* = core = node id */
     struct cc_line *lines; /* sets * ways */
+    uint64_t *tags;        /* sets * ways: line + 1 of a valid way, 0 for a free one (mirrors
+                              lines[].valid and .line, compact for lookups) */
     uint8_t *data;         /* sets * ways * line_bytes */
     uint64_t *l1_tags;     /* l1_sets * l1_ways, line+1 (0 = empty) */
     uint64_t *l1_lru;
@@ -452,5 +454,30 @@ bool cc_state_holds(int state);    /* holds valid data (for the checker) */
 
 /* The protocols. */
 extern const struct cc_protocol cc_mesi, cc_mesif, cc_moesi, cc_gols, cc_scc_protocol;
+
+/* A cache's ways: fill and free keep c->tags in step with the ways; find
+ * looks a line up in the tags alone (one host cache line per set). */
+static inline void cc_way_fill(struct cc_cache *c, struct cc_line *cl, uint64_t line)
+{
+    cl->valid = true;
+    cl->line = line;
+    c->tags[cl - c->lines] = line + 1;
+}
+
+static inline void cc_way_free(struct cc_cache *c, struct cc_line *cl)
+{
+    cl->valid = false;
+    c->tags[cl - c->lines] = 0;
+}
+
+static inline struct cc_line *cc_way_find(const struct cc_system *s, const struct cc_cache *c,
+                                          uint64_t line)
+{
+    size_t base = (size_t)(line & (s->p.sets - 1)) * s->p.ways;
+    for (unsigned w = 0; w < s->p.ways; w++)
+        if (c->tags[base + w] == line + 1)
+            return &c->lines[base + w];
+    return NULL;
+}
 
 #endif

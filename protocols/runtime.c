@@ -105,11 +105,7 @@ static unsigned set_of(const struct cc_system *s, uint64_t line)
 
 static struct cc_line *cache_find(struct cc_system *s, struct cc_cache *c, uint64_t line)
 {
-    struct cc_line *set = &c->lines[(size_t)set_of(s, line) * s->p.ways];
-    for (unsigned w = 0; w < s->p.ways; w++)
-        if (set[w].valid && set[w].line == line)
-            return &set[w];
-    return NULL;
+    return cc_way_find(s, c, line);
 }
 
 int cc_home_node(const struct cc_system *s, uint64_t line)
@@ -384,7 +380,7 @@ static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
 {
     if (!cl->valid)
         return;
-    cl->valid = false;
+    cc_way_free(c, cl);
     retry_set(s, c, set_of(s, cl->line));
 }
 
@@ -442,8 +438,7 @@ static struct cc_line *allocate(struct cc_system *s, struct cc_cache *c, uint64_
     for (unsigned w = 0; w < s->p.ways; w++) {
         if (!ways[w].valid) {
             struct cc_line *cl = &ways[w];
-            cl->valid = true;
-            cl->line = line;
+            cc_way_fill(c, cl, line);
             cl->state = CS_I;
             cl->waiting = cl->waiting_tail = NULL;
             cl->snoop_until = 0;
@@ -801,6 +796,7 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
         c->id = i;
         c->sys = s;
         c->lines = sim_xcalloc(nlines, sizeof *c->lines);
+        c->tags = sim_xcalloc(nlines, sizeof *c->tags);
         c->data = sim_xcalloc(nlines, p->line_bytes);
         for (size_t j = 0; j < nlines; j++)
             c->lines[j].data = c->data + j * p->line_bytes;
@@ -863,6 +859,7 @@ void cc_destroy(struct cc_system *s)
             free(w);
         }
         free(c->lines);
+        free(c->tags);
         free(c->data);
         free(c->set_waiting);
         free(c->l1_tags);

@@ -130,12 +130,7 @@ void cc_print_outstanding(const struct cc_system *s, FILE *f)
 
 static struct cc_line *find_line(const struct cc_system *s, int core, uint64_t line)
 {
-    struct cc_cache *c = &s->caches[core];
-    struct cc_line *set = &c->lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
-    for (unsigned w = 0; w < s->p.ways; w++)
-        if (set[w].valid && set[w].line == line)
-            return &set[w];
-    return NULL;
+    return cc_way_find(s, &s->caches[core], line);
 }
 
 char cc_state_of(const struct cc_system *s, int core, uint64_t line)
@@ -262,8 +257,8 @@ static void drop_copy(struct cc_system *s, int core, struct cc_line *cl, struct 
     if (cl->state == CS_M || cl->state == CS_O || (cl->state == CS_S && d->state == HS_GOLS))
         memcpy(d->memory, cl->data, s->p.line_bytes);
     cl->state = CS_I;
-    cl->valid = false;
     struct cc_cache *c = &s->caches[core];
+    cc_way_free(c, cl);
     struct cc_watch **pp = &c->watches;
     while (*pp) {
         struct cc_watch *w = *pp;
@@ -339,8 +334,7 @@ void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
         cl = place_line(s, core, line);
         if (!cl)
             sim_panic("prime: no way for line 0x%llx in core %d", (unsigned long long)line, core);
-        cl->valid = true;
-        cl->line = line;
+        cc_way_fill(&s->caches[core], cl, line);
         cl->waiting = cl->waiting_tail = NULL;
         memcpy(cl->data, d->memory, s->p.line_bytes);
     }
