@@ -193,12 +193,13 @@ static void reserve_way(struct net_ring *r, const struct way *w, uint64_t start)
         for (uint64_t i = 0; i < w->occupy; i++) {
             uint64_t key = start + w->run[k].off + i, e = key & mask;
             uint64_t *held = &g->held[e * (uint64_t)r->words];
-            if (g->stamp[e] != key + 1) { /* a stale entry: past cycles only */
-                g->stamp[e] = key + 1;
-                memset(held, 0, (size_t)r->words * sizeof *held);
-            }
-            for (int q = 0; q < r->words; q++)
-                held[q] |= range_word(w->run[k].lo, w->run[k].hi, q);
+            bool stale = g->stamp[e] != key + 1; /* an older key's: past cycles only */
+            g->stamp[e] = key + 1;
+            if (r->words == 1)
+                held[0] = (stale ? 0 : held[0]) | w->run[k].bits;
+            else
+                for (int q = 0; q < r->words; q++)
+                    held[q] = (stale ? 0 : held[q]) | range_word(w->run[k].lo, w->run[k].hi, q);
         }
 }
 
