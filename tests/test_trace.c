@@ -85,7 +85,7 @@ static void render(const struct wl_program *p, const struct wl_op *op, char *buf
     size_t n = (size_t)snprintf(buf, size, "%s", wl_op_name(op->op));
     int ia = 0, iv = 0;
     for (const char *k = wl_op_args(op->op); *k && n < size; k++) {
-        char part[128];
+        char part[256];
         switch (*k) {
         case 'A':
         case 'R':
