@@ -82,7 +82,7 @@ static int neighbour(const struct net_ring *r, int s, int dir)
  * second where it wraps past stop 0; each run is one diagonal per cycle a
  * message occupies a link: keys key(start) + off + [0, occupy). */
 struct way {
-    int ring, dir, first, hops;
+    int ring, dir, hops;
     int nruns;
     struct run {
         int lo, hi;    /* links [lo, hi) */
@@ -106,7 +106,7 @@ static void way_init(const struct net_ring *r, struct way *w, int ring, int dir,
 {
     int n = r->stops;
     uint64_t h = r->hop_cycles, lap = (uint64_t)n * h;
-    *w = (struct way){.ring = ring, .dir = dir, .first = stop, .hops = hops};
+    *w = (struct way){.ring = ring, .dir = dir, .hops = hops};
     if (dir == NET_RING_CW) {
         uint64_t off = (uint64_t)(n - 1 - stop) * h;
         w->run[w->nruns++] = (struct run){stop, stop + hops < n ? stop + hops : n, off, 0};
