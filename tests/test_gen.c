@@ -28,23 +28,8 @@ static void run_text(const char *text, const char *const *sets, size_t nsets, st
 /* parse -> print -> parse gives an equal program. */
 static void check_round_trip(const char *text, int line_bytes, const char *what)
 {
-    struct sim_diag d;
-    sim_diag_init(&d);
     struct wl_parse_opts po = {line_bytes, 0, 0};
-    struct wl_program *a = wl_parse_text("gen.trace", text, strlen(text), &po, &d);
-    ck_assert_msg(a != NULL, "%s: %s\n%s", what, d.text, text);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ck_assert(f != NULL);
-    wl_program_print(f, a);
-    fclose(f);
-    struct wl_program *b = wl_parse_text("printed.trace", buf, len, &po, &d);
-    ck_assert_msg(b != NULL, "%s: printed text does not parse: %s", what, d.text);
-    ck_assert_msg(wl_program_equal(a, b), "%s: printed program differs", what);
-    wl_program_free(a);
-    wl_program_free(b);
-    free(buf);
+    wl_program_free(tu_round_trip(text, &po, what));
 }
 
 /* ---------------------------------------------------------------- the matrix */

@@ -17,37 +17,6 @@
 
 #define ITERS 20
 
-static void load(const char *name, const char *const *sets, size_t nsets, struct sim_machine_cfg *m)
-{
-    char path[1024];
-    struct sim_diag d;
-    sim_diag_init(&d);
-    snprintf(path, sizeof path, "%s/%s.cfg", CCSIM_CONFIGS, name);
-    ck_assert_msg(sim_machine_load(m, path, sets, nsets, &d), "%s", d.text);
-}
-
-/* parse -> print -> parse gives an equal program; returns the first parse. */
-static struct wl_program *round_trip(const char *text, const struct wl_parse_opts *po,
-                                     const char *what)
-{
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_program *a = wl_parse_text("gen.trace", text, strlen(text), po, &d);
-    ck_assert_msg(a != NULL, "%s: %s\n%s", what, d.text, text);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ck_assert(f != NULL);
-    wl_program_print(f, a);
-    fclose(f);
-    struct wl_program *b = wl_parse_text("printed.trace", buf, len, po, &d);
-    ck_assert_msg(b != NULL, "%s: printed text does not parse: %s", what, d.text);
-    ck_assert_msg(wl_program_equal(a, b), "%s: printed program differs", what);
-    wl_program_free(b);
-    free(buf);
-    return a;
-}
-
 /* The trace of spec for machine m (as `ccsim run -w` makes it), or NULL
  * with the message in d. */
 static char *gen_text(const struct sim_machine_cfg *m, const char *spec, int n, long iters,
@@ -70,7 +39,7 @@ static void run_text(const struct sim_machine_cfg *m, const char *text, const ch
     struct sim_diag d;
     struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
                                (int)m->machine.threads_per_core};
-    struct wl_program *p = round_trip(text, &po, what);
+    struct wl_program *p = tu_round_trip(text, &po, what);
     struct sim_machine *mc = sim_machine_build(m, 1, &d);
     ck_assert_msg(mc != NULL, "%s", d.text);
     cc_check_enable(mc->cc, check);
@@ -142,7 +111,7 @@ static void matrix_spec(const char *spec, const char *atomic)
 {
     const char *sets[] = {"machine.cores=16", atomic};
     struct sim_machine_cfg m;
-    load("teach-xbar", sets, SIM_COUNT_OF(sets), &m);
+    tu_load_config("teach-xbar", sets, SIM_COUNT_OF(sets), &m);
     for (size_t c = 0; c < SIM_COUNT_OF(counts); c++) {
         int n = counts[c];
         if (!strcmp(spec, "barrier-butterfly") && !pow2(n)) {
@@ -246,7 +215,7 @@ START_TEST(test_checks_catch_broken_algorithms)
     };
     const char *sets[] = {"machine.cores=16"};
     struct sim_machine_cfg m;
-    load("teach-xbar", sets, 1, &m);
+    tu_load_config("teach-xbar", sets, 1, &m);
     for (size_t i = 0; i < SIM_COUNT_OF(cases); i++) {
         struct sim_diag d;
         char *text = gen_text(&m, cases[i].spec, cases[i].n, 5, &d);
@@ -316,7 +285,7 @@ END_TEST
 static double median(const char *machine, const char *spec, int n)
 {
     struct sim_machine_cfg m;
-    load(machine, NULL, 0, &m);
+    tu_load_config(machine, NULL, 0, &m);
     struct wl_result r;
     run_spec(&m, spec, n, ITERS, false, &r);
     ck_assert_msg(r.value_errors == 0, "%s -t %d on %s: %llu value errors", spec, n, machine,
@@ -350,7 +319,7 @@ END_TEST
 START_TEST(test_claim_extbutterfly_any_count)
 {
     struct sim_machine_cfg m;
-    load("knc-5110p", NULL, 0, &m);
+    tu_load_config("knc-5110p", NULL, 0, &m);
     for (int n = 2; n <= 17; n++)
         for (int v = 1; v <= 7; v += 6) {
             char spec[64];

@@ -28,6 +28,17 @@ static void assert_clean(const struct wl_result *r, const struct sim_diag *d)
                   (unsigned long long)r->value_errors, d->text);
 }
 
+/* A run that must end clean (no deadlock, input or value error); the
+ * caller frees the result. */
+static struct wl_result run_clean(const char *const *sets, size_t nsets, const char *text)
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_result r = run_scc(sets, nsets, text, &d);
+    assert_clean(&r, &d);
+    return r;
+}
+
 /* A copy in the L1 keeps the old value until invmb; then the read goes to
  * the MPB and sees the new one. */
 START_TEST(test_mpb_copy_is_stale_until_invmb)
@@ -36,10 +47,7 @@ START_TEST(test_mpb_copy_is_stale_until_invmb)
                        "all: sync\n1: read f\nall: sync\n0: write f 7\n0: flush f\nall: sync\n"
                        "1: read f -> v\n1: expect f == 0\n"
                        "1: invmb\n1: read f -> w\n1: expect f == 7\n";
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_result r = run_scc(NULL, 0, text, &d);
-    assert_clean(&r, &d);
+    struct wl_result r = run_clean(NULL, 0, text);
     wl_result_free(&r);
 }
 END_TEST
@@ -54,11 +62,7 @@ START_TEST(test_wcb_combines_a_line)
     const char *separate = "ccsim-trace 1\nthreads 1\nline x mpb=0\n"
                            "0: write x.0 1\n0: flush x\n0: write x.1 2\n0: flush x\n"
                            "0: write x.2 3\n0: flush x\n0: write x.3 4\n0: flush x\n";
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_result a = run_scc(NULL, 0, combined, &d), b = run_scc(NULL, 0, separate, &d);
-    assert_clean(&a, &d);
-    assert_clean(&b, &d);
+    struct wl_result a = run_clean(NULL, 0, combined), b = run_clean(NULL, 0, separate);
     /* combined: the full line (8 + 32 B) and its ack (8 B), then the read
      * (8 B) and its data (40 B); separate: four lines and four acks */
     ck_assert_uint_eq(a.network_bytes, 48 + 48);
@@ -83,8 +87,7 @@ START_TEST(test_partial_line_waits_in_the_wcb)
     /* with a flush after the write, it goes through */
     const char *fixed = "ccsim-trace 1\nthreads 2\npin 0 47\nline f mpb=1\n"
                         "0: write f 1\n0: flush f\n0: compute 10\n1: wait f == 1\n";
-    r = run_scc(NULL, 0, fixed, &d);
-    assert_clean(&r, &d);
+    r = run_clean(NULL, 0, fixed);
     wl_result_free(&r);
 }
 END_TEST
@@ -97,20 +100,14 @@ START_TEST(test_tas_register_is_a_lock)
                        "  all: wait lk == 0\n  all: invmb\n  all: read cnt -> c\n"
                        "  all: write cnt c+1\n  all: flush cnt\n  all: write lk 0\n}\n"
                        "all: sync\n0: invmb\n0: read cnt\n0: expect cnt == 40\n";
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_result r = run_scc(NULL, 0, text, &d);
-    assert_clean(&r, &d);
+    struct wl_result r = run_clean(NULL, 0, text);
     wl_result_free(&r);
 }
 END_TEST
 
 static double median(const char *const *sets, size_t nsets, const char *text)
 {
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_result r = run_scc(sets, nsets, text, &d);
-    assert_clean(&r, &d);
+    struct wl_result r = run_clean(sets, nsets, text);
     double m = r.latency.median;
     wl_result_free(&r);
     return m;

@@ -78,6 +78,26 @@ void tu_load_config(const char *name, const char *const *sets, size_t nsets,
     ck_assert_msg(sim_machine_load(m, path, sets, nsets, &d), "%s", d.text);
 }
 
+struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *po, const char *what)
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_program *a = wl_parse_text("gen.trace", text, strlen(text), po, &d);
+    ck_assert_msg(a != NULL, "%s: %s\n%s", what, d.text, text);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert(f != NULL);
+    wl_program_print(f, a);
+    fclose(f);
+    struct wl_program *b = wl_parse_text("printed.trace", buf, len, po, &d);
+    ck_assert_msg(b != NULL, "%s: printed text does not parse: %s", what, d.text);
+    ck_assert_msg(wl_program_equal(a, b), "%s: printed program differs", what);
+    wl_program_free(b);
+    free(buf);
+    return a;
+}
+
 void tu_run_program(const struct sim_machine_cfg *m, const struct wl_program *p, bool check_fatal,
                     struct wl_result *res, struct sim_diag *d)
 {

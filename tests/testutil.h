@@ -37,6 +37,12 @@ void tu_run_program(const struct sim_machine_cfg *m, const struct wl_program *p,
 void tu_run_text(const struct sim_machine_cfg *m, const char *name, const char *text,
                  struct wl_result *res, struct sim_diag *d);
 
+/* Parses trace text (failing the test with `what` on an error), prints it,
+ * parses the print and asserts the two programs are equal; returns the
+ * first parse (the caller frees it). */
+struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *po,
+                                 const char *what);
+
 /* Runs a suite with Check's default runner; returns the process exit status. */
 int tu_run_suite(Suite *s);
 
