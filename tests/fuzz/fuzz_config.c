@@ -8,39 +8,17 @@
  */
 #include "machine.h"
 
-#include <stdint.h>
+#include "fuzz_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char cfg_path[512];
-
-/* The file the inputs go to, in a folder made once per process. */
-static const char *input_path(void)
-{
-    if (cfg_path[0])
-        return cfg_path;
-    char dir[] = "/tmp/ccsim-fuzz-config-XXXXXX";
-    if (!mkdtemp(dir))
-        abort();
-    snprintf(cfg_path, sizeof cfg_path, "%s/fuzz.cfg", dir);
-    return cfg_path;
-}
-
-static void write_input(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-        abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = input_path();
-    write_input(path, data, size);
+    const char *path = fuzz_input_file("fuzz.cfg", data, size);
     struct sim_machine_cfg m;
     struct sim_diag d;
     sim_diag_init(&d);

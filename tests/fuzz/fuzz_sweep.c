@@ -9,39 +9,17 @@
  */
 #include "sweep.h"
 
-#include <stdint.h>
+#include "fuzz_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char sweep_path[512];
-
-/* The file the inputs go to, in a folder made once per process. */
-static const char *input_path(void)
-{
-    if (sweep_path[0])
-        return sweep_path;
-    char dir[] = "/tmp/ccsim-fuzz-sweep-XXXXXX";
-    if (!mkdtemp(dir))
-        abort();
-    snprintf(sweep_path, sizeof sweep_path, "%s/fuzz.sweep", dir);
-    return sweep_path;
-}
-
-static void write_input(const char *path, const uint8_t *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-        abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = input_path();
-    write_input(path, data, size);
+    const char *path = fuzz_input_file("fuzz.sweep", data, size);
     static struct sweep sw; /* large: not on the stack */
     struct sim_diag d;
     sim_diag_init(&d);
