@@ -114,10 +114,8 @@ int cc_home_node(const struct cc_system *s, uint64_t line)
     return s->p.first_home_node + (int)((h >> 32) % (uint64_t)s->p.homes);
 }
 
-int cc_home_socket(const struct cc_system *s, uint64_t line)
+int cc_coh_home_socket(const struct cc_system *s, uint64_t line)
 {
-    if (s->scc)
-        return cc_scc_line_socket(s->scc, line);
     int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
     return (cc_home_node(s, line) - s->p.first_home_node) / (s->p.homes / sockets);
 }
@@ -297,12 +295,8 @@ static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_l
         retry_set(s, c, set_of(s, cl->line));
 }
 
-void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
+void cc_coh_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
 {
-    if (s->scc) {
-        cc_scc_observe(s->scc, fn, ctx);
-        return;
-    }
     s->observer = fn;
     s->observer_ctx = ctx;
 }
@@ -466,12 +460,8 @@ static void process_request(struct cc_system *s, struct cc_cache *c, struct cc_r
     run_cache(s, c, cl, cc_op_reads(r->op) ? CE_Load : CE_Store, r, NULL);
 }
 
-void cc_access(struct cc_system *s, struct cc_req *r)
+void cc_coh_access(struct cc_system *s, struct cc_req *r)
 {
-    if (s->scc) {
-        cc_scc_access(s->scc, r);
-        return;
-    }
     SIM_ASSERT(r->core >= 0 && r->core < s->p.cores);
     SIM_ASSERT(r->word < s->p.line_bytes / 8);
     if (cc_op_reads(r->op))
@@ -779,9 +769,11 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
     s->p = *p;
     s->proto = p->protocol;
     if (s->proto->noncoherent) {
+        s->be = &cc_scc_backend;
         s->scc = cc_scc_create(k, net, p);
         return s;
     }
+    s->be = &cc_coherent_backend;
     SIM_ASSERT(p->sets > 0 && (p->sets & (p->sets - 1)) == 0 && p->ways > 0);
     SIM_ASSERT(p->line_bytes >= 16 && p->line_bytes <= SIM_MAX_LINE_BYTES);
     SIM_ASSERT(p->cores > 0 && p->homes > 0);
@@ -842,15 +834,8 @@ static void free_bytes(uint64_t key, void *val, void *ctx)
     free(val);
 }
 
-void cc_destroy(struct cc_system *s)
+void cc_coh_destroy(struct cc_system *s)
 {
-    if (!s)
-        return;
-    if (s->scc) {
-        cc_scc_destroy(s->scc);
-        free(s);
-        return;
-    }
     for (int i = 0; i < s->p.cores; i++) {
         struct cc_cache *c = &s->caches[i];
         while (c->watches) {
@@ -874,5 +859,4 @@ void cc_destroy(struct cc_system *s)
     sim_msg_pool_destroy(&s->msgs);
     free(s->caches);
     free(s->homes);
-    free(s);
 }

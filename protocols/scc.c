@@ -10,6 +10,8 @@
  */
 #include "scc.h"
 
+#include "cc_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +155,14 @@ static enum cc_line_kind kind_of(const struct cc_scc *s, uint64_t line)
     if (line >= SCC_TAS_BASE)
         return CC_LINE_TAS;
     return line >= SCC_MPB_BASE ? CC_LINE_MPB : CC_LINE_MEMORY;
+}
+
+/* The memory controller (its "socket") that holds a memory line. */
+static int line_socket(const struct cc_scc *s, uint64_t line)
+{
+    if (kind_of(s, line) != CC_LINE_MEMORY)
+        return 0;
+    return (int)(line % (uint64_t)s->p.mcs);
 }
 
 static int mpb_owner(const struct cc_scc *s, uint64_t line)
@@ -558,7 +568,7 @@ static bool l1_touch(struct scc_core *c, uint64_t line)
 static void write_to_memory(struct cc_scc *s, struct scc_core *c, uint64_t line,
                             const uint8_t *data, uint32_t mask)
 {
-    struct sim_msg *m = new_msg(s, SM_WR_MEM, c->id, mc_node(s, cc_scc_line_socket(s, line)), line);
+    struct sim_msg *m = new_msg(s, SM_WR_MEM, c->id, mc_node(s, line_socket(s, line)), line);
     with_data(s, m, data);
     m->acks = (int32_t)mask;
     busy_add(s, line, 1);
@@ -596,8 +606,7 @@ static void fill_private(struct cc_scc *s, struct scc_core *c, uint64_t line, co
 
 static void read_memory(struct cc_scc *s, struct scc_core *c, struct cc_req *r)
 {
-    struct sim_msg *m =
-        new_msg(s, SM_RD_MEM, c->id, mc_node(s, cc_scc_line_socket(s, r->line)), r->line);
+    struct sim_msg *m = new_msg(s, SM_RD_MEM, c->id, mc_node(s, line_socket(s, r->line)), r->line);
     c->phase = P_READ;
     busy_add(s, r->line, 1);
     via_miu(s, m);
@@ -833,8 +842,9 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     finish_after(s, c, 0);
 }
 
-void cc_scc_access(struct cc_scc *s, struct cc_req *r)
+static void scc_access(struct cc_system *sys, struct cc_req *r)
 {
+    struct cc_scc *s = sys->scc;
     SIM_ASSERT(r->core >= 0 && r->core < s->p.cores);
     SIM_ASSERT(r->word < s->words);
     if (r->op == CC_LOAD || r->op == CC_LOAD_LINE)
@@ -859,25 +869,20 @@ void cc_scc_access(struct cc_scc *s, struct cc_req *r)
 
 /* ------------------------------------------------------------ queries */
 
-bool cc_scc_line_quiet(const struct cc_scc *s, uint64_t line)
+static bool line_idle(const struct cc_scc *s, uint64_t line)
 {
     return (uintptr_t)sim_map_get(&s->busy, line) <= 1;
 }
 
-bool cc_scc_quiet(const struct cc_scc *s)
+static bool scc_quiet(const struct cc_system *sys)
 {
+    const struct cc_scc *s = sys->scc;
     return !s->msgs.in_use && !s->active;
 }
 
-int cc_scc_line_socket(const struct cc_scc *s, uint64_t line)
+static int scc_core_memory_node(const struct cc_system *sys, int core)
 {
-    if (kind_of(s, line) != CC_LINE_MEMORY)
-        return 0;
-    return (int)(line % (uint64_t)s->p.mcs);
-}
-
-int cc_scc_core_memory(const struct cc_scc *s, int core)
-{
+    const struct cc_scc *s = sys->scc;
     return s->cores[core].mc;
 }
 
@@ -897,14 +902,15 @@ static const uint8_t *backing(const struct cc_scc *s, uint64_t line, uint8_t *tm
     return mem_bytes(s, line);
 }
 
-uint64_t cc_scc_peek_word(const struct cc_scc *s, uint64_t line, unsigned word)
+static uint64_t memory_word(const struct cc_scc *s, uint64_t line, unsigned word)
 {
     uint8_t tmp[SIM_MAX_LINE_BYTES];
     return cc_word_get(backing(s, line, tmp), word);
 }
 
-uint64_t cc_scc_core_word(const struct cc_scc *s, int core, uint64_t line, unsigned word)
+static uint64_t scc_core_word(const struct cc_system *sys, int core, uint64_t line, unsigned word)
 {
+    const struct cc_scc *s = sys->scc;
     const struct scc_core *c = &s->cores[core];
     if (c->wcb.valid && c->wcb.line == line && (c->wcb.mask & (1u << word)))
         return cc_word_get(c->wcb.data, word);
@@ -915,10 +921,10 @@ uint64_t cc_scc_core_word(const struct cc_scc *s, int core, uint64_t line, unsig
     for (int i = c->nposted - 1; i >= 0; i--) /* its own writes on their way to memory */
         if (c->posted[i]->line == line && ((uint32_t)c->posted[i]->acks & (1u << word)))
             return cc_word_get(c->posted[i]->data, word);
-    return cc_scc_peek_word(s, line, word);
+    return memory_word(s, line, word);
 }
 
-void cc_scc_invmb(struct cc_scc *s, int core)
+static void drop_mpb_copies(struct cc_scc *s, int core)
 {
     struct scc_store *st = &s->cores[core].mpbc;
     for (size_t i = 0; i < (size_t)st->sets * st->ways; i++)
@@ -929,11 +935,12 @@ void cc_scc_invmb(struct cc_scc *s, int core)
  * register is tested again. A private copy changes only when its own core
  * writes it, so a wait on one never wakes (the run ends in a deadlock
  * report, as the real chip would hang). */
-void cc_scc_watch(struct cc_scc *s, int core, uint64_t line, cc_watch_fn fn, void *ctx)
+static void scc_watch(struct cc_system *sys, int core, uint64_t line, cc_watch_fn fn, void *ctx)
 {
+    struct cc_scc *s = sys->scc;
     switch (kind_of(s, line)) {
     case CC_LINE_MPB:
-        cc_scc_invmb(s, core);
+        drop_mpb_copies(s, core);
         fn(s->k, ctx);
         return;
     case CC_LINE_TAS:
@@ -944,8 +951,9 @@ void cc_scc_watch(struct cc_scc *s, int core, uint64_t line, cc_watch_fn fn, voi
     }
 }
 
-char cc_scc_state_of(const struct cc_scc *s, int core, uint64_t line)
+static char scc_state_of(const struct cc_system *sys, int core, uint64_t line)
 {
+    const struct cc_scc *s = sys->scc;
     const struct scc_core *c = &s->cores[core];
     if (c->busy && c->q->line == line)
         return 'T';
@@ -969,16 +977,18 @@ static void settle_wcb(struct cc_scc *s, struct scc_core *c)
     c->wcb.valid = false;
 }
 
-void cc_scc_settle(struct cc_scc *s)
+static void scc_settle(struct cc_system *sys)
 {
+    struct cc_scc *s = sys->scc;
     for (int i = 0; i < s->p.cores; i++)
         settle_wcb(s, &s->cores[i]);
 }
 
 /* Every copy leaves; dirty private copies are written back in core order. */
-void cc_scc_evict_line(struct cc_scc *s, uint64_t line)
+static void scc_evict_line(struct cc_system *sys, uint64_t line)
 {
-    SIM_ASSERT(cc_scc_line_quiet(s, line));
+    struct cc_scc *s = sys->scc;
+    SIM_ASSERT(line_idle(s, line));
     enum cc_line_kind kind = kind_of(s, line);
     for (int i = 0; i < s->p.cores; i++) {
         struct scc_core *c = &s->cores[i];
@@ -995,8 +1005,9 @@ void cc_scc_evict_line(struct cc_scc *s, uint64_t line)
 }
 
 /* The line in core's cache with the memory's value ('M': dirty). */
-void cc_scc_prime_line(struct cc_scc *s, int core, uint64_t line, char state)
+static void scc_prime_line(struct cc_system *sys, int core, uint64_t line, char state)
 {
+    struct cc_scc *s = sys->scc;
     enum cc_line_kind kind = kind_of(s, line);
     if (kind == CC_LINE_TAS)
         return;
@@ -1018,8 +1029,9 @@ void cc_scc_prime_line(struct cc_scc *s, int core, uint64_t line, char state)
 
 /* ------------------------------------------------------------ statistics */
 
-void cc_scc_get_stats(const struct cc_scc *s, struct cc_stats *out)
+static void scc_get_stats(const struct cc_system *sys, struct cc_stats *out)
 {
+    const struct cc_scc *s = sys->scc;
     *out = s->stats;
     out->home_queue_ps = 0;
     for (int i = 0; i < s->p.homes; i++)
@@ -1028,8 +1040,9 @@ void cc_scc_get_stats(const struct cc_scc *s, struct cc_stats *out)
         out->home_queue_ps += s->mcs[i].queue_ps;
 }
 
-void cc_scc_print_counters(const struct cc_scc *s, FILE *f)
+static void scc_print_row_counters(const struct cc_system *sys, FILE *f)
 {
+    const struct cc_scc *s = sys->scc;
     fprintf(f, "scc messages (type: sent)\n");
     for (int t = 0; t < SM_COUNT; t++)
         if (s->sent[t])
@@ -1047,8 +1060,9 @@ void cc_scc_print_counters(const struct cc_scc *s, FILE *f)
     fprintf(f, "unexpected 0\n");
 }
 
-void cc_scc_print_outstanding(const struct cc_scc *s, FILE *f)
+static void scc_print_outstanding(const struct cc_system *sys, FILE *f)
 {
+    const struct cc_scc *s = sys->scc;
     int shown = 0;
     fprintf(f, "requests in service and write-combining buffers:\n");
     for (int i = 0; i < s->p.cores; i++) {
@@ -1128,8 +1142,9 @@ static void free_bytes(uint64_t key, void *val, void *ctx)
     free(val);
 }
 
-void cc_scc_destroy(struct cc_scc *s)
+static void scc_destroy(struct cc_system *sys)
 {
+    struct cc_scc *s = sys->scc;
     if (!s)
         return;
     for (int i = 0; i < s->p.cores; i++) {
@@ -1150,8 +1165,60 @@ void cc_scc_destroy(struct cc_scc *s)
     free(s);
 }
 
-void cc_scc_observe(struct cc_scc *s, cc_observer_fn fn, void *ctx)
+static void scc_observe(struct cc_system *sys, cc_observer_fn fn, void *ctx)
 {
+    struct cc_scc *s = sys->scc;
     s->observer = fn;
     s->observer_ctx = ctx;
 }
+
+/* ------------------------------------------------------------ the backend */
+
+static int scc_home_socket(const struct cc_system *sys, uint64_t line)
+{
+    return line_socket(sys->scc, line);
+}
+
+static uint64_t scc_peek_word(const struct cc_system *sys, uint64_t line, unsigned word)
+{
+    return memory_word(sys->scc, line, word);
+}
+
+static bool scc_line_quiet(const struct cc_system *sys, uint64_t line)
+{
+    return line_idle(sys->scc, line);
+}
+
+static void scc_invmb(struct cc_system *sys, int core)
+{
+    drop_mpb_copies(sys->scc, core);
+}
+
+static bool scc_local_word(const struct cc_system *sys, int core, uint64_t line, unsigned word,
+                           uint64_t *value)
+{
+    (void)sys, (void)core, (void)line, (void)word, (void)value;
+    return false; /* one thread a core: nobody else writes its copy */
+}
+
+const struct cc_backend cc_scc_backend = {
+    .destroy = scc_destroy,
+    .access = scc_access,
+    .observe = scc_observe,
+    .home_socket = scc_home_socket,
+    .core_memory_node = scc_core_memory_node,
+    .get_stats = scc_get_stats,
+    .print_row_counters = scc_print_row_counters,
+    .print_outstanding = scc_print_outstanding,
+    .state_of = scc_state_of,
+    .peek_word = scc_peek_word,
+    .core_word = scc_core_word,
+    .local_word = scc_local_word,
+    .watch = scc_watch,
+    .line_quiet = scc_line_quiet,
+    .quiet = scc_quiet,
+    .evict_line = scc_evict_line,
+    .prime_line = scc_prime_line,
+    .invmb = scc_invmb,
+    .settle = scc_settle,
+};

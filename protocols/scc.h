@@ -54,24 +54,8 @@
 
 struct cc_scc;
 
+/* The SCC's state, made by cc_create for the protocol scc; everything else
+ * goes through cc_scc_backend (cc_internal.h). */
 struct cc_scc *cc_scc_create(struct sim_kernel *k, struct net *net, const struct cc_params *p);
-void cc_scc_destroy(struct cc_scc *s);
-void cc_scc_access(struct cc_scc *s, struct cc_req *r);
-bool cc_scc_line_quiet(const struct cc_scc *s, uint64_t line);
-bool cc_scc_quiet(const struct cc_scc *s);
-void cc_scc_evict_line(struct cc_scc *s, uint64_t line);
-void cc_scc_prime_line(struct cc_scc *s, int core, uint64_t line, char state);
-uint64_t cc_scc_peek_word(const struct cc_scc *s, uint64_t line, unsigned word);
-uint64_t cc_scc_core_word(const struct cc_scc *s, int core, uint64_t line, unsigned word);
-void cc_scc_watch(struct cc_scc *s, int core, uint64_t line, cc_watch_fn fn, void *ctx);
-char cc_scc_state_of(const struct cc_scc *s, int core, uint64_t line);
-void cc_scc_invmb(struct cc_scc *s, int core);
-void cc_scc_settle(struct cc_scc *s);
-int cc_scc_line_socket(const struct cc_scc *s, uint64_t line);
-int cc_scc_core_memory(const struct cc_scc *s, int core);
-void cc_scc_get_stats(const struct cc_scc *s, struct cc_stats *out);
-void cc_scc_print_counters(const struct cc_scc *s, FILE *f);
-void cc_scc_print_outstanding(const struct cc_scc *s, FILE *f);
-void cc_scc_observe(struct cc_scc *s, cc_observer_fn fn, void *ctx);
 
 #endif

@@ -32,12 +32,8 @@ const char *cc_protocol_summary(const struct cc_protocol *p)
 
 /* ------------------------------------------------------------ statistics */
 
-void cc_get_stats(const struct cc_system *s, struct cc_stats *out)
+static void coh_get_stats(const struct cc_system *s, struct cc_stats *out)
 {
-    if (s->scc) {
-        cc_scc_get_stats(s->scc, out);
-        return;
-    }
     *out = s->stats;
 }
 
@@ -47,12 +43,8 @@ static const char *home_state_name(const struct cc_system *s, int st)
     return alias && alias[st] ? alias[st] : cc_home_state_names[st];
 }
 
-void cc_print_row_counters(const struct cc_system *s, FILE *f)
+static void coh_print_row_counters(const struct cc_system *s, FILE *f)
 {
-    if (s->scc) {
-        cc_scc_print_counters(s->scc, f);
-        return;
-    }
     fprintf(f, "cache rows (state, event: times)\n");
     for (int st = 0; st < CS_COUNT; st++)
         for (int ev = 0; ev < CE_COUNT; ev++)
@@ -97,12 +89,8 @@ static void print_dir(uint64_t key, void *val, void *ctx)
                 cc_msg_names[h->type], h->src, h->dst);
 }
 
-void cc_print_outstanding(const struct cc_system *s, FILE *f)
+static void coh_print_outstanding(const struct cc_system *s, FILE *f)
 {
-    if (s->scc) {
-        cc_scc_print_outstanding(s->scc, f);
-        return;
-    }
     fprintf(f, "transactions in flight:\n");
     int shown = 0;
     for (int i = 0; i < s->p.cores; i++) {
@@ -133,10 +121,8 @@ static struct cc_line *find_line(const struct cc_system *s, int core, uint64_t l
     return cc_way_find(s, &s->caches[core], line);
 }
 
-char cc_state_of(const struct cc_system *s, int core, uint64_t line)
+static char coh_state_of(const struct cc_system *s, int core, uint64_t line)
 {
-    if (s->scc)
-        return cc_scc_state_of(s->scc, core, line);
     const struct cc_line *cl = find_line(s, core, line);
     if (!cl)
         return 'I';
@@ -162,10 +148,8 @@ static bool dir_quiet(const struct cc_dir *d)
     return d->transient_caches == 0 && d->state < HS_IE_M && !d->queue;
 }
 
-uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
+static uint64_t coh_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
 {
-    if (s->scc)
-        return cc_scc_peek_word(s->scc, line, word);
     uint64_t v;
     struct cc_dir *q = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
     if (!q)
@@ -196,11 +180,9 @@ uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
     return v;
 }
 
-bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned word,
-                   uint64_t *value)
+static bool coh_local_word(const struct cc_system *s, int core, uint64_t line, unsigned word,
+                           uint64_t *value)
 {
-    if (s->scc)
-        return false; /* one thread a core: nobody else writes its copy */
     const struct cc_line *cl = find_line(s, core, line);
     if (!cl || !cc_state_readable(cl->state))
         return false;
@@ -208,12 +190,8 @@ bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned 
     return true;
 }
 
-void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx)
+static void coh_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx)
 {
-    if (s->scc) {
-        cc_scc_watch(s->scc, core, line, fn, ctx);
-        return;
-    }
     const struct cc_line *cl = find_line(s, core, line);
     if (!cl || !cc_state_readable(cl->state)) {
         fn(s->k, ctx);
@@ -232,18 +210,14 @@ void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void
 /* A cache enters a transient state only through a row, which counts it on
  * the line's directory entry (created then), so no entry means no cache ever
  * had the line in flight. Requests park only on transient lines. */
-bool cc_line_quiet(const struct cc_system *s, uint64_t line)
+static bool coh_line_quiet(const struct cc_system *s, uint64_t line)
 {
-    if (s->scc)
-        return cc_scc_line_quiet(s->scc, line);
     const struct cc_dir *d = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
     return !d || dir_quiet(d);
 }
 
-bool cc_quiet(const struct cc_system *s)
+static bool coh_quiet(const struct cc_system *s)
 {
-    if (s->scc)
-        return cc_scc_quiet(s->scc);
     return !s->msgs.in_use && !s->memory_pending && !s->transient_lines;
 }
 
@@ -271,13 +245,9 @@ static void drop_copy(struct cc_system *s, int core, struct cc_line *cl, struct 
     }
 }
 
-void cc_evict_line(struct cc_system *s, uint64_t line)
+static void coh_evict_line(struct cc_system *s, uint64_t line)
 {
-    if (s->scc) {
-        cc_scc_evict_line(s->scc, line);
-        return;
-    }
-    SIM_ASSERT(cc_line_quiet(s, line));
+    SIM_ASSERT(coh_line_quiet(s, line));
     struct cc_dir *d = dir_of(s, line);
     /* the line is quiet, so the directory names every holder */
     if (d->owner >= 0) {
@@ -308,27 +278,23 @@ static struct cc_line *place_line(struct cc_system *s, int core, uint64_t line)
     for (unsigned w = 0; w < s->p.ways; w++) {
         if (!set[w].valid)
             return &set[w];
-        if (set[w].state < CS_IS_D && !set[w].waiting && cc_line_quiet(s, set[w].line) &&
+        if (set[w].state < CS_IS_D && !set[w].waiting && coh_line_quiet(s, set[w].line) &&
             (!victim || set[w].lru < victim->lru))
             victim = &set[w];
     }
     if (!victim)
         return NULL;
-    cc_evict_line(s, victim->line);
+    coh_evict_line(s, victim->line);
     return victim;
 }
 
-void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
+static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
-    if (s->scc) {
-        cc_scc_prime_line(s->scc, core, line, state);
-        return;
-    }
-    SIM_ASSERT(cc_line_quiet(s, line));
+    SIM_ASSERT(coh_line_quiet(s, line));
     struct cc_dir *d = dir_of(s, line);
     bool shared_ok = state == 'S' && (d->state == HS_I || d->state == HS_S);
     if (!shared_ok)
-        cc_evict_line(s, line);
+        coh_evict_line(s, line);
     struct cc_line *cl = find_line(s, core, line);
     if (!cl) {
         cl = place_line(s, core, line);
@@ -405,29 +371,138 @@ enum cc_line_kind cc_line_kind(const struct cc_system *s, uint64_t line)
     return line >= SCC_TAS_BASE ? CC_LINE_TAS : CC_LINE_MPB;
 }
 
-void cc_invmb(struct cc_system *s, int core)
+static int coh_core_memory_node(const struct cc_system *s, int core)
 {
-    if (s->scc)
-        cc_scc_invmb(s->scc, core);
-}
-
-void cc_settle(struct cc_system *s)
-{
-    if (s->scc)
-        cc_scc_settle(s->scc);
-}
-
-int cc_core_memory_node(const struct cc_system *s, int core)
-{
-    if (s->scc)
-        return cc_scc_core_memory(s->scc, core);
     int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
     return core / (s->p.cores / sockets);
 }
 
+/* Coherent: what any core reads is the machine's value. */
+static uint64_t coh_core_word(const struct cc_system *s, int core, uint64_t line, unsigned word)
+{
+    (void)core;
+    return coh_peek_word(s, line, word);
+}
+
+/* ------------------------------------------------------------ the backends */
+
+const struct cc_backend cc_coherent_backend = {
+    .destroy = cc_coh_destroy,
+    .access = cc_coh_access,
+    .observe = cc_coh_observe,
+    .home_socket = cc_coh_home_socket,
+    .core_memory_node = coh_core_memory_node,
+    .get_stats = coh_get_stats,
+    .print_row_counters = coh_print_row_counters,
+    .print_outstanding = coh_print_outstanding,
+    .state_of = coh_state_of,
+    .peek_word = coh_peek_word,
+    .core_word = coh_core_word,
+    .local_word = coh_local_word,
+    .watch = coh_watch,
+    .line_quiet = coh_line_quiet,
+    .quiet = coh_quiet,
+    .evict_line = coh_evict_line,
+    .prime_line = coh_prime_line,
+};
+
+void cc_destroy(struct cc_system *s)
+{
+    if (!s)
+        return;
+    s->be->destroy(s);
+    free(s);
+}
+
+void cc_access(struct cc_system *s, struct cc_req *r)
+{
+    s->be->access(s, r);
+}
+
+void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
+{
+    s->be->observe(s, fn, ctx);
+}
+
+int cc_home_socket(const struct cc_system *s, uint64_t line)
+{
+    return s->be->home_socket(s, line);
+}
+
+int cc_core_memory_node(const struct cc_system *s, int core)
+{
+    return s->be->core_memory_node(s, core);
+}
+
+void cc_get_stats(const struct cc_system *s, struct cc_stats *out)
+{
+    s->be->get_stats(s, out);
+}
+
+void cc_print_row_counters(const struct cc_system *s, FILE *f)
+{
+    s->be->print_row_counters(s, f);
+}
+
+void cc_print_outstanding(const struct cc_system *s, FILE *f)
+{
+    s->be->print_outstanding(s, f);
+}
+
+char cc_state_of(const struct cc_system *s, int core, uint64_t line)
+{
+    return s->be->state_of(s, core, line);
+}
+
+uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
+{
+    return s->be->peek_word(s, line, word);
+}
+
 uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsigned word)
 {
-    if (s->scc)
-        return cc_scc_core_word(s->scc, core, line, word);
-    return cc_peek_word(s, line, word);
+    return s->be->core_word(s, core, line, word);
+}
+
+bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned word,
+                   uint64_t *value)
+{
+    return s->be->local_word(s, core, line, word, value);
+}
+
+void cc_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx)
+{
+    s->be->watch(s, core, line, fn, ctx);
+}
+
+bool cc_line_quiet(const struct cc_system *s, uint64_t line)
+{
+    return s->be->line_quiet(s, line);
+}
+
+bool cc_quiet(const struct cc_system *s)
+{
+    return s->be->quiet(s);
+}
+
+void cc_evict_line(struct cc_system *s, uint64_t line)
+{
+    s->be->evict_line(s, line);
+}
+
+void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
+{
+    s->be->prime_line(s, core, line, state);
+}
+
+void cc_invmb(struct cc_system *s, int core)
+{
+    if (s->be->invmb)
+        s->be->invmb(s, core);
+}
+
+void cc_settle(struct cc_system *s)
+{
+    if (s->be->settle)
+        s->be->settle(s);
 }
