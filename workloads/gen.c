@@ -11,6 +11,7 @@
 #include "gen_impl.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,37 +28,6 @@ static bool parse_long(const char *v, long lo, long hi, long *out)
     if (end == v || *end || errno || x < lo || x > hi)
         return false;
     *out = x;
-    return true;
-}
-
-static bool p_lines(struct gen_args *a, const char *v)
-{
-    return parse_long(v, 1, GEN_MAX_LINES, &a->lines);
-}
-
-static bool p_same_diff(struct gen_args *a, const char *v)
-{
-    if (strcmp(v, "same") && strcmp(v, "diff"))
-        return false;
-    a->diff = !strcmp(v, "diff");
-    return true;
-}
-
-static bool p_fanout(struct gen_args *a, const char *v)
-{
-    long x;
-    if (!parse_long(v, 1, GEN_MAX_FANOUT, &x))
-        return false;
-    a->k = (int)x;
-    return true;
-}
-
-static bool p_m(struct gen_args *a, const char *v)
-{
-    long x;
-    if (!parse_long(v, 1, GEN_MAX_FANOUT, &x))
-        return false;
-    a->m = (int)x;
     return true;
 }
 
@@ -130,113 +100,6 @@ static bool p_shape(struct gen_args *a, const char *v)
     return false;
 }
 
-/* An int parameter in lo..hi into *out. */
-static bool parse_int(const char *v, long lo, long hi, int *out)
-{
-    long x;
-    if (!parse_long(v, lo, hi, &x))
-        return false;
-    *out = (int)x;
-    return true;
-}
-
-static bool p_group(struct gen_args *a, const char *v)
-{
-    return parse_int(v, 2, GEN_MAX_FANOUT, &a->group);
-}
-
-static bool p_values(struct gen_args *a, const char *v)
-{
-    return parse_int(v, 1, GEN_MAX_VALUES, &a->values);
-}
-
-static bool p_radix(struct gen_args *a, const char *v)
-{
-    return parse_int(v, 1, GEN_MAX_FANOUT, &a->radix);
-}
-
-static bool p_bradix(struct gen_args *a, const char *v)
-{
-    return parse_int(v, 2, GEN_MAX_FANOUT, &a->bradix);
-}
-
-static bool p_elements(struct gen_args *a, const char *v)
-{
-    return parse_long(v, 1, GEN_MAX_LINES, &a->elements);
-}
-
-static bool p_count(struct gen_args *a, const char *v)
-{
-    return parse_int(v, 1, GEN_MAX_COUNT, &a->count);
-}
-
-static bool p_sync(struct gen_args *a, const char *v)
-{
-    if (strcmp(v, "strict") && strcmp(v, "loose"))
-        return false;
-    a->strict = !strcmp(v, "strict");
-    return true;
-}
-
-static bool p_bytes(struct gen_args *a, const char *v)
-{
-    return parse_long(v, 8, 1L << 26, &a->bytes);
-}
-
-static bool p_chunk(struct gen_args *a, const char *v)
-{
-    return parse_long(v, 8, 1L << 22, &a->chunk);
-}
-
-static bool p_buffers(struct gen_args *a, const char *v)
-{
-    return parse_int(v, 1, 1024, &a->buffers);
-}
-
-static bool p_reuse(struct gen_args *a, const char *v)
-{
-    if (strcmp(v, "same") && strcmp(v, "alternate"))
-        return false;
-    a->alternate = !strcmp(v, "alternate");
-    return true;
-}
-
-static bool p_hot_cold(const char *v, bool *cold)
-{
-    if (strcmp(v, "hot") && strcmp(v, "cold"))
-        return false;
-    *cold = !strcmp(v, "cold");
-    return true;
-}
-
-static bool p_recv(struct gen_args *a, const char *v)
-{
-    return p_hot_cold(v, &a->recv_cold);
-}
-
-static bool p_send(struct gen_args *a, const char *v)
-{
-    return p_hot_cold(v, &a->send_cold);
-}
-
-static bool p_none_sender(const char *v, bool *on)
-{
-    if (strcmp(v, "none") && strcmp(v, "sender"))
-        return false;
-    *on = !strcmp(v, "sender");
-    return true;
-}
-
-static bool p_flush(struct gen_args *a, const char *v)
-{
-    return p_none_sender(v, &a->flush);
-}
-
-static bool p_nt(struct gen_args *a, const char *v)
-{
-    return p_none_sender(v, &a->nt);
-}
-
 static bool p_variant(struct gen_args *a, const char *v)
 {
     static const char *const names[] = {"blocking", "nonblocking", "lightweight", "mpb"};
@@ -252,14 +115,6 @@ static bool p_variant(struct gen_args *a, const char *v)
 static bool p_variant3(struct gen_args *a, const char *v)
 {
     return strcmp(v, "mpb") != 0 && p_variant(a, v);
-}
-
-static bool p_split(struct gen_args *a, const char *v)
-{
-    if (strcmp(v, "rcce") && strcmp(v, "balanced"))
-        return false;
-    a->balanced = !strcmp(v, "balanced");
-    return true;
 }
 
 /* auto (-1) or a number of cycles */
@@ -293,11 +148,55 @@ static bool p_buffer(struct gen_args *a, const char *v)
 
 /* ---------------------------------------------------------------- the catalogue */
 
+/* A parameter: its value goes into the gen_args field at `off`, by kind:
+ * an int or a long in lo..hi, a flag set by the word `yes` and cleared by
+ * `no`, or anything else through its own parse function. */
+enum gen_param_kind { GP_PARSE, GP_INT, GP_LONG, GP_FLAG };
 struct gen_param {
     const char *name, *def, *help;
-    const char *expect; /* the accepted values, for messages */
-    bool (*parse)(struct gen_args *a, const char *v);
+    const char *expect;                               /* the accepted values, for messages */
+    bool (*parse)(struct gen_args *a, const char *v); /* GP_PARSE */
+    enum gen_param_kind kind;
+    size_t off;
+    long lo, hi;          /* GP_INT, GP_LONG */
+    const char *no, *yes; /* GP_FLAG */
 };
+
+#define GP_FIELD(f, type)                                                                          \
+    .off = offsetof(struct gen_args, f) +                                                          \
+           0 * sizeof(struct {                                                                     \
+               _Static_assert(_Generic(((struct gen_args *)0)->f, type : 1, default : 0),          \
+                              "gen_args." #f " is not " #type);                                    \
+               int x;                                                                              \
+           })
+#define GP_INT(f, l, h)  .kind = GP_INT, GP_FIELD(f, int), .lo = (l), .hi = (h)
+#define GP_LONG(f, l, h) .kind = GP_LONG, GP_FIELD(f, long), .lo = (l), .hi = (h)
+#define GP_FLAG(f, n, y) .kind = GP_FLAG, GP_FIELD(f, bool), .no = (n), .yes = (y)
+
+/* Sets a's field for parameter p from the text v; false if v is not one
+ * of p's values. */
+static bool param_set(const struct gen_param *p, struct gen_args *a, const char *v)
+{
+    char *field = (char *)a + p->off;
+    long x;
+    switch (p->kind) {
+    case GP_INT:
+        if (!parse_long(v, p->lo, p->hi, &x))
+            return false;
+        *(int *)(void *)field = (int)x;
+        return true;
+    case GP_LONG:
+        return parse_long(v, p->lo, p->hi, (long *)(void *)field);
+    case GP_FLAG:
+        if (strcmp(v, p->no) && strcmp(v, p->yes))
+            return false;
+        *(bool *)field = !strcmp(v, p->yes);
+        return true;
+    case GP_PARSE:
+        break;
+    }
+    return p->parse(a, v);
+}
 
 #define LINES_EXPECT  "an integer 1..65536"
 #define FANOUT_EXPECT "an integer 1..4095"
@@ -310,58 +209,61 @@ struct gen_param {
 
 static const struct gen_param par_pingpong[] = {
     {"lines", "1", "lines per message; the receiver polls the last word of the last line",
-     LINES_EXPECT, p_lines},
+     LINES_EXPECT, GP_LONG(lines, 1, GEN_MAX_LINES)},
 };
 static const struct gen_param par_m2o[] = {
     {"lines", "same",
      "same: every notifier adds 1 to one line (Fig 4a); diff: each writes its own line and "
      "thread 0 waits for them in turn (Fig 4b)",
-     "same or diff", p_same_diff},
+     "same or diff", GP_FLAG(diff, "same", "diff")},
 };
 static const struct gen_param par_o2m[] = {
     {"lines", "same",
      "same: the readers poll the one line thread 0 writes (Fig 8a); diff: thread 0 writes one "
      "line per reader (Fig 8b)",
-     "same or diff", p_same_diff},
+     "same or diff", GP_FLAG(diff, "same", "diff")},
 };
 static const struct gen_param par_tree[] = {
     {"k", "4",
      "threads that share one flag (the paper's k, Eq 26); the rest are split evenly among the "
      "parents, recursively",
-     FANOUT_EXPECT, p_fanout},
+     FANOUT_EXPECT, GP_INT(k, 1, GEN_MAX_FANOUT)},
 };
 static const struct gen_param par_diss[] = {
-    {"m", "1", "peers per round (1: the classic dissemination barrier)", FANOUT_EXPECT, p_m},
+    {"m", "1", "peers per round (1: the classic dissemination barrier)", FANOUT_EXPECT,
+     GP_INT(m, 1, GEN_MAX_FANOUT)},
 };
 static const struct gen_param par_multim[] = {
     {"m", "auto",
      "K1/K2/...: the m of each round, the (m_i+1) multiplying to at least the thread count; "
      "auto: m=2 in every round but the last, whose m is the least that reaches the thread count",
-     "auto or K1/K2/... with every K in 1..4095, at most 32 rounds", p_mlist},
+     "auto or K1/K2/... with every K in 1..4095, at most 32 rounds", .parse = p_mlist},
 };
 static const struct gen_param par_socket[] = {
-    {"m", "1", "m of the dissemination barrier inside each socket", FANOUT_EXPECT, p_m},
+    {"m", "1", "m of the dissemination barrier inside each socket", FANOUT_EXPECT,
+     GP_INT(m, 1, GEN_MAX_FANOUT)},
 };
 static const struct gen_param par_bcast[] = {
-    {"shape", "flat", SHAPE_HELP, SHAPE_EXPECT, p_shape},
+    {"shape", "flat", SHAPE_HELP, SHAPE_EXPECT, .parse = p_shape},
 };
 static const struct gen_param par_bcast_ml[] = {
-    {"lines", "128", "lines of the message (128: the 8 KB of Fig 14b)", LINES_EXPECT, p_lines},
-    {"shape", "flat", SHAPE_HELP, SHAPE_EXPECT, p_shape},
+    {"lines", "128", "lines of the message (128: the 8 KB of Fig 14b)", LINES_EXPECT,
+     GP_LONG(lines, 1, GEN_MAX_LINES)},
+    {"shape", "flat", SHAPE_HELP, SHAPE_EXPECT, .parse = p_shape},
 };
 static const struct gen_param par_reduce[] = {
-    {"shape", "binary", SHAPE_HELP " (binary: the tree of Fig 17)", SHAPE_EXPECT, p_shape},
+    {"shape", "binary", SHAPE_HELP " (binary: the tree of Fig 17)", SHAPE_EXPECT, .parse = p_shape},
 };
 static const struct gen_param par_reduce_bin[] = {
     {"lines", "64", "lines each thread contributes (64: the 4 KB of Fig 14d)", LINES_EXPECT,
-     p_lines},
+     GP_LONG(lines, 1, GEN_MAX_LINES)},
 };
 
 static const struct gen_param par_group[] = {
     {"group", "2",
      "threads (or nodes) per node of the combining tree: the last of a node to arrive goes up, "
      "the others wait for the node's release",
-     "an integer 2..4095", p_group},
+     "an integer 2..4095", GP_INT(group, 2, GEN_MAX_FANOUT)},
 };
 #define VALUES_HELP                                                                                \
     "integers carried with the flag in one line (the paper's doubles, 1..7: words 1..V, the "      \
@@ -369,77 +271,79 @@ static const struct gen_param par_group[] = {
     "written word by word, the flag last (Sec IV-B, Table I); else staged privately and copied "   \
     "in one line store"
 static const struct gen_param par_values[] = {
-    {"values", "1", VALUES_HELP, "an integer 1..7", p_values},
+    {"values", "1", VALUES_HELP, "an integer 1..7", GP_INT(values, 1, GEN_MAX_VALUES)},
 };
 static const struct gen_param par_bradix[] = {
     {"radix", "2",
      "radix R of the k-nomial tree (children t+j*R^l, j=1..R-1); R >= n-1 is the flat "
      "barrier, R = 1 a chain",
-     "an integer 1..4095", p_radix},
+     "an integer 1..4095", GP_INT(radix, 1, GEN_MAX_FANOUT)},
 };
 /* seed 003's reductions: what follows the radix. */
 #define COLLECTIVE_PARAMS                                                                          \
     {"elements", "1",                                                                              \
      "8-byte integer elements per thread (the paper's doubles), on as many lines as needed",       \
-     "an integer 1..65536", p_elements},                                                           \
+     "an integer 1..65536", GP_LONG(elements, 1, GEN_MAX_LINES)},                                  \
         {"sync", "strict",                                                                         \
          "strict: a radix tree barrier after every collective; loose: none, the next collective "  \
          "starts as soon as a thread is free (Sec 3)",                                             \
-         "strict or loose", p_sync},                                                               \
+         "strict or loose", GP_FLAG(strict, "loose", "strict")},                                   \
         {"count", "10",                                                                            \
          "collectives per measured iteration, each on its own buffers: the time of one "           \
          "collective is the iteration latency / count, in both modes",                             \
-         "an integer 1..1000", p_count},                                                           \
+         "an integer 1..1000", GP_INT(count, 1, GEN_MAX_COUNT)},                                   \
     {                                                                                              \
-        "barrier", "4", "radix of the tree barrier of sync=strict", "an integer 2..4095", p_bradix \
+        "barrier", "4", "radix of the tree barrier of sync=strict", "an integer 2..4095",          \
+            GP_INT(bradix, 2, GEN_MAX_FANOUT)                                                      \
     }
 static const struct gen_param par_rradix[] = {
     {"radix", "2",
      "radix R of the k-nomial reduction tree (children t+j*R^l, j=1..R-1); R = 1 a chain, R >= "
      "n-1 flat",
-     "an integer 1..4095", p_radix},
+     "an integer 1..4095", GP_INT(radix, 1, GEN_MAX_FANOUT)},
     COLLECTIVE_PARAMS,
 };
 static const struct gen_param par_rflat[] = {COLLECTIVE_PARAMS};
 static const struct gen_param par_mpi[] = {
-    {"bytes", "65536", "the message size", "an integer 8..67108864", p_bytes},
+    {"bytes", "65536", "the message size", "an integer 8..67108864", GP_LONG(bytes, 8, 1L << 26)},
     {"chunk", "32768", "the pipeline's chunk: 32768 (Open MPI fragments) or 65536 (MPICH cells)",
-     "an integer 8..4194304", p_chunk},
-    {"buffers", "4", "shared chunks the pipeline cycles through", "an integer 1..1024", p_buffers},
+     "an integer 8..4194304", GP_LONG(chunk, 8, 1L << 22)},
+    {"buffers", "4", "shared chunks the pipeline cycles through", "an integer 1..1024",
+     GP_INT(buffers, 1, 1024)},
     {"reuse", "same",
      "same: thread 0 always sends; alternate: the threads swap roles every iteration through "
      "the same shared chunks (Sec IV-E, Fig. 14)",
-     "same or alternate", p_reuse},
+     "same or alternate", GP_FLAG(alternate, "same", "alternate")},
     {"recv", "hot", "the receive buffer: hot (in the receiver's cache) or cold (evicted)",
-     "hot or cold", p_recv},
+     "hot or cold", GP_FLAG(recv_cold, "hot", "cold")},
     {"send", "hot", "the message: hot (just written by the sender) or cold (evicted)",
-     "hot or cold", p_send},
+     "hot or cold", GP_FLAG(send_cold, "hot", "cold")},
     {"flush", "none", "sender: clflush every shared line after writing it (Sec IV-C)",
-     "none or sender", p_flush},
+     "none or sender", GP_FLAG(flush, "none", "sender")},
     {"nt", "none", "sender: non-temporal stores (Sec IV-C; not modelled yet: refused)",
-     "none or sender", p_nt},
+     "none or sender", GP_FLAG(nt, "none", "sender")},
 };
 /* seed 004's collectives on the SCC */
 #define SCC_PARAMS(variant_expect, variant_help, variant_parse)                                    \
     {"elements", "552",                                                                            \
      "8-byte integer elements of the vector (the paper's doubles; 552: the thermodynamics "        \
      "application's Allreduce, Sec IV-C)",                                                         \
-     "an integer 1..65536", p_elements},                                                           \
-        {"variant", "blocking", variant_help, variant_expect, variant_parse},                      \
+     "an integer 1..65536", GP_LONG(elements, 1, GEN_MAX_LINES)},                                  \
+        {"variant", "blocking", variant_help, variant_expect, .parse = variant_parse},             \
         {"split", "rcce",                                                                          \
          "rcce: the remainder of elements/threads goes to the first block; balanced: one more "    \
          "element to each of the first remainder blocks (Sec IV-C, Fig 6)",                        \
-         "rcce or balanced", p_split},                                                             \
+         "rcce or balanced", GP_FLAG(balanced, "rcce", "balanced")},                               \
         {"overhead", "auto",                                                                       \
          "cycles of software a put or get call costs (auto: 100); a guess, not measured",          \
-         "auto or an integer 0..1000000", p_overhead},                                             \
+         "auto or an integer 0..1000000", .parse = p_overhead},                                    \
         {"request", "auto",                                                                        \
          "cycles of software a send or receive request costs (auto: blocking 200, nonblocking "    \
          "800, lightweight 100, mpb 100); a guess, not measured",                                  \
-         "auto or an integer 0..1000000", p_request},                                              \
+         "auto or an integer 0..1000000", .parse = p_request},                                     \
     {                                                                                              \
         "buffer", "auto", "lines of each core's comm buffer (auto: what the MPB leaves)",          \
-            "auto or an integer 1..65536", p_buffer                                                \
+            "auto or an integer 1..65536", .parse = p_buffer                                       \
     }
 #define SCC_VARIANT_HELP                                                                           \
     "blocking: RCCE send/recv, odd-even ring order (Fig 4); nonblocking: iRCCE isend/irecv "       \
@@ -455,7 +359,7 @@ static const struct gen_param par_scc_reduce[] = {
 };
 static const struct gen_param par_scc_barrier[] = {
     {"request", "auto", "cycles of software a flag write or wait costs (auto: 200)",
-     "auto or an integer 0..1000000", p_request},
+     "auto or an integer 0..1000000", .parse = p_request},
 };
 
 /* The parameters column of the catalogue: an array, or none. */
@@ -647,7 +551,7 @@ static bool parse_item(struct gen *g, const struct gen_def *def, char *item, con
         return gen_fail(g, "parameter '%s' is given twice", item);
     val[i] = eq + 1;
     const struct gen_param *p = &def->params[i];
-    if (!p->parse(a, eq + 1))
+    if (!param_set(p, a, eq + 1))
         return gen_fail(g, "bad value for %s: '%s' (expected %s)", p->name, eq + 1, p->expect);
     return true;
 }
@@ -660,7 +564,7 @@ static bool parse_params(struct gen *g, const struct gen_def *def, const char *p
     const char *val[8] = {NULL};
     SIM_ASSERT(def->nparams <= (int)SIM_COUNT_OF(val));
     for (int i = 0; i < def->nparams; i++)
-        SIM_ASSERT(def->params[i].parse(a, def->params[i].def));
+        SIM_ASSERT(param_set(&def->params[i], a, def->params[i].def));
     char *copy = sim_xstrdup(params ? params : "");
     bool ok = true;
     size_t len = strlen(copy);
