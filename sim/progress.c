@@ -4,6 +4,7 @@
 #include "progress.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,9 +15,19 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* SIM_PROGRESS_DELAY_S, or the tests' CCSIM_PROGRESS_DELAY_S (seconds, >= 0). */
+static double delay_s(void)
+{
+    const char *env = getenv("CCSIM_PROGRESS_DELAY_S");
+    char *end;
+    double d = env && *env ? strtod(env, &end) : -1;
+    return env && *env && !*end && d >= 0 ? d : SIM_PROGRESS_DELAY_S;
+}
+
 void sim_progress_init(struct sim_progress *p, const char *what, const char *unit, uint64_t total)
 {
-    *p = (struct sim_progress){what, unit, total, now_s(), 0, 0, isatty(STDERR_FILENO) == 1};
+    *p = (struct sim_progress){what, unit, total, now_s(), 0, delay_s(), 0,
+                               isatty(STDERR_FILENO) == 1};
 }
 
 /* "12.3 us" for a simulated time in ns. */
@@ -43,7 +54,7 @@ void sim_progress_update(struct sim_progress *p, uint64_t done, uint64_t sim_ns,
     if (!p->on)
         return;
     double t = now_s(), el = t - p->start;
-    if (el < SIM_PROGRESS_DELAY_S || t - p->last < 0.1)
+    if (el < p->delay || t - p->last < 0.1)
         return;
     p->last = t;
     char sim[32], line[256], eta[48] = "";

@@ -14,12 +14,15 @@
 #include <stdint.h>
 
 #define SIM_PROGRESS_DELAY_S 1.0 /* nothing is shown before this */
+/* The environment variable CCSIM_PROGRESS_DELAY_S=SECONDS replaces that
+ * delay; only tests set it (a short run can then show the line). */
 
 struct sim_progress {
     const char *what; /* the line's prefix, "ccsim run" */
     const char *unit; /* "iterations" */
     uint64_t total;   /* 0: unknown (no ETA) */
     double start, last;
+    double delay; /* seconds before the first line */
     int width; /* characters of the last line drawn (0: none shown) */
     bool on;   /* stderr is a terminal */
 };

@@ -1,7 +1,8 @@
 /*
  * test_progress.c -- the progress line of `ccsim run` (sim/progress.h):
  * shown on a terminal once a run is longer than a second, never when
- * stderr is a file.
+ * stderr is a file. The tests shorten that second to nothing
+ * (CCSIM_PROGRESS_DELAY_S=0), so that short runs can show the line.
  */
 #include "progress.h"
 #include "testutil.h"
@@ -10,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Two to three seconds of simulation (28 M events at 10-14 M events/s). */
-#define LONG_RUN "run -c knc-5110p -w barrier-dissemination -t 60 -i 4000"
+/* About 0.4 s of simulation (3 M events at 7-14 M events/s): the line is
+ * drawn at the first iteration and redrawn every 0.1 s, ETA included. */
+#define LONG_RUN "run -c knc-5110p -w barrier-dissemination -t 60 -i 400"
 
 static struct tu_run r;
 
@@ -21,7 +23,7 @@ START_TEST(test_silent_when_not_a_terminal)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.err, "ccsim run:") == NULL, "progress in a file: %s", r.err);
     ck_assert(strchr(r.err, '\r') == NULL);
-    ck_assert(strstr(r.out, "latency over 4000 iterations") != NULL);
+    ck_assert(strstr(r.out, "latency over 400 iterations") != NULL);
 }
 END_TEST
 
@@ -43,9 +45,9 @@ START_TEST(test_shown_on_a_terminal)
     size_t n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
     text[n] = 0;
-    ck_assert_msg(strstr(text, "/4000 iterations, ") != NULL, "%s", text);
+    ck_assert_msg(strstr(text, "/400 iterations, ") != NULL, "%s", text);
     ck_assert(strstr(text, "M events/s, ETA ") != NULL);
-    ck_assert(strstr(text, "latency over 4000 iterations") != NULL);
+    ck_assert(strstr(text, "latency over 400 iterations") != NULL);
 }
 END_TEST
 
@@ -60,14 +62,32 @@ START_TEST(test_off_without_terminal)
 }
 END_TEST
 
+START_TEST(test_delay_from_the_environment)
+{
+    struct sim_progress p;
+    const char *cases[][2] = {{"0", "0"}, {"2.5", "2.5"}, {"x", "1"}, {"-1", "1"}, {"", "1"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        setenv("CCSIM_PROGRESS_DELAY_S", cases[i][0], 1);
+        sim_progress_init(&p, "t", "units", 10);
+        ck_assert_msg(p.delay == atof(cases[i][1]), "'%s': %f", cases[i][0], p.delay);
+    }
+    unsetenv("CCSIM_PROGRESS_DELAY_S");
+    sim_progress_init(&p, "t", "units", 10);
+    ck_assert(p.delay == SIM_PROGRESS_DELAY_S);
+    setenv("CCSIM_PROGRESS_DELAY_S", "0", 1);
+}
+END_TEST
+
 int main(void)
 {
+    setenv("CCSIM_PROGRESS_DELAY_S", "0", 1);
     Suite *s = suite_create("progress");
     TCase *tc = tcase_create("progress");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_silent_when_not_a_terminal);
     tcase_add_test(tc, test_shown_on_a_terminal);
     tcase_add_test(tc, test_off_without_terminal);
+    tcase_add_test(tc, test_delay_from_the_environment);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

@@ -137,34 +137,70 @@ struct event {
     long id;
 };
 
-static bool num_after(const char *line, const char *key, double *out)
+/* The number after `key` within line[0 .. end), not beyond: a key one event
+ * lacks is never taken from a later line. */
+static bool num_after(const char *line, const char *end, const char *key, double *out)
 {
-    const char *p = strstr(line, key);
-    if (!p)
-        return false;
-    *out = strtod(p + strlen(key), NULL);
-    return true;
+    size_t k = strlen(key);
+    for (const char *p = line; p + k <= end; p++)
+        if (memcmp(p, key, k) == 0) {
+            *out = strtod(p + k, NULL);
+            return true;
+        }
+    return false;
 }
 
-static bool parse_event(const char *line, struct event *e)
+/* Fields of the event on line[0 .. end); false if it is no event line. A
+ * field the line lacks keeps its marker (-1). */
+static bool parse_event(const char *line, const char *end, struct event *e)
 {
-    if (strncmp(line, "{\"ph\":\"", 7) != 0)
+    if (end - line < 8 || strncmp(line, "{\"ph\":\"", 7) != 0)
         return false;
     double v;
     memset(e, 0, sizeof *e);
     e->ph = line[7];
     e->ts = e->dur = -1;
     e->id = -1;
-    if (num_after(line, "\"pid\":", &v))
+    if (num_after(line, end, ",\"pid\":", &v))
         e->pid = (int)v;
-    if (num_after(line, "\"tid\":", &v))
+    if (num_after(line, end, ",\"tid\":", &v))
         e->tid = (int)v;
-    num_after(line, "\"ts\":", &e->ts);
-    num_after(line, "\"dur\":", &e->dur);
-    if (num_after(line, "\"id\":", &v))
+    num_after(line, end, ",\"ts\":", &e->ts);
+    num_after(line, end, ",\"dur\":", &e->dur);
+    if (num_after(line, end, ",\"id\":", &v))
         e->id = (long)v;
     return true;
 }
+
+/* Every event has a time; a complete event ('X') has its own duration, and
+ * no other kind has one. */
+static bool event_fields_ok(const struct event *e)
+{
+    return e->ts >= 0 && (e->ph == 'X' ? e->dur >= 0 : e->dur == -1);
+}
+
+START_TEST(test_event_parser_itself)
+{
+    /* an instant event, then a span: the instant's fields are its own */
+    const char *doc = "{\"ph\":\"i\",\"cat\":\"c\",\"name\":\"x\",\"pid\":1,\"tid\":2,\"ts\":1.5}\n"
+                      "{\"ph\":\"X\",\"cat\":\"c\",\"name\":\"y\",\"pid\":3,\"tid\":4,\"ts\":2.0,"
+                      "\"dur\":0.25,\"id\":7}\n";
+    const char *nl = strchr(doc, '\n');
+    struct event e;
+    ck_assert(parse_event(doc, nl, &e));
+    ck_assert(e.ph == 'i' && e.pid == 1 && e.tid == 2 && e.ts == 1.5);
+    ck_assert(e.dur == -1 && e.id == -1); /* not the next line's 0.25 and 7 */
+    ck_assert(event_fields_ok(&e));
+    ck_assert(parse_event(nl + 1, nl + strlen(nl), &e));
+    ck_assert(e.ph == 'X' && e.dur == 0.25 && e.id == 7 && event_fields_ok(&e));
+    /* a wrong duration is refused */
+    ck_assert(!event_fields_ok(&(struct event){.ph = 'i', .ts = 1, .dur = 0.25}));
+    ck_assert(!event_fields_ok(&(struct event){.ph = 'X', .ts = 1, .dur = -1}));
+    ck_assert(!event_fields_ok(&(struct event){.ph = 's', .ts = -1, .dur = -1}));
+    const char *other = "{\"a\":1}";
+    ck_assert(!parse_event(other, other + strlen(other), &e));
+}
+END_TEST
 
 struct summary {
     int events, spans, ops, flows_s, flows_f, counters;
@@ -184,10 +220,15 @@ static struct summary check_events(const char *text)
     for (int i = 0; i < MAX_TRACKS; i++)
         last[i] = -1;
     struct summary s = {.min_ts = 1e300, .max_end = -1};
-    for (const char *line = text; line && *line; line = strchr(line, '\n'), line += !!line) {
+    for (const char *line = text, *end; *line; line = *end ? end + 1 : end) {
+        end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
         struct event e;
-        if (!parse_event(line, &e) || e.ph == 'M')
+        if (!parse_event(line, end, &e) || e.ph == 'M')
             continue;
+        ck_assert_msg(event_fields_ok(&e), "'%c' event with ts %f, dur %f: %.*s", e.ph, e.ts,
+                      e.dur, (int)(end - line), line);
         s.events++;
         int track = e.pid * 64 + e.tid;
         ck_assert(track >= 0 && track < MAX_TRACKS);
@@ -295,6 +336,7 @@ static Suite *trace_out_suite(void)
     Suite *s = suite_create("trace_out");
     TCase *tc = tcase_create("trace_out");
     tcase_add_test(tc, test_json_checker_itself);
+    tcase_add_test(tc, test_event_parser_itself);
     tcase_add_test(tc, test_trace_whole_run);
     tcase_add_test(tc, test_trace_window);
     tcase_add_test(tc, test_trace_size_cap);
