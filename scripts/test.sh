@@ -1,23 +1,44 @@
 #!/usr/bin/env bash
 # The test command: set-up (scripts/setup.sh), then the whole Check suite via
 # ctest; then the same suite built with AddressSanitizer + UBSan in
-# build-asan/ (CCSIM_NO_ASAN=1 skips that second pass); then, if clang is
-# installed, the fuzzers for $CCSIM_FUZZ_SECONDS each (default 60, both at
-# once; scripts/fuzz.sh; CCSIM_NO_FUZZ=1 skips that third pass).
+# build-asan/ (CCSIM_NO_ASAN=1 skips that second pass), where the scale runs
+# take a smaller form (CCSIM_TEST_SCALE=small: tests/testutil.h); then, if
+# clang is installed, the fuzzers for $CCSIM_FUZZ_SECONDS each (default 60,
+# all at once; scripts/fuzz.sh; CCSIM_NO_FUZZ=1 skips that third pass).
+# After each ctest pass it prints that pass's ten slowest tests, so that a
+# test drifting toward its timeout is seen early.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
+
+# ctest in build dir $1, its output also kept for the slowest-ten list.
+run_ctest() {
+  local dir=$1 log
+  log=$(mktemp)
+  local status=0
+  ctest --test-dir "$dir" --output-on-failure -j "$(nproc)" 2>&1 | tee "$log" || status=$?
+  echo "== the ten slowest tests of $dir (seconds)"
+  grep -E '^ *[0-9]+/[0-9]+ Test +#' "$log" | awk '{print $(NF-1), $4}' | sort -rn | head -n 10 |
+    awk '{printf "  %8.2f  %s\n", $1, $2}'
+  rm -f "$log"
+  return $status
+}
+
 scripts/setup.sh
-ctest --test-dir "${CCSIM_BUILD_DIR:-build}" --output-on-failure -j "$(nproc)"
+run_ctest "${CCSIM_BUILD_DIR:-build}"
 if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
   echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer"
   # OpenMPI's runtime and LeakSanitizer do not mix: the sanitizer build is
-  # without MPI (the MPI sweep is tested in the normal pass above)
-  CCSIM_BUILD_DIR=build-asan CCSIM_SANITIZE=ON CCSIM_BUILD_TYPE=Debug CCSIM_MPI=OFF \
+  # without MPI (the MPI sweep is tested in the normal pass above). It is
+  # optimised (-O2 -g): the sanitizers check the same, and the suite runs
+  # several times faster than at -O0.
+  CCSIM_BUILD_DIR=build-asan CCSIM_SANITIZE=ON CCSIM_BUILD_TYPE=RelWithDebInfo CCSIM_MPI=OFF \
     scripts/setup.sh >/dev/null
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$(nproc)"
+    CCSIM_TEST_SCALE=small run_ctest build-asan
 fi
 if [ "${CCSIM_NO_FUZZ:-}" != "1" ] && command -v clang >/dev/null; then
   echo "== the fuzzers (scripts/fuzz.sh)"
   scripts/fuzz.sh
 fi
+echo "== scripts/test.sh: every pass passed in $((SECONDS - start)) s"

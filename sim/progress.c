@@ -26,8 +26,8 @@ static double delay_s(void)
 
 void sim_progress_init(struct sim_progress *p, const char *what, const char *unit, uint64_t total)
 {
-    *p = (struct sim_progress){what, unit, total, now_s(), 0, delay_s(), 0,
-                               isatty(STDERR_FILENO) == 1};
+    *p = (struct sim_progress){what, unit,      total, now_s(),
+                               0,    delay_s(), 0,     isatty(STDERR_FILENO) == 1};
 }
 
 /* "12.3 us" for a simulated time in ns. */

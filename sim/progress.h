@@ -23,8 +23,8 @@ struct sim_progress {
     uint64_t total;   /* 0: unknown (no ETA) */
     double start, last;
     double delay; /* seconds before the first line */
-    int width; /* characters of the last line drawn (0: none shown) */
-    bool on;   /* stderr is a terminal */
+    int width;    /* characters of the last line drawn (0: none shown) */
+    bool on;      /* stderr is a terminal */
 };
 
 void sim_progress_init(struct sim_progress *p, const char *what, const char *unit, uint64_t total);

@@ -191,7 +191,8 @@ bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t er
             snprintf(err, errsize, "the ranges expand to more than %d workloads", SWEEP_MAX_POINTS);
             return false;
         }
-        *out = sim_xrealloc(*out, (*n + 1) * sizeof **out);
+        if ((*n & (*n - 1)) == 0) /* 0, 1, 2, 4, ...: the array doubles (only this grows it) */
+            *out = sim_xrealloc(*out, (*n ? 2 * *n : 1) * sizeof **out);
         (*out)[(*n)++] = sim_xstrdup(spec);
         return true;
     }

@@ -58,8 +58,8 @@ bool sweep_load(struct sweep *sw, const char *path, struct sim_diag *d);
 void sweep_free(struct sweep *sw);
 
 /* Expands one workload spec's ranges into *out (malloc'ed strings appended,
- * *n updated). Returns false with a message in err for a bad range or when
- * *n would pass SWEEP_MAX_POINTS. */
+ * *n updated; *out is NULL with *n = 0, or an array this function grew). Returns false with a
+ * message in err for a bad range or when *n would pass SWEEP_MAX_POINTS. */
 bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t errsize);
 
 /* The result of one point. */

@@ -366,10 +366,10 @@ START_TEST(test_rng)
     int hist[10] = {0};
     for (int i = 0; i < 100000; i++) {
         uint64_t v = sim_rng_below(&a, 10);
-        ck_assert_uint_lt(v, 10);
+        TU_CHECK(v < 10, "sim_rng_below(10) gave %llu", (unsigned long long)v);
         hist[v]++;
         double u = sim_rng_unit(&a);
-        ck_assert(u >= 0.0 && u < 1.0);
+        TU_CHECK(u >= 0.0 && u < 1.0, "sim_rng_unit gave %f", u);
     }
     for (int i = 0; i < 10; i++)
         ck_assert(hist[i] > 9000 && hist[i] < 11000);

@@ -1,6 +1,7 @@
 /*
  * test_shipped.c -- every built-in generator, with the checker on, on every
- * shipped coherent machine at 2, 5 and 16 threads (and 240 on the Xeon Phi):
+ * shipped coherent machine at 2, 5 and 16 threads (and 240 on the Xeon Phi;
+ * 120, two hardware threads a core, in the sanitizer pass: tu_small_scale):
  * zero value errors, zero coherence violations, no deadlock. Generated for
  * each machine through the same path as `ccsim run -w` (pinning, line size).
  */
@@ -109,8 +110,9 @@ START_TEST(test_knc_240_threads)
     static const char *const big[] = {"barrier-dissemination", "m2o",
                                       "o2m:lines=diff",        "bcast-tree:shape=binomial",
                                       "reduce-tree",           "reduce-binomial:lines=2"};
+    int threads = tu_small_scale() ? 120 : 240;
     for (size_t s = 0; s < SIM_COUNT_OF(big); s++)
-        ck_assert(run_one(&m, big[s], 240));
+        ck_assert(run_one(&m, big[s], threads));
 }
 END_TEST
 

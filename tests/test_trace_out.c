@@ -220,20 +220,19 @@ static struct summary check_events(const char *text)
     for (int i = 0; i < MAX_TRACKS; i++)
         last[i] = -1;
     struct summary s = {.min_ts = 1e300, .max_end = -1};
-    for (const char *line = text, *end; *line; line = *end ? end + 1 : end) {
-        end = strchr(line, '\n');
-        if (!end)
-            end = line + strlen(line);
+    for (const char *line = text, *eol; *line; line = *eol ? eol + 1 : eol) {
+        eol = strchr(line, '\n');
+        if (!eol)
+            eol = line + strlen(line);
         struct event e;
-        if (!parse_event(line, end, &e) || e.ph == 'M')
+        if (!parse_event(line, eol, &e) || e.ph == 'M')
             continue;
-        ck_assert_msg(event_fields_ok(&e), "'%c' event with ts %f, dur %f: %.*s", e.ph, e.ts,
-                      e.dur, (int)(end - line), line);
+        TU_CHECK(event_fields_ok(&e), "'%c' event with ts %f, dur %f: %.*s", e.ph, e.ts, e.dur,
+                 (int)(eol - line), line);
         s.events++;
         int track = e.pid * 64 + e.tid;
-        ck_assert(track >= 0 && track < MAX_TRACKS);
-        ck_assert_msg(e.ts >= last[track], "track %d,%d: %f after %f", e.pid, e.tid, e.ts,
-                      last[track]);
+        TU_CHECK(track >= 0 && track < MAX_TRACKS, "track %d", track);
+        TU_CHECK(e.ts >= last[track], "track %d,%d: %f after %f", e.pid, e.tid, e.ts, last[track]);
         last[track] = e.ts;
         s.min_ts = e.ts < s.min_ts ? e.ts : s.min_ts;
         double end = e.ts + (e.dur > 0 ? e.dur : 0);
@@ -242,17 +241,17 @@ static struct summary check_events(const char *text)
         s.ops += e.ph == 'X' && e.pid == 1;
         s.counters += e.ph == 'C';
         if (e.ph == 's' || e.ph == 'f') {
-            ck_assert(e.id > 0 && e.id < MAX_FLOWS);
+            TU_CHECK(e.id > 0 && e.id < MAX_FLOWS, "flow id %ld", e.id);
             unsigned char *seen = e.ph == 's' ? s_seen : f_seen;
-            ck_assert_msg(!seen[e.id], "flow %ld: two '%c'", e.id, e.ph);
+            TU_CHECK(!seen[e.id], "flow %ld: two '%c'", e.id, e.ph);
             seen[e.id] = 1;
-            ck_assert_msg(e.ph == 's' || s_seen[e.id], "flow %ld ends before it starts", e.id);
+            TU_CHECK(e.ph == 's' || s_seen[e.id], "flow %ld ends before it starts", e.id);
             s.flows_s += e.ph == 's';
             s.flows_f += e.ph == 'f';
         }
     }
     for (long i = 0; i < MAX_FLOWS; i++)
-        ck_assert_msg(s_seen[i] == f_seen[i], "flow %ld has no finish", i);
+        TU_CHECK(s_seen[i] == f_seen[i], "flow %ld has no finish", i);
     return s;
 }
 

@@ -122,3 +122,9 @@ void tu_run_text(const struct sim_machine_cfg *m, const char *name, const char *
     tu_run_program(m, p, true, res, d);
     wl_program_free(p);
 }
+
+bool tu_small_scale(void)
+{
+    const char *scale = getenv("CCSIM_TEST_SCALE");
+    return scale && strcmp(scale, "small") == 0;
+}

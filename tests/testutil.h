@@ -10,6 +10,15 @@
 #include <check.h>
 #include <stddef.h>
 
+/* An assertion for loops over many items: Check's ck_assert records its
+ * place on every call (a write to the parent process), which costs seconds
+ * in a loop over 10^5 events; this one calls Check only when it fails. */
+#define TU_CHECK(cond, ...)                                                                        \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            ck_abort_msg(__VA_ARGS__);                                                             \
+    } while (0)
+
 /* Writes text to a fresh file named `name` in a per-process temp folder;
  * returns its path (static storage, valid until the next call). */
 const char *tu_write(const char *name, const char *text);
@@ -42,6 +51,11 @@ void tu_run_text(const struct sim_machine_cfg *m, const char *name, const char *
  * first parse (the caller frees it). */
 struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *po,
                                  const char *what);
+
+/* True in the sanitizer pass of scripts/test.sh (CCSIM_TEST_SCALE=small):
+ * the scale runs (240 threads) take a smaller form there; the normal pass
+ * runs them whole. */
+bool tu_small_scale(void);
 
 /* Runs a suite with Check's default runner; returns the process exit status. */
 int tu_run_suite(Suite *s);
