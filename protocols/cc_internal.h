@@ -8,7 +8,7 @@
 #ifndef CCSIM_CC_INTERNAL_H
 #define CCSIM_CC_INTERNAL_H
 
-#include "protocol.h"
+#include "backend.h"
 
 /* ------------------------------------------------------------ catalogues */
 
@@ -186,7 +186,6 @@ struct cc_protocol {
     struct cc_table cache, home;
     /* the state a cache line gets from each data message (for prime) */
     bool puts_carry_data; /* GOLS: a sharer's eviction carries the line */
-    bool noncoherent;     /* no tables: the SCC's memory (scc.h) runs instead */
 };
 
 /* ------------------------------------------------------------ controllers */
@@ -300,36 +299,8 @@ struct cc_counters {
     uint64_t home[HS_COUNT][HE_COUNT];
 };
 
-struct cc_scc;
-
-/* A memory system's backend, chosen by the protocol when the system is
- * created: the coherent runtime (runtime.c, system.c) or the SCC's
- * non-coherent memory (scc.c). Every public cc_ function whose work differs
- * between them calls through here; invmb and settle may be NULL (nothing
- * to do). */
-struct cc_backend {
-    void (*destroy)(struct cc_system *s); /* everything but s itself */
-    void (*access)(struct cc_system *s, struct cc_req *r);
-    void (*observe)(struct cc_system *s, cc_observer_fn fn, void *ctx);
-    int (*home_socket)(const struct cc_system *s, uint64_t line);
-    int (*core_memory_node)(const struct cc_system *s, int core);
-    void (*get_stats)(const struct cc_system *s, struct cc_stats *out);
-    void (*print_row_counters)(const struct cc_system *s, FILE *f);
-    void (*print_outstanding)(const struct cc_system *s, FILE *f);
-    char (*state_of)(const struct cc_system *s, int core, uint64_t line);
-    uint64_t (*peek_word)(const struct cc_system *s, uint64_t line, unsigned word);
-    uint64_t (*core_word)(const struct cc_system *s, int core, uint64_t line, unsigned word);
-    bool (*local_word)(const struct cc_system *s, int core, uint64_t line, unsigned word,
-                       uint64_t *value);
-    void (*watch)(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx);
-    bool (*line_quiet)(const struct cc_system *s, uint64_t line);
-    bool (*quiet)(const struct cc_system *s);
-    void (*evict_line)(struct cc_system *s, uint64_t line);
-    void (*prime_line)(struct cc_system *s, int core, uint64_t line, char state);
-    void (*invmb)(struct cc_system *s, int core);
-    void (*settle)(struct cc_system *s);
-};
-extern const struct cc_backend cc_coherent_backend, cc_scc_backend;
+/* The coherent runtime as a backend (backend.h): runtime.c and system.c. */
+extern const struct cc_backend cc_coherent_backend;
 
 /* The coherent backend's parts that live in runtime.c. */
 void cc_coh_destroy(struct cc_system *s);
@@ -339,7 +310,7 @@ int cc_coh_home_socket(const struct cc_system *s, uint64_t line);
 
 struct cc_system {
     const struct cc_backend *be;
-    struct cc_scc *scc; /* the SCC backend's state (scc.h); NULL for the coherent one */
+    void *state; /* a backend's own state (backend.h); NULL for the coherent runtime */
     struct sim_kernel *k;
     struct net *net;
     struct cc_params p;
@@ -489,7 +460,7 @@ bool cc_state_holds(int state);    /* holds valid data (for the checker) */
      CC_HE(PutX) | CC_HE(PutX_Last) | CC_HE(Put_Stale))
 
 /* The protocols. */
-extern const struct cc_protocol cc_mesi, cc_mesif, cc_moesi, cc_gols, cc_scc_protocol;
+extern const struct cc_protocol cc_mesi, cc_mesif, cc_moesi, cc_gols;
 
 /* A cache's ways: fill and free keep c->tags in step with the ways; find
  * looks a line up in the tags alone (one host cache line per set). */

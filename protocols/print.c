@@ -85,8 +85,6 @@ void cc_protocol_print(const struct cc_protocol *p, FILE *f)
     uint64_t st, ev;
     fprintf(f, "# %s\n\n%s\n\n", p->name, p->summary);
     fprintf(f, "%s\n", p->reading);
-    if (p->noncoherent)
-        return;
     fprintf(f, "\n");
     fprintf(f, "A row applies to every state and every event it lists. `stall` parks the "
                "request until the line's state changes. A (state, event) pair that is in no "

@@ -114,20 +114,18 @@ struct cc_params {
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
     int first_home_node;             /* node ids: caches 0..cores-1, homes after */
     int sockets;                     /* homes and cores divide evenly among them */
-    /* protocol scc only (scc.h): homes are the tiles' MPBs, then come the
-     * memory controllers' nodes */
-    int mcs;                        /* memory controllers */
+    /* Memory controllers as nodes of their own (after the homes), for a
+     * backend that models them (the SCC's, protocols/scc); 0 where memory
+     * sits at the homes (the coherent runtime reads it in memory_ps). */
+    int mcs;
     sim_time_t memory_occupancy_ps; /* a line's slot at a controller (its bandwidth) */
-    unsigned mpb_lines;             /* MPB lines per core */
-    unsigned miu_cycles;            /* a miss turned into a mesh packet and back */
-    unsigned mpb_cycles;            /* an MPB SRAM access at its tile */
-    unsigned tas_cycles;            /* a test-and-set register access at its tile */
-    bool local_mpb_via_router;      /* the bug workaround: own MPB through the router */
-    int (*hops)(const struct net *n, int a, int b); /* the network's distance */
 };
 
 struct cc_system;
 
+/* A system that runs p->protocol's tables on the coherent runtime. (A
+ * memory system with a backend of its own makes its system itself:
+ * protocols/backend.h.) */
 struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct cc_params *p);
 void cc_destroy(struct cc_system *s);
 
@@ -166,22 +164,24 @@ bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned 
  * or 'T' when in a transient state). */
 char cc_state_of(const struct cc_system *s, int core, uint64_t line);
 
-/* ------------------------------------------------------------ the SCC */
+/* ------------------------------------------------------------ places */
 
-/* Where a line lives: ordinary memory, a message-passing buffer, or a
- * test-and-set register (protocol scc only has the last two). */
+/* Where a line lives. Every memory system has ordinary memory; a backend
+ * may offer places of its own on each core (the SCC's message-passing
+ * buffers and test-and-set registers, protocols/scc/scc.h). */
 enum cc_line_kind { CC_LINE_MEMORY, CC_LINE_MPB, CC_LINE_TAS };
 
-bool cc_has_mpb(const struct cc_system *s);
-/* MPB lines each core owns (0: no MPBs). */
-int64_t cc_mpb_lines(const struct cc_system *s);
-/* The line number of slot k of core's MPB; false without MPBs or past its end. */
-bool cc_mpb_line(const struct cc_system *s, int core, int64_t slot, uint64_t *line);
-/* The line number of core's test-and-set register; false without one. */
-bool cc_tas_line(const struct cc_system *s, int core, uint64_t *line);
+/* Lines of a kind other than memory each core offers (0: none here). */
+int64_t cc_place_count(const struct cc_system *s, enum cc_line_kind kind);
+/* The line number of slot `slot` of that kind on core; false where the
+ * memory system has none, or past its end. */
+bool cc_place_line(const struct cc_system *s, enum cc_line_kind kind, int core, int64_t slot,
+                   uint64_t *line);
 enum cc_line_kind cc_line_kind(const struct cc_system *s, uint64_t line);
-/* CL1INVMB: every MPB line leaves core's L1 (nothing without MPBs). */
-void cc_invmb(struct cc_system *s, int core);
+/* Drops core's copies of the lines its memory system does not keep
+ * coherent (the SCC's CL1INVMB: every MPB line leaves the L1); nothing
+ * where every line is coherent. */
+void cc_drop_noncoherent(struct cc_system *s, int core);
 /* Methodology: every buffered write reaches memory at no cost (the SCC's
  * write-combining buffers; nothing elsewhere). */
 void cc_settle(struct cc_system *s);
@@ -248,8 +248,10 @@ void cc_check_enable(struct cc_system *s, bool fatal);
 
 /* ------------------------------------------------------------ protocols */
 
+/* The coherence protocols (tables on the coherent runtime): mesi, mesif,
+ * moesi, gols. The memory systems a machine may name (these and the SCC)
+ * are listed once, in the machine's registry (cli/machine/registry.c). */
 const struct cc_protocol *cc_protocol_find(const char *name);
-const char *cc_protocol_name(const struct cc_protocol *p);
 const char *cc_protocol_summary(const struct cc_protocol *p);
 extern const char *const cc_built_protocols[]; /* NULL-terminated */
 /* The tables as Markdown: one table per controller, with a legend. */

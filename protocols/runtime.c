@@ -20,7 +20,6 @@
  * asserted after every row.
  */
 #include "cc_internal.h"
-#include "scc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -763,17 +762,8 @@ void cc_write_memory_event(struct cc_ctx *c)
 
 struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct cc_params *p)
 {
-    struct cc_system *s = sim_xcalloc(1, sizeof *s);
-    s->k = k;
-    s->net = net;
-    s->p = *p;
+    struct cc_system *s = cc_system_new(k, net, p, &cc_coherent_backend, NULL);
     s->proto = p->protocol;
-    if (s->proto->noncoherent) {
-        s->be = &cc_scc_backend;
-        s->scc = cc_scc_create(k, net, p);
-        return s;
-    }
-    s->be = &cc_coherent_backend;
     SIM_ASSERT(p->sets > 0 && (p->sets & (p->sets - 1)) == 0 && p->ways > 0);
     SIM_ASSERT(p->line_bytes >= 16 && p->line_bytes <= SIM_MAX_LINE_BYTES);
     SIM_ASSERT(p->cores > 0 && p->homes > 0);

@@ -1,16 +1,16 @@
 /*
- * system.c -- the protocol registry, statistics and reports, watches, and
- * the methodology operations (zero-cost evict and prime).
+ * system.c -- the coherence protocols' list, statistics and reports,
+ * watches, the methodology operations (zero-cost evict and prime), and the
+ * public cc_ functions, which call through the system's backend
+ * (backend.h).
  */
 #include "cc_internal.h"
-#include "scc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cc_protocol *const protocols[] = {&cc_mesi, &cc_mesif, &cc_moesi, &cc_gols,
-                                                      &cc_scc_protocol};
-const char *const cc_built_protocols[] = {"mesi", "mesif", "moesi", "gols", "scc", NULL};
+static const struct cc_protocol *const protocols[] = {&cc_mesi, &cc_mesif, &cc_moesi, &cc_gols};
+const char *const cc_built_protocols[] = {"mesi", "mesif", "moesi", "gols", NULL};
 
 const struct cc_protocol *cc_protocol_find(const char *name)
 {
@@ -18,11 +18,6 @@ const struct cc_protocol *cc_protocol_find(const char *name)
         if (strcmp(protocols[i]->name, name) == 0)
             return protocols[i];
     return NULL;
-}
-
-const char *cc_protocol_name(const struct cc_protocol *p)
-{
-    return p->name;
 }
 
 const char *cc_protocol_summary(const struct cc_protocol *p)
@@ -325,52 +320,6 @@ void cc_check_enable(struct cc_system *s, bool fatal)
     s->check_fatal = fatal;
 }
 
-/* ------------------------------------------------------------ the SCC */
-
-const struct cc_protocol cc_scc_protocol = {
-    .name = "scc",
-    .summary = "no coherence: the Intel SCC's private caches, message-passing buffers, "
-               "write-combining buffers and test-and-set registers",
-    .reading = "The SCC keeps no copies coherent, so there are no tables: a copy changes only "
-               "when its own core writes it. MPB lines are cached in the L1 only and dropped "
-               "by invmb; stores to them go through a one-line write-combining buffer. "
-               "protocols/scc.h describes the model.",
-    .noncoherent = true,
-};
-
-bool cc_has_mpb(const struct cc_system *s)
-{
-    return s->scc != NULL;
-}
-
-int64_t cc_mpb_lines(const struct cc_system *s)
-{
-    return s->scc ? (int64_t)s->p.mpb_lines : 0;
-}
-
-bool cc_mpb_line(const struct cc_system *s, int core, int64_t slot, uint64_t *line)
-{
-    if (!s->scc || core < 0 || core >= s->p.cores || slot < 0 || slot >= (int64_t)s->p.mpb_lines)
-        return false;
-    *line = SCC_MPB_BASE + (uint64_t)core * s->p.mpb_lines + (uint64_t)slot;
-    return true;
-}
-
-bool cc_tas_line(const struct cc_system *s, int core, uint64_t *line)
-{
-    if (!s->scc || core < 0 || core >= s->p.cores)
-        return false;
-    *line = SCC_TAS_BASE + (uint64_t)core;
-    return true;
-}
-
-enum cc_line_kind cc_line_kind(const struct cc_system *s, uint64_t line)
-{
-    if (!s->scc || line < SCC_MPB_BASE)
-        return CC_LINE_MEMORY;
-    return line >= SCC_TAS_BASE ? CC_LINE_TAS : CC_LINE_MPB;
-}
-
 static int coh_core_memory_node(const struct cc_system *s, int core)
 {
     int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
@@ -405,6 +354,23 @@ const struct cc_backend cc_coherent_backend = {
     .evict_line = coh_evict_line,
     .prime_line = coh_prime_line,
 };
+
+struct cc_system *cc_system_new(struct sim_kernel *k, struct net *net, const struct cc_params *p,
+                                const struct cc_backend *be, void *state)
+{
+    struct cc_system *s = sim_xcalloc(1, sizeof *s);
+    s->k = k;
+    s->net = net;
+    s->p = *p;
+    s->be = be;
+    s->state = state;
+    return s;
+}
+
+void *cc_backend_state(const struct cc_system *s)
+{
+    return s->state;
+}
 
 void cc_destroy(struct cc_system *s)
 {
@@ -495,10 +461,26 @@ void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
     s->be->prime_line(s, core, line, state);
 }
 
-void cc_invmb(struct cc_system *s, int core)
+void cc_drop_noncoherent(struct cc_system *s, int core)
 {
-    if (s->be->invmb)
-        s->be->invmb(s, core);
+    if (s->be->drop_noncoherent)
+        s->be->drop_noncoherent(s, core);
+}
+
+int64_t cc_place_count(const struct cc_system *s, enum cc_line_kind kind)
+{
+    return s->be->place_count && kind != CC_LINE_MEMORY ? s->be->place_count(s, kind) : 0;
+}
+
+bool cc_place_line(const struct cc_system *s, enum cc_line_kind kind, int core, int64_t slot,
+                   uint64_t *line)
+{
+    return s->be->place_line && s->be->place_line(s, kind, core, slot, line);
+}
+
+enum cc_line_kind cc_line_kind(const struct cc_system *s, uint64_t line)
+{
+    return s->be->line_kind ? s->be->line_kind(s, line) : CC_LINE_MEMORY;
 }
 
 void cc_settle(struct cc_system *s)

@@ -1,11 +1,11 @@
 /*
- * config.c -- libconfig files checked against a schema (struct sim_cfg_section).
+ * config.c -- libconfig files checked against a schema (struct cfg_section).
  *
  * Every message names the file and line of the offending setting; a value set
  * with --set names "--set" instead. All errors of a file are reported, not
  * only the first.
  */
-#include "sim.h"
+#include "config.h"
 
 #include <errno.h>
 #include <libconfig.h>
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-struct sim_cfg_file {
+struct cfg_file {
     config_t cfg;
     char *path;
     char *dir;
@@ -25,7 +25,7 @@ struct sim_cfg_file {
 
 /* The file a setting came from, as the user can open it: an @include'd file
  * is named relative to the including file's folder. */
-static void setting_file(const struct sim_cfg_file *cf, const config_setting_t *s, char *buf,
+static void setting_file(const struct cfg_file *cf, const config_setting_t *s, char *buf,
                          size_t size)
 {
     const char *f = config_setting_source_file(s);
@@ -45,7 +45,7 @@ static int setting_line(const config_setting_t *s)
 }
 
 __attribute__((format(printf, 4, 5))) static void diag_at(struct sim_diag *d,
-                                                          const struct sim_cfg_file *cf,
+                                                          const struct cfg_file *cf,
                                                           const config_setting_t *s,
                                                           const char *fmt, ...)
 {
@@ -82,36 +82,36 @@ static const char *type_name(int t)
 }
 
 /* What a key expects, for messages: "an integer from 1 to 64". */
-static void expectation(char *buf, size_t size, const struct sim_cfg_key *k)
+static void expectation(char *buf, size_t size, const struct cfg_key *k)
 {
     switch (k->type) {
-    case SIM_CFG_INT:
+    case CFG_INT:
         snprintf(buf, size, "an integer from %.0f to %.0f", k->min, k->max);
         break;
-    case SIM_CFG_FLOAT:
+    case CFG_FLOAT:
         snprintf(buf, size, "a number from %g to %g", k->min, k->max);
         break;
-    case SIM_CFG_BOOL:
+    case CFG_BOOL:
         snprintf(buf, size, "true or false");
         break;
-    case SIM_CFG_STRING:
+    case CFG_STRING:
         snprintf(buf, size, "a string of at most %zu characters", k->len - 1);
         break;
-    case SIM_CFG_CHOICE: {
+    case CFG_CHOICE: {
         size_t len = (size_t)snprintf(buf, size, "one of");
         for (size_t i = 0; k->choices[i] && len < size; i++)
             len +=
                 (size_t)snprintf(buf + len, size - len, "%s \"%s\"", i ? "," : "", k->choices[i]);
         break;
     }
-    case SIM_CFG_INT_ARRAY:
+    case CFG_INT_ARRAY:
         snprintf(buf, size, "a list of at most %zu integers from %.0f to %.0f", k->len, k->min,
                  k->max);
         break;
-    case SIM_CFG_FLOAT_ARRAY:
+    case CFG_FLOAT_ARRAY:
         snprintf(buf, size, "a list of at most %zu numbers from %g to %g", k->len, k->min, k->max);
         break;
-    case SIM_CFG_STRING_ARRAY:
+    case CFG_STRING_ARRAY:
         snprintf(buf, size, "a list of at most %zu strings of %.0f to %.0f characters", k->len,
                  k->min, k->max);
         break;
@@ -120,7 +120,7 @@ static void expectation(char *buf, size_t size, const struct sim_cfg_key *k)
 
 /* ------------------------------------------------------------- opening */
 
-struct sim_cfg_file *sim_cfg_open(const char *path, struct sim_diag *d)
+struct cfg_file *cfg_open(const char *path, struct sim_diag *d)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -135,7 +135,7 @@ struct sim_cfg_file *sim_cfg_open(const char *path, struct sim_diag *d)
         return NULL;
     }
 
-    struct sim_cfg_file *cf = sim_xcalloc(1, sizeof *cf);
+    struct cfg_file *cf = sim_xcalloc(1, sizeof *cf);
     cf->path = sim_xstrdup(path);
     cf->dir = sim_xstrdup(path);
     char *slash = strrchr(cf->dir, '/');
@@ -155,13 +155,13 @@ struct sim_cfg_file *sim_cfg_open(const char *path, struct sim_diag *d)
             sim_diag_add(d, file ? file : path, config_error_line(&cf->cfg),
                          "syntax error: %s (expected `name = value;` or `name = { ... };`)",
                          config_error_text(&cf->cfg));
-        sim_cfg_close(cf);
+        cfg_close(cf);
         return NULL;
     }
     return cf;
 }
 
-void sim_cfg_close(struct sim_cfg_file *cf)
+void cfg_close(struct cfg_file *cf)
 {
     if (!cf)
         return;
@@ -171,12 +171,12 @@ void sim_cfg_close(struct sim_cfg_file *cf)
     free(cf);
 }
 
-const char *sim_cfg_path(const struct sim_cfg_file *cf)
+const char *cfg_path(const struct cfg_file *cf)
 {
     return cf->path;
 }
 
-const char *sim_cfg_string(const struct sim_cfg_file *cf, const char *path)
+const char *cfg_string(const struct cfg_file *cf, const char *path)
 {
     const char *s = NULL;
     if (config_lookup_string(&cf->cfg, path, &s) != CONFIG_TRUE)
@@ -184,12 +184,12 @@ const char *sim_cfg_string(const struct sim_cfg_file *cf, const char *path)
     return s;
 }
 
-bool sim_cfg_has(const struct sim_cfg_file *cf, const char *path)
+bool cfg_has(const struct cfg_file *cf, const char *path)
 {
     return config_lookup(&cf->cfg, path) != NULL;
 }
 
-int sim_cfg_line(const struct sim_cfg_file *cf, const char *path)
+int cfg_line(const struct cfg_file *cf, const char *path)
 {
     config_setting_t *s = config_lookup(&cf->cfg, path);
     return s ? setting_line(s) : 0;
@@ -226,7 +226,7 @@ static bool copy_setting(config_setting_t *parent, const char *name, const confi
     }
 }
 
-bool sim_cfg_set(struct sim_cfg_file *cf, const char *assignment, struct sim_diag *d)
+bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
 {
     const char *eq = strchr(assignment, '=');
     const char *dot = strchr(assignment, '.');
@@ -293,19 +293,18 @@ static bool get_number(const config_setting_t *s, bool integer, double *out, int
     return false;
 }
 
-static void key_error(struct sim_diag *d, const struct sim_cfg_file *cf, const config_setting_t *s,
-                      const char *section, const struct sim_cfg_key *k, const char *what)
+static void key_error(struct sim_diag *d, const struct cfg_file *cf, const config_setting_t *s,
+                      const char *section, const struct cfg_key *k, const char *what)
 {
     char exp[512];
     expectation(exp, sizeof exp, k);
     diag_at(d, cf, s, "%s.%s %s (expected %s)", section, k->name, what, exp);
 }
 
-static bool apply_number(const struct sim_cfg_file *cf, const config_setting_t *s,
-                         const char *section, const struct sim_cfg_key *k, void *field,
-                         struct sim_diag *d)
+static bool apply_number(const struct cfg_file *cf, const config_setting_t *s, const char *section,
+                         const struct cfg_key *k, void *field, struct sim_diag *d)
 {
-    bool integer = k->type == SIM_CFG_INT || k->type == SIM_CFG_INT_ARRAY;
+    bool integer = k->type == CFG_INT || k->type == CFG_INT_ARRAY;
     double v = 0;
     int64_t iv = 0;
     char what[160];
@@ -329,9 +328,9 @@ static bool apply_number(const struct sim_cfg_file *cf, const config_setting_t *
     return true;
 }
 
-/* One string of a SIM_CFG_STRING_ARRAY: min to max characters. */
-static bool apply_string_elem(const struct sim_cfg_file *cf, const config_setting_t *s,
-                              const char *section, const struct sim_cfg_key *k, char *field,
+/* One string of a CFG_STRING_ARRAY: min to max characters. */
+static bool apply_string_elem(const struct cfg_file *cf, const config_setting_t *s,
+                              const char *section, const struct cfg_key *k, char *field,
                               struct sim_diag *d)
 {
     char what[160];
@@ -351,9 +350,8 @@ static bool apply_string_elem(const struct sim_cfg_file *cf, const config_settin
     return true;
 }
 
-static bool apply_array(const struct sim_cfg_file *cf, const config_setting_t *s,
-                        const char *section, const struct sim_cfg_key *k, char *base,
-                        struct sim_diag *d)
+static bool apply_array(const struct cfg_file *cf, const config_setting_t *s, const char *section,
+                        const struct cfg_key *k, char *base, struct sim_diag *d)
 {
     int t = config_setting_type(s);
     if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) {
@@ -369,14 +367,14 @@ static bool apply_array(const struct sim_cfg_file *cf, const config_setting_t *s
         key_error(d, cf, s, section, k, what);
         return false;
     }
-    size_t esize = k->type == SIM_CFG_INT_ARRAY     ? sizeof(int64_t)
-                   : k->type == SIM_CFG_FLOAT_ARRAY ? sizeof(double)
-                                                    : (size_t)k->max + 1;
+    size_t esize = k->type == CFG_INT_ARRAY     ? sizeof(int64_t)
+                   : k->type == CFG_FLOAT_ARRAY ? sizeof(double)
+                                                : (size_t)k->max + 1;
     bool ok = true;
     for (int i = 0; i < n; i++) {
         config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
         char *field = base + k->offset + (size_t)i * esize;
-        if (k->type == SIM_CFG_STRING_ARRAY)
+        if (k->type == CFG_STRING_ARRAY)
             ok &= apply_string_elem(cf, e, section, k, field, d);
         else
             ok &= apply_number(cf, e, section, k, field, d);
@@ -386,9 +384,8 @@ static bool apply_array(const struct sim_cfg_file *cf, const config_setting_t *s
     return ok;
 }
 
-static bool apply_string(const struct sim_cfg_file *cf, const config_setting_t *s,
-                         const char *section, const struct sim_cfg_key *k, char *field,
-                         struct sim_diag *d)
+static bool apply_string(const struct cfg_file *cf, const config_setting_t *s, const char *section,
+                         const struct cfg_key *k, char *field, struct sim_diag *d)
 {
     char what[512];
     if (config_setting_type(s) != CONFIG_TYPE_STRING) {
@@ -402,7 +399,7 @@ static bool apply_string(const struct sim_cfg_file *cf, const config_setting_t *
         key_error(d, cf, s, section, k, what);
         return false;
     }
-    if (k->type == SIM_CFG_CHOICE) {
+    if (k->type == CFG_CHOICE) {
         size_t n = 0;
         while (k->choices[n])
             n++;
@@ -421,16 +418,15 @@ static bool apply_string(const struct sim_cfg_file *cf, const config_setting_t *
     return true;
 }
 
-static bool apply_key(const struct sim_cfg_file *cf, const config_setting_t *s,
-                      const struct sim_cfg_section *sec, const struct sim_cfg_key *k,
-                      struct sim_diag *d)
+static bool apply_key(const struct cfg_file *cf, const config_setting_t *s,
+                      const struct cfg_section *sec, const struct cfg_key *k, struct sim_diag *d)
 {
     char *base = sec->dst;
     switch (k->type) {
-    case SIM_CFG_INT:
-    case SIM_CFG_FLOAT:
+    case CFG_INT:
+    case CFG_FLOAT:
         return apply_number(cf, s, sec->name, k, base + k->offset, d);
-    case SIM_CFG_BOOL:
+    case CFG_BOOL:
         if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
             char what[160];
             snprintf(what, sizeof what, "is %s", type_name(config_setting_type(s)));
@@ -439,19 +435,19 @@ static bool apply_key(const struct sim_cfg_file *cf, const config_setting_t *s,
         }
         *(bool *)(base + k->offset) = config_setting_get_bool(s);
         return true;
-    case SIM_CFG_STRING:
-    case SIM_CFG_CHOICE:
+    case CFG_STRING:
+    case CFG_CHOICE:
         return apply_string(cf, s, sec->name, k, base + k->offset, d);
-    case SIM_CFG_INT_ARRAY:
-    case SIM_CFG_FLOAT_ARRAY:
-    case SIM_CFG_STRING_ARRAY:
+    case CFG_INT_ARRAY:
+    case CFG_FLOAT_ARRAY:
+    case CFG_STRING_ARRAY:
         return apply_array(cf, s, sec->name, k, base, d);
     }
     return false;
 }
 
-static bool apply_section(const struct sim_cfg_file *cf, const config_setting_t *g,
-                          const struct sim_cfg_section *sec, struct sim_diag *d)
+static bool apply_section(const struct cfg_file *cf, const config_setting_t *g,
+                          const struct cfg_section *sec, struct sim_diag *d)
 {
     bool ok = true;
     const char *names[64];
@@ -462,7 +458,7 @@ static bool apply_section(const struct sim_cfg_file *cf, const config_setting_t 
     for (int i = 0; i < config_setting_length(g); i++) {
         config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
         const char *name = config_setting_name(s);
-        const struct sim_cfg_key *k = NULL;
+        const struct cfg_key *k = NULL;
         for (size_t j = 0; j < sec->nkeys && !k; j++)
             if (strcmp(sec->keys[j].name, name) == 0)
                 k = &sec->keys[j];
@@ -476,7 +472,7 @@ static bool apply_section(const struct sim_cfg_file *cf, const config_setting_t 
         ok &= apply_key(cf, s, sec, k, d);
     }
     for (size_t j = 0; j < sec->nkeys; j++) {
-        const struct sim_cfg_key *k = &sec->keys[j];
+        const struct cfg_key *k = &sec->keys[j];
         if (k->required && !config_setting_get_member(g, k->name)) {
             char exp[512];
             expectation(exp, sizeof exp, k);
@@ -488,8 +484,8 @@ static bool apply_section(const struct sim_cfg_file *cf, const config_setting_t 
     return ok;
 }
 
-bool sim_cfg_apply(struct sim_cfg_file *cf, const struct sim_cfg_section *secs, size_t nsecs,
-                   struct sim_diag *d)
+bool cfg_apply(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs,
+               struct sim_diag *d)
 {
     bool ok = true;
     config_setting_t *root = config_root_setting(&cf->cfg);
@@ -501,7 +497,7 @@ bool sim_cfg_apply(struct sim_cfg_file *cf, const struct sim_cfg_section *secs, 
     for (int i = 0; i < config_setting_length(root); i++) {
         config_setting_t *g = config_setting_get_elem(root, (unsigned)i);
         const char *name = config_setting_name(g);
-        const struct sim_cfg_section *sec = NULL;
+        const struct cfg_section *sec = NULL;
         for (size_t j = 0; j < nsecs && !sec; j++)
             if (strcmp(secs[j].name, name) == 0)
                 sec = &secs[j];
@@ -533,34 +529,34 @@ bool sim_cfg_apply(struct sim_cfg_file *cf, const struct sim_cfg_section *secs, 
 /* ------------------------------------------------------------- printing */
 
 /* Formats a key's value (and unit) into buf. */
-static void format_value(char *buf, size_t size, const struct sim_cfg_key *k, const char *base)
+static void format_value(char *buf, size_t size, const struct cfg_key *k, const char *base)
 {
     const char *f = base + k->offset;
     size_t len = 0;
 #define PUT(...) (len += (size_t)snprintf(buf + len, len < size ? size - len : 0, __VA_ARGS__))
     switch (k->type) {
-    case SIM_CFG_INT:
+    case CFG_INT:
         PUT("%lld", (long long)*(const int64_t *)f);
         break;
-    case SIM_CFG_FLOAT:
+    case CFG_FLOAT:
         PUT("%g", *(const double *)f);
         break;
-    case SIM_CFG_BOOL:
+    case CFG_BOOL:
         PUT("%s", *(const bool *)f ? "true" : "false");
         break;
-    case SIM_CFG_STRING:
-    case SIM_CFG_CHOICE:
+    case CFG_STRING:
+    case CFG_CHOICE:
         PUT("\"%s\"", f);
         break;
-    case SIM_CFG_INT_ARRAY:
-    case SIM_CFG_FLOAT_ARRAY:
-    case SIM_CFG_STRING_ARRAY: {
+    case CFG_INT_ARRAY:
+    case CFG_FLOAT_ARRAY:
+    case CFG_STRING_ARRAY: {
         int n = *(const int *)(base + k->count_offset);
         PUT("[");
         for (int i = 0; i < n; i++) {
-            if (k->type == SIM_CFG_INT_ARRAY)
+            if (k->type == CFG_INT_ARRAY)
                 PUT("%s%lld", i ? ", " : "", (long long)((const int64_t *)f)[i]);
-            else if (k->type == SIM_CFG_FLOAT_ARRAY)
+            else if (k->type == CFG_FLOAT_ARRAY)
                 PUT("%s%g", i ? ", " : "", ((const double *)f)[i]);
             else
                 PUT("%s\"%s\"", i ? ", " : "", f + (size_t)i * ((size_t)k->max + 1));
@@ -574,13 +570,13 @@ static void format_value(char *buf, size_t size, const struct sim_cfg_key *k, co
 #undef PUT
 }
 
-void sim_cfg_print(const struct sim_cfg_section *secs, size_t nsecs)
+void cfg_print(const struct cfg_section *secs, size_t nsecs)
 {
     for (size_t i = 0; i < nsecs; i++) {
-        const struct sim_cfg_section *sec = &secs[i];
+        const struct cfg_section *sec = &secs[i];
         printf("%s:%s%s\n", sec->name, sec->help ? "  # " : "", sec->help ? sec->help : "");
         for (size_t j = 0; j < sec->nkeys; j++) {
-            const struct sim_cfg_key *k = &sec->keys[j];
+            const struct cfg_key *k = &sec->keys[j];
             char val[512];
             format_value(val, sizeof val, k, sec->dst);
             printf("  %-18s %-14s%s%s\n", k->name, val, k->help ? "  # " : "",

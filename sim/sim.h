@@ -1,9 +1,11 @@
 /*
  * sim.h -- the simulation kernel and the shared machine parts.
  *
- * This module owns simulated time, the discrete-event kernel, random number
- * streams, error reporting and config loading. It knows nothing of any
- * protocol, topology or workload: those plug in from their own modules.
+ * This module (prefix sim_) owns simulated time, the discrete-event kernel,
+ * random number streams, messages and the line map, and error reporting;
+ * config.h beside it (prefix cfg_) is the config loader. It includes no
+ * header of another module and knows nothing of any protocol, topology or
+ * workload: those plug in from their own modules.
  *
  * Time.  sim_time_t counts picoseconds. A clocked part has a period
  * (struct sim_clock); an action that takes k cycles ends k periods after the
@@ -230,113 +232,6 @@ void sim_map_put(struct sim_map *m, uint64_t key, void *val); /* val != NULL */
 void sim_map_each(const struct sim_map *m, void (*fn)(uint64_t key, void *val, void *ctx),
                   void *ctx);
 
-/* ---------------------------------------------------------------- config */
-
-/*
- * Config loading is schema-driven. A module describes each top-level group
- * it owns as a struct sim_cfg_section: its keys, their types and ranges, and
- * where in a C struct each value goes. sim_cfg_apply() checks the file
- * against the sections: every group and key must be known, typed and in
- * range; required keys must be present. An optional key that is absent
- * leaves the struct's field as the caller initialised it (the default).
- */
-enum sim_cfg_type {
-    SIM_CFG_INT,          /* int64_t; range [min, max] */
-    SIM_CFG_FLOAT,        /* double; range [min, max]; an integer is accepted */
-    SIM_CFG_BOOL,         /* bool */
-    SIM_CFG_STRING,       /* char[len] */
-    SIM_CFG_CHOICE,       /* char[len], one of choices */
-    SIM_CFG_INT_ARRAY,    /* int64_t[len], count at count_offset (int) */
-    SIM_CFG_FLOAT_ARRAY,  /* double[len], count at count_offset (int) */
-    SIM_CFG_STRING_ARRAY, /* char[len][max + 1], count at count_offset (int); each
-                             string has min to max characters */
-};
-
-struct sim_cfg_key {
-    const char *name;
-    enum sim_cfg_type type;
-    bool required;
-    double min, max;            /* numbers, and each array element */
-    size_t len;                 /* string buffer size, or array capacity */
-    const char *const *choices; /* SIM_CFG_CHOICE: NULL-terminated */
-    size_t offset;              /* of the field in the section's struct */
-    size_t count_offset;        /* arrays: of the int element count */
-    const char *unit;           /* for printing, may be NULL */
-    const char *help;           /* one line, for printing */
-};
-
-struct sim_cfg_section {
-    const char *name; /* top-level group */
-    bool required;
-    const struct sim_cfg_key *keys;
-    size_t nkeys;
-    void *dst; /* the struct that receives the values */
-    const char *help;
-};
-
-struct sim_cfg_file; /* an opened (parsed) config file */
-
-/* Parses path (with @include relative to its folder). On a syntax or I/O
- * error returns NULL and adds "FILE:LINE: ..." to d. */
-struct sim_cfg_file *sim_cfg_open(const char *path, struct sim_diag *d);
-void sim_cfg_close(struct sim_cfg_file *cf);
-const char *sim_cfg_path(const struct sim_cfg_file *cf);
-/* A string setting by dotted path ("machine.protocol"), or NULL. */
-const char *sim_cfg_string(const struct sim_cfg_file *cf, const char *path);
-/* Overrides one setting, "group.key=value", before sim_cfg_apply; the value
- * is parsed as in a config file. Errors go to d as "--set: ...". */
-bool sim_cfg_set(struct sim_cfg_file *cf, const char *assignment, struct sim_diag *d);
-/* Checks the whole file against the sections and fills their structs.
- * Returns true if there was no error; otherwise every error is in d. */
-bool sim_cfg_apply(struct sim_cfg_file *cf, const struct sim_cfg_section *secs, size_t nsecs,
-                   struct sim_diag *d);
-/* Whether a dotted path is set (in the file or by --set). */
-bool sim_cfg_has(const struct sim_cfg_file *cf, const char *path);
-/* Source line of a dotted path, 0 if absent or set by --set (for later
- * semantic errors). */
-int sim_cfg_line(const struct sim_cfg_file *cf, const char *path);
-/* Prints the sections' values as a readable table (after apply). */
-void sim_cfg_print(const struct sim_cfg_section *secs, size_t nsecs);
-
-/* Helpers to declare keys (the struct type is given as T). */
-#define SIM_CFG_INT_KEY(T, field, req, lo, hi, unit, help)                                         \
-    {                                                                                              \
-#field, SIM_CFG_INT, req, lo, hi, 0, NULL, offsetof(T, field), 0, unit, help               \
-    }
-#define SIM_CFG_FLOAT_KEY(T, field, req, lo, hi, unit, help)                                       \
-    {                                                                                              \
-#field, SIM_CFG_FLOAT, req, lo, hi, 0, NULL, offsetof(T, field), 0, unit, help             \
-    }
-#define SIM_CFG_BOOL_KEY(T, field, req, help)                                                      \
-    {                                                                                              \
-#field, SIM_CFG_BOOL, req, 0, 1, 0, NULL, offsetof(T, field), 0, NULL, help                \
-    }
-#define SIM_CFG_STRING_KEY(T, field, req, help)                                                    \
-    {                                                                                              \
-#field, SIM_CFG_STRING, req, 0, 0, sizeof(((T *)0)->field), NULL, offsetof(T, field), 0,   \
-            NULL, help                                                                             \
-    }
-#define SIM_CFG_CHOICE_KEY(T, field, req, choices, help)                                           \
-    {                                                                                              \
-#field, SIM_CFG_CHOICE, req, 0, 0, sizeof(((T *)0)->field), choices, offsetof(T, field),   \
-            0, NULL, help                                                                          \
-    }
-#define SIM_CFG_INT_ARRAY_KEY(T, field, count, req, lo, hi, unit, help)                            \
-    {                                                                                              \
-#field, SIM_CFG_INT_ARRAY, req, lo, hi, sizeof(((T *)0)->field) / sizeof(int64_t), NULL,   \
-            offsetof(T, field), offsetof(T, count), unit, help                                     \
-    }
-#define SIM_CFG_FLOAT_ARRAY_KEY(T, field, count, req, lo, hi, unit, help)                          \
-    {                                                                                              \
-#field, SIM_CFG_FLOAT_ARRAY, req, lo, hi, sizeof(((T *)0)->field) / sizeof(double), NULL,  \
-            offsetof(T, field), offsetof(T, count), unit, help                                     \
-    }
-#define SIM_CFG_STRING_ARRAY_KEY(T, field, count, req, help)                                       \
-    {                                                                                              \
-#field, SIM_CFG_STRING_ARRAY, req, 1, (double)(sizeof(((T *)0)->field[0]) - 1),            \
-            sizeof(((T *)0)->field) / sizeof(((T *)0)->field[0]), NULL, offsetof(T, field),        \
-            offsetof(T, count), NULL, help                                                         \
-    }
 #define SIM_COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ------------------------------------------------------ inline internals */

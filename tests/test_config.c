@@ -22,14 +22,14 @@
 #define GOOD_MEMORY "memory = { latency_ns = 80.0; };\nxbar = { latency_ns = 10.0; };\n"
 
 static struct sim_diag diag;
-static struct sim_machine_cfg mcfg;
+static struct machine_cfg mcfg;
 
 /* Loads text as NAME; returns whether it loaded. */
 static bool load(const char *name, const char *text)
 {
     const char *path = tu_write(name, text);
     sim_diag_init(&diag);
-    return sim_machine_load(&mcfg, path, NULL, 0, &diag);
+    return machine_load(&mcfg, path, NULL, 0, &diag);
 }
 
 /* The diagnostics hold "NAME:LINE: " followed somewhere by `what`. */
@@ -223,12 +223,12 @@ END_TEST
 START_TEST(test_missing_file)
 {
     sim_diag_init(&diag);
-    ck_assert(!sim_machine_load(&mcfg, "/nonexistent/ccsim.cfg", NULL, 0, &diag));
+    ck_assert(!machine_load(&mcfg, "/nonexistent/ccsim.cfg", NULL, 0, &diag));
     ck_assert_msg(strstr(diag.text, "/nonexistent/ccsim.cfg: cannot open config") != NULL, "%s",
                   diag.text);
     /* an endless device is refused, not read */
     sim_diag_init(&diag);
-    ck_assert(!sim_machine_load(&mcfg, "/dev/zero", NULL, 0, &diag));
+    ck_assert(!machine_load(&mcfg, "/dev/zero", NULL, 0, &diag));
     ck_assert_msg(strstr(diag.text, "/dev/zero: cannot read config: not a regular file") != NULL,
                   "%s", diag.text);
 }
@@ -255,18 +255,18 @@ START_TEST(test_set_overrides)
     const char *sets[] = {"l1.size_kb=1", "l2.size_kb=4", "l2.ways=2", "l2.latency_cycles=10",
                           "machine.description=\"tiny caches\""};
     sim_diag_init(&diag);
-    ck_assert_msg(sim_machine_load(&mcfg, path, sets, 5, &diag), "%s", diag.text);
+    ck_assert_msg(machine_load(&mcfg, path, sets, 5, &diag), "%s", diag.text);
     ck_assert_int_eq(mcfg.l1.size_kb, 1);
     ck_assert_int_eq(mcfg.l2.ways, 2);
     ck_assert_str_eq(mcfg.machine.description, "tiny caches");
 
     const char *bad[] = {"l1.ways=0"};
     sim_diag_init(&diag);
-    ck_assert(!sim_machine_load(&mcfg, path, bad, 1, &diag));
+    ck_assert(!machine_load(&mcfg, path, bad, 1, &diag));
     ck_assert_msg(strstr(diag.text, "--set: l1.ways = 0 is out of range") != NULL, "%s", diag.text);
     const char *malformed[] = {"l1size=4"};
     sim_diag_init(&diag);
-    ck_assert(!sim_machine_load(&mcfg, path, malformed, 1, &diag));
+    ck_assert(!machine_load(&mcfg, path, malformed, 1, &diag));
     ck_assert_msg(strstr(diag.text, "--set: 'l1size=4' is not of the form group.key=value"), "%s",
                   diag.text);
 }
@@ -279,7 +279,7 @@ START_TEST(test_shipped_configs_load)
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.cfg", CCSIM_CONFIGS, names[i]);
         sim_diag_init(&diag);
-        ck_assert_msg(sim_machine_load(&mcfg, path, NULL, 0, &diag), "%s: %s", names[i], diag.text);
+        ck_assert_msg(machine_load(&mcfg, path, NULL, 0, &diag), "%s: %s", names[i], diag.text);
         ck_assert_str_eq(mcfg.machine.name, names[i]);
     }
 }

@@ -5,22 +5,23 @@
  * Every relation is between two simulated runs, never a hard-coded latency.
  */
 #include "machine.h"
-#include "workload.h"
+#include "core.h"
+#include "gen.h"
 #include "testutil.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* Runs trace text on teach-xbar with the given --set overrides. */
-static void run_text(const char *text, const char *const *sets, size_t nsets, struct wl_result *res,
-                     struct sim_diag *d)
+static void run_text(const char *text, const char *const *sets, size_t nsets,
+                     struct core_result *res, struct sim_diag *d)
 {
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     tu_load_config("teach-xbar", sets, nsets, &m);
     tu_run_text(&m, "test.trace", text, res, d);
 }
 
-static struct wl_result res, res2;
+static struct core_result res, res2;
 static struct sim_diag diag;
 
 START_TEST(test_wait_wakes_on_invalidation)
@@ -33,7 +34,7 @@ START_TEST(test_wait_wakes_on_invalidation)
     /* the waiter slept through the compute: one load before, one after */
     ck_assert_uint_eq(res.loads, 2);
     ck_assert_uint_ge(res.simulated_ns, 500);
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 END_TEST
 
@@ -49,16 +50,16 @@ START_TEST(test_mshr_overlap)
     /* 16 lines in one stream, 4 misses in flight, beat 16 one-line copies */
     ck_assert_msg(res.latency.max * 2 < res2.latency.max, "stream %.1f ns, one by one %.1f ns",
                   res.latency.max, res2.latency.max);
-    wl_result_free(&res);
-    wl_result_free(&res2);
+    core_result_free(&res);
+    core_result_free(&res2);
     /* with one MSHR they cost the same */
     const char *sets[] = {"core.mshrs=1"};
     run_text(one, sets, 1, &res, &diag);
     run_text(each, sets, 1, &res2, &diag);
     ck_assert_msg(res.latency.max > 0.9 * res2.latency.max, "%.1f vs %.1f", res.latency.max,
                   res2.latency.max);
-    wl_result_free(&res);
-    wl_result_free(&res2);
+    core_result_free(&res);
+    core_result_free(&res2);
 }
 END_TEST
 
@@ -89,8 +90,8 @@ START_TEST(test_stealing_emerges)
     ck_assert_msg(res.latency.median > res2.latency.median, "polled %.1f, unpolled %.1f",
                   res.latency.median, res2.latency.median);
     ck_assert_uint_eq(res2.steals, 0);
-    wl_result_free(&res);
-    wl_result_free(&res2);
+    core_result_free(&res);
+    core_result_free(&res2);
 }
 END_TEST
 
@@ -103,7 +104,7 @@ START_TEST(test_sync_opens_iterations)
     /* the slowest thread computes 20 cycles of 1 ns; the sync costs nothing */
     ck_assert(res.latency.min == res.latency.max);
     ck_assert(res.latency.median >= 20.0 && res.latency.median < 25.0);
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 END_TEST
 
@@ -112,12 +113,12 @@ START_TEST(test_deadlock_reported)
     run_text("ccsim-trace 1\nthreads 2\nline flag\n0: write flag 1\n1: wait flag == 2\n", NULL, 0,
              &res, &diag);
     ck_assert(res.deadlock);
-    wl_result_free(&res);
+    core_result_free(&res);
     run_text("ccsim-trace 1\nthreads 2\nline a\nline b\n"
              "0: wait a == 1\n0: write b 1\n1: wait b == 1\n1: write a 1\n",
              NULL, 0, &res, &diag);
     ck_assert(res.deadlock);
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 END_TEST
 
@@ -127,7 +128,7 @@ START_TEST(test_values_and_errors)
              "all: add c 1 -> old\nall: sync\n0: expect c == 4\n1: expect c == 5\n",
              NULL, 0, &res, &diag);
     ck_assert_uint_eq(res.value_errors, 1);
-    wl_result_free(&res);
+    core_result_free(&res);
     /* a ticket lock: every thread gets a distinct ticket and a turn */
     run_text("ccsim-trace 1\nthreads 4\nline next\nline serving\nline sum\n"
              "all: add next 1 -> my\nall: wait serving == my\nall: add sum t+1\n"
@@ -135,14 +136,14 @@ START_TEST(test_values_and_errors)
              NULL, 0, &res, &diag);
     ck_assert_uint_eq(res.value_errors, 0);
     ck_assert(!res.deadlock);
-    wl_result_free(&res);
+    core_result_free(&res);
     /* a range checks every line in it: one error per line that fails */
     run_text("ccsim-trace 1\nthreads 4\nline a 4\n"
              "all: write a[t].1 t*t\nall: sync\nall: expect a[0..n-1].1 <= 4\n"
              "0: expect a[1..2].1 >= 1\n",
              NULL, 0, &res, &diag);
     ck_assert_uint_eq(res.value_errors, 4); /* a[3] holds 9, seen by each thread */
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 END_TEST
 
@@ -154,7 +155,7 @@ START_TEST(test_hardware_threads_share_a_cache)
              sets, 1, &res, &diag);
     ck_assert_uint_eq(res.value_errors, 0);
     ck_assert_uint_eq(res.misses, 1); /* only the write missed */
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 END_TEST
 
@@ -167,7 +168,7 @@ START_TEST(test_sibling_write_wakes_waiter)
              "0: write x 0\nall: sync\n1: wait x == 1\n0: compute 50\n0: write x 1\n",
              sets, 1, &res, &diag);
     ck_assert(!res.deadlock);
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 END_TEST
 
@@ -182,7 +183,7 @@ START_TEST(test_stream_through_a_full_cache)
              sets, 3, &res, &diag);
     ck_assert(!res.deadlock);
     ck_assert_uint_eq(res.iterations, 1);
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 END_TEST
 
@@ -192,24 +193,24 @@ START_TEST(test_input_errors)
     ck_assert(res.input_error);
     ck_assert_msg(strstr(diag.text, "test.trace:4:1: thread 0: invmb needs") != NULL, "%s",
                   diag.text);
-    wl_result_free(&res);
+    core_result_free(&res);
     run_text("ccsim-trace 1\nthreads 1\nline x home=1\n0: read x\n", NULL, 0, &res, &diag);
     ck_assert(res.input_error);
     ck_assert_msg(strstr(diag.text, "test.trace:3: line x: home=1, but the machine has 1 memory "
                                     "node(s)") != NULL,
                   "%s", diag.text);
-    wl_result_free(&res);
+    core_result_free(&res);
     const char *two[] = {"machine.sockets=2", "home.count=2"};
     run_text("ccsim-trace 1\nthreads 2\nline x home=1\nline y home=0\nline z 4\n"
              "0: write x 1\n1: write y 2\nall: sync\n0: expect y == 2\n1: expect x == 1\n",
              two, 2, &res, &diag);
     ck_assert_msg(!res.input_error && res.value_errors == 0, "%s", diag.text);
-    wl_result_free(&res);
+    core_result_free(&res);
     run_text("ccsim-trace 1\nthreads 9\nline x\nall: read x\n", NULL, 0, &res, &diag);
     ck_assert(res.input_error);
     ck_assert_msg(strstr(diag.text, "thread 4 would run on core 0, hardware thread 1") != NULL,
                   "%s", diag.text);
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 END_TEST
 
@@ -222,8 +223,8 @@ START_TEST(test_deterministic)
     ck_assert_uint_eq(res.steals, res2.steals);
     for (size_t i = 0; i < res.iterations; i++)
         ck_assert(res.latency_ns[i] == res2.latency_ns[i]);
-    wl_result_free(&res);
-    wl_result_free(&res2);
+    core_result_free(&res);
+    core_result_free(&res2);
 }
 END_TEST
 
@@ -245,7 +246,7 @@ START_TEST(test_shipped_traces_run_on_every_protocol)
             ck_assert_msg(!res.deadlock && !res.input_error && res.value_errors == 0, "%s %s: %s",
                           names[i], protos[j], diag.text);
             ck_assert_uint_gt(res.iterations, 0);
-            wl_result_free(&res);
+            core_result_free(&res);
         }
     }
 }
@@ -264,8 +265,8 @@ START_TEST(test_llc_serves_shared_reads)
     ck_assert_uint_eq(res.iterations, 2);
     ck_assert(res.latency_ns[0] < res2.latency_ns[0]);  /* served by the LLC */
     ck_assert(res.latency_ns[1] == res2.latency_ns[1]); /* evicted: from memory */
-    wl_result_free(&res);
-    wl_result_free(&res2);
+    core_result_free(&res);
+    core_result_free(&res2);
 }
 END_TEST
 
@@ -284,8 +285,8 @@ START_TEST(test_broadcast_home)
     ck_assert_uint_eq(res.value_errors, 0);
     ck_assert(res.latency.median > res2.latency.median);
     ck_assert_uint_gt(res.network_bytes, res2.network_bytes);
-    wl_result_free(&res);
-    wl_result_free(&res2);
+    core_result_free(&res);
+    core_result_free(&res2);
 }
 END_TEST
 

@@ -1,13 +1,14 @@
 /*
  * test_determinism.c -- a run is a pure function of (config, workload, seed):
- * every generator of wl_gen_names (read at run time, so new generators are
+ * every generator of gen_names (read at run time, so new generators are
  * covered), run twice with the ccsim binary on teach-xbar and on knc-5110p,
  * gives byte-identical JSON results once the wall-clock fields (wall_s,
  * events_per_s) are removed, and identical summaries; `ccsim stress` gives
  * identical output lines but for the wall time.
  */
 #include "testutil.h"
-#include "workload.h"
+#include "core.h"
+#include "gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,11 +93,11 @@ static void check_generator(const char *cfg, const char *gen)
     }
 }
 
-/* Loop test: _i is the generator's index in wl_gen_names. */
+/* Loop test: _i is the generator's index in gen_names. */
 START_TEST(test_generator_twice)
 {
     for (size_t c = 0; c < sizeof det_configs / sizeof det_configs[0]; c++)
-        check_generator(det_configs[c], wl_gen_names[_i]);
+        check_generator(det_configs[c], gen_names[_i]);
 }
 END_TEST
 
@@ -119,7 +120,7 @@ END_TEST
 int main(void)
 {
     int ngen = 0;
-    while (wl_gen_names[ngen])
+    while (gen_names[ngen])
         ngen++;
     Suite *s = suite_create("determinism");
     TCase *tc = tcase_create("twice");

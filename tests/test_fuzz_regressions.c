@@ -12,7 +12,8 @@
 #include "machine.h"
 #include "sweep.h"
 #include "testutil.h"
-#include "workload.h"
+#include "core.h"
+#include "gen.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -71,10 +72,10 @@ static void replay_trace(const char *path)
 
 static void replay_config(const char *path)
 {
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     struct sim_diag d;
     sim_diag_init(&d);
-    if (sim_machine_load(&m, path, NULL, 0, &d))
+    if (machine_load(&m, path, NULL, 0, &d))
         return;
     ck_assert_msg(d.count > 0 && strstr(d.text, path) != NULL,
                   "%s: a failed load without a FILE message: %s", path, d.text);

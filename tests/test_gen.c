@@ -7,7 +7,8 @@
  * is deterministic.
  */
 #include "machine.h"
-#include "workload.h"
+#include "core.h"
+#include "gen.h"
 #include "testutil.h"
 
 #include <stdio.h>
@@ -17,10 +18,10 @@
 #define ITERS 20
 
 /* Runs trace text on teach-xbar with the given --set overrides. */
-static void run_text(const char *text, const char *const *sets, size_t nsets, struct wl_result *res,
-                     struct sim_diag *d)
+static void run_text(const char *text, const char *const *sets, size_t nsets,
+                     struct core_result *res, struct sim_diag *d)
 {
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     tu_load_config("teach-xbar", sets, nsets, &m);
     tu_run_text(&m, "gen.trace", text, res, d);
 }
@@ -138,7 +139,7 @@ static void variant_spec(const char *spec, int n, char *out, size_t size)
 
 static void run_generated(const char *text, const char *const *sets, size_t nsets, const char *what)
 {
-    struct wl_result res;
+    struct core_result res;
     struct sim_diag d;
     run_text(text, sets, nsets, &res, &d);
     ck_assert_msg(!res.deadlock && !res.input_error, "%s: %s", what, d.text);
@@ -147,7 +148,7 @@ static void run_generated(const char *text, const char *const *sets, size_t nset
     ck_assert_msg(res.coherence_violations == 0, "%s: coherence violations", what);
     ck_assert_msg(res.iterations == ITERS, "%s: %llu iterations measured", what,
                   (unsigned long long)res.iterations);
-    wl_result_free(&res);
+    core_result_free(&res);
 }
 
 /* One variant at one thread count under one protocol. */
@@ -157,10 +158,10 @@ static void matrix_case(const struct variant *v, int ci, const char *protocol)
     char spec[512], what[700];
     variant_spec(v->spec, n, spec, sizeof spec);
     snprintf(what, sizeof what, "%s -t %d (%d sockets) on %s", spec, n, v->sockets, protocol);
-    struct wl_gen_machine m = {16, v->sockets, 1, 64, 8, 0};
+    struct gen_machine m = {16, v->sockets, 1, 64, 8, 0};
     struct sim_diag d;
     sim_diag_init(&d);
-    char *text = wl_generate(spec, n, ITERS, &m, &d);
+    char *text = gen_trace(spec, n, ITERS, &m, &d);
     if (v->refuse[ci]) {
         ck_assert_msg(text == NULL, "%s: not refused", what);
         ck_assert_msg(strstr(d.text, v->refuse[ci]) != NULL, "%s: %s", what, d.text);
@@ -187,7 +188,7 @@ END_TEST
 /* Every generator appears in the matrix. */
 START_TEST(test_matrix_covers_every_generator)
 {
-    for (const char *const *name = wl_gen_names; *name; name++) {
+    for (const char *const *name = gen_names; *name; name++) {
         bool found = false;
         for (size_t i = 0; i < SIM_COUNT_OF(elsewhere); i++)
             found |= !strcmp(*name, elsewhere[i]);
@@ -222,14 +223,14 @@ START_TEST(test_hardware_threads_two_sockets)
                  {"bcast-tree:shape=binomial", 16}};
     const char *sets[] = {"machine.cores=8", "machine.threads_per_core=2",
                           "machine.protocol=\"mesi\""};
-    struct wl_gen_machine m = {8, 2, 2, 64, 8, 0};
+    struct gen_machine m = {8, 2, 2, 64, 8, 0};
     for (size_t i = 0; i < SIM_COUNT_OF(cases); i++)
         for (int n = 10; n <= 16; n += 2) {
             struct sim_diag d;
             sim_diag_init(&d);
             char what[128];
             snprintf(what, sizeof what, "%s -t %d (8 cores x 2, 2 sockets)", cases[i].spec, n);
-            char *text = wl_generate(cases[i].spec, n, ITERS, &m, &d);
+            char *text = gen_trace(cases[i].spec, n, ITERS, &m, &d);
             ck_assert_msg(text != NULL, "%s: %s", what, d.text);
             check_round_trip(text, 64, what);
             if (n <= cases[i].max_run)
@@ -255,15 +256,15 @@ static bool pow2_only(const char *name)
 /* 32-byte lines: words .0 .. .3. */
 START_TEST(test_line_bytes)
 {
-    struct wl_gen_machine m = {16, 1, 1, 32, 8, 0};
+    struct gen_machine m = {16, 1, 1, 32, 8, 0};
     const char *sets[] = {"machine.cores=16", "machine.line_bytes=32"};
-    for (const char *const *name = wl_gen_names; *name; name++) {
+    for (const char *const *name = gen_names; *name; name++) {
         if (!strncmp(*name, "scc-", 4))
             continue; /* 32-byte lines on the SCC itself: test_seed004.c */
         struct sim_diag d;
         sim_diag_init(&d);
         int n = two_threads(*name) ? 2 : pow2_only(*name) ? 4 : 6;
-        char *text = wl_generate(*name, n, ITERS, &m, &d);
+        char *text = gen_trace(*name, n, ITERS, &m, &d);
         ck_assert_msg(text != NULL, "%s: %s", *name, d.text);
         ck_assert_msg(strstr(text, ".7") == NULL, "%s uses word 7 of a 32-byte line", *name);
         check_round_trip(text, 32, *name);
@@ -273,7 +274,7 @@ START_TEST(test_line_bytes)
 }
 END_TEST
 
-static char *gen_ok(const char *spec, int n, const struct wl_gen_machine *m);
+static char *gen_ok(const char *spec, int n, const struct gen_machine *m);
 
 /* ---------------------------------------------------------------- the checks */
 
@@ -306,13 +307,13 @@ static char *edit(const char *text, const char *drop, const char *before, const 
 /* The value errors of a run of text (which must not deadlock). */
 static uint64_t errors_of(const char *text)
 {
-    struct wl_result res;
+    struct core_result res;
     struct sim_diag d;
     const char *sets[] = {"machine.cores=16"};
     run_text(text, sets, 1, &res, &d);
     ck_assert_msg(!res.deadlock && !res.input_error, "%s\n%s", d.text, text);
     uint64_t e = res.value_errors;
-    wl_result_free(&res);
+    core_result_free(&res);
     return e;
 }
 
@@ -320,7 +321,7 @@ static uint64_t errors_of(const char *text)
  * (dropping the lines with `drop`) it shows value errors. `ins` goes before
  * the line with `before`: in both runs if it is a delay (a compute), in the
  * broken one only if it replaces a dropped line. */
-static void expect_broken(const char *spec, int n, const struct wl_gen_machine *m, const char *drop,
+static void expect_broken(const char *spec, int n, const struct gen_machine *m, const char *drop,
                           const char *before, const char *ins)
 {
     char *text = gen_ok(spec, n, m);
@@ -336,7 +337,7 @@ static void expect_broken(const char *spec, int n, const struct wl_gen_machine *
 
 START_TEST(test_checks_catch_broken_algorithms)
 {
-    struct wl_gen_machine one = {16, 1, 1, 64, 8, 0}, two = {16, 2, 1, 64, 8, 0};
+    struct gen_machine one = {16, 1, 1, 64, 8, 0}, two = {16, 2, 1, 64, 8, 0};
     /* barriers: one late thread; without the waits the others pass it */
     const char *late0 = "  0: compute 3000\n", *late9 = "  9: compute 3000\n";
     expect_broken("barrier-dissemination", 5, &one, ": wait r", "write arrive", late0);
@@ -360,12 +361,12 @@ END_TEST
 
 /* ---------------------------------------------------------------- messages */
 
-static void expect_error(const char *spec, int threads, long iters, const struct wl_gen_machine *m,
+static void expect_error(const char *spec, int threads, long iters, const struct gen_machine *m,
                          const char *msg)
 {
     struct sim_diag d;
     sim_diag_init(&d);
-    char *text = wl_generate(spec, threads, iters, m, &d);
+    char *text = gen_trace(spec, threads, iters, m, &d);
     ck_assert_msg(text == NULL, "%s -t %d: not refused", spec, threads);
     ck_assert_msg(strstr(d.text, msg) != NULL, "%s -t %d: got %s", spec, threads, d.text);
     char prefix[600];
@@ -402,7 +403,7 @@ END_TEST
 
 START_TEST(test_bad_thread_counts)
 {
-    struct wl_gen_machine m = {16, 2, 1, 64, 8, 0};
+    struct gen_machine m = {16, 2, 1, 64, 8, 0};
     expect_error("pingpong", 3, 5, NULL, "pingpong needs exactly 2 threads, not 3 (-t 2)");
     expect_error("m2o", 1, 5, NULL, "1 thread is too few (m2o needs at least 2)");
     expect_error("barrier-pairwise", 0, 5, NULL, "0 threads are too few");
@@ -423,18 +424,18 @@ END_TEST
 
 /* ---------------------------------------------------------------- placement, list, determinism */
 
-static char *gen_ok(const char *spec, int n, const struct wl_gen_machine *m)
+static char *gen_ok(const char *spec, int n, const struct gen_machine *m)
 {
     struct sim_diag d;
     sim_diag_init(&d);
-    char *text = wl_generate(spec, n, 3, m, &d);
+    char *text = gen_trace(spec, n, 3, m, &d);
     ck_assert_msg(text != NULL, "%s: %s", spec, d.text);
     return text;
 }
 
 START_TEST(test_pin_packs_one_socket_first)
 {
-    struct wl_gen_machine snb = {16, 2, 1, 64, 8, 0};
+    struct gen_machine snb = {16, 2, 1, 64, 8, 0};
     char *text = gen_ok("barrier-pairwise", 10, &snb);
     ck_assert_msg(strstr(text, "\npin 0 1 2 3 4 5 6 7 8 9\n") != NULL, "%s", text);
     /* threads 0..7 are socket 0 (cores 0..7), threads 8 and 9 socket 1 */
@@ -442,13 +443,13 @@ START_TEST(test_pin_packs_one_socket_first)
     ck_assert_msg(strstr(text, "8,9: write s1final[t-8] it+1") != NULL, "%s", text);
     free(text);
     /* more threads than cores: the hardware threads, socket 0 first */
-    struct wl_gen_machine ht = {8, 2, 2, 64, 8, 0};
+    struct gen_machine ht = {8, 2, 2, 64, 8, 0};
     text = gen_ok("barrier-socketroot", 12, &ht);
     ck_assert_msg(strstr(text, "\npin 0 1 2 3 4 5 6 7 0.1 1.1 2.1 3.1\n") != NULL, "%s", text);
     ck_assert_msg(strstr(text, "0..3,8..11: wait root[1] >= it+1") != NULL, "%s", text);
     free(text);
     /* one socket: the one-socket form */
-    struct wl_gen_machine one = {16, 1, 1, 64, 8, 0};
+    struct gen_machine one = {16, 1, 1, 64, 8, 0};
     char *a = gen_ok("barrier-pairwise", 10, &one);
     char *b = gen_ok("barrier-dissemination", 10, &one);
     ck_assert_msg(strstr(a, "s0final") == NULL, "%s", a);
@@ -456,7 +457,7 @@ START_TEST(test_pin_packs_one_socket_first)
     free(a);
     free(b);
     /* no machine, or unknown cores: no pin line */
-    struct wl_gen_machine unknown = {0, 2, 1, 64, 8, 0};
+    struct gen_machine unknown = {0, 2, 1, 64, 8, 0};
     a = gen_ok("bcast-tree", 4, NULL);
     b = gen_ok("bcast-tree", 4, &unknown);
     ck_assert(strstr(a, "\npin") == NULL && strstr(b, "\npin") == NULL);
@@ -467,10 +468,10 @@ END_TEST
 
 START_TEST(test_deterministic)
 {
-    struct wl_gen_machine m = {16, 2, 1, 64, 8, 0}, scc = {48, 1, 1, 32, 8, 256};
-    for (const char *const *name = wl_gen_names; *name; name++) {
+    struct gen_machine m = {16, 2, 1, 64, 8, 0}, scc = {48, 1, 1, 32, 8, 256};
+    for (const char *const *name = gen_names; *name; name++) {
         int n = two_threads(*name) ? 2 : pow2_only(*name) ? 16 : 13;
-        const struct wl_gen_machine *on = strncmp(*name, "scc-", 4) ? &m : &scc;
+        const struct gen_machine *on = strncmp(*name, "scc-", 4) ? &m : &scc;
         char *a = gen_ok(*name, n, on), *b = gen_ok(*name, n, on);
         ck_assert_str_eq(a, b);
         free(a);
@@ -484,10 +485,10 @@ START_TEST(test_list)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    wl_gen_list(f);
+    gen_list(f);
     fclose(f);
     int count = 0;
-    for (const char *const *name = wl_gen_names; *name; name++, count++) {
+    for (const char *const *name = gen_names; *name; name++, count++) {
         char head[128];
         snprintf(head, sizeof head, "\n%s  [seed 00", *name);
         ck_assert_msg(strstr(buf, head) != NULL, "%s missing from:\n%s", *name, buf);

@@ -19,48 +19,48 @@
 
 /* The trace of spec for machine m (as `ccsim run -w` makes it), or NULL
  * with the message in d. */
-static char *gen_text(const struct sim_machine_cfg *m, const char *spec, int n, long iters,
+static char *gen_text(const struct machine_cfg *m, const char *spec, int n, long iters,
                       struct sim_diag *d)
 {
-    struct wl_gen_machine gm = {(int)m->machine.cores,
-                                (int)m->machine.sockets,
-                                (int)m->machine.threads_per_core,
-                                (int)m->machine.line_bytes,
-                                (int)m->core.atomic_store_bytes,
-                                0};
+    struct gen_machine gm = {(int)m->machine.cores,
+                             (int)m->machine.sockets,
+                             (int)m->machine.threads_per_core,
+                             (int)m->machine.line_bytes,
+                             (int)m->core.atomic_store_bytes,
+                             0};
     sim_diag_init(d);
-    return wl_generate(spec, n, iters, &gm, d);
+    return gen_trace(spec, n, iters, &gm, d);
 }
 
 /* Round-trips and runs trace text on m (see run_spec). */
-static void run_text(const struct sim_machine_cfg *m, const char *text, const char *what,
-                     long iters, bool check, struct wl_result *res)
+static void run_text(const struct machine_cfg *m, const char *text, const char *what, long iters,
+                     bool check, struct core_result *res)
 {
     struct sim_diag d;
     struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
                                (int)m->machine.threads_per_core};
     struct wl_program *p = tu_round_trip(text, &po, what);
-    struct sim_machine *mc = sim_machine_build(m, 1, &d);
+    struct machine *mc = machine_build(m, 1, &d);
     ck_assert_msg(mc != NULL, "%s", d.text);
     cc_check_enable(mc->cc, check);
-    struct wl_machine w;
-    sim_machine_view(mc, &w);
-    struct wl_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 0};
-    wl_run(&w, p, &o, res, &d);
+    struct core_machine w;
+    machine_view(mc, &w);
+    struct core_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 0};
+    core_run(&w, p, &o, res, &d);
     ck_assert_msg(!res->deadlock && !res->input_error && res->coherence_violations == 0,
                   "%s: deadlock %d, input error %d, violations %llu: %s", what, res->deadlock,
                   res->input_error, (unsigned long long)res->coherence_violations, d.text);
     ck_assert_msg(res->iterations == (uint64_t)iters, "%s: %llu iterations measured", what,
                   (unsigned long long)res->iterations);
-    sim_machine_free(mc);
+    machine_free(mc);
     wl_program_free(p);
 }
 
 /* Generates, round-trips and runs spec on m; the checker on if `check`.
  * The run must end (no deadlock, no input error, no coherence violation,
  * every iteration measured); the result is left in res. */
-static void run_spec(const struct sim_machine_cfg *m, const char *spec, int n, long iters,
-                     bool check, struct wl_result *res)
+static void run_spec(const struct machine_cfg *m, const char *spec, int n, long iters, bool check,
+                     struct core_result *res)
 {
     struct sim_diag d;
     char what[512];
@@ -110,7 +110,7 @@ static bool pow2(int n)
 static void matrix_spec(const char *spec, const char *atomic)
 {
     const char *sets[] = {"machine.cores=16", atomic};
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     tu_load_config("teach-xbar", sets, SIM_COUNT_OF(sets), &m);
     for (size_t c = 0; c < SIM_COUNT_OF(counts); c++) {
         int n = counts[c];
@@ -123,7 +123,7 @@ static void matrix_spec(const char *spec, const char *atomic)
                           "%s", d.text);
             continue;
         }
-        struct wl_result r;
+        struct core_result r;
         run_spec(&m, spec, n, ITERS, true, &r);
         if (!strcmp(spec, "reduce-dissemination") && !pow2(n))
             /* seed 002 Fig 8: redundant paths count some threads twice */
@@ -131,7 +131,7 @@ static void matrix_spec(const char *spec, const char *atomic)
         else
             ck_assert_msg(r.value_errors == 0, "%s -t %d (%s): %llu value errors", spec, n, atomic,
                           (unsigned long long)r.value_errors);
-        wl_result_free(&r);
+        core_result_free(&r);
     }
 }
 
@@ -154,14 +154,14 @@ END_TEST
  * machine's atomic store, else word stores with the flag last. */
 START_TEST(test_line_write_atomicity)
 {
-    struct wl_gen_machine wide = {16, 1, 1, 64, 64, 0}, narrow = {16, 1, 1, 64, 8, 0},
-                          half = {16, 1, 1, 64, 32, 0};
+    struct gen_machine wide = {16, 1, 1, 64, 64, 0}, narrow = {16, 1, 1, 64, 8, 0},
+                       half = {16, 1, 1, 64, 32, 0};
     struct sim_diag d;
     sim_diag_init(&d);
-    char *a = wl_generate("reduce-extbutterfly:values=7", 5, 2, &wide, &d);
-    char *b = wl_generate("reduce-extbutterfly:values=7", 5, 2, &narrow, &d);
-    char *c = wl_generate("reduce-extbutterfly:values=3", 5, 2, &half, &d);
-    char *e = wl_generate("reduce-extbutterfly:values=4", 5, 2, &half, &d);
+    char *a = gen_trace("reduce-extbutterfly:values=7", 5, 2, &wide, &d);
+    char *b = gen_trace("reduce-extbutterfly:values=7", 5, 2, &narrow, &d);
+    char *c = gen_trace("reduce-extbutterfly:values=3", 5, 2, &half, &d);
+    char *e = gen_trace("reduce-extbutterfly:values=4", 5, 2, &half, &d);
     ck_assert_msg(a && b && c && e, "%s", d.text);
     ck_assert_msg(strstr(a, "1: copy acc[t] flag[t] 1\n") != NULL, "%s", a);
     ck_assert_msg(strstr(a, ".(w) v") == NULL, "%s", a);
@@ -214,18 +214,18 @@ START_TEST(test_checks_catch_broken_algorithms)
         {"reduce-flat:elements=12", "addline buf", 3},
     };
     const char *sets[] = {"machine.cores=16"};
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     tu_load_config("teach-xbar", sets, 1, &m);
     for (size_t i = 0; i < SIM_COUNT_OF(cases); i++) {
         struct sim_diag d;
         char *text = gen_text(&m, cases[i].spec, cases[i].n, 5, &d);
         ck_assert_msg(text != NULL, "%s", d.text);
         char *bad = drop_lines(text, cases[i].drop);
-        struct wl_result r;
+        struct core_result r;
         run_text(&m, bad, cases[i].spec, 5, true, &r);
         ck_assert_msg(r.value_errors > 0, "%s without '%s': no value error", cases[i].spec,
                       cases[i].drop);
-        wl_result_free(&r);
+        core_result_free(&r);
         free(bad);
         free(text);
     }
@@ -249,14 +249,14 @@ START_TEST(test_bad_specs)
     for (size_t i = 0; i < SIM_COUNT_OF(cases); i++) {
         struct sim_diag d;
         sim_diag_init(&d);
-        char *text = wl_generate(cases[i].spec, 4, 2, NULL, &d);
+        char *text = gen_trace(cases[i].spec, 4, 2, NULL, &d);
         ck_assert_msg(text == NULL, "%s: not refused", cases[i].spec);
         ck_assert_msg(strstr(d.text, cases[i].msg) != NULL, "%s: %s", cases[i].spec, d.text);
     }
-    struct wl_gen_machine small = {16, 1, 1, 32, 8, 0};
+    struct gen_machine small = {16, 1, 1, 32, 8, 0};
     struct sim_diag d;
     sim_diag_init(&d);
-    ck_assert(wl_generate("reduce-extbutterfly:values=4", 4, 2, &small, &d) == NULL);
+    ck_assert(gen_trace("reduce-extbutterfly:values=4", 4, 2, &small, &d) == NULL);
     ck_assert_msg(strstr(d.text, "values=4 needs 40-byte lines (the flag and 4 words); this "
                                  "machine's lines hold 4 words (expected values=1..3)") != NULL,
                   "%s", d.text);
@@ -268,7 +268,7 @@ START_TEST(test_list_names_the_papers)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    wl_gen_list(f);
+    gen_list(f);
     fclose(f);
     ck_assert(strstr(buf, "\nreduce-extbutterfly  [seed 002 Sec IV-D, Alg. 2-5]\n") != NULL);
     ck_assert(strstr(buf, "\nreduce-radix  [seed 003 Sec 3, 4.1, Table 2]\n") != NULL);
@@ -287,15 +287,15 @@ END_TEST
  * same figure. */
 static double median(const char *machine, const char *spec, int n)
 {
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     tu_load_config(machine, NULL, 0, &m);
-    struct wl_result r;
+    struct core_result r;
     long iters = n >= 240 && tu_small_scale() ? 5 : ITERS;
     run_spec(&m, spec, n, iters, false, &r);
     ck_assert_msg(r.value_errors == 0, "%s -t %d on %s: %llu value errors", spec, n, machine,
                   (unsigned long long)r.value_errors);
     double med = r.latency.median;
-    wl_result_free(&r);
+    core_result_free(&r);
     return med;
 }
 
@@ -322,17 +322,17 @@ END_TEST
  * non-redundant, so its sum is right for any thread count. */
 START_TEST(test_claim_extbutterfly_any_count)
 {
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     tu_load_config("knc-5110p", NULL, 0, &m);
     for (int n = 2; n <= 17; n++)
         for (int v = 1; v <= 7; v += 6) {
             char spec[64];
             snprintf(spec, sizeof spec, "reduce-extbutterfly:values=%d", v);
-            struct wl_result r;
+            struct core_result r;
             run_spec(&m, spec, n, 10, true, &r);
             ck_assert_msg(r.value_errors == 0, "%s -t %d: %llu value errors", spec, n,
                           (unsigned long long)r.value_errors);
-            wl_result_free(&r);
+            core_result_free(&r);
         }
 }
 END_TEST

@@ -22,18 +22,18 @@ static bool have_gnuplot(void)
 
 START_TEST(test_files_beside_png)
 {
-    struct sim_plot_files f;
-    ck_assert(sim_plot_files("out/lat.png", &f));
+    struct plot_files f;
+    ck_assert(plot_files("out/lat.png", &f));
     ck_assert_str_eq(f.dir, "out");
     ck_assert_str_eq(f.png, "lat.png");
     ck_assert_str_eq(f.dat, "lat.dat");
     ck_assert_str_eq(f.gp, "lat.gp");
-    ck_assert(sim_plot_files("pic", &f));
+    ck_assert(plot_files("pic", &f));
     ck_assert_str_eq(f.dir, ".");
     ck_assert_str_eq(f.gp, "pic.gp");
-    ck_assert(sim_plot_files("/x.png", &f));
+    ck_assert(plot_files("/x.png", &f));
     ck_assert_str_eq(f.dir, "/");
-    ck_assert(!sim_plot_files("out/", &f));
+    ck_assert(!plot_files("out/", &f));
 }
 END_TEST
 
@@ -75,7 +75,7 @@ START_TEST(test_run_plot_without_gnuplot)
     size_t n = fread(text, 1, sizeof text - 1, f);
     fclose(f);
     text[n] = 0;
-    ck_assert_msg(strstr(text, SIM_PLOT_MISSING) != NULL, "%s", text);
+    ck_assert_msg(strstr(text, PLOT_MISSING) != NULL, "%s", text);
 }
 END_TEST
 

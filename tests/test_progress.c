@@ -53,27 +53,27 @@ END_TEST
 
 START_TEST(test_off_without_terminal)
 {
-    struct sim_progress p;
-    sim_progress_init(&p, "t", "units", 10);
+    struct progress p;
+    progress_init(&p, "t", "units", 10);
     p.on = false;
-    sim_progress_update(&p, 5, 1000, 1000);
-    sim_progress_end(&p);
+    progress_update(&p, 5, 1000, 1000);
+    progress_end(&p);
     ck_assert_int_eq(p.width, 0);
 }
 END_TEST
 
 START_TEST(test_delay_from_the_environment)
 {
-    struct sim_progress p;
+    struct progress p;
     const char *cases[][2] = {{"0", "0"}, {"2.5", "2.5"}, {"x", "1"}, {"-1", "1"}, {"", "1"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         setenv("CCSIM_PROGRESS_DELAY_S", cases[i][0], 1);
-        sim_progress_init(&p, "t", "units", 10);
+        progress_init(&p, "t", "units", 10);
         ck_assert_msg(p.delay == atof(cases[i][1]), "'%s': %f", cases[i][0], p.delay);
     }
     unsetenv("CCSIM_PROGRESS_DELAY_S");
-    sim_progress_init(&p, "t", "units", 10);
-    ck_assert(p.delay == SIM_PROGRESS_DELAY_S);
+    progress_init(&p, "t", "units", 10);
+    ck_assert(p.delay == PROGRESS_DELAY_S);
     setenv("CCSIM_PROGRESS_DELAY_S", "0", 1);
 }
 END_TEST

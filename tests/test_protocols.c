@@ -57,8 +57,8 @@ static const char *const msg_names[] = {
 /* ------------------------------------------------------------ the machine */
 
 struct rig {
-    struct sim_machine_cfg cfg; /* the machine keeps a pointer to it */
-    struct sim_machine *mc;
+    struct machine_cfg cfg; /* the machine keeps a pointer to it */
+    struct machine *mc;
     const char *proto;
 };
 
@@ -77,17 +77,17 @@ static struct rig *rig_new_seeded(const char *proto, bool owned_wb, unsigned set
     struct sim_diag d;
     sim_diag_init(&d);
     ck_assert_msg(
-        sim_machine_load(&r->cfg, CCSIM_CONFIGS "/teach-xbar.cfg", overrides, owned_wb ? 2 : 1, &d),
+        machine_load(&r->cfg, CCSIM_CONFIGS "/teach-xbar.cfg", overrides, owned_wb ? 2 : 1, &d),
         "%s", d.text);
     struct cc_params p;
-    ck_assert_msg(sim_machine_params(&r->cfg, &p, &d), "%s", d.text);
+    ck_assert_msg(machine_params(&r->cfg, &p, &d), "%s", d.text);
     ck_assert_int_eq(p.cores, CORES);
     if (sets) {
         p.sets = sets;
         p.ways = ways;
         p.l1_sets = p.l1_ways = 0;
     }
-    r->mc = sim_machine_build_with(&r->cfg, &p, seed, &d);
+    r->mc = machine_build_with(&r->cfg, &p, seed, &d);
     ck_assert_msg(r->mc != NULL, "%s", d.text);
     cc_check_enable(r->mc->cc, true);
     return r;
@@ -100,7 +100,7 @@ static struct rig *rig_new(const char *proto, bool owned_wb, unsigned sets, unsi
 
 static void rig_free(struct rig *r)
 {
-    sim_machine_free(r->mc);
+    machine_free(r->mc);
     free(r);
 }
 

@@ -11,17 +11,17 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct wl_result run_scc(const char *const *sets, size_t nsets, const char *text,
-                                struct sim_diag *d)
+static struct core_result run_scc(const char *const *sets, size_t nsets, const char *text,
+                                  struct sim_diag *d)
 {
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     tu_load_config("scc", sets, nsets, &m);
-    struct wl_result r;
+    struct core_result r;
     tu_run_text(&m, "scc.trace", text, &r, d);
     return r;
 }
 
-static void assert_clean(const struct wl_result *r, const struct sim_diag *d)
+static void assert_clean(const struct core_result *r, const struct sim_diag *d)
 {
     ck_assert_msg(!r->deadlock && !r->input_error && r->value_errors == 0,
                   "deadlock %d, input error %d, value errors %llu: %s", r->deadlock, r->input_error,
@@ -30,11 +30,11 @@ static void assert_clean(const struct wl_result *r, const struct sim_diag *d)
 
 /* A run that must end clean (no deadlock, input or value error); the
  * caller frees the result. */
-static struct wl_result run_clean(const char *const *sets, size_t nsets, const char *text)
+static struct core_result run_clean(const char *const *sets, size_t nsets, const char *text)
 {
     struct sim_diag d;
     sim_diag_init(&d);
-    struct wl_result r = run_scc(sets, nsets, text, &d);
+    struct core_result r = run_scc(sets, nsets, text, &d);
     assert_clean(&r, &d);
     return r;
 }
@@ -47,8 +47,8 @@ START_TEST(test_mpb_copy_is_stale_until_invmb)
                        "all: sync\n1: read f\nall: sync\n0: write f 7\n0: flush f\nall: sync\n"
                        "1: read f -> v\n1: expect f == 0\n"
                        "1: invmb\n1: read f -> w\n1: expect f == 7\n";
-    struct wl_result r = run_clean(NULL, 0, text);
-    wl_result_free(&r);
+    struct core_result r = run_clean(NULL, 0, text);
+    core_result_free(&r);
 }
 END_TEST
 
@@ -62,13 +62,13 @@ START_TEST(test_wcb_combines_a_line)
     const char *separate = "ccsim-trace 1\nthreads 1\nline x mpb=0\n"
                            "0: write x.0 1\n0: flush x\n0: write x.1 2\n0: flush x\n"
                            "0: write x.2 3\n0: flush x\n0: write x.3 4\n0: flush x\n";
-    struct wl_result a = run_clean(NULL, 0, combined), b = run_clean(NULL, 0, separate);
+    struct core_result a = run_clean(NULL, 0, combined), b = run_clean(NULL, 0, separate);
     /* combined: the full line (8 + 32 B) and its ack (8 B), then the read
      * (8 B) and its data (40 B); separate: four lines and four acks */
     ck_assert_uint_eq(a.network_bytes, 48 + 48);
     ck_assert_uint_eq(b.network_bytes, 4 * 48);
-    wl_result_free(&a);
-    wl_result_free(&b);
+    core_result_free(&a);
+    core_result_free(&b);
 }
 END_TEST
 
@@ -81,14 +81,14 @@ START_TEST(test_partial_line_waits_in_the_wcb)
                        "0: write f 1\n0: compute 10\n1: wait f == 1\n";
     struct sim_diag d;
     sim_diag_init(&d);
-    struct wl_result r = run_scc(NULL, 0, text, &d);
+    struct core_result r = run_scc(NULL, 0, text, &d);
     ck_assert(r.deadlock);
-    wl_result_free(&r);
+    core_result_free(&r);
     /* with a flush after the write, it goes through */
     const char *fixed = "ccsim-trace 1\nthreads 2\npin 0 47\nline f mpb=1\n"
                         "0: write f 1\n0: flush f\n0: compute 10\n1: wait f == 1\n";
     r = run_clean(NULL, 0, fixed);
-    wl_result_free(&r);
+    core_result_free(&r);
 }
 END_TEST
 
@@ -100,16 +100,16 @@ START_TEST(test_tas_register_is_a_lock)
                        "  all: wait lk == 0\n  all: invmb\n  all: read cnt -> c\n"
                        "  all: write cnt c+1\n  all: flush cnt\n  all: write lk 0\n}\n"
                        "all: sync\n0: invmb\n0: read cnt\n0: expect cnt == 40\n";
-    struct wl_result r = run_clean(NULL, 0, text);
-    wl_result_free(&r);
+    struct core_result r = run_clean(NULL, 0, text);
+    core_result_free(&r);
 }
 END_TEST
 
 static double median(const char *const *sets, size_t nsets, const char *text)
 {
-    struct wl_result r = run_clean(sets, nsets, text);
+    struct core_result r = run_clean(sets, nsets, text);
     double m = r.latency.median;
-    wl_result_free(&r);
+    core_result_free(&r);
     return m;
 }
 

@@ -12,20 +12,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static double median_of(const struct sim_machine_cfg *m, const char *spec, int iters)
+static double median_of(const struct machine_cfg *m, const char *spec, int iters)
 {
     struct sim_diag d;
     sim_diag_init(&d);
     struct wl_program *p = cli_generate(spec, 2, iters, m, &d);
     ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
-    struct wl_result r;
+    struct core_result r;
     tu_run_program(m, p, true, &r, &d);
     ck_assert_msg(
         !r.deadlock && !r.input_error && r.value_errors == 0 && r.iterations == (uint64_t)iters,
         "%s on %s: deadlock %d, input error %d, value errors %llu: %s", spec, m->machine.name,
         r.deadlock, r.input_error, (unsigned long long)r.value_errors, d.text);
     double med = r.latency.median;
-    wl_result_free(&r);
+    core_result_free(&r);
     wl_program_free(p);
     return med;
 }
@@ -41,7 +41,7 @@ START_TEST(test_every_option_delivers_the_message)
     };
     static const char *const configs[] = {"teach-xbar", "snb-e5-2660", "opteron-6272"};
     for (size_t c = 0; c < SIM_COUNT_OF(configs); c++) {
-        struct sim_machine_cfg m;
+        struct machine_cfg m;
         tu_load_config(configs[c], NULL, 0, &m);
         for (size_t s = 0; s < SIM_COUNT_OF(specs); s++)
             median_of(&m, specs[s], 4);
@@ -51,7 +51,7 @@ END_TEST
 
 START_TEST(test_alternating_reuse_on_bulldozer)
 {
-    struct sim_machine_cfg on, off;
+    struct machine_cfg on, off;
     const char *no_wb[] = {"home.owned_write_writeback=false"};
     tu_load_config("opteron-6272", NULL, 0, &on);
     tu_load_config("opteron-6272", no_wb, 1, &off);
@@ -72,13 +72,13 @@ START_TEST(test_refusals)
 {
     struct sim_diag d;
     sim_diag_init(&d);
-    ck_assert(wl_generate("mpi-shm:nt=sender", 2, 2, NULL, &d) == NULL);
+    ck_assert(gen_trace("mpi-shm:nt=sender", 2, 2, NULL, &d) == NULL);
     ck_assert_msg(strstr(d.text, "non-temporal stores") != NULL, "%s", d.text);
     sim_diag_init(&d);
-    ck_assert(wl_generate("mpi-shm", 3, 2, NULL, &d) == NULL);
+    ck_assert(gen_trace("mpi-shm", 3, 2, NULL, &d) == NULL);
     ck_assert_msg(strstr(d.text, "needs exactly 2 threads") != NULL, "%s", d.text);
     sim_diag_init(&d);
-    ck_assert(wl_generate("mpi-shm:reuse=sideways", 2, 2, NULL, &d) == NULL);
+    ck_assert(gen_trace("mpi-shm:reuse=sideways", 2, 2, NULL, &d) == NULL);
     ck_assert_msg(strstr(d.text, "same or alternate") != NULL, "%s", d.text);
 }
 END_TEST

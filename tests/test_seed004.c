@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static struct sim_machine_cfg scc;
+static struct machine_cfg scc;
 
 static void setup(void)
 {
@@ -26,14 +26,14 @@ static double median_of(const char *spec, int threads, int iters)
     sim_diag_init(&d);
     struct wl_program *p = cli_generate(spec, threads, iters, &scc, &d);
     ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
-    struct wl_result r;
+    struct core_result r;
     tu_run_program(&scc, p, true, &r, &d);
     ck_assert_msg(!r.deadlock && !r.input_error && r.value_errors == 0 &&
                       r.iterations == (uint64_t)iters,
                   "%s on %d threads: deadlock %d, input error %d, value errors %llu: %s", spec,
                   threads, r.deadlock, r.input_error, (unsigned long long)r.value_errors, d.text);
     double med = r.latency.median;
-    wl_result_free(&r);
+    core_result_free(&r);
     wl_program_free(p);
     return med;
 }

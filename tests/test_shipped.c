@@ -13,17 +13,17 @@
 
 #define ITERS 4
 
-static void load(const char *name, struct sim_machine_cfg *m)
+static void load(const char *name, struct machine_cfg *m)
 {
     char path[1024];
     struct sim_diag d;
     sim_diag_init(&d);
     snprintf(path, sizeof path, "%s/%s.cfg", CCSIM_CONFIGS, name);
-    ck_assert_msg(sim_machine_load(m, path, NULL, 0, &d), "%s", d.text);
+    ck_assert_msg(machine_load(m, path, NULL, 0, &d), "%s", d.text);
 }
 
 /* Runs one spec; returns false if the generator refuses the thread count. */
-static bool run_one(const struct sim_machine_cfg *m, const char *spec, int threads)
+static bool run_one(const struct machine_cfg *m, const char *spec, int threads)
 {
     struct sim_diag d;
     sim_diag_init(&d);
@@ -33,14 +33,14 @@ static bool run_one(const struct sim_machine_cfg *m, const char *spec, int threa
                       m->machine.name, d.text);
         return false;
     }
-    struct sim_machine *mc = sim_machine_build(m, 1, &d);
+    struct machine *mc = machine_build(m, 1, &d);
     ck_assert_msg(mc != NULL, "%s", d.text);
     cc_check_enable(mc->cc, false);
-    struct wl_machine w;
-    sim_machine_view(mc, &w);
-    struct wl_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 3};
-    struct wl_result r;
-    wl_run(&w, p, &o, &r, &d);
+    struct core_machine w;
+    machine_view(mc, &w);
+    struct core_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 3};
+    struct core_result r;
+    core_run(&w, p, &o, &r, &d);
     ck_assert_msg(!r.input_error && !r.deadlock && r.value_errors == 0 &&
                       r.coherence_violations == 0 && r.iterations == ITERS,
                   "%s -t %d on %s: input error %d, deadlock %d, value errors %llu, violations "
@@ -48,8 +48,8 @@ static bool run_one(const struct sim_machine_cfg *m, const char *spec, int threa
                   spec, threads, m->machine.name, r.input_error, r.deadlock,
                   (unsigned long long)r.value_errors, (unsigned long long)r.coherence_violations,
                   (unsigned long long)r.iterations, d.text);
-    wl_result_free(&r);
-    sim_machine_free(mc);
+    core_result_free(&r);
+    machine_free(mc);
     wl_program_free(p);
     return true;
 }
@@ -92,7 +92,7 @@ static const char *const machines[] = {"snb-e5-2660", "knc-5110p", "opteron-6272
 
 START_TEST(test_every_generator_every_machine)
 {
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     load(machines[_i], &m);
     static const int counts[] = {2, 5, 16};
     int ran = 0;
@@ -105,7 +105,7 @@ END_TEST
 
 START_TEST(test_knc_240_threads)
 {
-    struct sim_machine_cfg m;
+    struct machine_cfg m;
     load("knc-5110p", &m);
     static const char *const big[] = {"barrier-dissemination", "m2o",
                                       "o2m:lines=diff",        "bcast-tree:shape=binomial",

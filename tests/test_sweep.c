@@ -175,17 +175,17 @@ struct names {
 
 START_TEST(test_string_array_key)
 {
-    static const struct sim_cfg_key keys[] = {
-        SIM_CFG_STRING_ARRAY_KEY(struct names, names, n, true, "names")};
+    static const struct cfg_key keys[] = {
+        CFG_STRING_ARRAY_KEY(struct names, names, n, true, "names")};
     struct names v = {0};
-    const struct sim_cfg_section sec = {"s", true, keys, 1, &v, NULL};
+    const struct cfg_section sec = {"s", true, keys, 1, &v, NULL};
     const char *ok = tu_write("ok.cfg", "s = { names = [\"a\", \"bcdefgh\"]; };\n");
     struct sim_diag d;
     sim_diag_init(&d);
-    struct sim_cfg_file *cf = sim_cfg_open(ok, &d);
+    struct cfg_file *cf = cfg_open(ok, &d);
     ck_assert(cf != NULL);
-    ck_assert_msg(sim_cfg_apply(cf, &sec, 1, &d), "%s", d.text);
-    sim_cfg_close(cf);
+    ck_assert_msg(cfg_apply(cf, &sec, 1, &d), "%s", d.text);
+    cfg_close(cf);
     ck_assert_int_eq(v.n, 2);
     ck_assert_str_eq(v.names[0], "a");
     ck_assert_str_eq(v.names[1], "bcdefgh");
@@ -197,10 +197,10 @@ START_TEST(test_string_array_key)
     for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
         const char *p = tu_write("bad.cfg", bad[i]);
         sim_diag_init(&d);
-        cf = sim_cfg_open(p, &d);
+        cf = cfg_open(p, &d);
         ck_assert(cf != NULL);
-        ck_assert(!sim_cfg_apply(cf, &sec, 1, &d));
-        sim_cfg_close(cf);
+        ck_assert(!cfg_apply(cf, &sec, 1, &d));
+        cfg_close(cf);
         ck_assert_msg(strstr(d.text, ":1: s.names ") && strstr(d.text, what[i]), "%s", d.text);
         ck_assert(strstr(d.text, "strings of 1 to 7 characters") != NULL);
     }

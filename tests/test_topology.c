@@ -56,12 +56,12 @@ static struct rig *rig_try(const char *name, const char *text, struct net_layout
     ck_assert_ptr_nonnull(ops);
     ck_assert_uint_le(ops->cfg_size, sizeof r->cfg);
     ops->cfg_defaults(r->cfg);
-    struct sim_cfg_section secs[4];
+    struct cfg_section secs[4];
     size_t nsecs = ops->cfg_sections(r->cfg, secs, SIM_COUNT_OF(secs));
-    struct sim_cfg_file *cf = sim_cfg_open(tu_write("net.cfg", text), &r->d);
+    struct cfg_file *cf = cfg_open(tu_write("net.cfg", text), &r->d);
     ck_assert_msg(cf != NULL, "%s", r->d.text);
-    ck_assert_msg(sim_cfg_apply(cf, secs, nsecs, &r->d), "%s", r->d.text);
-    sim_cfg_close(cf);
+    ck_assert_msg(cfg_apply(cf, secs, nsecs, &r->d), "%s", r->d.text);
+    cfg_close(cf);
     r->k = sim_kernel_new();
     r->net = ops->create(r->k, r->cfg, &l, 1, &r->d);
     if (r->net)
@@ -443,17 +443,17 @@ START_TEST(test_ring_refused)
     const struct net_ops *ops = net_find("ring");
     _Alignas(16) unsigned char cfg[256];
     ops->cfg_defaults(cfg);
-    struct sim_cfg_section sec;
+    struct cfg_section sec;
     ck_assert_uint_eq(ops->cfg_sections(cfg, &sec, 1), 1);
     struct sim_diag d;
     sim_diag_init(&d);
-    struct sim_cfg_file *cf =
-        sim_cfg_open(tu_write("bad.cfg", "ring = { clock_ghz = 1.0; hop_cycles = 0; };\n"), &d);
+    struct cfg_file *cf =
+        cfg_open(tu_write("bad.cfg", "ring = { clock_ghz = 1.0; hop_cycles = 0; };\n"), &d);
     ck_assert_ptr_nonnull(cf);
-    ck_assert(!sim_cfg_apply(cf, &sec, 1, &d));
+    ck_assert(!cfg_apply(cf, &sec, 1, &d));
     ck_assert_ptr_nonnull(strstr(d.text, "hop_cycles"));
     ck_assert_ptr_nonnull(strstr(d.text, "link_bytes"));
-    sim_cfg_close(cf);
+    cfg_close(cf);
 }
 END_TEST
 
@@ -699,16 +699,16 @@ START_TEST(test_stress)
     snprintf(set, sizeof set, "machine.protocol=\"%s\"", proto);
     const char *sets[] = {set};
     for (uint64_t seed = 1; seed <= 2; seed++) {
-        struct sim_machine_cfg m;
+        struct machine_cfg m;
         struct sim_diag d;
         sim_diag_init(&d);
-        ck_assert_msg(sim_machine_load(&m, path, sets, 1, &d), "%s", d.text);
+        ck_assert_msg(machine_load(&m, path, sets, 1, &d), "%s", d.text);
         struct cc_params p;
-        ck_assert_msg(sim_machine_params(&m, &p, &d), "%s", d.text);
+        ck_assert_msg(machine_params(&m, &p, &d), "%s", d.text);
         p.sets = 2;
         p.ways = 2;
         p.l1_sets = p.l1_ways = 0;
-        struct sim_machine *mc = sim_machine_build_with(&m, &p, seed, &d);
+        struct machine *mc = machine_build_with(&m, &p, seed, &d);
         ck_assert_msg(mc != NULL, "%s", d.text);
         struct stress_opts o = {.mlp = 3,
                                 .ops = 20000,
@@ -728,7 +728,7 @@ START_TEST(test_stress)
         ck_assert_uint_eq(res.ops, o.ops);
         ck_assert_int_eq(status, SIM_EXIT_OK);
         ck_assert_uint_gt(mc->net->stats.messages, 0);
-        sim_machine_free(mc);
+        machine_free(mc);
     }
 }
 END_TEST

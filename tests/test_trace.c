@@ -6,7 +6,8 @@
  * or mutated) crashes the parser or the cursor.
  */
 #include "testutil.h"
-#include "workload.h"
+#include "core.h"
+#include "gen.h"
 
 #include <stdio.h>
 #include <stdlib.h>

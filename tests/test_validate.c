@@ -5,6 +5,7 @@
  * (summary line, well-formed JSON, usage errors).
  */
 #include "testutil.h"
+#include "plot.h"
 #include "validate.h"
 
 #include <ctype.h>
@@ -432,7 +433,7 @@ END_TEST
 
 START_TEST(test_cli_plot)
 {
-    if (!val_have_gnuplot())
+    if (!plot_have_gnuplot())
         return; /* the PNG half needs gnuplot (scripts/setup.sh installs it) */
     tu_ccsim(&r, "validate -c teach-xbar -w m2o:lines=same --threads 2,4 -i 4 --plot %s/plots",
              tu_dir());
@@ -456,7 +457,7 @@ START_TEST(test_cli_plot_no_gnuplot)
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "--plot needs gnuplot") != NULL, "%s", r.err);
     char name[64];
-    val_plot_name("bcast-tree:shape=binary", name, sizeof name);
+    plot_validate_name("bcast-tree:shape=binary", name, sizeof name);
     ck_assert_str_eq(name, "bcast-tree_shape_binary");
 }
 END_TEST

@@ -68,14 +68,13 @@ int tu_run_suite(Suite *s)
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
-void tu_load_config(const char *name, const char *const *sets, size_t nsets,
-                    struct sim_machine_cfg *m)
+void tu_load_config(const char *name, const char *const *sets, size_t nsets, struct machine_cfg *m)
 {
     char path[1024];
     struct sim_diag d;
     sim_diag_init(&d);
     snprintf(path, sizeof path, "%s/%s.cfg", CCSIM_CONFIGS, name);
-    ck_assert_msg(sim_machine_load(m, path, sets, nsets, &d), "%s", d.text);
+    ck_assert_msg(machine_load(m, path, sets, nsets, &d), "%s", d.text);
 }
 
 struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *po, const char *what)
@@ -98,21 +97,21 @@ struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *p
     return a;
 }
 
-void tu_run_program(const struct sim_machine_cfg *m, const struct wl_program *p, bool check_fatal,
-                    struct wl_result *res, struct sim_diag *d)
+void tu_run_program(const struct machine_cfg *m, const struct wl_program *p, bool check_fatal,
+                    struct core_result *res, struct sim_diag *d)
 {
-    struct sim_machine *mc = sim_machine_build(m, 1, d);
+    struct machine *mc = machine_build(m, 1, d);
     ck_assert_msg(mc != NULL, "%s", d->text);
     cc_check_enable(mc->cc, check_fatal);
-    struct wl_machine w;
-    sim_machine_view(mc, &w);
-    struct wl_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 3};
-    wl_run(&w, p, &o, res, d);
-    sim_machine_free(mc);
+    struct core_machine w;
+    machine_view(mc, &w);
+    struct core_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 3};
+    core_run(&w, p, &o, res, d);
+    machine_free(mc);
 }
 
-void tu_run_text(const struct sim_machine_cfg *m, const char *name, const char *text,
-                 struct wl_result *res, struct sim_diag *d)
+void tu_run_text(const struct machine_cfg *m, const char *name, const char *text,
+                 struct core_result *res, struct sim_diag *d)
 {
     struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
                                (int)m->machine.threads_per_core};

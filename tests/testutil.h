@@ -34,17 +34,16 @@ struct tu_run {
 void tu_ccsim(struct tu_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Loads CCSIM_CONFIGS/NAME.cfg with --set overrides (fails the test on error). */
-void tu_load_config(const char *name, const char *const *sets, size_t nsets,
-                    struct sim_machine_cfg *m);
+void tu_load_config(const char *name, const char *const *sets, size_t nsets, struct machine_cfg *m);
 /* Builds the machine m describes (seed 1), turns the checker on (fatal:
  * a violation exits, failing the test), runs p and frees the machine. The
  * watchdog is 100 ms of simulated time. */
-void tu_run_program(const struct sim_machine_cfg *m, const struct wl_program *p, bool check_fatal,
-                    struct wl_result *res, struct sim_diag *d);
+void tu_run_program(const struct machine_cfg *m, const struct wl_program *p, bool check_fatal,
+                    struct core_result *res, struct sim_diag *d);
 /* Parses trace text (named `name`) for m and runs it as tu_run_program does
  * with a fatal checker. */
-void tu_run_text(const struct sim_machine_cfg *m, const char *name, const char *text,
-                 struct wl_result *res, struct sim_diag *d);
+void tu_run_text(const struct machine_cfg *m, const char *name, const char *text,
+                 struct core_result *res, struct sim_diag *d);
 
 /* Parses trace text (failing the test with `what` on an error), prints it,
  * parses the print and asserts the two programs are equal; returns the

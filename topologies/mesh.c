@@ -66,17 +66,15 @@ struct mesh {
 };
 
 #define T struct mesh_cfg
-static const struct sim_cfg_key mesh_keys[] = {
-    SIM_CFG_INT_KEY(T, width, true, 1, 256, "tiles", "routers along x"),
-    SIM_CFG_INT_KEY(T, height, true, 1, 256, "tiles", "routers along y"),
-    SIM_CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the mesh's clock"),
-    SIM_CFG_INT_KEY(T, router_cycles, true, 0, 1000, "cycles", "a message's time through a router"),
-    SIM_CFG_INT_KEY(
-        T, link_bytes, true, 1, 4096, "B",
-        "bytes a link carries per mesh cycle (a message occupies it ceil(B/link_bytes))"),
-    SIM_CFG_INT_KEY(T, cores_per_tile, false, 1, 64, NULL, "cores on a tile (default 2)"),
-    SIM_CFG_INT_KEY(T, link_cycles, false, 0, 1000, "cycles",
-                    "on a link between routers (default 1)"),
+static const struct cfg_key mesh_keys[] = {
+    CFG_INT_KEY(T, width, true, 1, 256, "tiles", "routers along x"),
+    CFG_INT_KEY(T, height, true, 1, 256, "tiles", "routers along y"),
+    CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the mesh's clock"),
+    CFG_INT_KEY(T, router_cycles, true, 0, 1000, "cycles", "a message's time through a router"),
+    CFG_INT_KEY(T, link_bytes, true, 1, 4096, "B",
+                "bytes a link carries per mesh cycle (a message occupies it ceil(B/link_bytes))"),
+    CFG_INT_KEY(T, cores_per_tile, false, 1, 64, NULL, "cores on a tile (default 2)"),
+    CFG_INT_KEY(T, link_cycles, false, 0, 1000, "cycles", "on a link between routers (default 1)"),
 };
 #undef T
 
@@ -92,11 +90,11 @@ static void mesh_defaults(void *cfg)
                            .link_cycles = 1};
 }
 
-static size_t mesh_sections(void *cfg, struct sim_cfg_section *out, size_t max)
+static size_t mesh_sections(void *cfg, struct cfg_section *out, size_t max)
 {
     if (max < 1)
         return 0;
-    out[0] = (struct sim_cfg_section){
+    out[0] = (struct cfg_section){
         "mesh", true, mesh_keys, SIM_COUNT_OF(mesh_keys), cfg, "2-D mesh of routers, XY routing"};
     return 1;
 }

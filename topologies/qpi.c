@@ -56,22 +56,22 @@ struct qpi {
 };
 
 #define T struct qpi_cfg
-static const struct sim_cfg_key qpi_keys[] = {
-    SIM_CFG_INT_KEY(T, stops_per_socket, false, 1, 4096, NULL,
-                    "stops on a socket's ring (default: cores per socket + 1)"),
-    SIM_CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the socket rings' clock"),
-    SIM_CFG_INT_KEY(T, hop_cycles, true, 1, 1000, "cycles", "ring cycles from a stop to the next"),
-    SIM_CFG_INT_KEY(T, link_bytes, true, 1, 4096, "B",
-                    "bytes a ring link carries per cycle (a message occupies it "
-                    "ceil(B/link_bytes))"),
-    SIM_CFG_INT_KEY(T, stop_cycles, false, 0, 1000, "cycles",
-                    "to get on or off a ring at a stop (default 0)"),
-    SIM_CFG_FLOAT_KEY(T, qpi_latency_ns, true, 0.0, 100000.0, "ns",
-                      "a QPI link's latency after serialisation"),
-    SIM_CFG_FLOAT_KEY(T, qpi_bytes_per_ns, true, 0.001, 10000.0, "B/ns",
-                      "a QPI link's bandwidth per direction"),
-    SIM_CFG_INT_KEY(T, qpi_stop, false, 0, 4095, NULL,
-                    "the stop of each socket's ring where the QPI agent sits (default the last)"),
+static const struct cfg_key qpi_keys[] = {
+    CFG_INT_KEY(T, stops_per_socket, false, 1, 4096, NULL,
+                "stops on a socket's ring (default: cores per socket + 1)"),
+    CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the socket rings' clock"),
+    CFG_INT_KEY(T, hop_cycles, true, 1, 1000, "cycles", "ring cycles from a stop to the next"),
+    CFG_INT_KEY(T, link_bytes, true, 1, 4096, "B",
+                "bytes a ring link carries per cycle (a message occupies it "
+                "ceil(B/link_bytes))"),
+    CFG_INT_KEY(T, stop_cycles, false, 0, 1000, "cycles",
+                "to get on or off a ring at a stop (default 0)"),
+    CFG_FLOAT_KEY(T, qpi_latency_ns, true, 0.0, 100000.0, "ns",
+                  "a QPI link's latency after serialisation"),
+    CFG_FLOAT_KEY(T, qpi_bytes_per_ns, true, 0.001, 10000.0, "B/ns",
+                  "a QPI link's bandwidth per direction"),
+    CFG_INT_KEY(T, qpi_stop, false, 0, 4095, NULL,
+                "the stop of each socket's ring where the QPI agent sits (default the last)"),
 };
 #undef T
 
@@ -88,11 +88,11 @@ static void qpi_defaults(void *cfg)
                           .qpi_stop = -1};
 }
 
-static size_t qpi_sections(void *cfg, struct sim_cfg_section *out, size_t max)
+static size_t qpi_sections(void *cfg, struct cfg_section *out, size_t max)
 {
     if (max < 1)
         return 0;
-    out[0] = (struct sim_cfg_section){
+    out[0] = (struct cfg_section){
         "qpi", true, qpi_keys, SIM_COUNT_OF(qpi_keys), cfg, "socket rings joined by QPI links"};
     return 1;
 }

@@ -43,17 +43,16 @@ struct ring {
 };
 
 #define T struct ring_cfg
-static const struct sim_cfg_key ring_keys[] = {
-    SIM_CFG_INT_KEY(T, stops, false, 1, 4096, NULL, "stops on the ring (default: one per core)"),
-    SIM_CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the ring's clock"),
-    SIM_CFG_INT_KEY(T, hop_cycles, true, 1, 1000, "cycles", "ring cycles from a stop to the next"),
-    SIM_CFG_INT_KEY(
-        T, link_bytes, true, 1, 4096, "B",
-        "bytes a link carries per ring cycle (a message occupies it ceil(B/link_bytes))"),
-    SIM_CFG_INT_KEY(T, rings, false, 1, 3, NULL,
-                    "1, or 3: separate request / data / acknowledge rings (default 1)"),
-    SIM_CFG_INT_KEY(T, stop_cycles, false, 0, 1000, "cycles",
-                    "to get on or off the ring at a stop (default 0)"),
+static const struct cfg_key ring_keys[] = {
+    CFG_INT_KEY(T, stops, false, 1, 4096, NULL, "stops on the ring (default: one per core)"),
+    CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the ring's clock"),
+    CFG_INT_KEY(T, hop_cycles, true, 1, 1000, "cycles", "ring cycles from a stop to the next"),
+    CFG_INT_KEY(T, link_bytes, true, 1, 4096, "B",
+                "bytes a link carries per ring cycle (a message occupies it ceil(B/link_bytes))"),
+    CFG_INT_KEY(T, rings, false, 1, 3, NULL,
+                "1, or 3: separate request / data / acknowledge rings (default 1)"),
+    CFG_INT_KEY(T, stop_cycles, false, 0, 1000, "cycles",
+                "to get on or off the ring at a stop (default 0)"),
 };
 #undef T
 
@@ -68,11 +67,11 @@ static void ring_defaults(void *cfg)
                            .stop_cycles = 0};
 }
 
-static size_t ring_sections(void *cfg, struct sim_cfg_section *out, size_t max)
+static size_t ring_sections(void *cfg, struct cfg_section *out, size_t max)
 {
     if (max < 1)
         return 0;
-    out[0] = (struct sim_cfg_section){
+    out[0] = (struct cfg_section){
         "ring", true, ring_keys, SIM_COUNT_OF(ring_keys), cfg, "bidirectional ring of stops"};
     return 1;
 }

@@ -16,6 +16,7 @@
 #ifndef CCSIM_TOPOLOGY_H
 #define CCSIM_TOPOLOGY_H
 
+#include "config.h"
 #include "sim.h"
 
 #include <stdio.h>
@@ -45,7 +46,7 @@ struct net_ops {
     const char *summary;
     size_t cfg_size;                 /* the backend's config struct */
     void (*cfg_defaults)(void *cfg); /* fills defaults before loading */
-    size_t (*cfg_sections)(void *cfg, struct sim_cfg_section *out, size_t max);
+    size_t (*cfg_sections)(void *cfg, struct cfg_section *out, size_t max);
     /* NULL with a message in d if the config and the layout disagree */
     struct net *(*create)(struct sim_kernel *k, const void *cfg, const struct net_layout *layout,
                           uint64_t seed, struct sim_diag *d);

@@ -19,8 +19,8 @@ struct xbar {
 };
 
 #define T struct xbar_cfg
-static const struct sim_cfg_key xbar_keys[] = {
-    SIM_CFG_FLOAT_KEY(T, latency_ns, true, 0.0, 100000.0, "ns", "every message's latency"),
+static const struct cfg_key xbar_keys[] = {
+    CFG_FLOAT_KEY(T, latency_ns, true, 0.0, 100000.0, "ns", "every message's latency"),
 };
 #undef T
 
@@ -30,11 +30,11 @@ static void xbar_defaults(void *cfg)
     c->latency_ns = 10.0;
 }
 
-static size_t xbar_sections(void *cfg, struct sim_cfg_section *out, size_t max)
+static size_t xbar_sections(void *cfg, struct cfg_section *out, size_t max)
 {
     if (max < 1)
         return 0;
-    out[0] = (struct sim_cfg_section){
+    out[0] = (struct cfg_section){
         "xbar", true, xbar_keys, SIM_COUNT_OF(xbar_keys), cfg, "crossbar: one fixed latency"};
     return 1;
 }

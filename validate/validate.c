@@ -15,38 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-void val_params_paper(const struct sim_model_sec *m, struct val_params *p)
-{
-    *p = (struct val_params){m->R_L_ns,
-                             m->R_R_ns,
-                             m->R_Q_ns,
-                             m->R_I_ns,
-                             m->R_QI_ns,
-                             m->contention_b_ns,
-                             m->contention_c_ns,
-                             m->multiline_q_ns,
-                             m->multiline_o_ns,
-                             NULL,
-                             NULL};
-}
-
 /* Eq 2 defines T_C(n) = R_L + R_R + c (n - 1) = b + c n: the fit gives the
  * slope c, and b is R_L + R_R - c by that definition (the least-squares
  * intercept the microbenchmark also prints is not the equation's b: the
  * simulated curve has a step at the second reader). */
-void val_params_fitted(const struct mb_result *r, struct val_params *p)
+void val_params_fitted(double r_l, double r_r, double r_q, double r_i, double r_qi, double c,
+                       double q, double o, struct val_params *p)
 {
-    double eq2_b = r->r_l + r->r_r - r->contention_c; /* Eq 2: T_C(1) = R_L + R_R */
-    *p =
-        (struct val_params){r->r_l,          r->r_r,         r->r_q,         r->r_i, r->r_qi, eq2_b,
-                            r->contention_c, r->multiline_q, r->multiline_o, NULL,   NULL};
-}
-
-void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm)
-{
-    vm->cores = (int)m->machine.cores;
-    vm->sockets = m->machine.sockets > 0 ? (int)m->machine.sockets : 1;
-    vm->phi = strcmp(m->machine.protocol, "gols") == 0;
+    double eq2_b = r_l + r_r - c; /* Eq 2: T_C(1) = R_L + R_R */
+    *p = (struct val_params){r_l, r_r, r_q, r_i, r_qi, eq2_b, c, q, o, NULL, NULL};
 }
 
 /*

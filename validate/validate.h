@@ -7,12 +7,13 @@
  * never uses them. Every model is a function of struct val_params (the
  * paper's Table 1-2 numbers, or the same figures measured by `ccsim
  * microbench`) and thread counts, and gives a band [T_min, T_max] in ns.
+ *
+ * validate/ is pure models (prefix val_): it runs no simulation and knows no
+ * machine config. The application (cli/cli_validate.c) measures the figures
+ * by simulation and hands them over as numbers.
  */
 #ifndef CCSIM_VALIDATE_H
 #define CCSIM_VALIDATE_H
-
-#include "machine.h"
-#include "microbench.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,10 +47,11 @@ struct val_band {
     double min, max; /* ns */
 };
 
-/* The config's `model` section (--params paper). */
-void val_params_paper(const struct sim_model_sec *m, struct val_params *p);
-/* The simulator's own microbenchmark figures (--params fitted). */
-void val_params_fitted(const struct mb_result *r, struct val_params *p);
+/* The model parameters from measured figures (--params fitted: the
+ * simulator's microbenchmark): Eq 2 defines T_C(n) = R_L + R_R + c (n - 1),
+ * so b is R_L + R_R - c for the measured slope c. */
+void val_params_fitted(double r_l, double r_r, double r_q, double r_i, double r_qi, double c,
+                       double q, double o, struct val_params *p);
 
 /* Seed 004 (SCC, Sec IV-D, after [5]): an MPB access through the router,
  * 45 core cycles + 8 mesh cycles per router crossed (one for the own tile:
@@ -145,9 +147,8 @@ struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s
  * t % cores; cores fill socket 0 first). */
 struct val_machine {
     int cores, sockets;
-    bool phi; /* the Xeon Phi columns apply (protocol "gols") */
+    bool phi; /* the Xeon Phi columns apply (a GOLS tag-directory machine) */
 };
-void val_machine_of(const struct sim_machine_cfg *m, struct val_machine *vm);
 
 enum val_kind {
     VAL_M2O_SAME,
@@ -186,21 +187,5 @@ bool val_runs(const struct val_algo *a, int threads);
  * a reason in why) if no model applies (e.g. dissemination across sockets). */
 bool val_model(const struct val_algo *a, int threads, const struct val_machine *vm,
                const struct val_params *p, struct val_band *out, const char **why);
-
-/* ---------------------------------------------------------------- plots (val_plot.c) */
-
-/* One point of a plot: the simulated min / median / max and the band. */
-struct val_point {
-    int threads;
-    double min, median, max, tmin, tmax;
-    bool modelled;
-};
-/* True if an executable gnuplot is on PATH. */
-bool val_have_gnuplot(void);
-/* The file name (without extension) of spec's plot: [A-Za-z0-9-], others '_'. */
-void val_plot_name(const char *spec, char *out, size_t size);
-/* Writes DIR/NAME.{dat,gp} and runs gnuplot for DIR/NAME.png; false (and a
- * message on stderr) on failure. */
-bool val_plot(const char *dir, const char *spec, const struct val_point *pts, int n);
 
 #endif /* CCSIM_VALIDATE_H */

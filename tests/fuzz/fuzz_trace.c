@@ -5,7 +5,7 @@
  * whose canonical print parses again to an equal program (wl_program_equal);
  * anything else aborts, which libFuzzer reports as a crash.
  */
-#include "workload.h"
+#include "trace.h"
 
 #include <stdint.h>
 #include <stdio.h>

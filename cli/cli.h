@@ -1,0 +1,102 @@
+/*
+ * cli.h -- the `ccsim` command line: one function per subcommand, and the
+ * helpers they share (option errors, number parsing). Part of the top layer.
+ *
+ * Every subcommand returns an exit status of enum sim_exit. Usage errors
+ * print "ccsim SUB: what is wrong" and a pointer to --help, and give 2.
+ */
+#ifndef CCSIM_CLI_H
+#define CCSIM_CLI_H
+
+#include "machine.h"
+#include "core.h"
+#include "gen.h"
+#include "sim.h"
+
+#include <stdio.h>
+
+struct cli_cmd {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+    const char *summary;
+    const char *usage; /* full help text */
+};
+
+/* The subcommands, NULL-terminated. */
+extern const struct cli_cmd cli_cmds[];
+
+int cli_main(int argc, char **argv);
+
+/* Prints "ccsim SUB: message" and the --help hint; returns SIM_EXIT_INPUT. */
+int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parses an unsigned integer in [lo, hi] (accepts k/M/G suffixes: 64k). */
+bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t lo, uint64_t hi,
+                   uint64_t *out);
+/* True if argv holds -h or --help. */
+bool cli_wants_help(int argc, char **argv);
+/* Writes s to f as a quoted JSON string (quotes, backslashes and control
+ * bytes escaped). */
+void cli_json_string(FILE *f, const char *s);
+
+int cli_bench(int argc, char **argv);
+/* `ccsim bench workloads` (argv[0] is "workloads"): the reference runs. */
+int cli_bench_workloads(int argc, char **argv);
+int cli_list(int argc, char **argv);
+int cli_config(int argc, char **argv);
+int cli_stress(int argc, char **argv);
+int cli_run(int argc, char **argv);
+int cli_gen(int argc, char **argv);
+int cli_explain(int argc, char **argv);
+
+/* The options run and explain share (explain adds --max-lines and --line,
+ * run adds --json and --links). */
+struct cli_run_args {
+    const char *config, *trace, *json;
+    const char *gen; /* -w GENERATOR[:k=v,...] */
+    uint64_t threads, iterations;
+    const char *sets[64];
+    size_t nsets;
+    uint64_t seed;
+    bool check;
+    bool links;            /* print every link's traffic */
+    uint64_t max_lines;    /* explain: steps narrated at most */
+    const char *only_line; /* explain: narrate this line only */
+    /* run: --trace-out FILE, --trace-window FROM:TO (ps here; to = UINT64_MAX
+     * when open), --trace-max-bytes N (sim/trace_out.h) */
+    const char *trace_out;
+    sim_time_t trace_from, trace_to;
+    uint64_t trace_max_bytes;
+    const char *plot; /* run: --plot FILE.png, the latency histogram (sim/plot.h) */
+};
+int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a);
+const char *cli_workload_name(const struct cli_run_args *a);
+
+/* A machine and a program ready to run. open returns 0 or an exit status
+ * (having printed the errors); close prints what is left in d and frees. */
+struct cli_session {
+    struct machine_cfg m;
+    struct wl_program *p;
+    struct machine *mc;
+    struct core_machine w;
+    struct sim_diag d;
+};
+int cli_session_open(const struct cli_run_args *a, struct cli_session *ss);
+void cli_session_close(struct cli_session *ss);
+/* The generator's trace for the machine, parsed (run -w). */
+struct wl_program *cli_generate(const char *spec, int threads, long iterations,
+                                const struct machine_cfg *m, struct sim_diag *d);
+int cli_microbench(int argc, char **argv);
+int cli_validate(int argc, char **argv);
+int cli_protocol(int argc, char **argv);
+int cli_sweep(int argc, char **argv);
+int cli_tune(int argc, char **argv);
+/* Resolves -c (a path or a shipped name) and loads it with the --set
+ * overrides; prints errors. */
+bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
+                      struct machine_cfg *m);
+/* getopt_long without getopt's own messages: ours name the subcommand. */
+struct option;
+int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
+                 const struct option *longs, int *bad);
+
+#endif

@@ -1,0 +1,256 @@
+/*
+ * cli_cmds.c -- the subcommands that inspect configs and measure the engine.
+ */
+#include "cli.h"
+#include "machine.h"
+
+#include <dirent.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
+                 const struct option *longs, int *bad)
+{
+    opterr = 0;
+    int c = getopt_long(argc, argv, shorts, longs, NULL);
+    if (c == '?' || c == ':') {
+        const char *what = argv[optind - 1];
+        if (c == ':' || (optopt && strchr(shorts, optopt)))
+            *bad = cli_usage_error(sub, "option '%s' needs a value", what);
+        else
+            *bad = cli_usage_error(sub, "unknown option '%s'", what);
+    }
+    return c;
+}
+
+/* ------------------------------------------------------------- list */
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int list_configs(void)
+{
+    const char *dir = machine_config_dir();
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "ccsim list: cannot open the configs folder %s\n", dir);
+        return SIM_EXIT_INPUT;
+    }
+    char *names[512];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < SIM_COUNT_OF(names)) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".cfg") == 0)
+            names[n++] = sim_xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof names[0], name_cmp);
+    printf("configs in %s:\n", dir);
+    int status = SIM_EXIT_OK;
+    for (size_t i = 0; i < n; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        struct machine_cfg m;
+        struct sim_diag diag;
+        sim_diag_init(&diag);
+        if (machine_load(&m, path, NULL, 0, &diag))
+            printf("  %-22s %-6s %-5s %4lld cores  %s\n", names[i], m.machine.protocol,
+                   m.machine.topology, (long long)m.machine.cores, m.machine.description);
+        else {
+            printf("  %-22s (does not load: see below)\n", names[i]);
+            sim_diag_print(&diag);
+            status = SIM_EXIT_INPUT;
+        }
+        free(names[i]);
+    }
+    return status;
+}
+
+static int list_protocols(void)
+{
+    for (const char *const *n = machine_memsys_names; *n; n++)
+        printf("  %-6s %s\n", *n, machine_memsys_summary(machine_memsys_find(*n)));
+    return SIM_EXIT_OK;
+}
+
+int cli_list(int argc, char **argv)
+{
+    if (argc != 2)
+        return cli_usage_error("list", "say what to list: configs, protocols or generators");
+    if (strcmp(argv[1], "configs") == 0)
+        return list_configs();
+    if (strcmp(argv[1], "protocols") == 0)
+        return list_protocols();
+    if (strcmp(argv[1], "generators") == 0) {
+        gen_list(stdout);
+        return SIM_EXIT_OK;
+    }
+    return cli_usage_error("list", "cannot list '%s' (known: configs, protocols, generators)",
+                           argv[1]);
+}
+
+int cli_protocol(int argc, char **argv)
+{
+    if (argc != 2)
+        return cli_usage_error("protocol", "name one protocol (mesi, mesif, moesi, gols)");
+    const struct machine_memsys *ms = machine_memsys_find(argv[1]);
+    if (!ms)
+        return cli_usage_error("protocol", "no protocol '%s' (known: mesi, mesif, moesi, gols)",
+                               argv[1]);
+    machine_memsys_print(ms, stdout);
+    return SIM_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- config */
+
+/* Resolves -c: a path or a shipped name. Prints the error itself. */
+static bool find_config(const char *sub, const char *name, char *path, size_t size)
+{
+    if (machine_config_find(name, path, size))
+        return true;
+    fprintf(stderr, "%s: no such config file (nor a shipped config of that name in %s)\n", name,
+            machine_config_dir());
+    (void)sub;
+    return false;
+}
+
+bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
+                      struct machine_cfg *m)
+{
+    char path[1024];
+    if (!find_config("", config, path, sizeof path))
+        return false;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    if (!machine_load(m, path, sets, nsets, &d)) {
+        sim_diag_print(&d);
+        return false;
+    }
+    return true;
+}
+
+int cli_config(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        {"config", required_argument, NULL, 'c'}, {"set", required_argument, NULL, 's'}, {0}};
+    const char *config = NULL;
+    const char *sets[64];
+    size_t nsets = 0;
+    int c, bad = 0;
+    optind = 1;
+    while ((c = cli_next_opt("config", argc, argv, ":c:s:", longs, &bad)) != -1) {
+        if (bad)
+            return bad;
+        if (c == 'c')
+            config = optarg;
+        else if (c == 's') {
+            if (nsets == SIM_COUNT_OF(sets))
+                return cli_usage_error("config", "too many --set (at most 64)");
+            sets[nsets++] = optarg;
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("config", "unexpected argument '%s'", argv[optind]);
+    if (!config)
+        return cli_usage_error("config", "-c CONFIG is required");
+    char path[1024];
+    if (!find_config("config", config, path, sizeof path))
+        return SIM_EXIT_INPUT;
+    struct machine_cfg m;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    if (!machine_load(&m, path, sets, nsets, &d)) {
+        sim_diag_print(&d);
+        return SIM_EXIT_INPUT;
+    }
+    machine_print(&m);
+    return SIM_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- bench */
+
+struct hold {
+    struct sim_rng rng;
+    sim_time_t cycle;
+};
+
+static void hold_fire(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct hold *h = obj;
+    (void)arg;
+    sim_schedule(k, (1 + sim_rng_below(&h->rng, 100)) * h->cycle, hold_fire, h, 0);
+}
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bench_engine(uint64_t pending, uint64_t events, uint64_t seed)
+{
+    struct sim_kernel *k = sim_kernel_new();
+    struct hold h = {.cycle = 1000};
+    sim_rng_init(&h.rng, seed, 0);
+    for (uint64_t i = 0; i < pending; i++)
+        sim_schedule(k, (1 + sim_rng_below(&h.rng, 100)) * h.cycle, hold_fire, &h, 0);
+    /* warm up: every pending event fires once, the free lists reach steady state */
+    while (sim_events_fired(k) < pending)
+        sim_run(k, sim_now(k) + 100 * h.cycle);
+    uint64_t start_fired = sim_events_fired(k);
+    double t0 = wall_seconds();
+    while (sim_events_fired(k) - start_fired < events)
+        sim_run(k, sim_now(k) + 1000 * h.cycle);
+    double wall = wall_seconds() - t0;
+    uint64_t fired = sim_events_fired(k) - start_fired;
+    SIM_ASSERT(sim_events_pending(k) == pending);
+    printf("bench engine: hold model, %llu pending, delays 1-100 cycles of 1 ns\n",
+           (unsigned long long)pending);
+    printf("events=%llu\n", (unsigned long long)fired);
+    printf("wall_s=%.3f\n", wall);
+    printf("simulated_ns=%llu\n", (unsigned long long)(sim_now(k) / SIM_PS_PER_NS));
+    printf("kernel_memory_kb=%zu\n", sim_events_memory(k) / 1024);
+    printf("events_per_s=%.0f\n", (double)fired / wall);
+    sim_kernel_free(k);
+    return SIM_EXIT_OK;
+}
+
+int cli_bench(int argc, char **argv)
+{
+    static const struct option longs[] = {{"pending", required_argument, NULL, 'p'},
+                                          {"events", required_argument, NULL, 'e'},
+                                          {"seed", required_argument, NULL, 'S'},
+                                          {0}};
+    uint64_t pending = 65536, events = 20000000, seed = 1;
+    if (argc < 2)
+        return cli_usage_error("bench", "say what to measure: engine or workloads");
+    if (strcmp(argv[1], "workloads") == 0)
+        return cli_bench_workloads(argc - 1, argv + 1);
+    if (strcmp(argv[1], "engine") != 0)
+        return cli_usage_error("bench", "cannot measure '%s' (known: engine, workloads)", argv[1]);
+    int c, bad = 0;
+    optind = 2;
+    while ((c = cli_next_opt("bench", argc, argv, ":", longs, &bad)) != -1) {
+        if (bad)
+            return bad;
+        bool ok = true;
+        if (c == 'p')
+            ok = cli_parse_u64("bench", "--pending", optarg, 1, 100000000, &pending);
+        else if (c == 'e')
+            ok = cli_parse_u64("bench", "--events", optarg, 1, 1000000000000ull, &events);
+        else if (c == 'S')
+            ok = cli_parse_u64("bench", "--seed", optarg, 0, UINT64_MAX, &seed);
+        if (!ok)
+            return SIM_EXIT_INPUT;
+    }
+    if (optind < argc)
+        return cli_usage_error("bench", "unexpected argument '%s'", argv[optind]);
+    return bench_engine(pending, events, seed);
+}

@@ -1,0 +1,194 @@
+/*
+ * cli_microbench.c -- `ccsim microbench`: the measured line-transfer costs as
+ * a table beside the papers' figures, and as JSON (docs/DESIGN.md).
+ */
+#include "cli.h"
+#include "microbench.h"
+#include "validate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void row(const char *name, double sim, double paper)
+{
+    printf("  %-26s %10.1f", name, sim);
+    if (isnan(sim))
+        printf("   (not on this machine)\n");
+    else if (paper > 0)
+        printf(" %10.1f %+8.1f %%\n", paper, 100.0 * (sim - paper) / paper);
+    else
+        printf("          -        -\n");
+}
+
+static void points(const char *what, const struct mb_point *p, int n)
+{
+    printf("  %s:", what);
+    for (int i = 0; i < n; i++)
+        printf(" %g:%.0f", p[i].x, p[i].ns);
+    printf("\n");
+}
+
+/* The SCC's figures in core cycles beside seed 004's (routers crossed =
+ * hops + 1: a packet crosses its own tile's router too). */
+static void print_scc(struct machine_cfg *m, const struct mb_result *r)
+{
+    double core = m->machine.clock_ghz, mesh = machine_float(m, "mesh.clock_ghz");
+    printf("  SCC latencies, core cycles (paper: seed 004 Sec IV-D, 45 core + 8 mesh cycles per "
+           "router for the MPB, 40 core + 8 per router for DRAM)\n");
+    printf("  %-26s %10s %10s %10s\n", "", "simulated", "paper", "error");
+    char name[64];
+    row("MPB, own tile", r->mpb_local_cycles, val_scc_mpb_cycles(1, core, mesh));
+    for (int i = 0; i < r->nmpb; i++) {
+        snprintf(name, sizeof name, "MPB, %g hop(s)", r->mpb[i].x);
+        row(name, r->mpb[i].ns, val_scc_mpb_cycles((int)r->mpb[i].x + 1, core, mesh));
+    }
+    for (int i = 0; i < r->ndram; i++) {
+        snprintf(name, sizeof name, "DRAM, %g hop(s) to the MC", r->dram[i].x);
+        row(name, r->dram[i].ns, val_scc_dram_cycles((int)r->dram[i].x + 1, core, mesh));
+    }
+}
+
+static void print_table(struct machine_cfg *m, const struct mb_result *r)
+{
+    const struct machine_model_sec *p = &m->model;
+    printf("microbench %s (%s, %s, %lld cores)\n", m->machine.name, m->machine.protocol,
+           m->machine.topology, (long long)m->machine.cores);
+    printf("  %-26s %10s %10s %10s\n", "", "simulated", "paper", "error");
+    row("R_L  own cache (ns)", r->r_l, p->R_L_ns);
+    row("R_R  other core (ns)", r->r_r, p->R_R_ns);
+    row("R_Q  other socket (ns)", r->r_q, p->R_Q_ns);
+    row("R_I  memory (ns)", r->r_i, p->R_I_ns);
+    row("R_QI other socket's memory", r->r_qi, p->R_QI_ns);
+    row("contention b (ns)", r->contention_b, p->contention_b_ns);
+    row("contention c (ns/thread)", r->contention_c, p->contention_c_ns);
+    if (r->ncongestion)
+        row("congestion c (ns/pair)", r->congestion_c, p->congestion_c_ns);
+    row("multi-line q (ns)", r->multiline_q, p->multiline_q_ns);
+    row("multi-line o (ns/line)", r->multiline_o, p->multiline_o_ns);
+    points("contention threads:ns", r->contention, r->ncontention);
+    if (r->ncongestion)
+        points("congestion pairs:ns", r->congestion, r->ncongestion);
+    points("multi-line lines:ns", r->multiline, r->nmultiline);
+    if (r->scc)
+        print_scc(m, r);
+}
+
+static void json_num(FILE *f, const char *key, double v)
+{
+    if (isnan(v))
+        fprintf(f, "\"%s\": null", key);
+    else
+        fprintf(f, "\"%s\": %.3f", key, v);
+}
+
+static void json_points(FILE *f, const struct mb_point *p, int n)
+{
+    fprintf(f, "\"points\": [");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s[%g, %.3f]", i ? ", " : "", p[i].x, p[i].ns);
+    fprintf(f, "]");
+}
+
+static bool write_json(const char *path, struct machine_cfg *m, const struct mb_result *r)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+        return false;
+    }
+    fprintf(f, "{\"config\": \"%s\", ", m->path);
+    json_num(f, "R_L_ns", r->r_l);
+    fprintf(f, ", ");
+    json_num(f, "R_R_ns", r->r_r);
+    fprintf(f, ", ");
+    json_num(f, "R_Q_ns", r->r_q);
+    fprintf(f, ", ");
+    json_num(f, "R_I_ns", r->r_i);
+    fprintf(f, ", ");
+    json_num(f, "R_QI_ns", r->r_qi);
+    fprintf(f, ",\n \"contention\": {");
+    json_num(f, "b_ns", r->contention_b);
+    fprintf(f, ", ");
+    json_num(f, "c_ns_per_thread", r->contention_c);
+    fprintf(f, ", ");
+    json_points(f, r->contention, r->ncontention);
+    if (r->ncongestion) {
+        fprintf(f, "},\n \"congestion\": {");
+        json_num(f, "c_ns_per_line_thread", r->congestion_c);
+        fprintf(f, ", ");
+        json_points(f, r->congestion, r->ncongestion);
+        fprintf(f, "}");
+    } else
+        fprintf(f, "},\n \"congestion\": null");
+    fprintf(f, ",\n \"multiline\": {");
+    json_num(f, "q_ns", r->multiline_q);
+    fprintf(f, ", ");
+    json_num(f, "o_ns_per_line", r->multiline_o);
+    fprintf(f, ", ");
+    json_points(f, r->multiline, r->nmultiline);
+    if (!r->scc) {
+        fprintf(f, "},\n \"mpb\": null, \"dram\": null}\n");
+        return fclose(f) == 0;
+    }
+    fprintf(f, "},\n \"mpb\": {");
+    json_num(f, "local_cycles", r->mpb_local_cycles);
+    fprintf(f, ", \"remote_cycles\": [");
+    for (int i = 0; i < r->nmpb; i++)
+        fprintf(f, "%s[%g, %.3f]", i ? ", " : "", r->mpb[i].x, r->mpb[i].ns);
+    fprintf(f, "]},\n \"dram\": {\"cycles\": [");
+    for (int i = 0; i < r->ndram; i++)
+        fprintf(f, "%s[%g, %.3f]", i ? ", " : "", r->dram[i].x, r->dram[i].ns);
+    fprintf(f, "]}}\n");
+    return fclose(f) == 0;
+}
+
+int cli_microbench(int argc, char **argv)
+{
+    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {"json", required_argument, NULL, 'J'},
+                                          {"iterations", required_argument, NULL, 'i'},
+                                          {0}};
+    const char *config = NULL, *json = NULL, *sets[64];
+    size_t nsets = 0;
+    uint64_t iters = 21;
+    int c, bad = 0;
+    optind = 1;
+    while ((c = cli_next_opt("microbench", argc, argv, ":c:s:i:", longs, &bad)) != -1) {
+        if (bad)
+            return bad;
+        if (c == 'c')
+            config = optarg;
+        else if (c == 'J')
+            json = optarg;
+        else if (c == 'i' && !cli_parse_u64("microbench", "-i", optarg, 2, 100000, &iters))
+            return SIM_EXIT_INPUT;
+        else if (c == 's') {
+            if (nsets == SIM_COUNT_OF(sets))
+                return cli_usage_error("microbench", "too many --set (at most 64)");
+            sets[nsets++] = optarg;
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("microbench", "unexpected argument '%s'", argv[optind]);
+    if (!config)
+        return cli_usage_error("microbench", "-c CONFIG is required");
+    struct machine_cfg m;
+    if (!cli_load_machine(config, sets, nsets, &m))
+        return SIM_EXIT_INPUT;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct mb_result r;
+    if (!mb_run(&m, (int)iters, &r, &d)) {
+        sim_diag_print(&d);
+        fprintf(stderr, "ccsim microbench: a measurement failed (see above)\n");
+        return d.count ? SIM_EXIT_INPUT : SIM_EXIT_FAIL;
+    }
+    print_table(&m, &r);
+    if (json && !write_json(json, &m, &r))
+        return SIM_EXIT_INPUT;
+    return SIM_EXIT_OK;
+}

@@ -1,0 +1,350 @@
+/*
+ * cli_run.c -- `ccsim run`: a trace on a machine, a readable summary and the
+ * JSON result of docs/DESIGN.md.
+ */
+#include "cli.h"
+#include "plot.h"
+#include "progress.h"
+#include "trace_out.h"
+#include "core.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a)
+{
+    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {"seed", required_argument, NULL, 'S'},
+                                          {"json", required_argument, NULL, 'J'},
+                                          {"check", no_argument, NULL, 'C'},
+                                          {"links", no_argument, NULL, 'L'},
+                                          {"workload", required_argument, NULL, 'w'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {"iterations", required_argument, NULL, 'i'},
+                                          {"max-lines", required_argument, NULL, 'M'},
+                                          {"line", required_argument, NULL, 'N'},
+                                          {"trace-out", required_argument, NULL, 'T'},
+                                          {"trace-window", required_argument, NULL, 'W'},
+                                          {"trace-max-bytes", required_argument, NULL, 'B'},
+                                          {"plot", required_argument, NULL, 'P'},
+                                          {0}};
+    int c, bad = 0;
+    optind = 1;
+    bool explain = strcmp(sub, "explain") == 0;
+    while ((c = cli_next_opt(sub, argc, argv, ":c:s:w:t:i:", longs, &bad)) != -1) {
+        if (bad)
+            return bad;
+        if ((c == 'M' || c == 'N') && !explain)
+            return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
+        if ((c == 'J' || c == 'L' || c == 'T' || c == 'W' || c == 'B' || c == 'P') && explain)
+            return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
+        switch (c) {
+        case 'c':
+            a->config = optarg;
+            break;
+        case 's':
+            if (a->nsets == SIM_COUNT_OF(a->sets))
+                return cli_usage_error(sub, "too many --set (at most 64)");
+            a->sets[a->nsets++] = optarg;
+            break;
+        case 'S':
+            if (!cli_parse_u64(sub, "--seed", optarg, 0, UINT64_MAX, &a->seed))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'J':
+            a->json = optarg;
+            break;
+        case 'C':
+            a->check = true;
+            break;
+        case 'L':
+            a->links = true;
+            break;
+        case 'w':
+            a->gen = optarg;
+            break;
+        case 't':
+            if (!cli_parse_u64(sub, "-t", optarg, 1, 4096, &a->threads))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'i':
+            if (!cli_parse_u64(sub, "-i", optarg, 1, 1000000000, &a->iterations))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'M':
+            if (!cli_parse_u64(sub, "--max-lines", optarg, 1, UINT64_MAX, &a->max_lines))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'N':
+            a->only_line = optarg;
+            break;
+        case 'T':
+            a->trace_out = optarg;
+            break;
+        case 'W':
+            if (!trace_out_parse_window(optarg, &a->trace_from, &a->trace_to))
+                return cli_usage_error(sub,
+                                       "--trace-window '%s': expected FROM:TO or FROM: in ns, "
+                                       "FROM < TO",
+                                       optarg);
+            break;
+        case 'P':
+            a->plot = optarg;
+            break;
+        case 'B':
+            if (!cli_parse_u64(sub, "--trace-max-bytes", optarg, 1024, UINT64_MAX,
+                               &a->trace_max_bytes))
+                return SIM_EXIT_INPUT;
+            break;
+        }
+    }
+    if (optind < argc)
+        a->trace = argv[optind++];
+    if (optind < argc)
+        return cli_usage_error(sub, "unexpected argument '%s'", argv[optind]);
+    if (!a->config)
+        return cli_usage_error(sub, "-c CONFIG is required");
+    if (a->trace && a->gen)
+        return cli_usage_error(sub, "give a TRACE or -w GENERATOR, not both");
+    if (!a->trace && !a->gen)
+        return cli_usage_error(sub, "name a TRACE file or a generator (-w NAME)");
+    if (a->trace && (a->threads || a->iterations))
+        return cli_usage_error(sub, "-t and -i go with -w; a trace says its own threads "
+                                    "and loops");
+    if (a->gen && !a->threads)
+        return cli_usage_error(sub, "-w needs -t THREADS");
+    if (a->gen && !a->iterations)
+        a->iterations = 100;
+    return 0;
+}
+
+const char *cli_workload_name(const struct cli_run_args *a)
+{
+    return a->gen ? a->gen : a->trace;
+}
+
+static void print_summary(const struct machine_cfg *m, const struct cli_run_args *a,
+                          const struct wl_program *p, const struct core_result *r)
+{
+    printf("ccsim run: %s on %s (%s, %s, %lld cores), %d threads, seed %llu\n",
+           cli_workload_name(a), m->machine.name, m->machine.protocol, m->machine.topology,
+           (long long)m->machine.cores, wl_program_threads(p), (unsigned long long)a->seed);
+    if (r->iterations)
+        printf("latency over %llu iterations (ns): median %.1f  min %.1f  max %.1f  mean %.1f  "
+               "p10 %.1f  p90 %.1f\n",
+               (unsigned long long)r->iterations, r->latency.median, r->latency.min, r->latency.max,
+               r->latency.mean, r->latency.p10, r->latency.p90);
+    else
+        printf("latency: no iteration was measured (no `mark` after a `sync`)\n");
+    printf("counters: loads %llu  stores %llu  misses %llu  invalidations %llu  poll_refetches "
+           "%llu  steals %llu  writebacks %llu\n",
+           (unsigned long long)r->loads, (unsigned long long)r->stores,
+           (unsigned long long)r->misses, (unsigned long long)r->invalidations,
+           (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
+           (unsigned long long)r->writebacks);
+    printf("          network %llu bytes  home queueing %.1f ns  link queueing %.1f ns\n",
+           (unsigned long long)r->network_bytes, r->home_queue_ns, r->link_queue_ns);
+    /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
+    bool coherent = m->memsys->coherent;
+    printf("checks: value errors %llu  coherence violations %llu%s%s\n",
+           (unsigned long long)r->value_errors, (unsigned long long)r->coherence_violations,
+           !coherent  ? " (no coherence on this machine: nothing to check)"
+           : a->check ? ""
+                      : " (checker off: --check)",
+           r->deadlock ? "  DEADLOCK" : "");
+    printf("simulation: %llu events, %llu ns simulated, %.3f s wall, %.2f M events/s\n",
+           (unsigned long long)r->events, (unsigned long long)r->simulated_ns, r->wall_s,
+           r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0);
+}
+
+static bool write_json(const char *path, const struct machine_cfg *m, const struct cli_run_args *a,
+                       const struct wl_program *p, const struct core_result *r)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+        return false;
+    }
+    fprintf(f, "{\"ccsim\": ");
+    cli_json_string(f, sim_version());
+    fprintf(f, ", \"config\": ");
+    cli_json_string(f, m->path);
+    fprintf(f, ", \"machine\": ");
+    cli_json_string(f, m->machine.name);
+    fprintf(f, ", \"protocol\": ");
+    cli_json_string(f, m->machine.protocol);
+    fprintf(f, ", \"topology\": ");
+    cli_json_string(f, m->machine.topology);
+    fprintf(f, ",\n \"workload\": ");
+    cli_json_string(f, cli_workload_name(a));
+    fprintf(f, ", \"threads\": %d, \"iterations\": %llu, \"seed\": %llu,\n", wl_program_threads(p),
+            (unsigned long long)r->iterations, (unsigned long long)a->seed);
+    fprintf(f,
+            " \"latency_ns\": {\"mean\": %.3f, \"median\": %.3f, \"min\": %.3f, \"max\": %.3f, "
+            "\"p10\": %.3f, \"p90\": %.3f},\n",
+            r->latency.mean, r->latency.median, r->latency.min, r->latency.max, r->latency.p10,
+            r->latency.p90);
+    fprintf(f,
+            " \"counters\": {\"loads\": %llu, \"stores\": %llu, \"misses\": %llu, "
+            "\"invalidations\": %llu, \"poll_refetches\": %llu, \"steals\": %llu, "
+            "\"writebacks\": %llu, \"network_bytes\": %llu, \"home_queue_ns\": %.3f, "
+            "\"link_queue_ns\": %.3f},\n",
+            (unsigned long long)r->loads, (unsigned long long)r->stores,
+            (unsigned long long)r->misses, (unsigned long long)r->invalidations,
+            (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
+            (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
+            r->home_queue_ns, r->link_queue_ns);
+    fprintf(f,
+            " \"checks\": {\"coherence_violations\": %llu, \"value_errors\": %llu, "
+            "\"deadlock\": %s},\n",
+            (unsigned long long)r->coherence_violations, (unsigned long long)r->value_errors,
+            r->deadlock ? "true" : "false");
+    fprintf(f,
+            " \"sim\": {\"events\": %llu, \"wall_s\": %.6f, \"events_per_s\": %.0f, "
+            "\"simulated_ns\": %llu}}\n",
+            (unsigned long long)r->events, r->wall_s,
+            r->wall_s > 0 ? (double)r->events / r->wall_s : 0.0,
+            (unsigned long long)r->simulated_ns);
+    return fclose(f) == 0;
+}
+
+static void print_links(const struct cli_session *ss)
+{
+    if (ss->mc->net->ops->print_links)
+        ss->mc->net->ops->print_links(ss->mc->net, stdout);
+    else
+        printf("links: the %s topology has none\n", ss->m.machine.topology);
+}
+
+int cli_session_open(const struct cli_run_args *a, struct cli_session *ss)
+{
+    memset(ss, 0, sizeof *ss);
+    sim_diag_init(&ss->d);
+    if (!cli_load_machine(a->config, a->sets, a->nsets, &ss->m))
+        return SIM_EXIT_INPUT;
+    struct wl_parse_opts po = {(int)ss->m.machine.line_bytes, (int)ss->m.machine.cores,
+                               (int)ss->m.machine.threads_per_core};
+    ss->p = a->gen ? cli_generate(a->gen, (int)a->threads, (long)a->iterations, &ss->m, &ss->d)
+                   : wl_parse_file(a->trace, &po, &ss->d);
+    if (ss->p)
+        ss->mc = machine_build(&ss->m, a->seed, &ss->d);
+    if (!ss->mc) {
+        cli_session_close(ss);
+        return SIM_EXIT_INPUT;
+    }
+    if (a->check)
+        cc_check_enable(ss->mc->cc, false);
+    machine_view(ss->mc, &ss->w);
+    return 0;
+}
+
+void cli_session_close(struct cli_session *ss)
+{
+    sim_diag_print(&ss->d);
+    sim_diag_init(&ss->d);
+    machine_free(ss->mc);
+    wl_program_free(ss->p);
+    ss->mc = NULL;
+    ss->p = NULL;
+}
+
+/* --trace-out: the writer, attached to o (NULL: none or it failed). */
+static struct trace_out *open_trace(const struct cli_run_args *a, struct cli_session *ss,
+                                    struct core_run_opts *o, bool *failed)
+{
+    *failed = false;
+    if (!a->trace_out)
+        return NULL;
+    struct trace_out_opts to = {a->trace_out, a->trace_from, a->trace_to, a->trace_max_bytes};
+    struct trace_out *t = trace_out_open(&to, ss->p, &ss->w);
+    if (t)
+        trace_out_attach(t, o);
+    *failed = !t;
+    return t;
+}
+
+/* The progress line (sim/progress.h), redrawn when an iteration opens. */
+struct run_progress {
+    struct progress p;
+    const struct sim_kernel *k;
+};
+
+static void on_iteration(void *ctx, uint64_t iteration)
+{
+    struct run_progress *rp = ctx;
+    progress_update(&rp->p, iteration ? iteration - 1 : 0, sim_now(rp->k) / SIM_PS_PER_NS,
+                    sim_events_fired(rp->k));
+}
+
+/* --plot: the histogram of the iteration latencies. */
+static bool plot_latency(const struct cli_run_args *a, const struct machine_cfg *m,
+                         const struct core_result *r)
+{
+    char title[512];
+    snprintf(title, sizeof title, "%s on %s (%s): %llu iterations", cli_workload_name(a),
+             m->machine.name, m->machine.protocol, (unsigned long long)r->iterations);
+    return plot_histogram(a->plot, title, "iteration latency (ns)", r->latency_ns, r->iterations);
+}
+
+/* On the SCC nothing keeps copies coherent: a trace that shares no line
+ * through an MPB (or a test-and-set register) and fails its checks most
+ * likely expected coherence. Says so once. */
+static void hint_noncoherent(const struct cli_session *ss, const struct core_result *r)
+{
+    if (ss->m.memsys->coherent || (!r->value_errors && !r->deadlock))
+        return;
+    for (int i = 0; i < wl_program_decl_count(ss->p); i++)
+        if (wl_program_decl(ss->p, i)->place != WL_PLACE_MEMORY)
+            return;
+    fprintf(stderr, "ccsim run: note: the scc protocol keeps no copies coherent, and this trace "
+                    "puts no line in a message-passing buffer (line NAME mpb=T): threads do not "
+                    "see each other's stores (docs/labs/05-scc-mpb, the scc-* generators)\n");
+}
+
+int cli_run(int argc, char **argv)
+{
+    struct cli_run_args a = {.seed = 1, .trace_to = UINT64_MAX, .trace_max_bytes = 200000000};
+    int bad = cli_parse_run_args("run", argc, argv, &a);
+    if (bad)
+        return bad;
+    if (a.plot && !plot_available())
+        return SIM_EXIT_INPUT;
+    struct cli_session ss;
+    if ((bad = cli_session_open(&a, &ss)))
+        return bad;
+    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    bool trace_failed;
+    struct trace_out *tr = open_trace(&a, &ss, &o, &trace_failed);
+    if (trace_failed) {
+        cli_session_close(&ss);
+        return SIM_EXIT_INPUT;
+    }
+    struct run_progress rp = {.k = ss.w.k};
+    progress_init(&rp.p, "ccsim run", "iterations", a.gen ? a.iterations : 0);
+    o.on_iteration = on_iteration;
+    o.iteration_ctx = &rp;
+    struct core_result r;
+    core_run(&ss.w, ss.p, &o, &r, &ss.d);
+    progress_end(&rp.p);
+    if (tr && !trace_out_close(tr, sim_now(ss.w.k)))
+        r.input_error = true;
+    int status = SIM_EXIT_INPUT;
+    if (!r.input_error) {
+        print_summary(&ss.m, &a, ss.p, &r);
+        if (a.links)
+            print_links(&ss);
+        status =
+            r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
+        hint_noncoherent(&ss, &r);
+        if (a.json && !write_json(a.json, &ss.m, &a, ss.p, &r))
+            status = SIM_EXIT_INPUT;
+        if (a.plot && !plot_latency(&a, &ss.m, &r))
+            status = SIM_EXIT_INPUT;
+    }
+    core_result_free(&r);
+    cli_session_close(&ss);
+    return status;
+}

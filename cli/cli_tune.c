@@ -1,0 +1,246 @@
+/*
+ * cli_tune.c -- `ccsim tune -c CONFIG -w GEN -t N [-i K]`: a generator's best
+ * parameter on a machine, found by simulating every candidate in-process.
+ *
+ * Search spaces (one parameter per generator):
+ *   barrier-dissemination, barrier-pairwise, barrier-socketroot: m = 1..7
+ *   barrier-multim: m = auto and the uniform lists K/K/... (K = 1..7) with
+ *                   (K+1)^rounds >= threads
+ *   bcast-tree, bcast-multiline, reduce-tree: shape = flat, binary,
+ *                   binomial, kary:2..8
+ *   m2o-tree, o2m-tree: k = 1..8
+ *   m2o, o2m: lines = same, diff
+ * Any other generator (reduce-binomial, pingpong, newer ones) has nothing
+ * to tune: tune says so and measures the default.
+ */
+#include "cli.h"
+#include "sweep.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tune_args {
+    const char *config, *gen;
+    uint64_t threads, iterations, seed;
+    const char *sets[64];
+    size_t nsets;
+};
+
+struct candidate {
+    char spec[SWEEP_NAME_MAX + 64];
+    struct sweep_result r;
+};
+
+enum space { SPACE_NONE, SPACE_M, SPACE_MULTIM, SPACE_SHAPE, SPACE_K, SPACE_LINES };
+
+static const struct {
+    const char *gen;
+    enum space space;
+} spaces[] = {
+    {"barrier-dissemination", SPACE_M},
+    {"barrier-pairwise", SPACE_M},
+    {"barrier-socketroot", SPACE_M},
+    {"barrier-multim", SPACE_MULTIM},
+    {"bcast-tree", SPACE_SHAPE},
+    {"bcast-multiline", SPACE_SHAPE},
+    {"reduce-tree", SPACE_SHAPE},
+    {"m2o-tree", SPACE_K},
+    {"o2m-tree", SPACE_K},
+    {"m2o", SPACE_LINES},
+    {"o2m", SPACE_LINES},
+};
+
+static int parse_tune_args(int argc, char **argv, struct tune_args *a)
+{
+    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
+                                          {"workload", required_argument, NULL, 'w'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {"iterations", required_argument, NULL, 'i'},
+                                          {"seed", required_argument, NULL, 'S'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {0}};
+    int c, bad = 0;
+    optind = 1;
+    while ((c = cli_next_opt("tune", argc, argv, ":c:w:t:i:s:", longs, &bad)) != -1) {
+        if (bad)
+            return bad;
+        bool ok = true;
+        if (c == 'c')
+            a->config = optarg;
+        else if (c == 'w')
+            a->gen = optarg;
+        else if (c == 't')
+            ok = cli_parse_u64("tune", "-t", optarg, 1, 4096, &a->threads);
+        else if (c == 'i')
+            ok = cli_parse_u64("tune", "-i", optarg, 1, 1000000000, &a->iterations);
+        else if (c == 'S')
+            ok = cli_parse_u64("tune", "--seed", optarg, 0, UINT64_MAX, &a->seed);
+        else if (c == 's' && a->nsets == SIM_COUNT_OF(a->sets))
+            return cli_usage_error("tune", "too many --set (at most 64)");
+        else if (c == 's')
+            a->sets[a->nsets++] = optarg;
+        if (!ok)
+            return SIM_EXIT_INPUT;
+    }
+    if (optind < argc)
+        return cli_usage_error("tune", "unexpected argument '%s'", argv[optind]);
+    if (!a->config || !a->gen || !a->threads)
+        return cli_usage_error("tune", "-c CONFIG, -w GENERATOR and -t THREADS are required");
+    return 0;
+}
+
+static enum space space_of(const char *gen)
+{
+    size_t len = strcspn(gen, ":");
+    for (size_t i = 0; i < SIM_COUNT_OF(spaces); i++)
+        if (strlen(spaces[i].gen) == len && strncmp(spaces[i].gen, gen, len) == 0)
+            return spaces[i].space;
+    return SPACE_NONE;
+}
+
+static void add(struct candidate **c, size_t *n, const char *gen, const char *param)
+{
+    *c = sim_xrealloc(*c, (*n + 1) * sizeof **c);
+    memset(&(*c)[*n], 0, sizeof **c);
+    snprintf((*c)[*n].spec, sizeof(*c)[*n].spec, "%s%s%s", gen, strchr(gen, ':') ? "," : ":",
+             param);
+    (*n)++;
+}
+
+/* m = K/K/...: enough rounds of K for the thread count. */
+static void multim_list(char *buf, size_t size, int k, int threads)
+{
+    size_t len = (size_t)snprintf(buf, size, "m=%d", k);
+    for (long reach = k + 1; reach < threads && len < size; reach *= k + 1)
+        len += (size_t)snprintf(buf + len, size - len, "/%d", k);
+}
+
+static size_t candidates(const char *gen, int threads, struct candidate **c)
+{
+    static const char *const shapes[] = {"flat", "binary", "binomial"};
+    size_t n = 0;
+    char p[128];
+    switch (space_of(gen)) {
+    case SPACE_NONE:
+        break;
+    case SPACE_M:
+    case SPACE_MULTIM:
+        if (space_of(gen) == SPACE_MULTIM)
+            add(c, &n, gen, "m=auto");
+        for (int m = 1; m <= 7; m++) {
+            if (space_of(gen) == SPACE_MULTIM)
+                multim_list(p, sizeof p, m, threads);
+            else
+                snprintf(p, sizeof p, "m=%d", m);
+            add(c, &n, gen, p);
+        }
+        break;
+    case SPACE_SHAPE:
+        for (size_t i = 0; i < SIM_COUNT_OF(shapes); i++) {
+            snprintf(p, sizeof p, "shape=%s", shapes[i]);
+            add(c, &n, gen, p);
+        }
+        for (int k = 2; k <= 8; k++) {
+            snprintf(p, sizeof p, "shape=kary:%d", k);
+            add(c, &n, gen, p);
+        }
+        break;
+    case SPACE_K:
+        for (int k = 1; k <= 8; k++) {
+            snprintf(p, sizeof p, "k=%d", k);
+            add(c, &n, gen, p);
+        }
+        break;
+    case SPACE_LINES:
+        add(c, &n, gen, "lines=same");
+        add(c, &n, gen, "lines=diff");
+        break;
+    }
+    return n;
+}
+
+/* Runs one candidate; prints its line. */
+static void measure(const struct machine_cfg *m, const struct tune_args *a, struct candidate *c)
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    sweep_run_spec(m, c->spec, (int)a->threads, (long)a->iterations, a->seed, &c->r, &d);
+    if (c->r.status == SWEEP_SKIPPED) {
+        printf("  %-40s refused: %s", c->spec, d.text);
+        return;
+    }
+    sim_diag_print(&d);
+    if (c->r.status == SWEEP_FAILED)
+        printf("  %-40s FAILED a check (value errors %llu, violations %llu%s)\n", c->spec,
+               (unsigned long long)c->r.value_errors, (unsigned long long)c->r.coherence_violations,
+               c->r.deadlock ? ", deadlock" : "");
+    else
+        printf("  %-40s median %10.1f ns\n", c->spec, c->r.latency.median);
+}
+
+static void report(const char *what, const struct candidate *c)
+{
+    if (c && c->r.status == SWEEP_OK)
+        printf("%-8s %-40s median %10.1f ns\n", what, c->spec, c->r.latency.median);
+    else if (c)
+        printf("%-8s %-40s (did not run: refused or failed)\n", what, c->spec);
+}
+
+/* Measures every candidate and the default; prints best, worst, default. */
+static int tune(const struct machine_cfg *m, const struct tune_args *a, struct candidate *c,
+                size_t n)
+{
+    struct candidate def = {0};
+    snprintf(def.spec, sizeof def.spec, "%s", a->gen);
+    const struct candidate *best = NULL, *worst = NULL;
+    bool failed = false;
+    for (size_t i = 0; i < n; i++) {
+        measure(m, a, &c[i]);
+        failed |= c[i].r.status == SWEEP_FAILED;
+        if (c[i].r.status != SWEEP_OK)
+            continue;
+        if (!best || c[i].r.latency.median < best->r.latency.median)
+            best = &c[i];
+        if (!worst || c[i].r.latency.median > worst->r.latency.median)
+            worst = &c[i];
+    }
+    measure(m, a, &def);
+    failed |= def.r.status == SWEEP_FAILED;
+    if (!n)
+        printf("%s has nothing to tune\n", a->gen);
+    else if (!best)
+        printf("no candidate ran\n");
+    report("best:", best);
+    report("worst:", worst);
+    report("default:", &def);
+    return failed ? SIM_EXIT_FAIL : SIM_EXIT_OK;
+}
+
+int cli_tune(int argc, char **argv)
+{
+    struct tune_args a = {.iterations = 100, .seed = 1};
+    int bad = parse_tune_args(argc, argv, &a);
+    if (bad)
+        return bad;
+    if (strlen(a.gen) >= SWEEP_NAME_MAX)
+        return cli_usage_error("tune", "-w '%.40s...' is too long", a.gen);
+    struct machine_cfg m;
+    if (!cli_load_machine(a.config, a.sets, a.nsets, &m))
+        return SIM_EXIT_INPUT;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    if (!sweep_accepts(&m, a.gen, (int)a.threads, (long)a.iterations, &d)) {
+        sim_diag_print(&d);
+        return SIM_EXIT_INPUT;
+    }
+    struct candidate *c = NULL;
+    size_t n = candidates(a.gen, (int)a.threads, &c);
+    printf("ccsim tune: %s on %s, %llu threads, %llu iterations, seed %llu: %zu candidates\n",
+           a.gen, m.machine.name, (unsigned long long)a.threads, (unsigned long long)a.iterations,
+           (unsigned long long)a.seed, n);
+    int status = tune(&m, &a, c, n);
+    free(c);
+    return status;
+}

@@ -1,0 +1,623 @@
+/*
+ * cli_validate.c -- `ccsim validate`: every modelled algorithm of seeds 000
+ * and 001 (validate/validate.h, table val_algos) run on a machine for a list of
+ * thread counts; the simulated min / median / max beside the model's band
+ * [T_min, T_max], whether the median is in the band, and the error against
+ * T_min, as a table and as JSON.
+ */
+#include "cli.h"
+#include "microbench.h"
+#include "plot.h"
+#include "validate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define VAL_MAX_W     16
+#define VAL_MAX_T     64
+#define VAL_FIT_ITERS 9
+
+struct val_args {
+    const char *config, *json, *params; /* params: NULL (auto), "paper", "fitted" */
+    const char *plot;                   /* --plot DIR */
+    bool optimize;                      /* --optimize */
+    const char *gens[VAL_MAX_W];
+    int ngens;
+    int threads[VAL_MAX_T];
+    int nthreads;
+    uint64_t iterations;
+    double tolerance; /* fraction */
+    const char *sets[64];
+    size_t nsets;
+};
+
+struct val_row {
+    const struct val_algo *algo;
+    int threads;
+    double min, median, max;
+    bool modelled, in_band;
+    struct val_band band;
+    const char *why; /* no model: the reason */
+};
+
+static int parse_threads(const char *text, struct val_args *a)
+{
+    char *copy = strdup(text), *save = NULL;
+    int bad = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {
+        uint64_t v;
+        if (a->nthreads == VAL_MAX_T)
+            bad = cli_usage_error("validate", "--threads: at most %d counts", VAL_MAX_T);
+        else if (!cli_parse_u64("validate", "--threads", tok, 2, 4096, &v))
+            bad = SIM_EXIT_INPUT;
+        else
+            a->threads[a->nthreads++] = (int)v;
+    }
+    free(copy);
+    if (!bad && a->nthreads == 0)
+        bad = cli_usage_error("validate", "--threads: give a list such as 2,4,8");
+    return bad;
+}
+
+static int parse_opt(int c, struct val_args *a)
+{
+    uint64_t v;
+    switch (c) {
+    case 'c':
+        a->config = optarg;
+        return 0;
+    case 'w':
+        if (a->ngens == VAL_MAX_W)
+            return cli_usage_error("validate", "too many -w (at most %d)", VAL_MAX_W);
+        a->gens[a->ngens++] = optarg;
+        return 0;
+    case 'P':
+        if (strcmp(optarg, "paper") && strcmp(optarg, "fitted"))
+            return cli_usage_error("validate", "--params is paper or fitted, not '%s'", optarg);
+        a->params = optarg;
+        return 0;
+    case 't':
+        return parse_threads(optarg, a);
+    case 'i':
+        return cli_parse_u64("validate", "-i", optarg, 2, 1000000, &a->iterations) ? 0
+                                                                                   : SIM_EXIT_INPUT;
+    case 'T':
+        if (!cli_parse_u64("validate", "--tolerance", optarg, 0, 1000, &v))
+            return SIM_EXIT_INPUT;
+        a->tolerance = (double)v / 100.0;
+        return 0;
+    case 'J':
+        a->json = optarg;
+        return 0;
+    case 'p':
+        a->plot = optarg;
+        return 0;
+    case 'O':
+        a->optimize = true;
+        return 0;
+    case 's':
+        if (a->nsets == SIM_COUNT_OF(a->sets))
+            return cli_usage_error("validate", "too many --set (at most 64)");
+        a->sets[a->nsets++] = optarg;
+        return 0;
+    }
+    return 0;
+}
+
+/* --plot DIR: gnuplot on PATH, DIR a directory (made if missing). */
+static int check_plot(const struct val_args *a)
+{
+    if (!a->plot)
+        return 0;
+    if (!plot_have_gnuplot()) {
+        fprintf(stderr, "ccsim validate: --plot needs gnuplot, which is not on PATH (Debian: "
+                        "apt-get install gnuplot-nox)\n");
+        return SIM_EXIT_INPUT;
+    }
+    struct stat st;
+    if (mkdir(a->plot, 0777) != 0 && (stat(a->plot, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "ccsim validate: --plot %s: not a directory and cannot be made: %s\n",
+                a->plot, strerror(errno));
+        return SIM_EXIT_INPUT;
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct val_args *a)
+{
+    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
+                                          {"workload", required_argument, NULL, 'w'},
+                                          {"params", required_argument, NULL, 'P'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {"iterations", required_argument, NULL, 'i'},
+                                          {"tolerance", required_argument, NULL, 'T'},
+                                          {"json", required_argument, NULL, 'J'},
+                                          {"plot", required_argument, NULL, 'p'},
+                                          {"optimize", no_argument, NULL, 'O'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {0}};
+    int c, bad = 0;
+    optind = 1;
+    while ((c = cli_next_opt("validate", argc, argv, ":c:w:t:i:s:", longs, &bad)) != -1) {
+        if (bad || (bad = parse_opt(c, a)))
+            return bad;
+    }
+    if (optind < argc)
+        return cli_usage_error("validate", "unexpected argument '%s'", argv[optind]);
+    if (!a->config)
+        return cli_usage_error("validate", "-c CONFIG is required");
+    return check_plot(a);
+}
+
+/* True if -w names this algorithm: its whole spec or its generator. */
+static bool selected(const struct val_args *a, const struct val_algo *al)
+{
+    if (a->ngens == 0)
+        return true;
+    size_t glen = strcspn(al->spec, ":");
+    for (int i = 0; i < a->ngens; i++)
+        if (!strcmp(a->gens[i], al->spec) ||
+            (strlen(a->gens[i]) == glen && !strncmp(a->gens[i], al->spec, glen)))
+            return true;
+    return false;
+}
+
+static int check_gens(const struct val_args *a)
+{
+    for (int i = 0; i < a->ngens; i++) {
+        struct val_args one = {.gens = {a->gens[i]}, .ngens = 1};
+        bool any = false;
+        for (int k = 0; k < val_nalgos; k++)
+            any = any || selected(&one, &val_algos[k]);
+        if (!any)
+            return cli_usage_error("validate",
+                                   "no model for '%s' (modelled: pingpong, m2o, o2m, "
+                                   "barrier-dissemination, barrier-multim, barrier-pairwise, "
+                                   "barrier-socketroot, m2o-tree, o2m-tree, bcast-tree, "
+                                   "bcast-multiline, reduce-tree, reduce-binomial; see --help)",
+                                   a->gens[i]);
+    }
+    return 0;
+}
+
+static void default_threads(struct val_args *a, int cores)
+{
+    for (int t = 2; t <= cores && a->nthreads < VAL_MAX_T; t *= 2)
+        a->threads[a->nthreads++] = t;
+    if (a->nthreads && a->threads[a->nthreads - 1] != cores && cores > 2)
+        a->threads[a->nthreads++] = cores;
+}
+
+/* Seed 001's throughputs, measured by simulation once per message size. */
+struct rates_cache {
+    const struct machine_cfg *m;
+    long bytes[8];
+    struct val_copy_rates r[8];
+    int n;
+};
+
+static bool measure_rates(void *ctx, long bytes, struct val_copy_rates *out)
+{
+    struct rates_cache *c = ctx;
+    for (int i = 0; i < c->n; i++)
+        if (c->bytes[i] == bytes) {
+            *out = c->r[i];
+            return true;
+        }
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct mb_copy_rates mr;
+    if (!mb_copy_rates(c->m, bytes, VAL_FIT_ITERS, &mr, &d)) {
+        sim_diag_print(&d);
+        return false;
+    }
+    *out = (struct val_copy_rates){mr.lhm, mr.shs, mr.lmm, mr.shm};
+    if (c->n < 8) {
+        c->bytes[c->n] = bytes;
+        c->r[c->n++] = *out;
+    }
+    return true;
+}
+
+static bool has_paper(const struct machine_model_sec *m)
+{
+    return m->R_R_ns > 0 && m->R_I_ns > 0;
+}
+
+static int get_params(struct val_args *a, const struct machine_cfg *m, struct val_params *p)
+{
+    if (!a->params)
+        a->params = has_paper(&m->model) ? "paper" : "fitted";
+    if (!strcmp(a->params, "paper")) {
+        if (!has_paper(&m->model))
+            return cli_usage_error("validate",
+                                   "%s has no model section (R_R, R_I): use "
+                                   "--params fitted",
+                                   m->path);
+        const struct machine_model_sec *f = &m->model;
+        *p = (struct val_params){f->R_L_ns,
+                                 f->R_R_ns,
+                                 f->R_Q_ns,
+                                 f->R_I_ns,
+                                 f->R_QI_ns,
+                                 f->contention_b_ns,
+                                 f->contention_c_ns,
+                                 f->multiline_q_ns,
+                                 f->multiline_o_ns,
+                                 NULL,
+                                 NULL};
+        return 0;
+    }
+    struct mb_result r;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    bool ok = mb_run(m, VAL_FIT_ITERS, &r, &d);
+    sim_diag_print(&d);
+    if (!ok)
+        return SIM_EXIT_INPUT;
+    val_params_fitted(r.r_l, r.r_r, r.r_q, r.r_i, r.r_qi, r.contention_c, r.multiline_q,
+                      r.multiline_o, p);
+    return 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* min / median / max of the iterations, the first (a cold start) dropped. */
+static void stats(const struct core_result *r, struct val_row *row)
+{
+    size_t n = r->iterations, skip = n > 1 ? 1 : 0;
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    memcpy(v, r->latency_ns + skip, (n - skip) * sizeof *v);
+    n -= skip;
+    qsort(v, n, sizeof *v, cmp_double);
+    row->min = n ? v[0] : NAN;
+    row->max = n ? v[n - 1] : NAN;
+    row->median = !n ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    free(v);
+}
+
+/* Runs one generator; 0, or an exit status. */
+static int simulate(const struct val_args *a, struct val_row *row)
+{
+    struct cli_run_args ra = {.config = a->config,
+                              .gen = row->algo->spec,
+                              .threads = (uint64_t)row->threads,
+                              .iterations = a->iterations,
+                              .seed = 1};
+    memcpy(ra.sets, a->sets, a->nsets * sizeof a->sets[0]);
+    ra.nsets = a->nsets;
+    struct cli_session ss;
+    int bad = cli_session_open(&ra, &ss);
+    if (bad)
+        return bad;
+    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    struct core_result r;
+    core_run(&ss.w, ss.p, &o, &r, &ss.d);
+    int status = r.input_error ? SIM_EXIT_INPUT : r.deadlock ? SIM_EXIT_FAIL : 0;
+    if (!status)
+        stats(&r, row);
+    core_result_free(&r);
+    cli_session_close(&ss);
+    return status;
+}
+
+static void judge(const struct val_args *a, const struct val_machine *vm,
+                  const struct val_params *p, struct val_row *row)
+{
+    row->modelled = val_model(row->algo, row->threads, vm, p, &row->band, &row->why);
+    /* fitted parameters can invert a band (T_min > T_max): judge the interval */
+    double lo = fmin(row->band.min, row->band.max), hi = fmax(row->band.min, row->band.max);
+    row->in_band = row->modelled && row->median >= lo * (1 - a->tolerance) &&
+                   row->median <= hi * (1 + a->tolerance);
+}
+
+static void print_header(const struct val_args *a, const struct machine_cfg *m,
+                         const struct val_params *p, bool table)
+{
+    printf("ccsim validate: %s (%s, %s, %lld cores, %lld sockets), params %s, %llu iterations "
+           "(the first dropped), tolerance %.0f %%\n",
+           m->machine.name, m->machine.protocol, m->machine.topology, (long long)m->machine.cores,
+           (long long)m->machine.sockets, a->params, (unsigned long long)a->iterations,
+           100 * a->tolerance);
+    const char *names[] = {"R_L", "R_R", "R_Q", "R_I", "R_QI", "b", "c"};
+    const double v[] = {p->r_l, p->r_r, p->r_q, p->r_i, p->r_qi, p->b, p->c};
+    printf("params (ns):");
+    for (size_t i = 0; i < SIM_COUNT_OF(v); i++)
+        if (isfinite(v[i]) && v[i] != 0)
+            printf("  %s %.2f", names[i], v[i]);
+        else
+            printf("  %s -", names[i]);
+    printf("\n");
+    if (!table)
+        return;
+    printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "
+           "T_min > T_max); error = (median - T_min) / T_min\n");
+    printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s\n", "algorithm", "threads", "sim min", "median",
+           "max", "T_min", "T_max", "in band", "error");
+}
+
+static void print_row(const struct val_row *r)
+{
+    printf("%-26s %7d %9.1f %9.1f %9.1f", r->algo->spec, r->threads, r->min, r->median, r->max);
+    if (r->modelled)
+        printf(" %9.1f %9.1f %7s %+7.1f%%%s\n", r->band.min, r->band.max, r->in_band ? "yes" : "no",
+               100 * (r->median - r->band.min) / r->band.min,
+               r->band.min > r->band.max ? "  (T_min > T_max)" : "");
+    else
+        printf("  no model: %s\n", r->why);
+}
+
+static void json_num(FILE *f, const char *key, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ", \"%s\": %.3f", key, v);
+    else
+        fprintf(f, ", \"%s\": null", key);
+}
+
+static void json_row(FILE *f, const struct val_row *r)
+{
+    fprintf(f, "{\"algorithm\": ");
+    cli_json_string(f, r->algo->spec);
+    fprintf(f, ", \"threads\": %d", r->threads);
+    json_num(f, "sim_min_ns", r->min);
+    json_num(f, "sim_median_ns", r->median);
+    json_num(f, "sim_max_ns", r->max);
+    json_num(f, "model_min_ns", r->modelled ? r->band.min : NAN);
+    json_num(f, "model_max_ns", r->modelled ? r->band.max : NAN);
+    fprintf(f, ", \"in_band\": %s}", !r->modelled ? "null" : r->in_band ? "true" : "false");
+}
+
+static bool write_json(const struct val_args *a, const struct machine_cfg *m,
+                       const struct val_row *rows, int n, double fraction)
+{
+    FILE *f = fopen(a->json, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", a->json, strerror(errno));
+        return false;
+    }
+    fprintf(f, "{\"config\": ");
+    cli_json_string(f, m->path);
+    fprintf(f, ", \"machine\": ");
+    cli_json_string(f, m->machine.name);
+    fprintf(f, ", \"params\": ");
+    cli_json_string(f, a->params);
+    fprintf(f, ", \"tolerance\": %.3f,\n \"rows\": [", a->tolerance);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s\n  ", i ? "," : "");
+        json_row(f, &rows[i]);
+    }
+    fprintf(f, "],\n \"in_band_fraction\": ");
+    if (isfinite(fraction))
+        fprintf(f, "%.4f}\n", fraction);
+    else
+        fprintf(f, "null}\n");
+    return fclose(f) == 0;
+}
+
+/* Runs every selected algorithm at every thread count; fills rows. */
+static int run_all(const struct val_args *a, const struct val_machine *vm,
+                   const struct val_params *p, struct val_row *rows, int *n)
+{
+    int max_threads = vm->cores * 4;
+    for (int k = 0; k < val_nalgos; k++) {
+        if (!selected(a, &val_algos[k]))
+            continue;
+        for (int t = 0; t < a->nthreads; t++) {
+            if (a->threads[t] > max_threads || !val_runs(&val_algos[k], a->threads[t]))
+                continue;
+            struct val_row *r = &rows[*n];
+            *r = (struct val_row){.algo = &val_algos[k], .threads = a->threads[t]};
+            int bad = simulate(a, r);
+            if (bad)
+                return bad;
+            judge(a, vm, p, r);
+            print_row(r);
+            fflush(stdout);
+            ++*n;
+        }
+    }
+    return 0;
+}
+
+/* --plot: one PNG per algorithm (rows of one algorithm are consecutive). */
+static bool plot_all(const struct val_args *a, const struct val_row *rows, int n)
+{
+    struct plot_band_point *pts = calloc((size_t)(n ? n : 1), sizeof *pts);
+    bool ok = true;
+    for (int i = 0, j; i < n && ok; i = j) {
+        int k = 0;
+        for (j = i; j < n && rows[j].algo == rows[i].algo; j++, k++) {
+            const struct val_row *r = &rows[j];
+            pts[k] = (struct plot_band_point){r->threads,  r->min,      r->median,  r->max,
+                                              r->band.min, r->band.max, r->modelled};
+        }
+        ok = plot_validate(a->plot, rows[i].algo->spec, pts, k);
+    }
+    free(pts);
+    if (ok)
+        printf("plots: %s/*.png\n", a->plot);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- --optimize */
+
+#define VAL_OPT_MAX 8
+
+/* One family of candidates: generator specs, their model and the simulation. */
+struct val_opt {
+    const char *title, *eqs;
+    struct val_algo cand[VAL_OPT_MAX];
+    char specs[VAL_OPT_MAX][8192];
+    char names[VAL_OPT_MAX][64]; /* for the table */
+    int *parents[VAL_OPT_MAX];   /* a searched tree: its parents (its model) */
+    int n;
+};
+
+static void opt_diss(struct val_opt *o)
+{
+    *o = (struct val_opt){.title = "barrier-dissemination", .eqs = "Eq 27 (Eq 29 on GOLS)"};
+    for (int m = 1; m <= 7; m++, o->n++) {
+        snprintf(o->specs[o->n], sizeof o->specs[0], "barrier-dissemination:m=%d", m);
+        snprintf(o->names[o->n], sizeof o->names[0], "barrier-dissemination:m=%d", m);
+        o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_DISS, m, "", VAL_SHAPE_FLAT};
+    }
+}
+
+/* flat, binary, binomial, and the tree Eq 32's search picks (one socket). */
+static void opt_bcast(struct val_opt *o, const struct val_machine *vm, const struct val_params *p,
+                      int threads)
+{
+    static const char *names[] = {"flat", "binary", "binomial"};
+    *o = (struct val_opt){.title = "bcast-tree", .eqs = "Eq 32"};
+    for (int k = 0; k < 3; k++, o->n++) {
+        snprintf(o->specs[o->n], sizeof o->specs[0], "bcast-tree:shape=%s", names[k]);
+        snprintf(o->names[o->n], sizeof o->names[0], "bcast-tree:shape=%s", names[k]);
+        o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_BCAST_TREE, 0, "", (enum val_shape)k};
+    }
+    if (threads > vm->cores / vm->sockets || threads > 1024)
+        return; /* the search models one socket */
+    int *parent = malloc((size_t)threads * sizeof *parent);
+    val_bcast_search(p, threads, vm->phi, parent);
+    int len = snprintf(o->specs[o->n], sizeof o->specs[0], "bcast-tree:shape=parents:");
+    int kids = 0;
+    for (int t = 0; t < threads && len < (int)sizeof o->specs[0]; t++) {
+        len += snprintf(o->specs[o->n] + len, sizeof o->specs[0] - (size_t)len, "%s%d",
+                        t ? "/" : "", parent[t]);
+        kids += parent[t] == 0;
+    }
+    if (len >= (int)sizeof o->specs[0]) {
+        free(parent);
+        return;
+    }
+    snprintf(o->names[o->n], sizeof o->names[0], "searched (root has %d children)", kids);
+    o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_BCAST_TREE, 0, "", VAL_SHAPE_FLAT};
+    o->parents[o->n++] = parent;
+}
+
+static void opt_free(struct val_opt *o)
+{
+    for (int i = 0; i < o->n; i++)
+        free(o->parents[i]);
+}
+
+/* Simulates and models every candidate; prints the table and the choices. */
+static int opt_run(const struct val_args *a, const struct val_machine *vm,
+                   const struct val_params *p, const struct val_opt *o, int threads)
+{
+    int best_model = -1, best_sim = -1;
+    double tmin[VAL_OPT_MAX] = {0}, med[VAL_OPT_MAX] = {0};
+    printf("\n%s, %d threads: model T_min (%s) and simulated median\n", o->title, threads, o->eqs);
+    printf("  %-34s %10s %10s\n", "candidate", "T_min", "median");
+    for (int i = 0; i < o->n; i++) {
+        struct val_row r = {.algo = &o->cand[i], .threads = threads};
+        int bad = simulate(a, &r);
+        if (bad)
+            return bad;
+        const char *why;
+        struct val_band b;
+        if (o->parents[i])
+            tmin[i] = val_bcast_parents(p, o->parents[i], threads, vm->phi).min;
+        else
+            tmin[i] = val_model(&o->cand[i], threads, vm, p, &b, &why) ? b.min : NAN;
+        med[i] = r.median;
+        if (isfinite(tmin[i]) && (best_model < 0 || tmin[i] < tmin[best_model]))
+            best_model = i;
+        if (best_sim < 0 || med[i] < med[best_sim])
+            best_sim = i;
+        printf("  %-34s %10.1f %10.1f\n", o->names[i], tmin[i], med[i]);
+    }
+    printf("  model's best: %s; simulated best: %s; speed-up of the simulated best over %s: "
+           "%.2fx\n",
+           best_model >= 0 ? o->names[best_model] : "- (no model)", o->names[best_sim], o->names[0],
+           med[0] / med[best_sim]);
+    if (best_model >= 0)
+        printf("  the model's pick simulates %.2fx faster than %s\n", med[0] / med[best_model],
+               o->names[0]);
+    for (int i = 0; i < o->n; i++)
+        if (o->parents[i])
+            printf("  the searched tree: %s\n", o->specs[i] + strlen("bcast-tree:shape="));
+    return 0;
+}
+
+static int optimize(const struct val_args *a, const struct val_machine *vm,
+                    const struct val_params *p)
+{
+    struct val_opt o;
+    int threads = a->nthreads ? a->threads[0] : vm->cores;
+    opt_diss(&o);
+    int bad = opt_run(a, vm, p, &o, threads);
+    if (!bad) {
+        opt_bcast(&o, vm, p, threads);
+        bad = opt_run(a, vm, p, &o, threads);
+        opt_free(&o);
+    }
+    return bad;
+}
+
+static int finish(const struct val_args *a, const struct machine_cfg *m, const struct val_row *rows,
+                  int n)
+{
+    int in = 0, modelled = 0;
+    for (int i = 0; i < n; i++) {
+        modelled += rows[i].modelled;
+        in += rows[i].in_band;
+    }
+    double fraction = modelled ? (double)in / modelled : NAN;
+    printf("%d of %d points in band (%.0f %%)\n", in, modelled, modelled ? 100 * fraction : 0.0);
+    if (a->json && !write_json(a, m, rows, n, fraction))
+        return SIM_EXIT_INPUT;
+    if (a->plot && !plot_all(a, rows, n))
+        return SIM_EXIT_FAIL;
+    return SIM_EXIT_OK;
+}
+
+/* Where a generator's threads run (validate.h, struct val_machine). */
+static void machine_of(const struct machine_cfg *m, struct val_machine *vm)
+{
+    vm->cores = (int)m->machine.cores;
+    vm->sockets = m->machine.sockets > 0 ? (int)m->machine.sockets : 1;
+    vm->phi = m->memsys->tag_directory;
+}
+
+int cli_validate(int argc, char **argv)
+{
+    struct val_args a = {.iterations = 20, .tolerance = 0.10};
+    int bad = parse_args(argc, argv, &a);
+    if (bad || (bad = check_gens(&a)))
+        return bad;
+    static struct machine_cfg m;
+    if (!cli_load_machine(a.config, a.sets, a.nsets, &m))
+        return SIM_EXIT_INPUT;
+    struct val_machine vm;
+    machine_of(&m, &vm);
+    if (a.nthreads == 0)
+        default_threads(&a, vm.cores);
+    struct val_params p;
+    if ((bad = get_params(&a, &m, &p)))
+        return bad;
+    struct rates_cache rates = {.m = &m};
+    p.rates = measure_rates;
+    p.rates_ctx = &rates;
+    if (a.optimize) {
+        print_header(&a, &m, &p, false);
+        return optimize(&a, &vm, &p);
+    }
+    print_header(&a, &m, &p, true);
+    struct val_row *rows = calloc((size_t)val_nalgos * VAL_MAX_T, sizeof *rows);
+    int n = 0;
+    bad = run_all(&a, &vm, &p, rows, &n);
+    if (!bad)
+        bad = finish(&a, &m, rows, n);
+    free(rows);
+    return bad;
+}

@@ -1,0 +1,454 @@
+/*
+ * machine.c -- the machine config schema, its semantic checks, where
+ * shipped configs are found, and the assembly of a machine (machine.h).
+ */
+#include "machine.h"
+#include "version.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define T struct machine_sec
+static const struct cfg_key machine_keys[] = {
+    CFG_STRING_KEY(T, name, true, "short name of the machine"),
+    CFG_STRING_KEY(T, description, false, "one line for people"),
+    CFG_CHOICE_KEY(T, protocol, true, machine_memsys_names, "coherence protocol"),
+    CFG_CHOICE_KEY(T, topology, true, net_built_names, "interconnect"),
+    CFG_INT_KEY(T, sockets, false, 1, 64, NULL, "sockets (packages)"),
+    CFG_INT_KEY(T, cores, true, 1, 4096, NULL, "cores in all sockets"),
+    CFG_INT_KEY(T, threads_per_core, false, 1, 8, NULL, "hardware threads per core"),
+    CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "core clock"),
+    CFG_INT_KEY(T, line_bytes, true, 16, 256, "B", "cache line size (a power of two)"),
+};
+#undef T
+#define T struct machine_core_sec
+static const struct cfg_key core_keys[] = {
+    CFG_INT_KEY(T, mshrs, false, 1, 64, NULL, "outstanding misses of a copy stream"),
+    CFG_INT_KEY(T, poll_cycles, false, 0, 1000000, "cycles",
+                "from a failed wait's wake-up to its re-load"),
+    CFG_INT_KEY(T, snoop_cycles, false, 0, 100000, "cycles",
+                "a forwarded request or invalidation at a cache (0: its hit latency)"),
+    CFG_INT_KEY(T, atomic_store_bytes, false, 8, 256, "B",
+                "bytes one store writes atomically: 8, or a whole 64-byte line with "
+                "512-bit vector stores (seed 002 Table I)"),
+};
+#undef T
+#define T struct machine_cache_sec
+static const struct cfg_key cache_keys[] = {
+    CFG_INT_KEY(T, size_kb, true, 1, 1048576, "KiB", "capacity"),
+    CFG_INT_KEY(T, ways, true, 1, 64, NULL, "associativity"),
+    CFG_INT_KEY(T, latency_cycles, true, 1, 1000, "cycles", "hit latency"),
+};
+#undef T
+#define T struct machine_memory_sec
+static const struct cfg_key memory_keys[] = {
+    CFG_INT_KEY(T, controllers, false, 1, 64, NULL, "memory controllers"),
+    CFG_FLOAT_KEY(T, latency_ns, true, 1.0, 10000.0, "ns", "DRAM access latency"),
+    CFG_FLOAT_KEY(T, bandwidth_gbs, false, 0.1, 10000.0, "GB/s", "bandwidth per controller"),
+};
+#undef T
+
+#define T struct machine_home_sec
+static const struct cfg_key home_keys[] = {
+    CFG_INT_KEY(T, count, false, 1, 4096, NULL, "home controllers (LLC slices, tag directories)"),
+    CFG_INT_KEY(T, occupancy_cycles, false, 0, 100000, "cycles", "per message handled"),
+    CFG_INT_KEY(T, lookup_cycles, false, 0, 100000, "cycles",
+                "from a message's turn to its first action"),
+    CFG_INT_KEY(T, llc_cycles, false, 0, 100000, "cycles",
+                "a read served by the home's inclusive LLC (0: no LLC, reads go to memory)"),
+    CFG_BOOL_KEY(T, probe_filter, false,
+                 "the home knows which caches hold a line (true, default); false: a "
+                 "broadcast home probes every cache on every request (HyperTransport "
+                 "without HT Assist)"),
+    CFG_BOOL_KEY(T, owned_write_writeback, false,
+                 "MOESI (Bulldozer): writing an Owned line writes it back first"),
+};
+#undef T
+
+#define T                      struct machine_model_sec
+#define MODEL_KEY(field, help) CFG_FLOAT_KEY(T, field, false, 0.0, 1e9, "ns", help)
+static const struct cfg_key model_keys[] = {
+    MODEL_KEY(R_L_ns, "read of a line in the own cache (seed 000 Table 1)"),
+    MODEL_KEY(R_R_ns, "read of a line modified in another core of the socket"),
+    MODEL_KEY(R_Q_ns, "read of a line modified in a core of the other socket"),
+    MODEL_KEY(R_I_ns, "read of a line in memory of the own socket"),
+    MODEL_KEY(R_QI_ns, "read of a line in memory of the other socket"),
+    MODEL_KEY(contention_b_ns, "contention T = b + c n: b (seed 000 Table 2)"),
+    MODEL_KEY(contention_c_ns, "contention T = b + c n: c per thread"),
+    MODEL_KEY(congestion_c_ns, "QPI congestion per line-thread pair (seed 000 Table 3)"),
+    MODEL_KEY(multiline_q_ns, "multi-line T = q + o N: q (seed 000 Tables 3-4)"),
+    MODEL_KEY(multiline_o_ns, "multi-line T = q + o N: o per line"),
+};
+#undef MODEL_KEY
+#undef T
+
+enum { SEC_MACHINE, SEC_CORE, SEC_L1, SEC_L2, SEC_MEMORY, SEC_HOME, SEC_MODEL, SEC_COUNT };
+#define SEC_MAX (SEC_COUNT + 8) /* room for the memory system's and the topology's sections */
+
+/* The sections of a machine config: ours, the memory system's, the topology's. */
+static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SEC_MAX])
+{
+    secs[SEC_MACHINE] = (struct cfg_section){"machine",    true,
+                                             machine_keys, SIM_COUNT_OF(machine_keys),
+                                             &m->machine,  "what the machine is"};
+    secs[SEC_CORE] = (struct cfg_section){
+        "core", false, core_keys, SIM_COUNT_OF(core_keys), &m->core, "the core model"};
+    secs[SEC_L1] = (struct cfg_section){
+        "l1", true, cache_keys, SIM_COUNT_OF(cache_keys), &m->l1, "private level-1 data cache"};
+    secs[SEC_L2] = (struct cfg_section){"l2",       false,
+                                        cache_keys, SIM_COUNT_OF(cache_keys),
+                                        &m->l2,     "private level-2 cache (optional)"};
+    secs[SEC_MEMORY] = (struct cfg_section){
+        "memory", true, memory_keys, SIM_COUNT_OF(memory_keys), &m->memory, "DRAM"};
+    secs[SEC_HOME] = (struct cfg_section){"home",    false,
+                                          home_keys, SIM_COUNT_OF(home_keys),
+                                          &m->home,  "the homes: directories, LLC slices"};
+    secs[SEC_MODEL] =
+        (struct cfg_section){"model",    false,
+                             model_keys, SIM_COUNT_OF(model_keys),
+                             &m->model,  "the papers' measured figures (for comparison)"};
+    size_t n = SEC_COUNT;
+    if (m->memsys && m->memsys->cfg_sections)
+        n += m->memsys->cfg_sections(m->memsys_cfg, secs + n, SEC_MAX - n);
+    if (m->topo)
+        n += m->topo->cfg_sections(m->topo_cfg, secs + n, SEC_MAX - n);
+    return n;
+}
+
+static void machine_defaults(struct machine_cfg *m)
+{
+    memset(m, 0, sizeof *m);
+    m->machine.sockets = 1;
+    m->machine.threads_per_core = 1;
+    m->core.mshrs = 10;
+    m->core.poll_cycles = 0;
+    m->core.atomic_store_bytes = 8;
+    m->memory.controllers = 1;
+    m->memory.bandwidth_gbs = 10.0;
+    m->home.count = 0; /* one per socket */
+    m->home.occupancy_cycles = 1;
+    m->home.lookup_cycles = 0;
+    m->home.probe_filter = true;
+}
+
+static bool is_pow2(int64_t v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* A section of another memory system than the machine's (the SCC's `mpb`
+ * on a coherent machine): named with the protocol it belongs to. Checked
+ * before the schema, which does not know such a section. */
+static bool foreign_sections(const struct machine_cfg *m, const struct cfg_file *cf,
+                             struct sim_diag *d)
+{
+    for (const char *const *n = machine_memsys_names; *n; n++) {
+        const struct machine_memsys *ms = machine_memsys_find(*n);
+        if (ms == m->memsys || !ms->cfg_sections)
+            continue;
+        _Alignas(16) unsigned char cfg[sizeof m->memsys_cfg];
+        struct cfg_section secs[4];
+        size_t nsecs = ms->cfg_sections(cfg, secs, SIM_COUNT_OF(secs));
+        for (size_t i = 0; i < nsecs; i++)
+            for (size_t k = 0; k < secs[i].nkeys; k++) {
+                char key[128];
+                snprintf(key, sizeof key, "%s.%s", secs[i].name, secs[i].keys[k].name);
+                if (!cfg_has(cf, key))
+                    continue;
+                sim_diag_add(d, cfg_path(cf), cfg_line(cf, key),
+                             "%s applies to the %s protocol only (this machine runs %s)", key,
+                             ms->name, cfg_string(cf, "machine.protocol"));
+                return false;
+            }
+    }
+    return true;
+}
+
+/* Checks that relate keys to each other. */
+static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
+{
+    bool ok = true;
+    const char *path = cfg_path(cf);
+    if (!is_pow2(m->machine.line_bytes)) {
+        sim_diag_add(d, path, cfg_line(cf, "machine.line_bytes"),
+                     "machine.line_bytes = %lld is not a power of two",
+                     (long long)m->machine.line_bytes);
+        ok = false;
+    }
+    if (m->home.count == 0)
+        m->home.count = m->machine.sockets;
+    if (m->home.count % m->machine.sockets != 0) {
+        sim_diag_add(d, path, cfg_line(cf, "home.count"),
+                     "home.count = %lld is not a multiple of machine.sockets = %lld",
+                     (long long)m->home.count, (long long)m->machine.sockets);
+        ok = false;
+    }
+    if (m->home.owned_write_writeback && !m->memsys->owned_state) {
+        sim_diag_add(d, path, cfg_line(cf, "home.owned_write_writeback"),
+                     "home.owned_write_writeback applies to the moesi protocol only (this machine "
+                     "runs %s)",
+                     m->machine.protocol);
+        ok = false;
+    }
+    if (m->memsys->check)
+        ok &= m->memsys->check(m, cf, d);
+    if (m->machine.cores % m->machine.sockets != 0) {
+        sim_diag_add(d, path, cfg_line(cf, "machine.cores"),
+                     "machine.cores = %lld is not a multiple of machine.sockets = %lld",
+                     (long long)m->machine.cores, (long long)m->machine.sockets);
+        ok = false;
+    }
+    const struct {
+        const char *name;
+        const struct machine_cache_sec *c;
+    } levels[] = {{"l1", &m->l1}, {"l2", &m->l2}};
+    for (size_t i = 0; i < SIM_COUNT_OF(levels) && is_pow2(m->machine.line_bytes); i++) {
+        const struct machine_cache_sec *c = levels[i].c;
+        if (c->size_kb == 0)
+            continue;
+        int64_t lines = c->size_kb * 1024 / m->machine.line_bytes;
+        if (lines % c->ways != 0 || !is_pow2(lines / c->ways)) {
+            char key[32];
+            snprintf(key, sizeof key, "%s.size_kb", levels[i].name);
+            sim_diag_add(d, path, cfg_line(cf, key),
+                         "%s: %lld KiB in %lld ways of %lld-byte lines does not give a "
+                         "power-of-two number of sets",
+                         levels[i].name, (long long)c->size_kb, (long long)c->ways,
+                         (long long)m->machine.line_bytes);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+bool machine_load(struct machine_cfg *m, const char *path, const char *const *sets, size_t nsets,
+                  struct sim_diag *d)
+{
+    machine_defaults(m);
+    snprintf(m->path, sizeof m->path, "%s", path);
+    struct cfg_file *cf = cfg_open(path, d);
+    if (!cf)
+        return false;
+    bool ok = true;
+    for (size_t i = 0; i < nsets; i++)
+        ok &= cfg_set(cf, sets[i], d);
+    const char *topo = cfg_string(cf, "machine.topology");
+    m->topo = topo ? net_find(topo) : NULL;
+    if (m->topo) {
+        SIM_ASSERT(m->topo->cfg_size <= sizeof m->topo_cfg);
+        m->topo->cfg_defaults(m->topo_cfg);
+    }
+    const char *protocol = cfg_string(cf, "machine.protocol");
+    m->memsys = protocol ? machine_memsys_find(protocol) : NULL;
+    if (m->memsys && m->memsys->cfg_defaults) {
+        SIM_ASSERT(m->memsys->cfg_size <= sizeof m->memsys_cfg);
+        m->memsys->cfg_defaults(m->memsys_cfg);
+    }
+    if (ok)
+        ok = foreign_sections(m, cf, d);
+    m->protocol_line = cfg_line(cf, "machine.protocol");
+    m->topology_line = cfg_line(cf, "machine.topology");
+    struct cfg_section secs[SEC_MAX];
+    size_t n = machine_sections(m, secs);
+    if (ok)
+        ok = cfg_apply(cf, secs, n, d);
+    if (ok)
+        ok = machine_check(m, cf, d);
+    cfg_close(cf);
+    return ok;
+}
+
+double machine_float(struct machine_cfg *m, const char *path)
+{
+    struct cfg_section secs[SEC_MAX];
+    size_t n = machine_sections(m, secs);
+    const char *dot = strchr(path, '.');
+    for (size_t i = 0; i < n && dot; i++) {
+        if (strlen(secs[i].name) != (size_t)(dot - path) ||
+            strncmp(secs[i].name, path, (size_t)(dot - path)) != 0)
+            continue;
+        for (size_t k = 0; k < secs[i].nkeys; k++)
+            if (secs[i].keys[k].type == CFG_FLOAT && strcmp(secs[i].keys[k].name, dot + 1) == 0)
+                return *(const double *)((const char *)secs[i].dst + secs[i].keys[k].offset);
+    }
+    return NAN;
+}
+
+void machine_print(struct machine_cfg *m)
+{
+    struct cfg_section secs[SEC_MAX];
+    size_t n = machine_sections(m, secs);
+    printf("# %s (%s)\n", m->machine.name, m->path);
+    if (m->machine.description[0])
+        printf("# %s\n", m->machine.description);
+    for (size_t i = 0; i < n; i++) {
+        if (i == SEC_L2 && m->l2.size_kb == 0) {
+            printf("l2:  # none\n");
+            continue;
+        }
+        cfg_print(&secs[i], 1);
+    }
+    struct sim_clock clk = sim_clock_ghz(m->machine.clock_ghz);
+    printf("# core clock period: %llu ps\n", (unsigned long long)clk.period_ps);
+}
+
+/* ------------------------------------------------------------- finding */
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+const char *machine_config_dir(void)
+{
+    const char *env = getenv("CCSIM_CONFIG_DIR");
+    if (env && *env)
+        return env;
+    if (is_dir(CCSIM_SOURCE_CONFIG_DIR))
+        return CCSIM_SOURCE_CONFIG_DIR;
+    return CCSIM_INSTALL_CONFIG_DIR;
+}
+
+bool machine_config_find(const char *name, char *buf, size_t size)
+{
+    if (is_file(name) || strchr(name, '/')) {
+        snprintf(buf, size, "%s", name);
+        return is_file(name);
+    }
+    const char *dir = machine_config_dir();
+    snprintf(buf, size, "%s/%s", dir, name);
+    if (is_file(buf))
+        return true;
+    snprintf(buf, size, "%s/%s.cfg", dir, name);
+    if (is_file(buf))
+        return true;
+    snprintf(buf, size, "%s", name);
+    return false;
+}
+
+/* ------------------------------------------------------------- building */
+
+bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim_diag *d)
+{
+    memset(p, 0, sizeof *p);
+    if (!m->memsys) {
+        sim_diag_add(d, m->path, m->protocol_line,
+                     "machine.protocol = \"%s\": this protocol is not built yet (built: mesi, "
+                     "mesif, moesi, gols, scc)",
+                     m->machine.protocol);
+        return false;
+    }
+    p->protocol = m->memsys->coherent ? cc_protocol_find(m->memsys->name) : NULL;
+    unsigned line = (unsigned)m->machine.line_bytes;
+    const struct machine_cache_sec *outer = m->l2.size_kb ? &m->l2 : &m->l1;
+    p->cores = (int)m->machine.cores;
+    p->homes = (int)m->home.count;
+    p->line_bytes = line;
+    p->clock = sim_clock_ghz(m->machine.clock_ghz);
+    p->ways = (unsigned)outer->ways;
+    p->sets = (unsigned)(outer->size_kb * 1024 / line / outer->ways);
+    p->hit_cycles = (unsigned)outer->latency_cycles;
+    p->snoop_cycles =
+        (unsigned)(m->core.snoop_cycles ? m->core.snoop_cycles : outer->latency_cycles);
+    if (m->l2.size_kb) {
+        p->l1_ways = (unsigned)m->l1.ways;
+        p->l1_sets = (unsigned)(m->l1.size_kb * 1024 / line / m->l1.ways);
+        p->l1_cycles = (unsigned)m->l1.latency_cycles;
+    }
+    p->home_occupancy_cycles = (unsigned)m->home.occupancy_cycles;
+    p->home_lookup_cycles = (unsigned)m->home.lookup_cycles;
+    p->memory_ps = (sim_time_t)(m->memory.latency_ns * SIM_PS_PER_NS + 0.5);
+    p->llc_ps = (sim_time_t)m->home.llc_cycles * p->clock.period_ps;
+    p->owned_write_writeback = m->home.owned_write_writeback;
+    p->probe_filter = m->home.probe_filter;
+    p->ctrl_bytes = 8;
+    p->data_bytes = 8 + line;
+    p->first_home_node = p->cores;
+    p->sockets = (int)m->machine.sockets;
+    if (m->memsys->memory_controllers) {
+        p->mcs = (int)m->memory.controllers;
+        /* a line's slot at a controller: bytes / (GB/s) = ns */
+        p->memory_occupancy_ps =
+            (sim_time_t)((double)line / m->memory.bandwidth_gbs * SIM_PS_PER_NS + 0.5);
+    }
+    return true;
+}
+
+int64_t machine_mpb_lines(const struct machine_cfg *m)
+{
+    if (!m->memsys || !m->memsys->mpb_lines)
+        return 0;
+    return m->memsys->mpb_lines(m->memsys_cfg, (unsigned)m->machine.line_bytes);
+}
+
+struct machine *machine_build(const struct machine_cfg *m, uint64_t seed, struct sim_diag *d)
+{
+    struct cc_params p;
+    if (!machine_params(m, &p, d))
+        return NULL;
+    return machine_build_with(m, &p, seed, d);
+}
+
+struct machine *machine_build_with(const struct machine_cfg *m, const struct cc_params *pp,
+                                   uint64_t seed, struct sim_diag *d)
+{
+    struct cc_params p = *pp;
+    if (!m->topo) {
+        char built[256] = "";
+        for (const char *const *n = net_built_names; *n; n++)
+            snprintf(built + strlen(built), sizeof built - strlen(built), "%s%s",
+                     built[0] ? ", " : "", *n);
+        sim_diag_add(d, m->path, m->topology_line,
+                     "machine.topology = \"%s\": this topology is not built yet (built: %s)",
+                     m->machine.topology, built);
+        return NULL;
+    }
+    struct machine *mc = sim_xcalloc(1, sizeof *mc);
+    mc->cfg = m;
+    mc->params = p;
+    mc->k = sim_kernel_new();
+    struct net_layout layout = {p.cores, p.homes, (int)m->machine.sockets, p.mcs};
+    mc->net = m->topo->create(mc->k, m->topo_cfg, &layout, seed, d);
+    if (!mc->net) {
+        sim_kernel_free(mc->k);
+        free(mc);
+        return NULL;
+    }
+    mc->cc = machine_memsys_create(m->memsys, mc->k, mc->net, &p, m->memsys_cfg);
+    return mc;
+}
+
+void machine_free(struct machine *mc)
+{
+    if (!mc)
+        return;
+    cc_destroy(mc->cc);
+    net_destroy(mc->net);
+    sim_kernel_free(mc->k);
+    free(mc);
+}
+
+void machine_view(const struct machine *mc, struct core_machine *w)
+{
+    const struct machine_cfg *m = mc->cfg;
+    w->k = mc->k;
+    w->cc = mc->cc;
+    w->net = mc->net;
+    w->cores = (int)m->machine.cores;
+    w->threads_per_core = (int)m->machine.threads_per_core;
+    w->mshrs = (int)m->core.mshrs;
+    w->poll_cycles = (unsigned)m->core.poll_cycles;
+    w->line_bytes = (unsigned)m->machine.line_bytes;
+    w->memory_nodes = mc->params.mcs ? mc->params.mcs : (int)m->machine.sockets;
+    w->clock = mc->params.clock;
+}

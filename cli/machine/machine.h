@@ -1,0 +1,162 @@
+/*
+ * machine.h -- the composition root (prefix machine_): the machine
+ * description read from a config file, and the assembly of a machine from
+ * it: the kernel, the topology (topologies/), the memory system (the
+ * coherent protocols of protocols/ or the SCC of protocols/scc/, chosen
+ * from the one registry in registry.c) and the core model's view
+ * (workloads/core). Only this folder and the application above it
+ * (cli/) see every module.
+ *
+ * Sections owned here: machine, core, l1, l2, memory, home, model. The
+ * memory system's own section (the SCC's `mpb`) and the topology's come
+ * from their modules through the registry and struct net_ops.
+ */
+#ifndef CCSIM_MACHINE_H
+#define CCSIM_MACHINE_H
+
+#include "config.h"
+#include "core.h"
+#include "protocol.h"
+#include "sim.h"
+#include "topology.h"
+
+#include <stdio.h>
+
+struct machine_sec {
+    char name[64];
+    char description[256];
+    char protocol[16];
+    char topology[16];
+    int64_t sockets;
+    int64_t cores; /* in all sockets */
+    int64_t threads_per_core;
+    double clock_ghz;
+    int64_t line_bytes;
+};
+
+struct machine_core_sec {
+    int64_t mshrs;              /* outstanding misses of a copy stream */
+    int64_t poll_cycles;        /* between a failed wait's wake-up and its re-load */
+    int64_t snoop_cycles;       /* a forwarded request or invalidation at a cache; 0: hit latency */
+    int64_t atomic_store_bytes; /* what one store writes atomically (seed 002 Table I) */
+};
+
+struct machine_cache_sec {
+    int64_t size_kb; /* 0: the level does not exist */
+    int64_t ways;
+    int64_t latency_cycles; /* hit latency, core cycles */
+};
+
+struct machine_memory_sec {
+    int64_t controllers;
+    double latency_ns;    /* DRAM access at the controller */
+    double bandwidth_gbs; /* per controller */
+};
+
+struct machine_home_sec {
+    int64_t count;              /* home controllers (LLC slices, tag directories) */
+    int64_t occupancy_cycles;   /* per message handled */
+    int64_t lookup_cycles;      /* from a message's turn to its first action */
+    int64_t llc_cycles;         /* a read the home's inclusive LLC serves; 0: no LLC */
+    bool probe_filter;          /* false: every request probes every cache (HyperTransport) */
+    bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
+};
+
+/* The papers' measured figures for this machine (seed 000 Tables 1-4), for
+ * comparison and for validate's `--params paper`; 0: not given. */
+struct machine_model_sec {
+    double R_L_ns, R_R_ns, R_Q_ns, R_I_ns, R_QI_ns;
+    double contention_b_ns, contention_c_ns;
+    double congestion_c_ns;
+    double multiline_q_ns, multiline_o_ns;
+};
+
+struct machine_cfg {
+    char path[512]; /* the file it came from */
+    struct machine_model_sec model;
+    struct machine_sec machine;
+    struct machine_core_sec core;
+    struct machine_cache_sec l1, l2;
+    struct machine_memory_sec memory;
+    struct machine_home_sec home;
+    int protocol_line, topology_line;           /* where they are named, for messages */
+    const struct machine_memsys *memsys;        /* NULL if the protocol is not built */
+    _Alignas(16) unsigned char memsys_cfg[128]; /* the memory system's own section */
+    const struct net_ops *topo;                 /* NULL if the topology is not built */
+    _Alignas(16) unsigned char topo_cfg[256];   /* the topology's own section */
+};
+
+/* A memory system a config may name (registry.c): a coherence protocol's
+ * tables on the coherent runtime, or a backend of its own (the SCC). */
+struct machine_memsys {
+    const char *name;
+    bool coherent;           /* tables on the coherent runtime: cc_protocol_find(name) */
+    bool tag_directory;      /* GOLS's tag directories: seed 000's Xeon Phi columns apply */
+    bool owned_state;        /* an O state: home.owned_write_writeback applies */
+    bool memory_controllers; /* memory controllers are nodes of the network */
+    /* a backend's own (NULL / 0 for the coherent protocols) */
+    size_t cfg_size;                 /* its config section's struct, in memsys_cfg */
+    void (*cfg_defaults)(void *cfg); /* fills defaults before loading */
+    size_t (*cfg_sections)(void *cfg, struct cfg_section *out, size_t max);
+    /* checks against the rest of the machine: false with FILE:LINE messages */
+    bool (*check)(const struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d);
+    struct cc_system *(*create)(struct sim_kernel *k, struct net *net, const struct cc_params *p,
+                                const void *cfg);
+    int64_t (*mpb_lines)(const void *cfg, unsigned line_bytes); /* MPB lines per core */
+    const char *summary, *reading; /* what `ccsim protocol NAME` prints */
+};
+
+/* The memory systems, NULL-terminated, in the registry's order. */
+extern const char *const machine_memsys_names[];
+/* The row named `name`, or NULL. */
+const struct machine_memsys *machine_memsys_find(const char *name);
+/* Its one-line summary (`ccsim list protocols`). */
+const char *machine_memsys_summary(const struct machine_memsys *ms);
+/* What `ccsim protocol NAME` prints: the tables as Markdown, or a
+ * backend's reading. */
+void machine_memsys_print(const struct machine_memsys *ms, FILE *f);
+/* The memory system on a built network. */
+struct cc_system *machine_memsys_create(const struct machine_memsys *ms, struct sim_kernel *k,
+                                        struct net *net, const struct cc_params *p,
+                                        const void *cfg);
+/* MPB lines per core the machine's memory system has (0: none). */
+int64_t machine_mpb_lines(const struct machine_cfg *m);
+
+/* A machine built from a config: the kernel, the network, the coherence system. */
+struct machine {
+    struct sim_kernel *k;
+    struct net *net;
+    struct cc_system *cc;
+    struct cc_params params;
+    const struct machine_cfg *cfg;
+};
+
+/* Loads and checks a machine config; `sets` are --set overrides
+ * ("group.key=value"). Returns false with every error in d. */
+bool machine_load(struct machine_cfg *m, const char *path, const char *const *sets, size_t nsets,
+                  struct sim_diag *d);
+/* Builds the machine (seeded). Returns NULL with a FILE:LINE message if the
+ * config names a protocol or topology that is not built. */
+struct machine *machine_build(const struct machine_cfg *m, uint64_t seed, struct sim_diag *d);
+/* The same with coherence parameters the caller adjusted (the stress
+ * tester's tiny caches). */
+struct machine *machine_build_with(const struct machine_cfg *m, const struct cc_params *p,
+                                   uint64_t seed, struct sim_diag *d);
+void machine_free(struct machine *mc);
+/* The core model's view of a built machine. */
+void machine_view(const struct machine *mc, struct core_machine *w);
+/* The coherence parameters the config gives (before any override). */
+bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim_diag *d);
+/* A float key of any section, by "section.key" (the topology's too), or
+ * NAN if there is none. */
+double machine_float(struct machine_cfg *m, const char *path);
+/* Prints the machine as a readable table (every key, its unit and meaning). */
+void machine_print(struct machine_cfg *m);
+
+/* Finds a config by path or by shipped name ("knc-5110p"); writes the path
+ * into buf. Returns false if there is no such file. */
+bool machine_config_find(const char *name, char *buf, size_t size);
+/* The folder of shipped configs. */
+const char *machine_config_dir(void);
+
+#endif

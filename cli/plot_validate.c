@@ -1,0 +1,79 @@
+/*
+ * plot_validate.c -- `ccsim validate --plot DIR` (cli/plot.h): one PNG per
+ * algorithm, like the figures of seed 000: the model band [T_min, T_max]
+ * shaded (filledcurves) and the simulated median with min..max error bars,
+ * against the thread count. The data (NAME.dat) and the script (NAME.gp)
+ * stay in DIR beside NAME.png; gnuplot runs through plot_run (a timeout, a
+ * clear message when it is missing).
+ */
+#include "plot.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void plot_validate_name(const char *spec, char *out, size_t size)
+{
+    size_t i = 0;
+    for (; spec[i] && i + 1 < size; i++) {
+        char c = spec[i];
+        bool plain =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-';
+        out[i] = plain ? c : '_';
+    }
+    out[i] = '\0';
+}
+
+static void put_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, " %.3f", v);
+    else
+        fprintf(f, " ?");
+}
+
+static void write_data(FILE *f, const struct plot_band_point *pts, int n)
+{
+    fprintf(f, "# threads T_min T_max sim_min sim_median sim_max (ns)\n");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%d", pts[i].threads);
+        put_num(f, pts[i].modelled ? fmin(pts[i].tmin, pts[i].tmax) : NAN);
+        put_num(f, pts[i].modelled ? fmax(pts[i].tmin, pts[i].tmax) : NAN);
+        put_num(f, pts[i].min);
+        put_num(f, pts[i].median);
+        put_num(f, pts[i].max);
+        fputc('\n', f);
+    }
+}
+
+static void write_script(FILE *f, const char *png, const char *dat, const char *title)
+{
+    plot_png(f, png, 800, 560);
+    fprintf(f, "set datafile missing '?'\nset title ");
+    plot_quote(f, title);
+    fprintf(f, " noenhanced\n"
+               "set xlabel 'threads'\nset ylabel 'latency (ns)'\n"
+               "set key top left\nset grid\nset offsets graph 0.05, graph 0.05, 0, 0\nplot ");
+    plot_quote(f, dat);
+    fprintf(f, " using 1:2:3 with filledcurves fs transparent solid 0.3 "
+               "lc rgb '#4080c0' title 'model [T_{min}, T_{max}]', \\\n"
+               "     '' using 1:5:4:6 with yerrorbars pt 7 lc rgb '#c03020' "
+               "title 'simulated median (min..max)', \\\n"
+               "     '' using 1:5 with lines lc rgb '#c03020' notitle\n");
+}
+
+bool plot_validate(const char *dir, const char *spec, const struct plot_band_point *pts, int n)
+{
+    char name[128], png[160], dat[160], gp[160];
+    plot_validate_name(spec, name, sizeof name);
+    snprintf(png, sizeof png, "%s.png", name);
+    snprintf(dat, sizeof dat, "%s.dat", name);
+    snprintf(gp, sizeof gp, "%s.gp", name);
+    FILE *f = plot_open(dir, dat);
+    if (!f)
+        return false;
+    write_data(f, pts, n);
+    if (!plot_close(f, dir, dat) || !(f = plot_open(dir, gp)))
+        return false;
+    write_script(f, png, dat, spec);
+    return plot_close(f, dir, gp) && plot_run(dir, gp, PLOT_TIMEOUT_S);
+}

@@ -1,0 +1,331 @@
+/*
+ * sweep.c -- the sweep file (schema-checked), range expansion, the points,
+ * one point run in-process, and the CSV row format (sweep.h).
+ */
+#include "sweep.h"
+
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- the file */
+
+static const struct cfg_key sweep_keys[] = {
+    CFG_STRING_ARRAY_KEY(struct sweep, configs, nconfigs, true,
+                         "machine configs: shipped names or paths"),
+    CFG_STRING_ARRAY_KEY(struct sweep, workloads, nworkloads, true,
+                         "generator specs NAME[:k=v,...]; a value A..B is a range"),
+    CFG_INT_ARRAY_KEY(struct sweep, threads, nthreads, true, 1, 4096, NULL, "thread counts"),
+    CFG_INT_KEY(struct sweep, iterations, false, 1, 1000000000, NULL, "iterations of every point"),
+    CFG_INT_ARRAY_KEY(struct sweep, seeds, nseeds, false, 0, 9007199254740991.0, NULL,
+                      "random seeds"),
+};
+
+/* Reports an empty list at its line. */
+static bool check_nonempty(const struct cfg_file *cf, const char *path, int n, struct sim_diag *d)
+{
+    if (n > 0)
+        return true;
+    sim_diag_add(d, cfg_path(cf), cfg_line(cf, path), "%s is empty (list at least one)", path);
+    return false;
+}
+
+/* A config name: a shipped name, a path, or a path relative to the sweep
+ * file's folder. */
+static bool load_config(struct sweep *sw, int i, int line, struct sim_diag *d)
+{
+    char path[1200];
+    const char *name = sw->configs[i];
+    if (!machine_config_find(name, path, sizeof path) && name[0] != '/') {
+        const char *slash = strrchr(sw->path, '/');
+        int dl = slash ? (int)(slash - sw->path) : 1;
+        snprintf(path, sizeof path, "%.*s/%s", dl, slash ? sw->path : ".", name);
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            sim_diag_add(d, sw->path, line,
+                         "sweep.configs: '%s' is neither a config file nor a shipped config (ccsim "
+                         "list configs)",
+                         name);
+            return false;
+        }
+        fclose(f);
+    }
+    return machine_load(&sw->machines[i], path, NULL, 0, d);
+}
+
+static bool known_generator(const char *spec)
+{
+    size_t len = strcspn(spec, ":");
+    for (const char *const *g = gen_names; *g; g++)
+        if (strlen(*g) == len && strncmp(*g, spec, len) == 0)
+            return true;
+    return false;
+}
+
+static bool expand_workloads(struct sweep *sw, int line, struct sim_diag *d)
+{
+    bool ok = true;
+    for (int i = 0; i < sw->nworkloads; i++) {
+        const char *w = sw->workloads[i];
+        char err[512];
+        if (!known_generator(w)) {
+            sim_diag_add(d, sw->path, line,
+                         "sweep.workloads: '%s' names no generator (ccsim list generators)", w);
+            ok = false;
+        } else if (!sweep_expand(w, &sw->specs, &sw->nspecs, err, sizeof err)) {
+            sim_diag_add(d, sw->path, line, "sweep.workloads: '%s': %s", w, err);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static bool make_points(struct sweep *sw, int line, struct sim_diag *d)
+{
+    size_t n = (size_t)sw->nconfigs * sw->nspecs * (size_t)sw->nthreads * (size_t)sw->nseeds;
+    if (n > SWEEP_MAX_POINTS) {
+        sim_diag_add(d, sw->path, line, "the sweep has %zu points (at most %d)", n,
+                     SWEEP_MAX_POINTS);
+        return false;
+    }
+    sw->points = sim_xcalloc(n ? n : 1, sizeof *sw->points);
+    for (int c = 0; c < sw->nconfigs; c++)
+        for (size_t w = 0; w < sw->nspecs; w++)
+            for (int t = 0; t < sw->nthreads; t++)
+                for (int s = 0; s < sw->nseeds; s++)
+                    sw->points[sw->npoints++] =
+                        (struct sweep_point){c, (int)w, (int)sw->threads[t], (long)sw->iterations,
+                                             (uint64_t)sw->seeds[s]};
+    return true;
+}
+
+static bool check_and_expand(struct sweep *sw, struct cfg_file *cf, struct sim_diag *d)
+{
+    bool ok = check_nonempty(cf, "sweep.configs", sw->nconfigs, d);
+    ok &= check_nonempty(cf, "sweep.workloads", sw->nworkloads, d);
+    ok &= check_nonempty(cf, "sweep.threads", sw->nthreads, d);
+    ok &= check_nonempty(cf, "sweep.seeds", sw->nseeds, d);
+    if (!ok)
+        return false;
+    ok = expand_workloads(sw, cfg_line(cf, "sweep.workloads"), d);
+    sw->machines = sim_xcalloc((size_t)sw->nconfigs, sizeof *sw->machines);
+    int line = cfg_line(cf, "sweep.configs");
+    for (int i = 0; i < sw->nconfigs; i++)
+        ok &= load_config(sw, i, line, d);
+    return ok && make_points(sw, cfg_line(cf, "sweep"), d);
+}
+
+bool sweep_load(struct sweep *sw, const char *path, struct sim_diag *d)
+{
+    memset(sw, 0, sizeof *sw);
+    snprintf(sw->path, sizeof sw->path, "%s", path);
+    sw->iterations = 100;
+    sw->seeds[0] = 1;
+    sw->nseeds = 1;
+    struct cfg_file *cf = cfg_open(path, d);
+    if (!cf)
+        return false;
+    const struct cfg_section sec = {
+        "sweep", true, sweep_keys, SIM_COUNT_OF(sweep_keys), sw, "the points to run"};
+    bool ok = cfg_apply(cf, &sec, 1, d) && check_and_expand(sw, cf, d);
+    cfg_close(cf);
+    if (!ok)
+        sweep_free(sw);
+    return ok;
+}
+
+void sweep_free(struct sweep *sw)
+{
+    for (size_t i = 0; i < sw->nspecs; i++)
+        free(sw->specs[i]);
+    free(sw->specs);
+    free(sw->machines);
+    free(sw->points);
+    sw->specs = NULL;
+    sw->machines = NULL;
+    sw->points = NULL;
+    sw->nspecs = sw->npoints = 0;
+}
+
+/* ------------------------------------------------------------- ranges */
+
+/* Finds the first range "A..B" in a parameter value of spec (after the
+ * first ':'); sets [*start, *end) to it. Returns 0 none, 1 found, -1 bad. */
+static int find_range(const char *spec, size_t *start, size_t *end, long *a, long *b)
+{
+    const char *params = strchr(spec, ':');
+    const char *dots = params ? strstr(params, "..") : NULL;
+    if (!dots)
+        return 0;
+    const char *s = dots;
+    while (s > params + 1 && s[-1] >= '0' && s[-1] <= '9')
+        s--;
+    char *e;
+    if (s == dots || dots[2] < '0' || dots[2] > '9')
+        return -1;
+    *a = strtol(s, NULL, 10);
+    *b = strtol(dots + 2, &e, 10);
+    if (*e && *e != ',' && *e != '/')
+        return -1;
+    *start = (size_t)(s - spec);
+    *end = (size_t)(e - spec);
+    return 1;
+}
+
+bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t errsize)
+{
+    size_t start, end;
+    long a, b;
+    int found = find_range(spec, &start, &end, &a, &b);
+    if (found < 0) {
+        snprintf(err, errsize, "a range is two integers A..B (e.g. m=1..4)");
+        return false;
+    }
+    if (found == 0) {
+        if (*n >= SWEEP_MAX_POINTS) { /* ranges multiply: stop before memory runs out */
+            snprintf(err, errsize, "the ranges expand to more than %d workloads", SWEEP_MAX_POINTS);
+            return false;
+        }
+        if ((*n & (*n - 1)) == 0) /* 0, 1, 2, 4, ...: the array doubles (only this grows it) */
+            *out = sim_xrealloc(*out, (*n ? 2 * *n : 1) * sizeof **out);
+        (*out)[(*n)++] = sim_xstrdup(spec);
+        return true;
+    }
+    if (a > b || b - a >= 10000) {
+        snprintf(err, errsize, "range %ld..%ld is empty or longer than 10000 values", a, b);
+        return false;
+    }
+    size_t len = strlen(spec) + 32;
+    char *buf = sim_xmalloc(len);
+    bool ok = true;
+    for (long v = a; v <= b && ok; v++) {
+        snprintf(buf, len, "%.*s%ld%s", (int)start, spec, v, spec + end);
+        ok = sweep_expand(buf, out, n, err, errsize);
+    }
+    free(buf);
+    return ok;
+}
+
+/* ------------------------------------------------------------- running */
+
+bool sweep_accepts(const struct machine_cfg *m, const char *spec, int threads, long iterations,
+                   struct sim_diag *d)
+{
+    struct wl_program *p = cli_generate(spec, threads, iterations, m, d);
+    wl_program_free(p);
+    return p != NULL;
+}
+
+static void copy_result(const struct core_result *w, struct sweep_result *r)
+{
+    r->latency = w->latency;
+    r->loads = w->loads;
+    r->stores = w->stores;
+    r->misses = w->misses;
+    r->invalidations = w->invalidations;
+    r->poll_refetches = w->poll_refetches;
+    r->steals = w->steals;
+    r->writebacks = w->writebacks;
+    r->network_bytes = w->network_bytes;
+    r->value_errors = w->value_errors;
+    r->coherence_violations = w->coherence_violations;
+    r->events = w->events;
+    r->deadlock = w->deadlock;
+    r->wall_s = w->wall_s;
+    bool failed = w->deadlock || w->value_errors || w->coherence_violations || w->input_error;
+    r->status = failed ? SWEEP_FAILED : SWEEP_OK;
+}
+
+void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, long iterations,
+                    uint64_t seed, struct sweep_result *r, struct sim_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->status = SWEEP_SKIPPED;
+    struct wl_program *p = cli_generate(spec, threads, iterations, m, d);
+    if (!p)
+        return;
+    r->status = SWEEP_FAILED;
+    struct machine *mc = machine_build(m, seed, d);
+    if (mc) {
+        struct core_machine w;
+        machine_view(mc, &w);
+        struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+        struct core_result res;
+        core_run(&w, p, &o, &res, d);
+        copy_result(&res, r);
+        core_result_free(&res);
+        machine_free(mc);
+    }
+    wl_program_free(p);
+}
+
+/* ------------------------------------------------------------- CSV */
+
+const char sweep_csv_header[] =
+    "config,workload,threads,iterations,seed,mean_ns,median_ns,min_ns,max_ns,p10_ns,p90_ns,"
+    "loads,stores,misses,invalidations,poll_refetches,steals,writebacks,network_bytes,"
+    "value_errors,coherence_violations,events,wall_s\n";
+
+/* Appends a CSV field, quoted if it holds a comma, quote or newline. */
+static size_t put_field(char *buf, size_t size, size_t len, const char *s)
+{
+    bool quote = strpbrk(s, ",\"\n\r") != NULL;
+    if (quote && len < size)
+        buf[len++] = '"';
+    for (; *s && len + 2 < size; s++) {
+        if (*s == '"')
+            buf[len++] = '"';
+        buf[len++] = *s;
+    }
+    if (quote && len < size)
+        buf[len++] = '"';
+    if (len < size)
+        buf[len] = '\0';
+    return len;
+}
+
+void sweep_point_key(const struct sweep *sw, const struct sweep_point *p, char *buf, size_t size)
+{
+    size_t len = put_field(buf, size, 0, sw->configs[p->config]);
+    if (len < size)
+        buf[len++] = ',';
+    len = put_field(buf, size, len, sw->specs[p->workload]);
+    snprintf(buf + len, len < size ? size - len : 0, ",%d,%ld,%llu", p->threads, p->iterations,
+             (unsigned long long)p->seed);
+}
+
+size_t sweep_csv_row(const struct sweep *sw, const struct sweep_point *p,
+                     const struct sweep_result *r, char *buf, size_t size)
+{
+    char key[2 * SWEEP_NAME_MAX + 128];
+    sweep_point_key(sw, p, key, sizeof key);
+    const struct core_stats *l = &r->latency;
+    int n = snprintf(
+        buf, size,
+        "%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+        "%llu,%llu,%llu,%.6f\n",
+        key, l->mean, l->median, l->min, l->max, l->p10, l->p90, (unsigned long long)r->loads,
+        (unsigned long long)r->stores, (unsigned long long)r->misses,
+        (unsigned long long)r->invalidations, (unsigned long long)r->poll_refetches,
+        (unsigned long long)r->steals, (unsigned long long)r->writebacks,
+        (unsigned long long)r->network_bytes, (unsigned long long)r->value_errors,
+        (unsigned long long)r->coherence_violations, (unsigned long long)r->events, r->wall_s);
+    return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
+size_t sweep_row_key_len(const char *line, size_t len)
+{
+    bool quoted = false;
+    int commas = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '"')
+            quoted = !quoted;
+        else if (line[i] == ',' && !quoted && ++commas == 5)
+            return i;
+        else if (line[i] == '\n')
+            return 0;
+    }
+    return 0;
+}

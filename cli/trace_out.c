@@ -1,0 +1,482 @@
+/*
+ * trace_out.c -- the Chrome trace-event writer of `ccsim run --trace-out`
+ * (the format is described in trace_out.h). Events are formatted as they
+ * happen into one growing buffer, indexed by time, and written sorted at the
+ * end, so that every track is in time order whatever order they came in.
+ */
+#include "trace_out.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PID_THREADS 1
+#define PID_LINE0   2 /* line index i is process PID_LINE0 + i */
+#define NODE_KEYS   65536u
+
+struct sbuf {
+    char *s;
+    size_t len, cap;
+};
+
+struct ev {
+    sim_time_t ts;
+    uint64_t seq;
+    size_t off, len;
+};
+
+/* One line at one cache or home: its state and the flows waiting on it. */
+struct track {
+    const char *state; /* NULL until its first row */
+    sim_time_t since;
+    int node;
+    int64_t line;
+    bool req_pending, ans_pending;
+    sim_time_t req_time, ans_time;
+    const char *req_name, *ans_name;
+    int ans_src;
+};
+
+struct trace_out {
+    struct trace_out_opts o;
+    FILE *f;
+    const struct wl_program *p;
+    const struct core_machine *w;
+    struct sim_map names;  /* line number -> line index + 1 */
+    struct sim_map tracks; /* line index * NODE_KEYS + node -> struct track */
+    int *copies;           /* per line index: caches holding a valid copy */
+    bool *line_named;
+    struct sbuf meta, body;
+    struct ev *evs;
+    size_t nev, cap_ev;
+    uint64_t next_flow;
+    bool full;
+};
+
+/* ------------------------------------------------------------ buffers */
+
+static void sb_vprintf(struct sbuf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        sim_panic("trace_out: bad format");
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + (size_t)n + 1)
+            cap *= 2;
+        b->s = sim_xrealloc(b->s, cap);
+        b->cap = cap;
+    }
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+/* A JSON string (names are the trace's identifiers, but escape anyway). */
+static void sb_string(struct sbuf *b, const char *s)
+{
+    sb_printf(b, "\"");
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            sb_printf(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            sb_printf(b, "\\u%04x", (unsigned)*s);
+        else
+            sb_printf(b, "%c", *s);
+    }
+    sb_printf(b, "\"");
+}
+
+/* Picoseconds as exact microseconds: 1234567 ps -> 1.234567 */
+static void sb_us(struct sbuf *b, const char *key, sim_time_t ps)
+{
+    sb_printf(b, ",\"%s\":%" PRIu64 ".%06" PRIu64, key, ps / 1000000u, ps % 1000000u);
+}
+
+/* ------------------------------------------------------------ events */
+
+static bool in_window(const struct trace_out *t, sim_time_t ts)
+{
+    return ts >= t->o.from && ts <= t->o.to;
+}
+
+/* Starts an event at ts; false if nothing more is recorded. */
+static bool ev_begin(struct trace_out *t, sim_time_t ts)
+{
+    if (t->full)
+        return false;
+    if (t->nev == t->cap_ev) {
+        t->cap_ev = t->cap_ev ? 2 * t->cap_ev : 1024;
+        t->evs = sim_xrealloc(t->evs, t->cap_ev * sizeof *t->evs);
+    }
+    t->evs[t->nev] = (struct ev){.ts = ts, .seq = t->nev, .off = t->body.len};
+    return true;
+}
+
+static void ev_end(struct trace_out *t)
+{
+    struct ev *e = &t->evs[t->nev++];
+    e->len = t->body.len - e->off;
+    if (t->body.len + t->meta.len + 2 * t->nev + 256 <= t->o.max_bytes) /* + separators, end */
+        return;
+    t->full = true;
+    fprintf(stderr,
+            "ccsim run: --trace-out %s: the trace reached its cap of %" PRIu64
+            " bytes at %.3f ns simulated; later events are not written (raise "
+            "--trace-max-bytes); the run goes on\n",
+            t->o.path, t->o.max_bytes, (double)e->ts / SIM_PS_PER_NS);
+}
+
+static void ev_head(struct trace_out *t, const char *ph, const char *cat, const char *name, int pid,
+                    int tid, sim_time_t ts)
+{
+    sb_printf(&t->body, "{\"ph\":\"%s\",\"cat\":\"%s\",\"name\":", ph, cat);
+    sb_string(&t->body, name);
+    sb_printf(&t->body, ",\"pid\":%d,\"tid\":%d", pid, tid);
+    sb_us(&t->body, "ts", ts);
+}
+
+/* A complete event clipped to the window; args is "" or ",\"args\":{...}". */
+static void span(struct trace_out *t, int pid, int tid, const char *cat, const char *name,
+                 sim_time_t start, sim_time_t end, const char *args)
+{
+    if (end < t->o.from || start > t->o.to)
+        return;
+    sim_time_t s = start > t->o.from ? start : t->o.from;
+    sim_time_t e = end < t->o.to ? end : t->o.to;
+    if (!ev_begin(t, s))
+        return;
+    ev_head(t, "X", cat, name, pid, tid, s);
+    sb_us(&t->body, "dur", e - s);
+    sb_printf(&t->body, "%s}", args);
+    ev_end(t);
+}
+
+static void meta_name(struct trace_out *t, const char *what, int pid, int tid, const char *name)
+{
+    sb_printf(&t->meta,
+              "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", what, pid,
+              tid);
+    sb_string(&t->meta, name);
+    sb_printf(&t->meta, "}},\n");
+}
+
+/* ------------------------------------------------------------ threads */
+
+static void on_op(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
+                  sim_time_t end)
+{
+    struct trace_out *t = ctx;
+    (void)core;
+    char args[512], name[128];
+    int n = snprintf(args, sizeof args, ",\"args\":{");
+    for (int i = 0; i < op->naddr && n < 400; i++) {
+        wl_line_name(t->p, op->addr[i].line, name, sizeof name);
+        n += snprintf(args + n, sizeof args - (size_t)n, "%s\"addr%d\":\"%s.%d\"", i ? "," : "", i,
+                      name, op->addr[i].word);
+    }
+    for (int i = 0; i < op->nvalue && n < 450; i++)
+        n += snprintf(args + n, sizeof args - (size_t)n, "%s\"value%d\":%" PRId64,
+                      op->naddr || i ? "," : "", i, op->value[i]);
+    if (op->op == WL_OP_MARK)
+        snprintf(name, sizeof name, "mark %s", wl_program_label(t->p, op->label));
+    snprintf(args + n, sizeof args - (size_t)n, "}");
+    span(t, PID_THREADS, thread, "op", op->op == WL_OP_MARK ? name : wl_op_name(op->op), start, end,
+         args);
+}
+
+static void on_place(void *ctx, int64_t index, uint64_t number)
+{
+    struct trace_out *t = ctx;
+    sim_map_put(&t->names, number, (void *)(uintptr_t)(index + 1));
+}
+
+/* ------------------------------------------------------------ lines */
+
+static int line_pid(int64_t line)
+{
+    return PID_LINE0 + (int)line;
+}
+
+static struct track *track_get(struct trace_out *t, int64_t line, int node)
+{
+    uint64_t key = (uint64_t)line * NODE_KEYS + (uint64_t)node;
+    struct track *tr = sim_map_get(&t->tracks, key);
+    if (tr)
+        return tr;
+    tr = sim_xcalloc(1, sizeof *tr);
+    tr->node = node;
+    tr->line = line;
+    sim_map_put(&t->tracks, key, tr);
+    char name[160];
+    if (!t->line_named[line]) {
+        t->line_named[line] = true;
+        char lname[128];
+        wl_line_name(t->p, line, lname, sizeof lname);
+        snprintf(name, sizeof name, "line %s", lname);
+        meta_name(t, "process_name", line_pid(line), 0, name);
+    }
+    if (node < t->w->cores)
+        snprintf(name, sizeof name, "core %d", node);
+    else
+        snprintf(name, sizeof name, "home %d", node - t->w->cores);
+    meta_name(t, "thread_name", line_pid(line), node, name);
+    return tr;
+}
+
+static bool valid_copy(const char *state)
+{
+    static const char *const stable[] = {"M", "E", "S", "O", "F"};
+    for (size_t i = 0; state && i < SIM_COUNT_OF(stable); i++)
+        if (strcmp(state, stable[i]) == 0)
+            return true;
+    return false;
+}
+
+static void close_state(struct trace_out *t, struct track *tr, sim_time_t now)
+{
+    if (tr->state && strcmp(tr->state, "I") != 0)
+        span(t, line_pid(tr->line), tr->node, "state", tr->state, tr->since, now, "");
+}
+
+static void set_state(struct trace_out *t, struct track *tr, const char *state, sim_time_t now,
+                      bool cache)
+{
+    close_state(t, tr, now);
+    int before = t->copies[tr->line];
+    if (cache)
+        t->copies[tr->line] += (int)valid_copy(state) - (int)valid_copy(tr->state);
+    tr->state = state;
+    tr->since = now;
+    if (t->copies[tr->line] != before && in_window(t, now) && ev_begin(t, now)) {
+        ev_head(t, "C", "state", "copies", line_pid(tr->line), 0, now);
+        sb_printf(&t->body, ",\"args\":{\"valid\":%d}}", t->copies[tr->line]);
+        ev_end(t);
+    }
+}
+
+static void flow_end(struct trace_out *t, const char *ph, uint64_t id, int pid, int tid,
+                     sim_time_t ts, const char *name)
+{
+    if (!ev_begin(t, ts))
+        return;
+    ev_head(t, ph, "msg", name, pid, tid, ts);
+    sb_printf(&t->body, ",\"id\":%" PRIu64 ",\"bp\":\"e\"}", id);
+    ev_end(t);
+}
+
+/* A flow from (from_node, t0) to (to_node, t1) on one line, both ends or none. */
+static void flow(struct trace_out *t, int64_t line, int from_node, sim_time_t t0, int to_node,
+                 sim_time_t t1, const char *name)
+{
+    if (!in_window(t, t0) || !in_window(t, t1) || t->full)
+        return;
+    uint64_t id = ++t->next_flow;
+    size_t mark_ev = t->nev, mark_len = t->body.len;
+    flow_end(t, "s", id, line_pid(line), from_node, t0, name);
+    flow_end(t, "f", id, line_pid(line), to_node, t1, name);
+    if (t->nev != mark_ev + 2) { /* the cap cut it in half: drop the start */
+        t->nev = mark_ev;
+        t->body.len = mark_len;
+    }
+}
+
+/* The first action whose name starts with one of the prefixes, or NULL. */
+static const char *action(const struct cc_step *st, const char *p1, const char *p2)
+{
+    for (int i = 0; i < 8 && st->actions[i]; i++)
+        if (strncmp(st->actions[i], p1, strlen(p1)) == 0 ||
+            strncmp(st->actions[i], p2, strlen(p2)) == 0)
+            return st->actions[i];
+    return NULL;
+}
+
+static void flows(struct trace_out *t, int64_t line, const struct cc_step *st, struct track *tr)
+{
+    const char *a;
+    if (!st->home && st->msg_src < 0 && (a = action(st, "send_get", "send_upgrade"))) {
+        tr->req_pending = true;
+        tr->req_time = st->time;
+        tr->req_name = a;
+    }
+    if (st->home && st->msg_src >= 0 && st->msg_src == st->requester && st->msg_src != st->node) {
+        struct track *rq = track_get(t, line, st->msg_src);
+        if (rq->req_pending)
+            flow(t, line, rq->node, rq->req_time, st->node, st->time, rq->req_name);
+        rq->req_pending = false;
+    }
+    if (!st->home && st->msg_src >= 0 && tr->ans_pending && st->msg_src == tr->ans_src) {
+        flow(t, line, tr->ans_src, tr->ans_time, st->node, st->time, tr->ans_name);
+        tr->ans_pending = false;
+    }
+    if (st->requester >= 0 && st->requester != st->node &&
+        (a = action(st, "send_data", "send_grant"))) {
+        struct track *rq = track_get(t, line, st->requester);
+        rq->ans_pending = true;
+        rq->ans_time = st->time;
+        rq->ans_src = st->node;
+        rq->ans_name = a;
+    }
+}
+
+static void on_step(void *ctx, const struct cc_step *st)
+{
+    struct trace_out *t = ctx;
+    uintptr_t v = (uintptr_t)sim_map_get(&t->names, st->line);
+    if (!v || st->node < 0 || (unsigned)st->node >= NODE_KEYS)
+        return; /* not a line of the trace */
+    int64_t line = (int64_t)v - 1;
+    struct track *tr = track_get(t, line, st->node);
+    if (!tr->state) { /* first seen */
+        tr->state = st->from;
+        tr->since = st->time;
+        t->copies[line] += !st->home && valid_copy(st->from);
+    }
+    if (strcmp(tr->state, st->from) != 0) /* changed by evict or prime */
+        set_state(t, tr, st->from, st->time, !st->home);
+    if (strcmp(st->from, st->to) != 0)
+        set_state(t, tr, st->to, st->time, !st->home);
+    flows(t, line, st, tr);
+}
+
+/* ------------------------------------------------------------ open, close */
+
+bool trace_out_parse_window(const char *text, sim_time_t *from, sim_time_t *to)
+{
+    char *end;
+    errno = 0;
+    if (!text || *text < '0' || *text > '9')
+        return false;
+    unsigned long long a = strtoull(text, &end, 10);
+    if (errno || *end != ':' || a > UINT64_MAX / SIM_PS_PER_NS)
+        return false;
+    *from = (sim_time_t)a * SIM_PS_PER_NS;
+    *to = UINT64_MAX;
+    if (end[1] == '\0')
+        return true;
+    if (end[1] < '0' || end[1] > '9')
+        return false;
+    unsigned long long b = strtoull(end + 1, &end, 10);
+    if (errno || *end != '\0' || b <= a || b > UINT64_MAX / SIM_PS_PER_NS)
+        return false;
+    *to = (sim_time_t)b * SIM_PS_PER_NS;
+    return true;
+}
+
+struct trace_out *trace_out_open(const struct trace_out_opts *o, const struct wl_program *p,
+                                 const struct core_machine *w)
+{
+    FILE *f = fopen(o->path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write the trace: %s\n", o->path, strerror(errno));
+        return NULL;
+    }
+    struct trace_out *t = sim_xcalloc(1, sizeof *t);
+    t->o = *o;
+    t->f = f;
+    t->p = p;
+    t->w = w;
+    sim_map_init(&t->names);
+    sim_map_init(&t->tracks);
+    size_t lines = (size_t)wl_program_line_count(p) + 1;
+    t->copies = sim_xcalloc(lines, sizeof *t->copies);
+    t->line_named = sim_xcalloc(lines, sizeof *t->line_named);
+    meta_name(t, "process_name", PID_THREADS, 0, "threads");
+    for (int i = 0; i < wl_program_threads(p); i++) {
+        char name[64];
+        struct wl_pin pin = wl_program_pin(p, i);
+        snprintf(name, sizeof name, "thread %d (core %d.%d)", i, pin.core, pin.hw);
+        meta_name(t, "thread_name", PID_THREADS, i, name);
+    }
+    return t;
+}
+
+void trace_out_attach(struct trace_out *t, struct core_run_opts *o)
+{
+    o->on_place = on_place;
+    o->place_ctx = t;
+    o->on_op = on_op;
+    o->op_ctx = t;
+    cc_observe(t->w->cc, on_step, t);
+}
+
+struct closing {
+    struct trace_out *t;
+    sim_time_t end;
+};
+
+static void close_track(uint64_t key, void *val, void *ctx)
+{
+    struct closing *c = ctx;
+    (void)key;
+    close_state(c->t, val, c->end);
+}
+
+static void free_track(uint64_t key, void *val, void *ctx)
+{
+    (void)key;
+    (void)ctx;
+    free(val);
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const struct ev *x = a, *y = b;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void write_events(struct trace_out *t)
+{
+    qsort(t->evs, t->nev, sizeof *t->evs, cmp_ev);
+    fprintf(t->f, "{\"traceEvents\":[\n");
+    fwrite(t->meta.s, 1, t->meta.len, t->f);
+    fprintf(t->f,
+            "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%d,\"tid\":0,"
+            "\"args\":{\"sort_index\":-1}}",
+            PID_THREADS);
+    for (size_t i = 0; i < t->nev; i++) {
+        fputs(",\n", t->f);
+        fwrite(t->body.s + t->evs[i].off, 1, t->evs[i].len, t->f);
+    }
+    fprintf(t->f,
+            "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"ccsim\":\"%s\",\"truncated\":%s}}\n",
+            sim_version(), t->full ? "true" : "false");
+}
+
+bool trace_out_close(struct trace_out *t, sim_time_t end)
+{
+    struct closing c = {t, end};
+    sim_map_each(&t->tracks, close_track, &c);
+    write_events(t);
+    bool ok = !ferror(t->f);
+    if (fclose(t->f) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "%s: cannot write the trace: %s\n", t->o.path, strerror(errno));
+    sim_map_each(&t->tracks, free_track, NULL);
+    sim_map_destroy(&t->tracks);
+    sim_map_destroy(&t->names);
+    free(t->copies);
+    free(t->line_named);
+    free(t->meta.s);
+    free(t->body.s);
+    free(t->evs);
+    free(t);
+    return ok;
+}

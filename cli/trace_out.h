@@ -1,0 +1,52 @@
+/*
+ * trace_out.h -- `ccsim run --trace-out FILE.json`: a run as a Chrome
+ * trace-event file (the JSON the Perfetto UI and chrome://tracing open).
+ *
+ * What is written (times in microseconds, as floats, picosecond exact):
+ *  - process 1 "threads": one track per simulated thread ("thread T (core
+ *    C)") with each operation as a complete event ("ph":"X", cat "op", the
+ *    op's name: read, write, add, wait, copy, sync, ...; args name the line);
+ *  - one process per line, named as the trace names it ("line flag"), with
+ *    one track per cache or home that touches it ("core C", "home H"): the
+ *    line's state there over time, one "X" span per state (state I is not
+ *    drawn), and a counter "copies" ("ph":"C": caches holding a valid copy);
+ *  - message flows ("ph":"s" then "ph":"f", same "id", "bp":"e"): a core's
+ *    request (send_gets, send_getx, send_upgrade...) to the home row that
+ *    takes it for that requester, and an answer (send_data..., send_grant)
+ *    to the first row at the requester that the answering node's message
+ *    drives. A flow is written only with both ends, so every "s" has its "f".
+ *  - "M" metadata events naming every process and track.
+ * Events are buffered and written sorted by time (stable), so every track is
+ * in time order. A window [from, to] (ps) keeps only what lies in it (spans
+ * are clipped to it; flows need both ends in it). Once the events reach
+ * max_bytes, recording stops with a message on stderr; the file written at
+ * the end is still valid JSON and the run itself is not affected.
+ */
+#ifndef CCSIM_TRACE_OUT_H
+#define CCSIM_TRACE_OUT_H
+
+#include "core.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct trace_out_opts {
+    const char *path;
+    sim_time_t from, to; /* the window, ps; to = UINT64_MAX: to the end */
+    uint64_t max_bytes;  /* cap on the events written */
+};
+
+struct trace_out;
+
+/* Parses "FROM:TO" or "FROM:" (ns) into ps; false on a malformed window. */
+bool trace_out_parse_window(const char *text, sim_time_t *from, sim_time_t *to);
+/* Opens the file (NULL, with a message on stderr, if it cannot be written). */
+struct trace_out *trace_out_open(const struct trace_out_opts *o, const struct wl_program *p,
+                                 const struct core_machine *w);
+/* Observes the coherence system and sets o's on_place and on_op. */
+void trace_out_attach(struct trace_out *t, struct core_run_opts *o);
+/* Closes the open spans at `end`, writes the file and frees t; false (with a
+ * message) if the file could not be written. */
+bool trace_out_close(struct trace_out *t, sim_time_t end);
+
+#endif

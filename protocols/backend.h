@@ -1,0 +1,54 @@
+/*
+ * backend.h -- for a memory system with a backend of its own (the SCC's
+ * non-coherent memory, protocols/scc): the operations it implements behind
+ * the public cc_ API (protocol.h), and how it makes its struct cc_system.
+ * The coherent runtime is one such backend (cc_internal.h); the layers
+ * above see protocol.h alone and never know which backend runs.
+ *
+ * Every public cc_ function whose work differs between backends calls
+ * through struct cc_backend. The optional operations may be NULL: settle
+ * and drop_noncoherent then do nothing, place_count gives 0, place_line
+ * false and line_kind CC_LINE_MEMORY (a memory system with no places of its
+ * own).
+ */
+#ifndef CCSIM_BACKEND_H
+#define CCSIM_BACKEND_H
+
+#include "protocol.h"
+
+struct cc_backend {
+    void (*destroy)(struct cc_system *s); /* its state; not s itself */
+    void (*access)(struct cc_system *s, struct cc_req *r);
+    void (*observe)(struct cc_system *s, cc_observer_fn fn, void *ctx);
+    int (*home_socket)(const struct cc_system *s, uint64_t line);
+    int (*core_memory_node)(const struct cc_system *s, int core);
+    void (*get_stats)(const struct cc_system *s, struct cc_stats *out);
+    void (*print_row_counters)(const struct cc_system *s, FILE *f);
+    void (*print_outstanding)(const struct cc_system *s, FILE *f);
+    char (*state_of)(const struct cc_system *s, int core, uint64_t line);
+    uint64_t (*peek_word)(const struct cc_system *s, uint64_t line, unsigned word);
+    uint64_t (*core_word)(const struct cc_system *s, int core, uint64_t line, unsigned word);
+    bool (*local_word)(const struct cc_system *s, int core, uint64_t line, unsigned word,
+                       uint64_t *value);
+    void (*watch)(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx);
+    bool (*line_quiet)(const struct cc_system *s, uint64_t line);
+    bool (*quiet)(const struct cc_system *s);
+    void (*evict_line)(struct cc_system *s, uint64_t line);
+    void (*prime_line)(struct cc_system *s, int core, uint64_t line, char state);
+    /* optional */
+    void (*settle)(struct cc_system *s);
+    void (*drop_noncoherent)(struct cc_system *s, int core);
+    int64_t (*place_count)(const struct cc_system *s, enum cc_line_kind kind);
+    bool (*place_line)(const struct cc_system *s, enum cc_line_kind kind, int core, int64_t slot,
+                       uint64_t *line);
+    enum cc_line_kind (*line_kind)(const struct cc_system *s, uint64_t line);
+};
+
+/* A system run by `be` with the backend's own state (cc_destroy calls
+ * be->destroy, then frees the system). */
+struct cc_system *cc_system_new(struct sim_kernel *k, struct net *net, const struct cc_params *p,
+                                const struct cc_backend *be, void *state);
+/* The state given to cc_system_new. */
+void *cc_backend_state(const struct cc_system *s);
+
+#endif

@@ -1,0 +1,833 @@
+/*
+ * core.c -- the core model: threads executing a program's operations on the
+ * machine's caches. See run.h for the model; this file is its mechanics:
+ * one state machine per thread, driven by the events of its operations.
+ */
+#include "core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum thr_state {
+    T_RUN,    /* between operations, or in one */
+    T_POLL,   /* a wait sleeping until its copy changes */
+    T_SYNC,   /* arrived at a sync */
+    T_DONE,   /* no more operations */
+    T_FAILED, /* a run-time error */
+};
+
+struct stream; /* a copy/addline in flight */
+
+struct thr {
+    struct run *run;
+    int id, core, hw;
+    enum thr_state st;
+    struct wl_cursor cur;
+    struct wl_op op;
+    struct cc_req req; /* scalar operations */
+    uint64_t iter;     /* syncs passed */
+    bool reload;       /* the wait's next load is a re-load */
+
+    sim_time_t op_start; /* when the current op started (on_op) */
+    /* the copy/addline stream */
+    struct cc_req *sreq; /* mshrs slots */
+    uint8_t *sbuf;       /* mshrs lines */
+    int64_t s_next, s_done;
+    int s_inflight;
+};
+
+struct iteration {
+    sim_time_t start, end;
+    bool marked;
+};
+
+struct run {
+    const struct core_machine *m;
+    const struct wl_program *prog;
+    struct core_run_opts o;
+    struct core_result *res;
+    struct sim_diag *d;
+    struct thr *thr;
+    int nthr, live, at_sync;
+    bool release_pending;   /* a release_sync is scheduled */
+    sim_time_t *core_issue; /* per core: its next free issue slot */
+    struct iteration *iters;
+    size_t niters, cap_iters;
+    uint64_t *lines;     /* line index -> line number, or UNPLACED */
+    struct sim_map used; /* line numbers taken */
+    uint64_t *low;       /* per home (+1): below it every number is taken */
+    bool stopped;
+};
+
+static void step(struct thr *t);
+
+/* Tells the on_op callback that the current op has ended now. */
+static void op_ended(struct thr *t)
+{
+    struct run *r = t->run;
+    if (r->o.on_op)
+        r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k));
+}
+
+static sim_time_t cycles(const struct run *r, uint64_t n)
+{
+    return n * r->m->clock.period_ps;
+}
+
+#define UNPLACED UINT64_MAX /* a line without home=, not yet touched */
+
+static uint64_t take_line(struct run *r, int64_t home);
+
+/* The line number of a line index as thread t uses it: a line without a
+ * declared home is placed on first touch, in the socket of t's core (the
+ * papers' first-touch policy). */
+static void placed(struct run *r, int64_t line_index)
+{
+    if (r->o.on_place)
+        r->o.on_place(r->o.place_ctx, line_index, r->lines[line_index]);
+}
+
+static uint64_t line_number(struct thr *t, int64_t line_index)
+{
+    struct run *r = t->run;
+    if (r->lines[line_index] == UNPLACED) {
+        r->lines[line_index] = take_line(r, cc_core_memory_node(r->m->cc, t->core));
+        placed(r, line_index);
+    }
+    return r->lines[line_index];
+}
+
+/* ------------------------------------------------------------ errors */
+
+static void fail(struct thr *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct thr *t, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int line = 0, col = 0;
+    char where[600];
+    wl_program_where(t->run->prog, t->op.stmt, &line, &col);
+    snprintf(where, sizeof where, "%s:%d:%d", wl_program_file(t->run->prog), line, col);
+    sim_diag_add(t->run->d, where, 0, "thread %d: %s", t->id, msg);
+    t->st = T_FAILED;
+    t->run->res->input_error = true;
+    t->run->stopped = true;
+    sim_stop(t->run->m->k);
+}
+
+/* ------------------------------------------------------------ iterations */
+
+static struct iteration *iteration(struct run *r, uint64_t k)
+{
+    while (r->niters <= k) {
+        if (r->niters == r->cap_iters) {
+            r->cap_iters = r->cap_iters ? 2 * r->cap_iters : 64;
+            r->iters = sim_xrealloc(r->iters, r->cap_iters * sizeof *r->iters);
+        }
+        r->iters[r->niters++] = (struct iteration){0, 0, false};
+    }
+    return &r->iters[k];
+}
+
+static void do_mark(struct thr *t)
+{
+    struct iteration *it = iteration(t->run, t->iter);
+    sim_time_t now = sim_now(t->run->m->k);
+    if (!it->marked || now > it->end)
+        it->end = now;
+    it->marked = true;
+}
+
+/* ------------------------------------------------------------ sync */
+
+static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct run *r = obj;
+    (void)arg;
+    if (r->stopped)
+        return;
+    if (!cc_quiet(r->m->cc)) { /* a perfect barrier also waits for the machine */
+        sim_schedule(k, cycles(r, 1), release_sync, r, 0);
+        return;
+    }
+    uint64_t next = 0;
+    for (int i = 0; i < r->nthr; i++)
+        if (r->thr[i].st == T_SYNC && r->thr[i].iter + 1 > next)
+            next = r->thr[i].iter + 1;
+    cc_settle(r->m->cc); /* buffered writes reach memory (the SCC's write-combining buffers) */
+    iteration(r, next)->start = sim_now(k);
+    if (r->o.on_iteration)
+        r->o.on_iteration(r->o.iteration_ctx, next);
+    r->at_sync = 0;
+    r->release_pending = false;
+    for (int i = 0; i < r->nthr; i++) {
+        struct thr *t = &r->thr[i];
+        if (t->st != T_SYNC)
+            continue;
+        t->st = T_RUN;
+        t->iter = next;
+        op_ended(t);
+        step(t);
+    }
+}
+
+static void maybe_release(struct run *r)
+{
+    if (r->live > 0 && r->at_sync == r->live && !r->release_pending) {
+        r->release_pending = true;
+        sim_schedule(r->m->k, 0, release_sync, r, 0);
+    }
+}
+
+/* ------------------------------------------------------------ issuing */
+
+/* The core's issue slot: one operation a cycle, shared by its threads. */
+static sim_time_t issue_time(struct thr *t)
+{
+    struct run *r = t->run;
+    sim_time_t now = sim_clock_edge(r->m->clock, sim_now(r->m->k));
+    sim_time_t at = now > r->core_issue[t->core] ? now : r->core_issue[t->core];
+    r->core_issue[t->core] = at + cycles(r, 1);
+    return at;
+}
+
+static void op_done(struct sim_kernel *k, struct cc_req *req);
+
+static void access_at(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct cc_req *req = obj;
+    struct thr *t = req->ctx;
+    (void)arg;
+    (void)k;
+    cc_access(t->run->m->cc, req);
+}
+
+static void start_access(struct thr *t, struct cc_req *req)
+{
+    sim_schedule_at(t->run->m->k, issue_time(t), access_at, req, 0);
+}
+
+static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_t v, uint64_t v2)
+{
+    struct cc_req *req = &t->req;
+    memset(req, 0, sizeof *req);
+    req->op = op;
+    req->core = t->core;
+    req->line = line_number(t, a->line);
+    req->word = (unsigned)a->word;
+    req->value = v;
+    req->value2 = v2;
+    req->done = op_done;
+    req->ctx = t;
+    start_access(t, req);
+}
+
+static void finish_op(struct thr *t)
+{
+    sim_progress(t->run->m->k);
+    op_ended(t);
+    step(t);
+}
+
+static void set_reg(struct thr *t, int64_t v)
+{
+    if (t->op.reg >= 0)
+        wl_set_reg(&t->cur, t->op.reg, v);
+}
+
+/* ------------------------------------------------------------ wait */
+
+static void poll_again(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct thr *t = obj;
+    (void)k;
+    (void)arg;
+    t->st = T_RUN;
+    t->reload = true;
+    scalar(t, CC_LOAD, &t->op.addr[0], 0, 0);
+}
+
+static void copy_changed(struct sim_kernel *k, void *ctx)
+{
+    struct thr *t = ctx;
+    sim_schedule(k, cycles(t->run, t->run->m->poll_cycles), poll_again, t, 0);
+}
+
+static void wait_loaded(struct thr *t)
+{
+    struct run *r = t->run;
+    int64_t v = (int64_t)t->req.result;
+    if (wl_cmp_holds(t->op.cmp, v, t->op.value[0])) {
+        set_reg(t, v);
+        finish_op(t);
+        return;
+    }
+    if (t->reload)
+        r->res->poll_refetches++;
+    if (t->req.from_writer)
+        r->res->steals++;
+    t->st = T_POLL;
+    /* a sibling hardware thread may have written the core's copy between
+     * the load and now: then it has changed already */
+    uint64_t now;
+    if (cc_local_word(r->m->cc, t->core, t->req.line, t->req.word, &now) && now != t->req.result) {
+        copy_changed(r->m->k, t);
+        return;
+    }
+    cc_watch(r->m->cc, t->core, t->req.line, copy_changed, t);
+}
+
+/* ------------------------------------------------------------ copy streams */
+
+static void stream_issue(struct thr *t);
+
+static void stream_slot_done(struct sim_kernel *k, struct cc_req *req)
+{
+    struct thr *t = req->ctx;
+    (void)k;
+    if (cc_op_reads(req->op)) { /* the source line is in: write the destination */
+        const struct wl_loc *dst = &t->op.addr[t->op.op == WL_OP_COPY ? 1 : 0];
+        int64_t i = (int64_t)req->value;
+        req->op = t->op.op == WL_OP_COPY ? CC_STORE_LINE : CC_ADD_LINE;
+        req->line = line_number(t, dst->line + i);
+        start_access(t, req);
+        return;
+    }
+    req->ctx = NULL; /* the slot is free */
+    t->s_inflight--;
+    t->s_done++;
+    if (t->s_done == t->op.count) {
+        finish_op(t);
+        return;
+    }
+    stream_issue(t);
+}
+
+static void stream_issue(struct thr *t)
+{
+    const struct wl_loc *src = &t->op.addr[t->op.op == WL_OP_COPY ? 0 : 1];
+    int mshrs = t->run->m->mshrs;
+    while (t->s_inflight < mshrs && t->s_next < t->op.count) {
+        int slot = -1;
+        for (int i = 0; i < mshrs && slot < 0; i++)
+            if (t->sreq[i].ctx == NULL)
+                slot = i;
+        SIM_ASSERT(slot >= 0);
+        struct cc_req *req = &t->sreq[slot];
+        memset(req, 0, sizeof *req);
+        req->op = CC_LOAD_LINE;
+        req->core = t->core;
+        req->line = line_number(t, src->line + t->s_next);
+        req->buf = t->sbuf + (size_t)slot * t->run->m->line_bytes;
+        req->value = (uint64_t)t->s_next;
+        req->done = stream_slot_done;
+        req->ctx = t;
+        t->s_next++;
+        t->s_inflight++;
+        start_access(t, req);
+    }
+}
+
+static void start_stream(struct thr *t)
+{
+    for (int i = 0; i < t->run->m->mshrs; i++)
+        t->sreq[i].ctx = NULL;
+    t->s_next = t->s_done = 0;
+    t->s_inflight = 0;
+    stream_issue(t);
+}
+
+/* ------------------------------------------------------------ operations */
+
+static void op_done(struct sim_kernel *k, struct cc_req *req)
+{
+    struct thr *t = req->ctx;
+    (void)k;
+    switch (t->op.op) {
+    case WL_OP_READ:
+        set_reg(t, (int64_t)req->result);
+        break;
+    case WL_OP_ADD:
+        set_reg(t, (int64_t)req->result);
+        break;
+    case WL_OP_CAS:
+        set_reg(t, req->result == (uint64_t)t->op.value[0] ? 1 : 0);
+        break;
+    case WL_OP_WAIT:
+        wait_loaded(t);
+        return;
+    default:
+        break;
+    }
+    finish_op(t);
+}
+
+static void compute_done(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    (void)k;
+    (void)arg;
+    finish_op(obj);
+}
+
+static const char state_letter[] = {[WL_STATE_M] = 'M', [WL_STATE_E] = 'E', [WL_STATE_S] = 'S'};
+
+static bool methodology(struct thr *t);
+
+static void retry_methodology(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct thr *t = obj;
+    (void)k;
+    (void)arg;
+    if (methodology(t)) {
+        op_ended(t);
+        step(t);
+    }
+}
+
+/* Methodology ops need the line quiet; a busy line is retried next cycle. */
+static bool methodology(struct thr *t)
+{
+    struct run *r = t->run;
+    uint64_t line = line_number(t, t->op.addr[0].line);
+    if (!cc_line_quiet(r->m->cc, line)) {
+        sim_schedule(r->m->k, cycles(r, 1), retry_methodology, t, 0);
+        return false;
+    }
+    if (t->op.op == WL_OP_EVICT)
+        cc_evict_line(r->m->cc, line);
+    else
+        cc_prime_line(r->m->cc, t->core, line, state_letter[t->op.state]);
+    return true;
+}
+
+/* Checks word a.word of `count` lines from a.line on: a value error for
+ * every line whose value fails the comparison. */
+static void do_expect(struct thr *t)
+{
+    struct run *r = t->run;
+    const struct wl_loc *a = &t->op.addr[0];
+    SIM_ASSERT(t->op.count >= 1);
+    for (int64_t i = 0; i < t->op.count; i++) {
+        int64_t li = a->line + i;
+        int64_t v = (int64_t)cc_core_word(r->m->cc, t->core, line_number(t, li), (unsigned)a->word);
+        if (wl_cmp_holds(t->op.cmp, v, t->op.value[0]))
+            continue;
+        if (r->res->value_errors++ >= (uint64_t)r->o.max_reports)
+            continue;
+        char name[128];
+        int line = 0, col = 0;
+        wl_line_name(r->prog, li, name, sizeof name);
+        wl_program_where(r->prog, t->op.stmt, &line, &col);
+        fprintf(stderr,
+                "%s:%d:%d: value error: thread %d, iteration %llu: expect %s.%d %s %lld, but it "
+                "is %lld\n",
+                wl_program_file(r->prog), line, col, t->id, (unsigned long long)t->iter, name,
+                a->word, wl_cmp_text(t->op.cmp), (long long)t->op.value[0], (long long)v);
+    }
+}
+
+/* A test-and-set register is read (test and set), written, waited on
+ * (tested until the condition holds) or compared-and-swapped (cas R 0 1:
+ * test and set); nothing else means anything to it. */
+static bool register_op_ok(struct thr *t)
+{
+    const struct wl_op *op = &t->op;
+    int n = op->op == WL_OP_COPY || op->op == WL_OP_ADDLINE ? 2 : 1;
+    bool uses_line = op->op != WL_OP_COMPUTE && op->op != WL_OP_MARK && op->op != WL_OP_INVMB &&
+                     op->op != WL_OP_SYNC;
+    if (!uses_line || !cc_place_count(t->run->m->cc, CC_LINE_TAS))
+        return true;
+    bool allowed = op->op == WL_OP_READ || op->op == WL_OP_WRITE || op->op == WL_OP_WAIT ||
+                   op->op == WL_OP_EXPECT || op->op == WL_OP_EVICT || op->op == WL_OP_PRIME ||
+                   (op->op == WL_OP_CAS && op->value[0] == 0 && op->value[1] == 1);
+    for (int i = 0; i < n; i++) {
+        uint64_t line = line_number(t, op->addr[i].line);
+        if (cc_line_kind(t->run->m->cc, line) != CC_LINE_TAS || (allowed && op->addr[i].word == 0))
+            continue;
+        fail(t,
+             "%s on a test-and-set register: a register takes read (test and set), write, "
+             "wait, cas R 0 1, on word 0 only",
+             wl_op_name(op->op));
+        return false;
+    }
+    return true;
+}
+
+/* Starts the current op; returns true if it finished at once (zero cost). */
+static bool start_op(struct thr *t)
+{
+    struct run *r = t->run;
+    struct wl_op *op = &t->op;
+    if (!register_op_ok(t))
+        return false;
+    switch (op->op) {
+    case WL_OP_READ:
+        scalar(t, CC_LOAD, &op->addr[0], 0, 0);
+        return false;
+    case WL_OP_WRITE:
+        scalar(t, CC_STORE, &op->addr[0], (uint64_t)op->value[0], 0);
+        return false;
+    case WL_OP_ADD:
+        scalar(t, CC_ADD, &op->addr[0], (uint64_t)op->value[0], 0);
+        return false;
+    case WL_OP_CAS:
+        scalar(t, CC_CAS, &op->addr[0], (uint64_t)op->value[0], (uint64_t)op->value[1]);
+        return false;
+    case WL_OP_WAIT:
+        t->reload = false;
+        if (cc_line_kind(r->m->cc, line_number(t, op->addr[0].line)) == CC_LINE_MPB)
+            cc_drop_noncoherent(r->m->cc, t->core); /* RCCE's flag wait: invalidate, then read */
+        scalar(t, CC_LOAD, &op->addr[0], 0, 0);
+        return false;
+    case WL_OP_COPY:
+    case WL_OP_ADDLINE:
+        start_stream(t);
+        return false;
+    case WL_OP_FLUSH:
+        scalar(t, CC_FLUSH, &op->addr[0], 0, 0);
+        return false;
+    case WL_OP_COMPUTE:
+        sim_schedule(r->m->k, cycles(r, (uint64_t)op->count), compute_done, t, 0);
+        return false;
+    case WL_OP_MARK:
+        do_mark(t);
+        return true;
+    case WL_OP_INVMB:
+        if (!cc_place_count(r->m->cc, CC_LINE_MPB)) {
+            fail(t, "invmb needs a machine with message-passing buffers (protocol scc)");
+            return false;
+        }
+        cc_drop_noncoherent(r->m->cc, t->core);
+        sim_schedule_at(r->m->k, issue_time(t) + cycles(r, 1), compute_done, t, 0);
+        return false;
+    case WL_OP_SYNC:
+        t->st = T_SYNC;
+        r->at_sync++;
+        maybe_release(r);
+        return false;
+    case WL_OP_EVICT:
+    case WL_OP_PRIME:
+        return methodology(t);
+    case WL_OP_EXPECT:
+        do_expect(t);
+        return true;
+    case WL_OP_COUNT:
+        break;
+    }
+    sim_panic("unknown operation %d", (int)op->op);
+}
+
+/* Runs the thread until it starts an operation that takes time. */
+static void step(struct thr *t)
+{
+    struct run *r = t->run;
+    for (;;) {
+        if (r->stopped || t->st != T_RUN)
+            return;
+        enum wl_next_result nr = wl_next(&t->cur, &t->op, r->d);
+        if (nr == WL_NEXT_ERROR) {
+            t->st = T_FAILED;
+            r->res->input_error = true;
+            r->stopped = true;
+            sim_stop(r->m->k);
+            return;
+        }
+        if (nr == WL_NEXT_END) {
+            t->st = T_DONE;
+            r->live--;
+            maybe_release(r);
+            return;
+        }
+        t->op_start = sim_now(r->m->k);
+        if (!start_op(t))
+            return;
+        op_ended(t);
+    }
+}
+
+/* ------------------------------------------------------------ reports */
+
+static void report_deadlock(struct run *r, FILE *f)
+{
+    fprintf(f, "ccsim: deadlock at %.3f ns: these threads cannot finish\n",
+            (double)sim_now(r->m->k) / SIM_PS_PER_NS);
+    for (int i = 0; i < r->nthr; i++) {
+        struct thr *t = &r->thr[i];
+        if (t->st == T_DONE)
+            continue;
+        int line = 0, col = 0;
+        wl_program_where(r->prog, t->op.stmt, &line, &col);
+        char name[128] = "";
+        if (t->op.naddr > 0)
+            wl_line_name(r->prog, t->op.addr[0].line, name, sizeof name);
+        fprintf(f, "  thread %d (core %d.%d) at %s:%d: ", t->id, t->core, t->hw,
+                wl_program_file(r->prog), line);
+        if (t->st == T_SYNC)
+            fprintf(f, "waits at sync (%d of %d live threads arrived)\n", r->at_sync, r->live);
+        else if (t->op.op == WL_OP_WAIT)
+            fprintf(f, "waits for %s.%d %s %lld; the word is %lld, its copy %c\n", name,
+                    t->op.addr[0].word, wl_cmp_text(t->op.cmp), (long long)t->op.value[0],
+                    (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
+                                            (unsigned)t->op.addr[0].word),
+                    cc_state_of(r->m->cc, t->core, line_number(t, t->op.addr[0].line)));
+        else
+            fprintf(f, "in %s %s\n", wl_op_name(t->op.op), name);
+    }
+    cc_print_outstanding(r->m->cc, f);
+}
+
+static void on_stall(struct sim_kernel *k, void *ctx)
+{
+    struct run *r = ctx;
+    (void)k;
+    r->res->deadlock = true;
+    fprintf(stderr, "ccsim: no operation finished for %.0f ns of simulated time\n",
+            (double)r->o.watchdog_ps / SIM_PS_PER_NS);
+    report_deadlock(r, stderr);
+}
+
+/* ------------------------------------------------------------ results */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The value at rank q (0..1) of sorted v, interpolated between neighbours. */
+static double quantile(const double *v, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+    return v[lo] + (v[hi] - v[lo]) * (pos - (double)lo);
+}
+
+static void latencies(struct run *r)
+{
+    struct core_result *res = r->res;
+    res->latency_ns = sim_xcalloc(r->niters ? r->niters : 1, sizeof *res->latency_ns);
+    for (size_t k = 0; k < r->niters; k++)
+        if (r->iters[k].marked)
+            res->latency_ns[res->iterations++] =
+                (double)(r->iters[k].end - r->iters[k].start) / SIM_PS_PER_NS;
+    size_t n = res->iterations;
+    if (!n)
+        return;
+    double *sorted = sim_xmalloc(n * sizeof *sorted);
+    memcpy(sorted, res->latency_ns, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += sorted[i];
+    res->latency =
+        (struct core_stats){sum / (double)n, quantile(sorted, n, 0.5), sorted[0],
+                            sorted[n - 1],   quantile(sorted, n, 0.1), quantile(sorted, n, 0.9)};
+    free(sorted);
+}
+
+static void counters(struct run *r)
+{
+    struct cc_stats cs;
+    cc_get_stats(r->m->cc, &cs);
+    struct core_result *res = r->res;
+    res->loads = cs.loads;
+    res->stores = cs.stores + cs.atomics;
+    res->misses = cs.misses;
+    res->invalidations = cs.invalidations;
+    res->writebacks = cs.writebacks;
+    res->home_queue_ns = (double)cs.home_queue_ps / SIM_PS_PER_NS;
+    res->coherence_violations = cs.violations;
+    res->network_bytes = r->m->net->stats.bytes;
+    res->link_queue_ns = (double)r->m->net->stats.queue_ps / SIM_PS_PER_NS;
+    res->events = sim_events_fired(r->m->k);
+    res->simulated_ns = sim_now(r->m->k) / SIM_PS_PER_NS;
+}
+
+/* ------------------------------------------------------------ the run */
+
+/* The line numbers of the program's lines: a line declared with home=S takes
+ * the smallest unused number whose home is in socket S (NUMA placement); the
+ * others are placed on first touch (line_number). */
+static uint64_t take_line(struct run *r, int64_t home)
+{
+    /* low[home + 1]: below it, every number of that kind is taken (the set
+     * only grows), so each search starts there */
+    uint64_t n = r->low[home + 1];
+    while (sim_map_get(&r->used, n) || (home >= 0 && cc_home_socket(r->m->cc, n) != (int)home))
+        n++;
+    sim_map_put(&r->used, n, (void *)1);
+    r->low[home + 1] = n + 1;
+    return n;
+}
+
+/* mpb= and tas= lines: in the MPB (or as the register) of the core of
+ * their thread, MPB slots taken in declaration order. */
+static bool place_on_chip(struct run *r, const struct wl_line *l, int64_t *mpb_used, bool *tas_used)
+{
+    struct cc_system *cc = r->m->cc;
+    const char *what = l->place == WL_PLACE_MPB ? "mpb=" : "tas=";
+    enum cc_line_kind kind = l->place == WL_PLACE_MPB ? CC_LINE_MPB : CC_LINE_TAS;
+    if (!cc_place_count(cc, kind)) {
+        sim_diag_add(r->d, wl_program_file(r->prog), l->src_line,
+                     "line %s: %s needs a machine with message-passing buffers (protocol scc)",
+                     l->name, what);
+        return false;
+    }
+    int64_t per = l->place_thread == WL_PLACE_EACH ? l->count / r->nthr : l->count;
+    for (int64_t k = 0; k < l->count; k++) {
+        int64_t thread = l->place_thread == WL_PLACE_EACH ? k / per : l->place_thread;
+        int core = r->thr[thread].core;
+        uint64_t *line = &r->lines[l->first + k];
+        bool ok = l->place == WL_PLACE_MPB
+                      ? cc_place_line(cc, kind, core, mpb_used[core]++, line)
+                      : !tas_used[core] && cc_place_line(cc, kind, core, 0, line);
+        if (!ok) {
+            if (l->place == WL_PLACE_MPB)
+                sim_diag_add(r->d, wl_program_file(r->prog), l->src_line,
+                             "line %s: the MPB of core %d (thread %lld) is full: it holds %lld "
+                             "lines of %u B",
+                             l->name, core, (long long)thread,
+                             (long long)cc_place_count(cc, CC_LINE_MPB), r->m->line_bytes);
+            else
+                sim_diag_add(r->d, wl_program_file(r->prog), l->src_line,
+                             "line %s: core %d (thread %lld) has one test-and-set register, "
+                             "already taken",
+                             l->name, core, (long long)thread);
+            return false;
+        }
+        if (l->place == WL_PLACE_TAS)
+            tas_used[core] = true;
+        placed(r, l->first + k);
+    }
+    return true;
+}
+
+static bool place_lines(struct run *r)
+{
+    int64_t n = wl_program_line_count(r->prog);
+    r->lines = sim_xcalloc(n ? (size_t)n : 1, sizeof *r->lines);
+    int64_t *mpb_used = sim_xcalloc((size_t)r->m->cores, sizeof *mpb_used);
+    bool *tas_used = sim_xcalloc((size_t)r->m->cores, sizeof *tas_used);
+    bool ok = true;
+    for (int i = 0; i < wl_program_decl_count(r->prog) && ok; i++) {
+        const struct wl_line *l = wl_program_decl(r->prog, i);
+        if (l->place != WL_PLACE_MEMORY) {
+            ok = place_on_chip(r, l, mpb_used, tas_used);
+            continue;
+        }
+        if (l->home >= r->m->memory_nodes) {
+            sim_diag_add(r->d, wl_program_file(r->prog), l->src_line,
+                         "line %s: home=%lld, but the machine has %d memory node(s) (sockets)",
+                         l->name, (long long)l->home, r->m->memory_nodes);
+            ok = false;
+        }
+        for (int64_t k = 0; k < l->count && ok; k++)
+            if (l->home >= 0) {
+                r->lines[l->first + k] = take_line(r, l->home);
+                placed(r, l->first + k);
+            } else
+                r->lines[l->first + k] = UNPLACED;
+    }
+    free(mpb_used);
+    free(tas_used);
+    return ok;
+}
+
+static bool place_threads(struct run *r)
+{
+    const struct core_machine *m = r->m;
+    for (int i = 0; i < r->nthr; i++) {
+        struct thr *t = &r->thr[i];
+        if (wl_program_pinned(r->prog)) {
+            struct wl_pin p = wl_program_pin(r->prog, i);
+            t->core = p.core;
+            t->hw = p.hw;
+        } else {
+            t->core = i % m->cores;
+            t->hw = i / m->cores;
+        }
+        if (t->core >= m->cores || t->hw >= m->threads_per_core) {
+            sim_diag_add(r->d, wl_program_file(r->prog), 0,
+                         "thread %d would run on core %d, hardware thread %d, but the machine has "
+                         "%d cores of %d threads",
+                         i, t->core, t->hw, m->cores, m->threads_per_core);
+            return false;
+        }
+    }
+    return true;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void core_run(const struct core_machine *m, const struct wl_program *prog,
+              const struct core_run_opts *o, struct core_result *res, struct sim_diag *d)
+{
+    memset(res, 0, sizeof *res);
+    struct run r = {.m = m, .prog = prog, .o = *o, .res = res, .d = d};
+    r.nthr = wl_program_threads(prog);
+    r.live = r.nthr;
+    r.thr = sim_xcalloc((size_t)r.nthr, sizeof *r.thr);
+    r.core_issue = sim_xcalloc((size_t)m->cores, sizeof *r.core_issue);
+    sim_map_init(&r.used);
+    r.low = sim_xcalloc((size_t)m->memory_nodes + 1, sizeof *r.low);
+    if (wl_program_words(prog) * 8 != (int)m->line_bytes) {
+        sim_diag_add(d, wl_program_file(prog), 0,
+                     "the trace was read for %d-byte lines, the machine has %u-byte lines",
+                     wl_program_words(prog) * 8, m->line_bytes);
+        res->input_error = true;
+    } else if (!place_threads(&r) || !place_lines(&r))
+        res->input_error = true;
+    if (res->input_error)
+        goto free_threads;
+    for (int i = 0; i < r.nthr; i++) {
+        struct thr *t = &r.thr[i];
+        t->run = &r;
+        t->id = i;
+        t->st = T_RUN;
+        t->sreq = sim_xcalloc((size_t)m->mshrs, sizeof *t->sreq);
+        t->sbuf = sim_xcalloc((size_t)m->mshrs, m->line_bytes);
+        wl_cursor_init(&t->cur, prog, i);
+    }
+    iteration(&r, 0)->start = 0;
+    double t0 = wall_now();
+    sim_watchdog(m->k, o->watchdog_ps, on_stall, &r);
+    for (int i = 0; i < r.nthr; i++)
+        step(&r.thr[i]);
+    enum sim_run_status rs = r.stopped ? SIM_RUN_STOPPED : sim_run(m->k, SIM_TIME_MAX);
+    res->wall_s = wall_now() - t0;
+    if (rs == SIM_RUN_EMPTY && r.live > 0 && !res->input_error) {
+        res->deadlock = true;
+        report_deadlock(&r, stderr);
+    }
+    counters(&r);
+    latencies(&r);
+    for (int i = 0; i < r.nthr; i++) {
+        free(r.thr[i].sreq);
+        free(r.thr[i].sbuf);
+    }
+free_threads:
+    free(r.lines);
+    free(r.low);
+    sim_map_destroy(&r.used);
+    free(r.iters);
+    free(r.thr);
+    free(r.core_issue);
+}
+
+void core_result_free(struct core_result *res)
+{
+    free(res->latency_ns);
+    res->latency_ns = NULL;
+}

@@ -1,0 +1,91 @@
+/*
+ * core.h -- the core model (prefix core_): the threads of a parsed program
+ * (workloads/trace/trace.h) executing their operations on a machine's
+ * caches (protocols/protocol.h) and network (topologies/topology.h), and
+ * what a run measures.
+ */
+#ifndef CCSIM_CORE_H
+#define CCSIM_CORE_H
+
+#include "protocol.h"
+#include "sim.h"
+#include "topology.h"
+#include "trace.h"
+
+/*
+ * The threads of a parsed program executing its operations on a machine, and
+ * what a run measures. The machine is handed over as a struct core_machine by
+ * the top layer, so this module needs only the kernel, the network and the
+ * coherence system's public headers.
+ *
+ * The model (docs/DESIGN.md, "Machine model"):
+ *   - A thread issues its operations in order; hardware threads of one core
+ *     share its cache and its issue slot (one operation a core cycle).
+ *   - copy/addline stream their lines with up to `mshrs` lines in flight.
+ *   - wait loads; while the condition is false it sleeps until its copy is
+ *     invalidated or updated, then re-loads after poll_cycles. Each failed
+ *     re-load counts in poll_refetches; a failed poll whose data came from a
+ *     core that held the line writable counts as a steal.
+ *   - sync, evict, prime and expect cost no simulated time; sync releases
+ *     every live thread at once, when all have arrived and the machine is
+ *     quiet, and opens an iteration.
+ *   - An iteration's latency runs from the sync that opens it to the last
+ *     mark in it (the slowest thread).
+ * Invariant: a run is a pure function of (machine, program, seed).
+ */
+struct core_machine {
+    struct sim_kernel *k;
+    struct cc_system *cc;
+    struct net *net;
+    int cores, threads_per_core;
+    int mshrs;
+    unsigned poll_cycles;
+    unsigned line_bytes;
+    int memory_nodes; /* sockets: a line's declared home=S must be below it; a
+                         line without home= lives in the socket of the first
+                         thread that touches it */
+    struct sim_clock clock;
+};
+
+struct core_run_opts {
+    sim_time_t watchdog_ps; /* no operation done for this long: deadlock */
+    int max_reports;        /* value errors printed in full */
+    /* optional: told where each line index was placed (for narration) */
+    void (*on_place)(void *ctx, int64_t line_index, uint64_t line_number);
+    void *place_ctx;
+    /* optional: called when a thread's operation finishes (zero-cost ops
+     * too, with start == end; a sync ends at its release), for timelines */
+    void (*on_op)(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
+                  sim_time_t end);
+    void *op_ctx;
+    /* optional: called when a sync opens an iteration (the first sync opens
+     * iteration 1; 0 is what runs before it), for progress lines */
+    void (*on_iteration)(void *ctx, uint64_t iteration);
+    void *iteration_ctx;
+};
+
+struct core_stats {
+    double mean, median, min, max, p10, p90; /* ns */
+};
+
+struct core_result {
+    uint64_t iterations; /* measured (iterations with a mark) */
+    double *latency_ns;  /* per measured iteration */
+    struct core_stats latency;
+    uint64_t loads, stores, misses, invalidations, poll_refetches, steals, writebacks;
+    uint64_t network_bytes;
+    double home_queue_ns, link_queue_ns;
+    uint64_t coherence_violations, value_errors;
+    bool deadlock;    /* a run that could not finish */
+    bool input_error; /* a run-time error in the trace (exit 2) */
+    uint64_t events;
+    double wall_s;
+    uint64_t simulated_ns;
+};
+
+/* Runs prog on the machine; errors and reports go to stderr / d. */
+void core_run(const struct core_machine *m, const struct wl_program *prog,
+              const struct core_run_opts *o, struct core_result *res, struct sim_diag *d);
+void core_result_free(struct core_result *res);
+
+#endif /* CCSIM_CORE_H */
