@@ -62,11 +62,11 @@ struct cli_run_args {
     uint64_t max_lines;    /* explain: steps narrated at most */
     const char *only_line; /* explain: narrate this line only */
     /* run: --trace-out FILE, --trace-window FROM:TO (ps here; to = UINT64_MAX
-     * when open), --trace-max-bytes N (sim/trace_out.h) */
+     * when open), --trace-max-bytes N (cli/trace_out.h) */
     const char *trace_out;
     sim_time_t trace_from, trace_to;
     uint64_t trace_max_bytes;
-    const char *plot; /* run: --plot FILE.png, the latency histogram (sim/plot.h) */
+    const char *plot; /* run: --plot FILE.png, the latency histogram (cli/plot.h) */
 };
 int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a);
 const char *cli_workload_name(const struct cli_run_args *a);
@@ -82,9 +82,6 @@ struct cli_session {
 };
 int cli_session_open(const struct cli_run_args *a, struct cli_session *ss);
 void cli_session_close(struct cli_session *ss);
-/* The generator's trace for the machine, parsed (run -w). */
-struct wl_program *cli_generate(const char *spec, int threads, long iterations,
-                                const struct machine_cfg *m, struct sim_diag *d);
 int cli_microbench(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_protocol(int argc, char **argv);

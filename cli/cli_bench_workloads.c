@@ -52,7 +52,7 @@ static struct bench_figures bench_run_ref(const struct bench_ref *b, long iterat
         return f;
     struct sim_diag d;
     sim_diag_init(&d);
-    struct wl_program *p = cli_generate(b->spec, b->threads, iterations, &m, &d);
+    struct wl_program *p = machine_generate(b->spec, b->threads, iterations, &m, &d);
     struct machine *mc = p ? machine_build(&m, 1, &d) : NULL;
     if (mc) {
         struct core_machine w;

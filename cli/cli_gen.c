@@ -1,6 +1,6 @@
 /*
- * cli_gen.c -- `ccsim gen`: print a built-in generator's trace, and the
- * glue `ccsim run -w` uses to turn a generator spec into a program.
+ * cli_gen.c -- `ccsim gen`: print a built-in generator's trace (for a
+ * machine with -c: machine_gen_view).
  */
 #include "cli.h"
 
@@ -8,32 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void cli_gen_machine(const struct machine_cfg *m, struct gen_machine *g)
-{
-    g->cores = (int)m->machine.cores;
-    g->sockets = (int)m->machine.sockets;
-    g->threads_per_core = (int)m->machine.threads_per_core;
-    g->line_bytes = (int)m->machine.line_bytes;
-    g->atomic_store_bytes = (int)m->core.atomic_store_bytes;
-    g->mpb_lines = (long)machine_mpb_lines(m);
-}
-
-struct wl_program *cli_generate(const char *spec, int threads, long iterations,
-                                const struct machine_cfg *m, struct sim_diag *d)
-{
-    struct gen_machine g;
-    cli_gen_machine(m, &g);
-    char *text = gen_trace(spec, threads, iterations, &g, d);
-    if (!text)
-        return NULL;
-    char name[300];
-    snprintf(name, sizeof name, "gen:%s", spec);
-    struct wl_parse_opts po = {g.line_bytes, g.cores, g.threads_per_core};
-    struct wl_program *p = wl_parse_text(name, text, strlen(text), &po, d);
-    free(text);
-    return p;
-}
 
 int cli_gen(int argc, char **argv)
 {
@@ -74,7 +48,7 @@ int cli_gen(int argc, char **argv)
     if (config) {
         if (!cli_load_machine(config, sets, nsets, &m))
             return SIM_EXIT_INPUT;
-        cli_gen_machine(&m, &g);
+        machine_gen_view(&m, &g);
     }
     struct sim_diag d;
     sim_diag_init(&d);

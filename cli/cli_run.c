@@ -227,7 +227,7 @@ int cli_session_open(const struct cli_run_args *a, struct cli_session *ss)
         return SIM_EXIT_INPUT;
     struct wl_parse_opts po = {(int)ss->m.machine.line_bytes, (int)ss->m.machine.cores,
                                (int)ss->m.machine.threads_per_core};
-    ss->p = a->gen ? cli_generate(a->gen, (int)a->threads, (long)a->iterations, &ss->m, &ss->d)
+    ss->p = a->gen ? machine_generate(a->gen, (int)a->threads, (long)a->iterations, &ss->m, &ss->d)
                    : wl_parse_file(a->trace, &po, &ss->d);
     if (ss->p)
         ss->mc = machine_build(&ss->m, a->seed, &ss->d);
@@ -266,7 +266,7 @@ static struct trace_out *open_trace(const struct cli_run_args *a, struct cli_ses
     return t;
 }
 
-/* The progress line (sim/progress.h), redrawn when an iteration opens. */
+/* The progress line (cli/progress.h), redrawn when an iteration opens. */
 struct run_progress {
     struct progress p;
     const struct sim_kernel *k;

@@ -1,6 +1,6 @@
 /*
  * cli_sweep.c -- `ccsim sweep FILE [-j JOBS] [-o CSV] [--resume]`: runs every
- * point of a sweep file (sim/sweep.h), JOBS at a time, one CSV row each.
+ * point of a sweep file (cli/sweep.h), JOBS at a time, one CSV row each.
  *
  * Process model: each point runs in a forked child, in-process (no exec):
  * the child generates the workload, builds the machine, runs it and sends

@@ -211,12 +211,10 @@ static bool measure_rates(void *ctx, long bytes, struct val_copy_rates *out)
         }
     struct sim_diag d;
     sim_diag_init(&d);
-    struct mb_copy_rates mr;
-    if (!mb_copy_rates(c->m, bytes, VAL_FIT_ITERS, &mr, &d)) {
+    if (!mb_copy_rates(c->m, bytes, VAL_FIT_ITERS, out, &d)) {
         sim_diag_print(&d);
         return false;
     }
-    *out = (struct val_copy_rates){mr.lhm, mr.shs, mr.lmm, mr.shm};
     if (c->n < 8) {
         c->bytes[c->n] = bytes;
         c->r[c->n++] = *out;

@@ -286,7 +286,7 @@ static double copy_rate(struct mb *b, long lines, const char *setup)
 }
 
 bool mb_copy_rates(const struct machine_cfg *m, long bytes, int iterations,
-                   struct mb_copy_rates *out, struct sim_diag *d)
+                   struct val_copy_rates *out, struct sim_diag *d)
 {
     struct mb b = {m, (int)(m->machine.cores / m->machine.sockets), iterations, d, false};
     long lines = (bytes + m->machine.line_bytes - 1) / m->machine.line_bytes;

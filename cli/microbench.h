@@ -6,6 +6,7 @@
 #define CCSIM_MICROBENCH_H
 
 #include "machine.h"
+#include "validate.h"
 
 #define MB_MAX_POINTS 64
 
@@ -36,11 +37,8 @@ struct mb_result {
  * hit shared (the destination written by core 0 and read by core 1, as the
  * transfer leaves it: S, or O under MOESI), load miss modified (the source
  * in M in core 1). */
-struct mb_copy_rates {
-    double lhm, shm, shs, lmm;
-};
 bool mb_copy_rates(const struct machine_cfg *m, long bytes, int iterations,
-                   struct mb_copy_rates *out, struct sim_diag *d);
+                   struct val_copy_rates *out, struct sim_diag *d);
 
 /* Least squares y = a + s x over n points (x, ns); n >= 1 (one point: s = 0). */
 void mb_fit(const struct mb_point *p, int n, double *a, double *s);

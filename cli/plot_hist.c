@@ -1,5 +1,5 @@
 /*
- * plot_hist.c -- plot_histogram (sim/plot.h): bins computed here, drawn
+ * plot_hist.c -- plot_histogram (cli/plot.h): bins computed here, drawn
  * by gnuplot as boxes, with the median marked.
  */
 #include "plot.h"

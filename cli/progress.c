@@ -1,5 +1,5 @@
 /*
- * progress.c -- the progress line of sim/progress.h.
+ * progress.c -- the progress line of cli/progress.h.
  */
 #include "progress.h"
 

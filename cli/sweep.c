@@ -4,8 +4,6 @@
  */
 #include "sweep.h"
 
-#include "cli.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,7 +211,7 @@ bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t er
 bool sweep_accepts(const struct machine_cfg *m, const char *spec, int threads, long iterations,
                    struct sim_diag *d)
 {
-    struct wl_program *p = cli_generate(spec, threads, iterations, m, d);
+    struct wl_program *p = machine_generate(spec, threads, iterations, m, d);
     wl_program_free(p);
     return p != NULL;
 }
@@ -243,7 +241,7 @@ void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, 
 {
     memset(r, 0, sizeof *r);
     r->status = SWEEP_SKIPPED;
-    struct wl_program *p = cli_generate(spec, threads, iterations, m, d);
+    struct wl_program *p = machine_generate(spec, threads, iterations, m, d);
     if (!p)
         return;
     r->status = SWEEP_FAILED;

@@ -94,7 +94,7 @@ size_t sweep_csv_row(const struct sweep *sw, const struct sweep_point *p,
  * line has fewer columns. */
 size_t sweep_row_key_len(const char *line, size_t len);
 
-/* MPI (sim/sweep_mpi.c): rank 0 owns the CSV, the others send it rows. */
+/* MPI (cli/sweep_mpi.c): rank 0 owns the CSV, the others send it rows. */
 struct sweep_mpi {
     int rank, size;
     bool on; /* MPI_Init was called */

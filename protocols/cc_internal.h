@@ -143,7 +143,6 @@ extern const char *const cc_cache_event_names[CE_COUNT];
 extern const char *const cc_cache_event_docs[CE_COUNT];
 extern const char *const cc_home_event_names[HE_COUNT];
 extern const char *const cc_home_event_docs[HE_COUNT];
-extern const char *const cc_msg_names[M_COUNT];
 
 /* ------------------------------------------------------------ rows */
 
@@ -430,7 +429,6 @@ void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)
 /* State properties. */
 bool cc_state_readable(int state); /* a load may be served */
 bool cc_state_writable(int state); /* a store may be performed (E or M) */
-bool cc_state_holds(int state);    /* holds valid data (for the checker) */
 
 /* Writing rows: S(I) | S(S) for state sets, E(Load) | E(Store) for event
  * sets, CA(send_gets) / HA(start_tx) for actions. */

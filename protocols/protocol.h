@@ -143,9 +143,9 @@ bool cc_line_quiet(const struct cc_system *s, uint64_t line);
 bool cc_quiet(const struct cc_system *s);
 /* Every copy leaves the caches; memory gets the current value. */
 void cc_evict_line(struct cc_system *s, uint64_t line);
-/* Places the line in core's cache in state 'M', 'E' or 'S' (others keep
- * shared copies only where that is coherent). Returns false if the protocol
- * cannot (e.g. S when a writable copy must go first: that is done). */
+/* Places the line in core's cache in state 'M', 'E' or 'S'. Other caches
+ * keep their copies only where that is coherent (S beside other sharers);
+ * otherwise every copy is evicted first. */
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state);
 /* The value of a word as the machine sees it now (for checks and reports). */
 uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word);
@@ -209,6 +209,9 @@ struct cc_stats {
 };
 
 void cc_get_stats(const struct cc_system *s, struct cc_stats *out);
+/* The coherent runtime's message types as the tables' catalogue spells
+ * them (CC_MSGS in cc_internal.h), NULL-terminated. */
+extern const char *const cc_msg_names[];
 /* How many messages of one type were sent so far, by name as the tables'
  * catalogue spells it ("GETS", "DATA_S", "INV", "FWD_GETS", "PUT_ACK", ...;
  * see CC_MSGS in cc_internal.h). An unknown name is an internal error. */

@@ -37,7 +37,7 @@ const char *const cc_home_event_docs[HE_COUNT] = {CC_HOME_EVENTS(DOCS)};
 #undef NAMES
 #undef DOCS
 #define MSG_NAME(name) #name,
-const char *const cc_msg_names[M_COUNT] = {CC_MSGS(MSG_NAME)};
+const char *const cc_msg_names[M_COUNT + 1] = {CC_MSGS(MSG_NAME) NULL};
 #undef MSG_NAME
 
 /* ------------------------------------------------------------ state sets */
@@ -51,11 +51,6 @@ bool cc_state_readable(int st)
 bool cc_state_writable(int st)
 {
     return st == CS_E || st == CS_M;
-}
-
-bool cc_state_holds(int st)
-{
-    return cc_state_readable(st);
 }
 
 static bool cache_transient(int st)

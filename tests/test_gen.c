@@ -1,5 +1,5 @@
 /*
- * test_gen.c -- the built-in generators (workloads/gen*.c): every generator
+ * test_gen.c -- the built-in generators (workloads/gen/): every generator
  * (but those listed in `elsewhere`) and variant at 2, 5 and 16 threads parses, prints back to an
  * equal program, and runs 20 iterations on the teaching machine (16 cores) with the checker on and
  * no value error, under every protocol; bad specs give

@@ -1,6 +1,6 @@
 /*
  * test_gen_seeds.c -- the generators of seeds 002 and 003
- * (workloads/gen_seed002.c, gen_seed003.c): every one at 2, 4, 5, 8 and 16
+ * (workloads/gen/barrier_flags.c, radix.c): every one at 2, 4, 5, 8 and 16
  * threads on the teaching machine (16 cores) with the checker on, every
  * generated trace round-tripped (parse, print, parse, equal); the
  * dissemination reduction wrong exactly off the powers of two (seed 002

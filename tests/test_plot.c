@@ -1,7 +1,7 @@
 /*
  * test_plot.c -- `ccsim run --plot FILE.png`: a PNG when gnuplot is there,
  * exit 2 and an install hint when it is not (never a crash); the file
- * names of sim/plot.h.
+ * names of cli/plot.h.
  */
 #include "plot.h"
 #include "sim.h"

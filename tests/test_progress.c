@@ -1,5 +1,5 @@
 /*
- * test_progress.c -- the progress line of `ccsim run` (sim/progress.h):
+ * test_progress.c -- the progress line of `ccsim run` (cli/progress.h):
  * shown on a terminal once a run is longer than a second, never when
  * stderr is a file. The tests shorten that second to nothing
  * (CCSIM_PROGRESS_DELAY_S=0), so that short runs can show the line.

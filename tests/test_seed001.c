@@ -16,7 +16,7 @@ static double median_of(const struct machine_cfg *m, const char *spec, int iters
 {
     struct sim_diag d;
     sim_diag_init(&d);
-    struct wl_program *p = cli_generate(spec, 2, iters, m, &d);
+    struct wl_program *p = machine_generate(spec, 2, iters, m, &d);
     ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
     struct core_result r;
     tu_run_program(m, p, true, &r, &d);

@@ -24,7 +24,7 @@ static double median_of(const char *spec, int threads, int iters)
 {
     struct sim_diag d;
     sim_diag_init(&d);
-    struct wl_program *p = cli_generate(spec, threads, iters, &scc, &d);
+    struct wl_program *p = machine_generate(spec, threads, iters, &scc, &d);
     ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
     struct core_result r;
     tu_run_program(&scc, p, true, &r, &d);
@@ -123,7 +123,7 @@ START_TEST(test_refusals)
     for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
         struct sim_diag d;
         sim_diag_init(&d);
-        struct wl_program *p = cli_generate(bad[i].spec, bad[i].threads, 2, &scc, &d);
+        struct wl_program *p = machine_generate(bad[i].spec, bad[i].threads, 2, &scc, &d);
         ck_assert_msg(p == NULL && strstr(d.text, bad[i].err), "%s: %s", bad[i].spec, d.text);
     }
     struct tu_run r;

@@ -27,7 +27,7 @@ static bool run_one(const struct machine_cfg *m, const char *spec, int threads)
 {
     struct sim_diag d;
     sim_diag_init(&d);
-    struct wl_program *p = cli_generate(spec, threads, ITERS, m, &d);
+    struct wl_program *p = machine_generate(spec, threads, ITERS, m, &d);
     if (!p) {
         ck_assert_msg(strstr(d.text, "thread") != NULL, "%s -t %d on %s: %s", spec, threads,
                       m->machine.name, d.text);

@@ -114,7 +114,8 @@ END_TEST
 
 START_TEST(test_multim_rounds_and_cost)
 {
-    /* gen_barrier.c's auto: m=2 while 3*reach < n, then ceil(n/reach) - 1 */
+    /* workloads/gen/barrier_dissemination.c's auto: m=2 while 3*reach < n, then ceil(n/reach) - 1
+     */
     static const struct {
         int n, r, ms[4];
     } cases[] = {{2, 1, {1}},        {3, 1, {2}},           {4, 2, {2, 1}},

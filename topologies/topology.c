@@ -1,19 +1,24 @@
 /*
- * topology.c -- the backend registry and the parts every backend shares.
+ * topology.c -- the backend registry (the one list of topologies) and the
+ * parts every backend shares.
  */
 #include "topology.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct net_ops net_xbar_ops;
-extern const struct net_ops net_ring_ops;
-extern const struct net_ops net_mesh_ops;
-extern const struct net_ops net_qpi_ops;
+/* The backends, one file each (NAME.c defines net_NAME_ops). */
+#define NET_BACKENDS(X) X(xbar) X(ring) X(mesh) X(qpi)
 
-static const struct net_ops *const backends[] = {&net_xbar_ops, &net_ring_ops, &net_mesh_ops,
-                                                 &net_qpi_ops};
-const char *const net_built_names[] = {"xbar", "ring", "mesh", "qpi", NULL};
+#define DECLARE(name) extern const struct net_ops net_##name##_ops;
+NET_BACKENDS(DECLARE)
+#undef DECLARE
+#define ENTRY(name) &net_##name##_ops,
+static const struct net_ops *const backends[] = {NET_BACKENDS(ENTRY)};
+#undef ENTRY
+#define NAME(name) #name,
+const char *const net_built_names[] = {NET_BACKENDS(NAME) NULL};
+#undef NAME
 
 const struct net_ops *net_find(const char *name)
 {

@@ -113,7 +113,7 @@ struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, 
 /* ---------------------------------------------------------------- trees (Sec 3.2, 4.1, 5) */
 
 /*
- * Eq 26 along the tree gen_tree.c builds: threads lo .. hi-1 below `parent`;
+ * Eq 26 along the tree workloads/gen/tree.c builds: threads lo .. hi-1 below `parent`;
  * the first c = min(k, hi - lo) read the parent's flag, the rest are split
  * evenly into c + 1 subtrees (the parent's and each reader's), each built the
  * same way. T_min = R_R + T_C(c) + max_i T_min,tree_i; T_max = R_R + 2c R_R

@@ -80,12 +80,12 @@ struct val_band val_diss(const struct val_params *p, int n, int m, bool phi);
 /* Socket-root dissemination (Eq 31): n0 threads in socket 0, n1 in socket 1. */
 struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, int m);
 
-/* The tree shapes of the broadcast and reduction generators (gen_tree.c). */
+/* The tree shapes of the broadcast and reduction generators (workloads/gen/tree.c). */
 enum val_shape { VAL_SHAPE_FLAT, VAL_SHAPE_BINARY, VAL_SHAPE_BINOMIAL };
-/* The parent of thread t (-1 for the root, thread 0) as gen_tree.c builds it. */
+/* The parent of thread t (-1 for the root, thread 0) as workloads/gen/tree.c builds it. */
 int val_tree_parent(enum val_shape s, int t);
 /* Eq 26: notification tree of n threads (root included), k readers per flag,
- * built as gen_tree.c builds m2o-tree and o2m-tree (one socket). */
+ * built as workloads/gen/tree.c builds m2o-tree and o2m-tree (one socket). */
 struct val_band val_ntree(const struct val_params *p, int n, int k);
 /* Eq 32: one-line tree broadcast of n threads, T_lev(k) = T_o2m(k) + R_R (the
  * line) + T_m2o(k) with the single-line rows of Tables 5-6 (one socket). */
@@ -125,9 +125,9 @@ struct val_band val_reduce_binomial(const struct val_params *p, int n0, int n1, 
  * other): the message is cached in the sender (R_L), the receive buffer is M
  * in the receiver's cache, and the receiver polls it (R_{R,M}). A point band. */
 struct val_band val_pingpong(const struct val_params *p, bool inter);
-/* barrier-multim's m=auto rounds as gen_barrier.c builds them: m = 2 while 3
- * times the reach stays below n, then the least m reaching n; the count of
- * rounds (at most max written to ms). */
+/* barrier-multim's m=auto rounds as workloads/gen/barrier_dissemination.c builds them: m = 2 while
+ * 3 times the reach stays below n, then the least m reaching n; the count of rounds (at most max
+ * written to ms). */
 int val_multim_auto(int n, int *ms, int max);
 /* Sec 3.3.1, multi-m dissemination: the sum over rounds of Eq 27's (Eq 29's
  * with phi) R_I + m_i R_R and Eq 28's (R_I + 2 R_R)(m_i + 1). */

@@ -452,3 +452,31 @@ void machine_view(const struct machine *mc, struct core_machine *w)
     w->memory_nodes = mc->params.mcs ? mc->params.mcs : (int)m->machine.sockets;
     w->clock = mc->params.clock;
 }
+
+/* ------------------------------------------------------------- generators */
+
+void machine_gen_view(const struct machine_cfg *m, struct gen_machine *g)
+{
+    g->cores = (int)m->machine.cores;
+    g->sockets = (int)m->machine.sockets;
+    g->threads_per_core = (int)m->machine.threads_per_core;
+    g->line_bytes = (int)m->machine.line_bytes;
+    g->atomic_store_bytes = (int)m->core.atomic_store_bytes;
+    g->mpb_lines = (long)machine_mpb_lines(m);
+}
+
+struct wl_program *machine_generate(const char *spec, int threads, long iterations,
+                                    const struct machine_cfg *m, struct sim_diag *d)
+{
+    struct gen_machine g;
+    machine_gen_view(m, &g);
+    char *text = gen_trace(spec, threads, iterations, &g, d);
+    if (!text)
+        return NULL;
+    char name[300];
+    snprintf(name, sizeof name, "gen:%s", spec);
+    struct wl_parse_opts po = {g.line_bytes, g.cores, g.threads_per_core};
+    struct wl_program *p = wl_parse_text(name, text, strlen(text), &po, d);
+    free(text);
+    return p;
+}

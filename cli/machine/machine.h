@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "core.h"
+#include "gen.h"
 #include "protocol.h"
 #include "sim.h"
 #include "topology.h"
@@ -152,6 +153,13 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
 double machine_float(struct machine_cfg *m, const char *path);
 /* Prints the machine as a readable table (every key, its unit and meaning). */
 void machine_print(struct machine_cfg *m);
+
+/* What a generator needs to know of the machine (workloads/gen/gen.h). */
+void machine_gen_view(const struct machine_cfg *m, struct gen_machine *g);
+/* The generator's trace for the machine, pinned and parsed (`run -w`); NULL
+ * with the generator's or the parser's messages in d. */
+struct wl_program *machine_generate(const char *spec, int threads, long iterations,
+                                    const struct machine_cfg *m, struct sim_diag *d);
 
 /* Finds a config by path or by shipped name ("knc-5110p"); writes the path
  * into buf. Returns false if there is no such file. */

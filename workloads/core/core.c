@@ -1,6 +1,6 @@
 /*
  * core.c -- the core model: threads executing a program's operations on the
- * machine's caches. See run.h for the model; this file is its mechanics:
+ * machine's caches. core.h describes the model; this file is its mechanics:
  * one state machine per thread, driven by the events of its operations.
  */
 #include "core.h"

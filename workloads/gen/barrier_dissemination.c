@@ -1,5 +1,5 @@
 /*
- * gen_barrier.c -- the many-to-many synchronisations of seed 000 Sec 3.3:
+ * barrier_dissemination.c -- the many-to-many synchronisations of seed 000 Sec 3.3:
  * the m-way dissemination barrier with single-use lines per round, its
  * multi-m generalisation, and the two dual-socket variants (pair-wise and
  * socket-root) that run a dissemination barrier inside every socket first.

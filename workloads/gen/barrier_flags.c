@@ -1,5 +1,5 @@
 /*
- * gen_seed002.c -- the barriers and the combined barrier/reductions of seed
+ * barrier_flags.c -- the barriers and the combined barrier/reductions of seed
  * 002 (Mohamed El Maarouf, Giraud, Guermouche & Guignon, "Combining
  * reduction with synchronization barrier on multi-core processors"):
  * Sec II's sense-reversing centralized, linear centralized, software

@@ -1,8 +1,8 @@
 /*
- * gen_bcast.c -- the broadcasts of seed 000 Sec 4: the one-line broadcast
+ * bcast.c -- the broadcasts of seed 000 Sec 4: the one-line broadcast
  * down a tree (Alg. 6) and the multi-line broadcast in which children copy
  * straight from their parent's buffer (Sec 4.2). The tree comes from the
- * shape= parameter (gen_tree.c).
+ * shape= parameter (workloads/gen/tree.c).
  *
  * Every thread checks after its mark that its copy holds the root's message
  * of this iteration, which changes every iteration.

@@ -1,5 +1,5 @@
 /*
- * gen_emit.c -- the emit helpers of the trace generators: the growable text
+ * emit.c -- the emit helpers of the trace generators: the growable text
  * buffer, messages, the prologue (header, threads, pin), declarations,
  * statements with thread selectors, statements whose addresses name a peer
  * thread, and the methodology statements (evict, prime, sync, mark).

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 /*
- * Built-in generators (workloads/gen*.c): each writes the trace of one
+ * Built-in generators (workloads/gen/): each writes the trace of one
  * algorithm of seed 000 (Ramos & Hoefler, "Cache Line Aware Algorithm
  * Design for Cache-Coherent Architectures"), seed 002 (barriers with
  * combined reductions) or seed 003 (Nishtala & Yelick, collectives on

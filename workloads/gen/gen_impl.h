@@ -1,8 +1,8 @@
 /*
- * gen_impl.h -- internals shared by the trace generators (workloads/gen*.c):
+ * gen_impl.h -- internals shared by the trace generators (workloads/gen/):
  * the parsed parameters, the generation context, the text buffer and the
- * emit helpers every generator uses. Not a public header: only gen*.c
- * include it.
+ * emit helpers every generator uses. Not a public header: only the files of
+ * workloads/gen/ include it.
  *
  * A generator writes a program of cache-line operations in the trace format
  * (docs/DESIGN.md); it never computes a time. The frame every generator

@@ -1,5 +1,5 @@
 /*
- * gen_seed001.c -- seed 001's shared-memory MPI transfer (Putigny, Ruelle,
+ * mpi_shm.c -- seed 001's shared-memory MPI transfer (Putigny, Ruelle,
  * Goglin, Sec III-IV): a sender and a receiver move a message through a
  * shared buffer of `buffers` chunks, as Open MPI (32 kB fragments) and MPICH
  * (64 kB cells) do.

@@ -1,5 +1,5 @@
 /*
- * gen_basic.c -- the basic patterns of seed 000: the ping-pong that defines
+ * notify.c -- the basic patterns of seed 000: the ping-pong that defines
  * the single- and multi-line transfer costs (Sec 2.2.1, 2.2.3, Eq 1) and
  * the two synchronisation modes with one notified or one notifying thread,
  * many-to-one (Sec 3.1) and one-to-many (Sec 3.2), on one line or on one

@@ -1,5 +1,5 @@
 /*
- * gen_seed003.c -- the collectives of seed 003 (Nishtala & Yelick,
+ * radix.c -- the collectives of seed 003 (Nishtala & Yelick,
  * "Optimizing Collective Communication on Multicores"): the flat and tree
  * barriers of Sec 2.2 and the flat and radix-tree reductions of Sec 3-4,
  * strictly or loosely synchronised.

@@ -1,5 +1,5 @@
 /*
- * gen_seed004.c -- seed 004's collectives on the SCC (Kohler et al., Sec
+ * rcce.c -- seed 004's collectives on the SCC (Kohler et al., Sec
  * III-IV): RCCE's message passing through the message-passing buffers, the
  * ring algorithms of RCCE_comm, and the paper's optimisations.
  *

@@ -1,5 +1,5 @@
 /*
- * gen_reduce.c -- the reductions of seed 000 Sec 5: the one-line reduction
+ * reduce.c -- the reductions of seed 000 Sec 5: the one-line reduction
  * up a tree with line privatisation (Alg. 7) and the multi-line binomial
  * reduction (Sec 5.2), one binomial tree per socket and a final exchange
  * between the sockets' roots (Sec 5.2.1).

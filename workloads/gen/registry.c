@@ -1,12 +1,15 @@
 /*
- * gen.c -- the generators' registry: the catalogue (every generator, its
- * summary, the paper and section it comes from, its parameters), spec
+ * registry.c -- the generators' registry: the catalogue (every generator,
+ * its summary, the paper and section it comes from, its parameters), spec
  * parsing ("NAME[:k=v,...]"), thread placement on the machine (sockets),
- * and the public entry points gen_trace(), gen_list() and
- * gen_names. The generators themselves are in gen_basic.c, gen_tree.c,
- * gen_barrier.c, gen_bcast.c, gen_reduce.c (seed 000), gen_seed002.c and
- * gen_seed003.c; the emit helpers in
- * gen_emit.c.
+ * and the public entry points gen_trace(), gen_list() and gen_names. The
+ * generators are in one file per algorithm family: notify.c (ping-pong,
+ * many-to-one, one-to-many), tree.c (tree shapes, notification trees),
+ * barrier_dissemination.c, barrier_flags.c (centralized, linear,
+ * combining, butterfly barriers and the reductions carried in their
+ * flags), radix.c (flat and k-nomial barriers and reductions), bcast.c,
+ * reduce.c, mpi_shm.c (the shared-memory MPI transfer) and rcce.c (the
+ * SCC's RCCE collectives); the emit helpers in emit.c.
  */
 #include "gen_impl.h"
 
@@ -370,7 +373,7 @@ static const struct gen_param par_scc_barrier[] = {
     "; threads fill one socket first (-c CONFIG gives the sockets); on one socket it is "          \
     "barrier-dissemination"
 
-/* The papers of the catalogue (their numbers in /work/shared/seeds). */
+/* The papers of the catalogue, by their numbers among the seeds (titles: papers[] below). */
 enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
 
 /* X(name, emitter, parameters, fewest threads, most threads (0: no limit), paper, source,

@@ -1,5 +1,5 @@
 /*
- * gen_tree.c -- trees: the parent of every thread for a shape= parameter
+ * tree.c -- trees: the parent of every thread for a shape= parameter
  * (flat, binary, binomial, kary:K, parents:...), used by the broadcast and
  * reduction generators, and the notification trees of seed 000 Sec 3.1-3.2
  * (m2o-tree, o2m-tree) with the paper's tree-building heuristic.

@@ -1,7 +1,7 @@
 /*
  * trace_program.c -- the parsed program as a whole: the catalogues (names of
  * operations, comparisons, states), storage (growth, name tables, freeing),
- * the read accessors of workload.h, and structural equality.
+ * the read accessors of trace.h, and structural equality.
  */
 #include "trace_impl.h"
 
