@@ -84,6 +84,7 @@ int cli_session_open(const struct cli_run_args *a, struct cli_session *ss);
 void cli_session_close(struct cli_session *ss);
 int cli_microbench(int argc, char **argv);
 int cli_validate(int argc, char **argv);
+int cli_calibrate(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
 int cli_tune(int argc, char **argv);

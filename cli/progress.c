@@ -48,24 +48,49 @@ static void draw(struct progress *p, const char *line, int len)
     p->width = len;
 }
 
-void progress_update(struct progress *p, uint64_t done, uint64_t sim_ns, uint64_t events)
+/* True when a line is due: a terminal, past the delay, 0.1 s since the last. */
+static bool due(struct progress *p, double *elapsed)
 {
     if (!p->on)
-        return;
-    double t = now_s(), el = t - p->start;
-    if (el < p->delay || t - p->last < 0.1)
-        return;
+        return false;
+    double t = now_s();
+    *elapsed = t - p->start;
+    if (*elapsed < p->delay || t - p->last < 0.1)
+        return false;
     p->last = t;
-    char sim[32], line[256], eta[48] = "";
-    format_ns(sim, sizeof sim, sim_ns);
+    return true;
+}
+
+/* "prefix: done/total unit, detail, ETA s" */
+static void show(struct progress *p, uint64_t done, double el, const char *detail)
+{
+    char line[256], eta[48] = "", tot[32] = "";
     if (p->total && done && done <= p->total)
         snprintf(eta, sizeof eta, ", ETA %.0f s", el / (double)done * (double)(p->total - done));
-    char tot[32] = "";
     if (p->total)
         snprintf(tot, sizeof tot, "/%llu", (unsigned long long)p->total);
-    int len = snprintf(line, sizeof line, "%s: %llu%s %s, %s simulated, %.2f M events/s%s", p->what,
-                       (unsigned long long)done, tot, p->unit, sim, (double)events / el / 1e6, eta);
+    int len = snprintf(line, sizeof line, "%s: %llu%s %s, %s%s", p->what, (unsigned long long)done,
+                       tot, p->unit, detail, eta);
     draw(p, line, len < (int)sizeof line ? len : (int)sizeof line - 1);
+}
+
+void progress_update(struct progress *p, uint64_t done, uint64_t sim_ns, uint64_t events)
+{
+    double el;
+    if (!due(p, &el))
+        return;
+    char sim[32], detail[96];
+    format_ns(sim, sizeof sim, sim_ns);
+    snprintf(detail, sizeof detail, "%s simulated, %.2f M events/s", sim,
+             (double)events / el / 1e6);
+    show(p, done, el, detail);
+}
+
+void progress_note(struct progress *p, uint64_t done, const char *detail)
+{
+    double el;
+    if (due(p, &el))
+        show(p, done, el, detail);
 }
 
 void progress_end(struct progress *p)

@@ -30,6 +30,9 @@ struct progress {
 void progress_init(struct progress *p, const char *what, const char *unit, uint64_t total);
 /* done units so far, sim_ns simulated, events fired. */
 void progress_update(struct progress *p, uint64_t done, uint64_t sim_ns, uint64_t events);
+/* The same with a detail of the caller's instead of simulated time and
+ * events/s ("best error 3.2 %"). */
+void progress_note(struct progress *p, uint64_t done, const char *detail);
 /* Erases the line if one was drawn. */
 void progress_end(struct progress *p);
 

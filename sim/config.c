@@ -195,6 +195,15 @@ int cfg_line(const struct cfg_file *cf, const char *path)
     return s ? setting_line(s) : 0;
 }
 
+bool cfg_source(const struct cfg_file *cf, const char *path, char *buf, size_t size)
+{
+    config_setting_t *s = config_lookup(&cf->cfg, path);
+    if (!s || s->line == 0)
+        return false;
+    setting_file(cf, s, buf, size);
+    return true;
+}
+
 /* ------------------------------------------------------------- --set */
 
 /* Copies a scalar or array setting src into parent under name. */

@@ -73,6 +73,10 @@ bool cfg_has(const struct cfg_file *cf, const char *path);
 /* Source line of a dotted path, 0 if absent or set by --set (for later
  * semantic errors). */
 int cfg_line(const struct cfg_file *cf, const char *path);
+/* The file a dotted path is set in (the config itself or a file it
+ * @includes, as the user can open it) into buf; false if it is absent or
+ * set by --set. */
+bool cfg_source(const struct cfg_file *cf, const char *path, char *buf, size_t size);
 /* Prints the sections' values as a readable table (after apply). */
 void cfg_print(const struct cfg_section *secs, size_t nsecs);
 

@@ -277,6 +277,27 @@ double machine_float(struct machine_cfg *m, const char *path)
     return NAN;
 }
 
+bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key **key, void **value)
+{
+    struct cfg_section secs[SEC_MAX];
+    size_t n = machine_sections(m, secs);
+    const char *dot = strchr(path, '.');
+    for (size_t i = 0; i < n && dot; i++) {
+        if (strlen(secs[i].name) != (size_t)(dot - path) ||
+            strncmp(secs[i].name, path, (size_t)(dot - path)) != 0)
+            continue;
+        for (size_t k = 0; k < secs[i].nkeys; k++) {
+            const struct cfg_key *ck = &secs[i].keys[k];
+            if (strcmp(ck->name, dot + 1) != 0 || (ck->type != CFG_INT && ck->type != CFG_FLOAT))
+                continue;
+            *key = ck;
+            *value = (char *)secs[i].dst + ck->offset;
+            return true;
+        }
+    }
+    return false;
+}
+
 void machine_print(struct machine_cfg *m)
 {
     struct cfg_section secs[SEC_MAX];

@@ -151,6 +151,10 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
 /* A float key of any section, by "section.key" (the topology's too), or
  * NAN if there is none. */
 double machine_float(struct machine_cfg *m, const char *path);
+/* A number setting (int or float) of any section by "section.key": its
+ * schema entry (type, bounds, unit) and where m holds its value; false if
+ * there is no such number setting. */
+bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key **key, void **value);
 /* Prints the machine as a readable table (every key, its unit and meaning). */
 void machine_print(struct machine_cfg *m);
 

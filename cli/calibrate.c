@@ -1,0 +1,481 @@
+/*
+ * calibrate.c -- the targets file, the compass search and the fitted config
+ * of `ccsim calibrate` (cli/calibrate.h).
+ */
+#include "calibrate.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ targets */
+
+static const char *const fig_names[] = {
+#define CAL_X_NAME(key, field, doc) #key,
+    CAL_FIGURES(CAL_X_NAME)
+#undef CAL_X_NAME
+};
+static const char *const fig_docs[] = {
+#define CAL_X_DOC(key, field, doc) doc,
+    CAL_FIGURES(CAL_X_DOC)
+#undef CAL_X_DOC
+};
+
+const char *cal_figure_name(enum cal_figure f)
+{
+    return fig_names[f];
+}
+
+const char *cal_figure_doc(enum cal_figure f)
+{
+    return fig_docs[f];
+}
+
+#define T struct cal_targets
+static const struct cfg_key target_keys[] = {
+    CFG_STRING_KEY(T, source, true, "what the figures are (a paper's table, a machine)"),
+    CFG_STRING_ARRAY_KEY(T, params, nparams, false,
+                         "the config parameters to fit when --params is not given"),
+#define CAL_X_KEY(key, field, doc)                                                                 \
+    {#key, CFG_FLOAT, false, 1e-6, 1e9, 0, NULL, offsetof(T, fig) + CAL_##key * sizeof(double),    \
+     0,    "ns",      doc},
+    CAL_FIGURES(CAL_X_KEY)
+#undef CAL_X_KEY
+};
+#undef T
+
+bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *d)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->path, sizeof t->path, "%s", path);
+    struct cfg_file *cf = cfg_open(path, d);
+    if (!cf)
+        return false;
+    const struct cfg_section sec = {
+        "targets", true, target_keys, SIM_COUNT_OF(target_keys), t, "the measured figures to fit"};
+    bool ok = cfg_apply(cf, &sec, 1, d);
+    int given = 0;
+    for (int f = 0; f < CAL_NFIG; f++)
+        given += t->fig[f] > 0;
+    if (ok && given == 0) {
+        sim_diag_add(d, path, cfg_line(cf, "targets"),
+                     "targets: no figure given (expected one or more of R_L_ns, R_R_ns, ..., "
+                     "multiline_o_ns)");
+        ok = false;
+    }
+    cfg_close(cf);
+    return ok;
+}
+
+/* ------------------------------------------------------------ parameters */
+
+static bool add_param(struct cal_problem *pb, struct machine_cfg *m, const char *name,
+                      struct sim_diag *d)
+{
+    const struct cfg_key *key;
+    void *value;
+    if (!machine_key(m, name, &key, &value)) {
+        sim_diag_add(d, NULL, 0,
+                     "--params %s: no number setting of that name in %s (expected SECTION.KEY "
+                     "of an int or float key: ccsim config -c CONFIG lists them)",
+                     name, m->path);
+        return false;
+    }
+    for (int i = 0; i < pb->nparams; i++)
+        if (strcmp(pb->params[i].path, name) == 0) {
+            sim_diag_add(d, NULL, 0, "--params %s: named twice", name);
+            return false;
+        }
+    if (pb->nparams == CAL_MAX_PARAMS) {
+        sim_diag_add(d, NULL, 0, "--params: at most %d parameters", CAL_MAX_PARAMS);
+        return false;
+    }
+    struct cal_param *p = &pb->params[pb->nparams++];
+    snprintf(p->path, sizeof p->path, "%s", name);
+    p->integer = key->type == CFG_INT;
+    p->lo = key->min;
+    p->hi = key->max;
+    p->unit = key->unit;
+    p->start = p->value = p->integer ? (double)*(int64_t *)value : *(double *)value;
+    return true;
+}
+
+bool cal_add_params(struct cal_problem *pb, struct machine_cfg *m, char names[][64], int n,
+                    struct sim_diag *d)
+{
+    for (int i = 0; i < n; i++)
+        if (!add_param(pb, m, names[i], d))
+            return false;
+    return true;
+}
+
+/* ------------------------------------------------------------ evaluation */
+
+static double figure_of(const struct mb_result *r, enum cal_figure f)
+{
+    switch (f) {
+#define CAL_X_CASE(key, field, doc)                                                                \
+    case CAL_##key:                                                                                \
+        return r->field;
+        CAL_FIGURES(CAL_X_CASE)
+#undef CAL_X_CASE
+    default:
+        return NAN;
+    }
+}
+
+static void format_value(const struct cal_param *p, double v, char *buf, size_t size)
+{
+    if (p->integer)
+        snprintf(buf, size, "%lld", (long long)llround(v));
+    else
+        snprintf(buf, size, "%.6g", v);
+}
+
+/* The figures with the parameters at x; false if the config refuses x or a
+ * measurement fails (the messages in d). */
+static bool measure(const struct cal_problem *pb, const double *x, double fig[CAL_NFIG],
+                    struct sim_diag *d)
+{
+    char buf[CAL_MAX_PARAMS][128];
+    const char *sets[CAL_MAX_SETS + CAL_MAX_PARAMS];
+    size_t n = 0;
+    for (size_t i = 0; i < pb->nsets; i++)
+        sets[n++] = pb->sets[i];
+    for (int i = 0; i < pb->nparams; i++) {
+        char v[64];
+        format_value(&pb->params[i], x[i], v, sizeof v);
+        snprintf(buf[i], sizeof buf[i], "%s=%s", pb->params[i].path, v);
+        sets[n++] = buf[i];
+    }
+    static struct machine_cfg m;
+    struct mb_result r;
+    if (!machine_load(&m, pb->config, sets, n, d) || !mb_run(&m, pb->iterations, &r, d))
+        return false;
+    for (int f = 0; f < CAL_NFIG; f++)
+        fig[f] = figure_of(&r, f);
+    return true;
+}
+
+static double objective(const struct cal_targets *t, const double fig[CAL_NFIG])
+{
+    double sum = 0;
+    for (int f = 0; f < CAL_NFIG; f++)
+        if (t->fig[f] > 0) {
+            double e = (fig[f] - t->fig[f]) / t->fig[f];
+            sum += isfinite(e) ? e * e : INFINITY;
+        }
+    return sum;
+}
+
+/* One evaluation of the search: the objective at x (INFINITY where the
+ * config refuses x), its figures in fig. */
+static double evaluate(struct cal_problem *pb, struct cal_result *r, const double *x,
+                       double fig[CAL_NFIG])
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    r->evals++;
+    double v = INFINITY;
+    if (measure(pb, x, fig, &d))
+        v = objective(&pb->targets, fig);
+    else
+        r->refused++;
+    return v;
+}
+
+/* ------------------------------------------------------------ the search */
+
+static double clamp_param(const struct cal_param *p, double v)
+{
+    v = fmin(fmax(v, p->lo), p->hi);
+    return p->integer ? (double)llround(v) : v;
+}
+
+static double first_step(const struct cal_param *p)
+{
+    double s = fabs(p->start) / 2;
+    if (s == 0)
+        s = (p->hi - p->lo) / 100;
+    return p->integer ? fmax(1, round(s)) : s;
+}
+
+/* A step too small to matter: under one unit for an integer, under a
+ * thousandth of the value for a float. */
+static bool step_done(const struct cal_param *p, double step, double x)
+{
+    return p->integer ? step < 1 : step < 1e-3 * fmax(fabs(x), 1e-9);
+}
+
+struct search {
+    struct cal_problem *pb;
+    struct cal_result *r;
+    double x[CAL_MAX_PARAMS], step[CAL_MAX_PARAMS];
+    double best, fig[CAL_NFIG];
+};
+
+/* Tries x +- step on parameter i; keeps the first that lowers the objective. */
+static bool try_param(struct search *s, int i)
+{
+    const struct cal_param *p = &s->pb->params[i];
+    for (int dir = 1; dir >= -1; dir -= 2) {
+        double y[CAL_MAX_PARAMS], fig[CAL_NFIG];
+        memcpy(y, s->x, sizeof y);
+        y[i] = clamp_param(p, s->x[i] + dir * s->step[i]);
+        if (y[i] == s->x[i] || s->r->evals >= s->pb->max_evals)
+            continue;
+        double v = evaluate(s->pb, s->r, y, fig);
+        if (s->pb->on_eval)
+            s->pb->on_eval(s->pb->eval_ctx, s->r->evals, fmin(v, s->best));
+        if (v < s->best) {
+            s->best = v;
+            memcpy(s->x, y, sizeof y);
+            memcpy(s->fig, fig, sizeof fig);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Halves every step; false once every step is too small to matter. */
+static bool shrink(struct search *s)
+{
+    bool any = false;
+    for (int i = 0; i < s->pb->nparams; i++) {
+        const struct cal_param *p = &s->pb->params[i];
+        s->step[i] = p->integer ? floor(s->step[i] / 2) : s->step[i] / 2;
+        any |= !step_done(p, s->step[i], s->x[i]);
+    }
+    return any;
+}
+
+static void compass(struct search *s)
+{
+    bool going = true;
+    while (going && s->r->evals < s->pb->max_evals) {
+        bool improved = false;
+        for (int i = 0; i < s->pb->nparams; i++)
+            if (!step_done(&s->pb->params[i], s->step[i], s->x[i]))
+                improved |= try_param(s, i);
+        if (!improved)
+            going = shrink(s);
+    }
+}
+
+/* The starting point: every target figure must be measurable there. */
+static bool start(struct search *s, struct sim_diag *d)
+{
+    struct cal_problem *pb = s->pb;
+    for (int i = 0; i < pb->nparams; i++) {
+        s->x[i] = pb->params[i].start;
+        s->step[i] = first_step(&pb->params[i]);
+    }
+    s->r->evals++;
+    if (!measure(pb, s->x, s->r->before, d))
+        return false;
+    for (int f = 0; f < CAL_NFIG; f++)
+        if (pb->targets.fig[f] > 0 && !isfinite(s->r->before[f])) {
+            sim_diag_add(d, pb->targets.path, 0,
+                         "target %s: %s has no such figure (%s); remove it from the targets",
+                         fig_names[f], pb->config, fig_docs[f]);
+            return false;
+        }
+    s->best = s->r->objective_before = objective(&pb->targets, s->r->before);
+    memcpy(s->fig, s->r->before, sizeof s->fig);
+    return true;
+}
+
+bool cal_run(struct cal_problem *pb, struct cal_result *r, struct sim_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    struct search s = {.pb = pb, .r = r};
+    if (!start(&s, d))
+        return false;
+    compass(&s);
+    for (int i = 0; i < pb->nparams; i++)
+        pb->params[i].value = s.x[i];
+    memcpy(r->after, s.fig, sizeof r->after);
+    r->objective_after = s.best;
+    return true;
+}
+
+/* ------------------------------------------------------------ the fitted config */
+
+/* A file's lines: text split in place. */
+struct lines {
+    char *text;
+    char **line;
+    int n;
+};
+
+static bool read_lines(const char *path, struct lines *l)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    size_t cap = 4096, len = 0, got;
+    l->text = sim_xmalloc(cap + 1);
+    while ((got = fread(l->text + len, 1, cap - len, f)) > 0)
+        if ((len += got) == cap)
+            l->text = sim_xrealloc(l->text, (cap *= 2) + 1);
+    fclose(f);
+    l->text[len] = '\0';
+    l->line = sim_xmalloc((len + 2) * sizeof *l->line);
+    l->n = 0;
+    for (char *p = l->text; *p || p == l->text; l->n++) {
+        l->line[l->n] = p;
+        char *nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        *nl = '\0';
+        p = nl + 1;
+    }
+    return true;
+}
+
+/* The note that marks a fitted value. */
+static void note(const struct cal_problem *pb, const struct cal_param *p, char *buf, size_t size)
+{
+    char was[64];
+    format_value(p, p->start, was, sizeof was);
+    snprintf(buf, size, "# calibrated: %s (ccsim calibrate, %s; %s was %s)", pb->targets.source,
+             pb->targets.path, p->path, was);
+}
+
+/* The line with KEY = VALUE replaced by the fitted value, its comment by
+ * the note (the old comment kept after "before:"); NULL if the key is not
+ * on the line. */
+static char *replace_on_line(const char *line, const char *key, const char *value, const char *mark)
+{
+    size_t klen = strlen(key);
+    for (const char *k = strstr(line, key); k; k = strstr(k + 1, key)) {
+        bool word = (k == line || !(k[-1] == '_' || isalnum((unsigned char)k[-1]))) &&
+                    !(k[klen] == '_' || isalnum((unsigned char)k[klen]));
+        const char *eq = k + klen + strspn(k + klen, " \t");
+        if (!word || (*eq != '=' && *eq != ':'))
+            continue;
+        const char *v = eq + 1 + strspn(eq + 1, " \t");
+        const char *end = v + strcspn(v, ";,}#");
+        const char *hash = strchr(end, '#');
+        size_t size = strlen(line) + strlen(value) + strlen(mark) + 32;
+        char *out = sim_xmalloc(size);
+        snprintf(out, size, "%.*s%s%.*s  %s%s%s", (int)(v - line), line, value,
+                 (int)((hash ? hash : end + strlen(end)) - end), end, mark,
+                 hash ? "; before: " : "", hash ? hash + 1 + strspn(hash + 1, " ") : "");
+        return out;
+    }
+    return NULL;
+}
+
+/* The section's opening line with KEY = VALUE put first in it, the note
+ * after the line's own comment; NULL if the line has no '{'. */
+static char *insert_in_section(const char *line, const char *key, const char *value,
+                               const char *mark)
+{
+    const char *brace = strchr(line, '{');
+    if (!brace)
+        return NULL;
+    const char *hash = strchr(brace, '#');
+    size_t size = strlen(line) + strlen(key) + strlen(value) + strlen(mark) + 32;
+    char *out = sim_xmalloc(size);
+    snprintf(out, size, "%.*s %s = %s;%.*s  %s%s%s", (int)(brace + 1 - line), line, key, value,
+             (int)((hash ? hash : brace + strlen(brace)) - (brace + 1)), brace + 1, mark,
+             hash ? "; before: " : "", hash ? hash + 1 + strspn(hash + 1, " ") : "");
+    return out;
+}
+
+/* Puts one fitted value into the lines: on its own line, or first in its
+ * section when the file does not set it; false if neither can be done
+ * (then the caller appends a new section). */
+static bool place_value(struct cfg_file *cf, const struct lines *l, char **edited,
+                        const struct cal_param *p, const char *value, const char *mark)
+{
+    const char *key = strchr(p->path, '.') + 1;
+    char section[64];
+    snprintf(section, sizeof section, "%.*s", (int)(key - 1 - p->path), p->path);
+    int at = cfg_line(cf, p->path);
+    bool own = at > 0;
+    if (!own)
+        at = cfg_line(cf, section);
+    if (at <= 0 || at > l->n)
+        return false;
+    const char *base = edited[at - 1] ? edited[at - 1] : l->line[at - 1];
+    char *line =
+        own ? replace_on_line(base, key, value, mark) : insert_in_section(base, key, value, mark);
+    if (!line)
+        return false;
+    free(edited[at - 1]);
+    edited[at - 1] = line;
+    return true;
+}
+
+/* A fitted value set in a file the config includes cannot be rewritten. */
+static bool in_config_itself(const struct cal_problem *pb, struct cfg_file *cf,
+                             const struct cal_param *p, struct sim_diag *d)
+{
+    char src[1024];
+    if (!cfg_source(cf, p->path, src, sizeof src) || strcmp(src, pb->config) == 0)
+        return true;
+    sim_diag_add(d, src, cfg_line(cf, p->path),
+                 "%s is set in this file, which %s includes: calibrate rewrites the config "
+                 "itself only (move the setting into it)",
+                 p->path, pb->config);
+    return false;
+}
+
+/* Writes the config with every fitted value in place (a key the file does
+ * not set goes into its section, or a new section at the end). */
+static bool emit(const struct cal_problem *pb, struct cfg_file *cf, const struct lines *l, FILE *f,
+                 struct sim_diag *d)
+{
+    char **edited = sim_xcalloc((size_t)l->n + 1, sizeof *edited);
+    char extra[CAL_MAX_PARAMS][1400];
+    int nextra = 0;
+    bool ok = true;
+    for (int i = 0; i < pb->nparams && ok; i++) {
+        const struct cal_param *p = &pb->params[i];
+        char value[64], mark[1200];
+        format_value(p, p->value, value, sizeof value);
+        note(pb, p, mark, sizeof mark);
+        ok = in_config_itself(pb, cf, p, d);
+        if (ok && !place_value(cf, l, edited, p, value, mark)) {
+            const char *key = strchr(p->path, '.') + 1;
+            snprintf(extra[nextra++], sizeof extra[0], "%.*s = { %s = %s; };  %s",
+                     (int)(key - 1 - p->path), p->path, key, value, mark);
+        }
+    }
+    if (!ok)
+        goto free_edited;
+    fprintf(f, "# Fitted by ccsim calibrate to %s (%s).\n", pb->targets.path, pb->targets.source);
+    for (int i = 0; i < l->n; i++)
+        fprintf(f, "%s\n", edited[i] ? edited[i] : l->line[i]);
+    for (int i = 0; i < nextra; i++)
+        fprintf(f, "%s\n", extra[i]);
+free_edited:
+    for (int i = 0; i < l->n; i++)
+        free(edited[i]);
+    free(edited);
+    return ok;
+}
+
+bool cal_write_config(const struct cal_problem *pb, const char *out, struct sim_diag *d)
+{
+    struct lines l = {0};
+    struct cfg_file *cf = cfg_open(pb->config, d);
+    if (!cf)
+        return false;
+    bool ok = read_lines(pb->config, &l);
+    FILE *f = ok ? fopen(out, "w") : NULL;
+    if (!f)
+        sim_diag_add(d, out, 0, "cannot write the fitted config");
+    else {
+        ok = emit(pb, cf, &l, f, d);
+        ok &= fclose(f) == 0;
+    }
+    cfg_close(cf);
+    free(l.text);
+    free(l.line);
+    return ok && f;
+}

@@ -1,0 +1,106 @@
+/*
+ * calibrate.h -- `ccsim calibrate` (part of the application, prefix cal_):
+ * fits named physical parameters of a machine config by simulation, so
+ * that its microbenchmark figures (cli/microbench.h) come close to the
+ * figures of a targets file (measurements of a real machine: seed 000
+ * Tables 1-4 ship as configs/targets/).
+ *
+ * The search is deterministic, bounded and derivative-free: a compass
+ * (pattern) search over the parameters, each kept within the bounds its
+ * config schema declares, on the sum of the squared relative errors of the
+ * target figures. Every evaluation loads the config with the candidate
+ * values as --set overrides, so every check of the config applies (a
+ * candidate the config refuses is never taken), and runs the
+ * microbenchmarks. Nothing else is fitted: the figures come from the
+ * simulated mechanisms alone.
+ */
+#ifndef CCSIM_CALIBRATE_H
+#define CCSIM_CALIBRATE_H
+
+#include "machine.h"
+#include "microbench.h"
+
+#define CAL_MAX_PARAMS 16
+#define CAL_MAX_SETS   64
+
+/* The figures a targets file may give: X(key, field of struct mb_result,
+ * what it is). The keys are those of a config's `model` section. */
+#define CAL_FIGURES(X)                                                                             \
+    X(R_L_ns, r_l, "a line in the own cache")                                                      \
+    X(R_R_ns, r_r, "a line modified in another core of the socket")                                \
+    X(R_Q_ns, r_q, "a line modified in a core of the other socket")                                \
+    X(R_I_ns, r_i, "a line in the own socket's memory")                                            \
+    X(R_QI_ns, r_qi, "a line in the other socket's memory")                                        \
+    X(contention_b_ns, contention_b, "contention b + c n: b")                                      \
+    X(contention_c_ns, contention_c, "contention b + c n: c per reader")                           \
+    X(congestion_c_ns, congestion_c, "congestion across sockets: c per line and thread")           \
+    X(multiline_q_ns, multiline_q, "multi-line q + o N: q")                                        \
+    X(multiline_o_ns, multiline_o, "multi-line q + o N: o per line")
+
+enum cal_figure {
+#define CAL_X_ENUM(key, field, doc) CAL_##key,
+    CAL_FIGURES(CAL_X_ENUM)
+#undef CAL_X_ENUM
+        CAL_NFIG
+};
+
+/* A targets file: `targets = { source = "..."; R_R_ns = 235.8; ...;
+ * params = ["home.occupancy_cycles", ...]; };` (every figure optional, > 0). */
+struct cal_targets {
+    char path[512];
+    char source[256];                /* what the figures are, named in the fitted config */
+    double fig[CAL_NFIG];            /* 0: not a target */
+    char params[CAL_MAX_PARAMS][64]; /* the parameters to fit by default */
+    int nparams;
+};
+
+/* Loads and checks a targets file; false with FILE:LINE messages in d. */
+bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *d);
+const char *cal_figure_name(enum cal_figure f);
+const char *cal_figure_doc(enum cal_figure f);
+
+/* A parameter being fitted: its config key and the schema's bounds. */
+struct cal_param {
+    char path[64]; /* "section.key" */
+    bool integer;
+    double lo, hi;
+    const char *unit;
+    double start, value; /* in the config; the fitted one */
+};
+
+struct cal_problem {
+    char config[1024];              /* the config file */
+    const char *sets[CAL_MAX_SETS]; /* the user's --set overrides, kept */
+    size_t nsets;
+    struct cal_targets targets;
+    struct cal_param params[CAL_MAX_PARAMS];
+    int nparams;
+    int iterations; /* of each microbenchmark */
+    int max_evals;
+    /* optional: told after every evaluation (for a progress line) */
+    void (*on_eval)(void *ctx, int evals, double best);
+    void *eval_ctx;
+};
+
+/* Sets up the parameters by name from m's schema (numbers only, with their
+ * bounds); false with a message for a name that is no number setting, or
+ * one given twice. */
+bool cal_add_params(struct cal_problem *pb, struct machine_cfg *m, char names[][64], int n,
+                    struct sim_diag *d);
+
+struct cal_result {
+    double before[CAL_NFIG], after[CAL_NFIG]; /* the simulated figures */
+    double objective_before, objective_after; /* sum of squared relative errors */
+    int evals;
+    int refused; /* candidates the config refused (out of a check) */
+};
+
+/* Runs the search from the config's values; false with a message if the
+ * starting point cannot be measured or lacks a target figure. */
+bool cal_run(struct cal_problem *pb, struct cal_result *r, struct sim_diag *d);
+
+/* Writes the config with the fitted values, each marked `calibrated:
+ * SOURCE (ccsim calibrate)`; false with a message if it cannot. */
+bool cal_write_config(const struct cal_problem *pb, const char *out, struct sim_diag *d);
+
+#endif

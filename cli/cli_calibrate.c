@@ -1,0 +1,185 @@
+/*
+ * cli_calibrate.c -- `ccsim calibrate`: fits named parameters of a config
+ * to a targets file (cli/calibrate.h), prints every target figure before
+ * and after and every parameter's old and new value, and writes the fitted
+ * config with -o.
+ */
+#include "calibrate.h"
+#include "cli.h"
+#include "progress.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+struct cal_args {
+    const char *config, *targets, *out, *params;
+    const char *sets[CAL_MAX_SETS];
+    size_t nsets;
+    uint64_t iterations, max_evals;
+};
+
+static int parse_opt(int c, struct cal_args *a)
+{
+    if (c == 'c')
+        a->config = optarg;
+    else if (c == 'T')
+        a->targets = optarg;
+    else if (c == 'o')
+        a->out = optarg;
+    else if (c == 'P')
+        a->params = optarg;
+    else if (c == 'i' && !cli_parse_u64("calibrate", "-i", optarg, 2, 100000, &a->iterations))
+        return SIM_EXIT_INPUT;
+    else if (c == 'E' &&
+             !cli_parse_u64("calibrate", "--max-evals", optarg, 1, 100000, &a->max_evals))
+        return SIM_EXIT_INPUT;
+    else if (c == 's') {
+        if (a->nsets == CAL_MAX_SETS)
+            return cli_usage_error("calibrate", "too many --set (at most %d)", CAL_MAX_SETS);
+        a->sets[a->nsets++] = optarg;
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct cal_args *a)
+{
+    static const struct option longs[] = {
+        {"config", required_argument, NULL, 'c'},     {"targets", required_argument, NULL, 'T'},
+        {"params", required_argument, NULL, 'P'},     {"output", required_argument, NULL, 'o'},
+        {"iterations", required_argument, NULL, 'i'}, {"max-evals", required_argument, NULL, 'E'},
+        {"set", required_argument, NULL, 's'},        {0}};
+    int c, bad = 0;
+    optind = 1;
+    while ((c = cli_next_opt("calibrate", argc, argv, ":c:o:i:s:", longs, &bad)) != -1)
+        if (bad || (bad = parse_opt(c, a)))
+            return bad;
+    if (optind < argc)
+        return cli_usage_error("calibrate", "unexpected argument '%s'", argv[optind]);
+    if (!a->config)
+        return cli_usage_error("calibrate", "-c CONFIG is required");
+    if (!a->targets)
+        return cli_usage_error("calibrate", "--targets FILE is required (configs/targets/ "
+                                            "has seed 000's tables)");
+    return 0;
+}
+
+/* --params A,B,... or the targets file's params list. */
+static int param_names(const struct cal_args *a, const struct cal_targets *t, char names[][64],
+                       int *n)
+{
+    *n = 0;
+    if (!a->params) {
+        for (int i = 0; i < t->nparams; i++)
+            snprintf(names[(*n)++], 64, "%s", t->params[i]);
+        return *n ? 0
+                  : cli_usage_error("calibrate",
+                                    "name the parameters to fit: --params "
+                                    "SECTION.KEY,... (or params = [...] in %s)",
+                                    t->path);
+    }
+    for (const char *p = a->params; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= 64 || *n == CAL_MAX_PARAMS)
+            return cli_usage_error("calibrate",
+                                   "--params %s: expected SECTION.KEY,... (at most "
+                                   "%d, each under 64 characters)",
+                                   a->params, CAL_MAX_PARAMS);
+        snprintf(names[(*n)++], 64, "%.*s", (int)len, p);
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
+static void on_eval(void *ctx, int evals, double best)
+{
+    char detail[64];
+    snprintf(detail, sizeof detail, "best objective %.4g", best);
+    progress_note(ctx, (uint64_t)evals, detail);
+}
+
+static void print_value(const struct cal_param *p, double v)
+{
+    if (p->integer)
+        printf(" %12lld", (long long)llround(v));
+    else
+        printf(" %12.4g", v);
+}
+
+static void print_result(const struct cal_problem *pb, const struct cal_result *r)
+{
+    printf("calibrate %s against %s (%s)\n", pb->config, pb->targets.path, pb->targets.source);
+    printf("  %-17s %12s %12s %12s %12s\n", "figure (ns)", "target", "before", "after", "error");
+    for (int f = 0; f < CAL_NFIG; f++) {
+        double t = pb->targets.fig[f];
+        if (t > 0)
+            printf("  %-17s %12.2f %12.2f %12.2f %+11.1f %%\n", cal_figure_name(f), t, r->before[f],
+                   r->after[f], 100.0 * (r->after[f] - t) / t);
+    }
+    printf("  %-30s %12s %12s   %s\n", "parameter", "before", "after", "bounds");
+    for (int i = 0; i < pb->nparams; i++) {
+        const struct cal_param *p = &pb->params[i];
+        printf("  %-30s", p->path);
+        print_value(p, p->start);
+        print_value(p, p->value);
+        printf("   [%g, %g]%s%s\n", p->lo, p->hi, p->unit ? " " : "", p->unit ? p->unit : "");
+    }
+    printf("objective (sum of squared relative errors): %.6g -> %.6g after %d evaluations",
+           r->objective_before, r->objective_after, r->evals);
+    if (r->refused)
+        printf(" (%d candidates the config refused)", r->refused);
+    printf("\n");
+}
+
+/* Everything before the search: the targets, the config, the parameters. */
+static int setup(const struct cal_args *a, struct cal_problem *pb, struct sim_diag *d)
+{
+    if (!machine_config_find(a->config, pb->config, sizeof pb->config)) {
+        fprintf(stderr, "ccsim calibrate: -c %s: no such config file or shipped config\n",
+                a->config);
+        return SIM_EXIT_INPUT;
+    }
+    static struct machine_cfg m;
+    if (!cal_targets_load(&pb->targets, a->targets, d) ||
+        !machine_load(&m, pb->config, a->sets, a->nsets, d))
+        return SIM_EXIT_INPUT;
+    char names[CAL_MAX_PARAMS][64];
+    int n, bad = param_names(a, &pb->targets, names, &n);
+    if (bad)
+        return bad;
+    return cal_add_params(pb, &m, names, n, d) ? 0 : SIM_EXIT_INPUT;
+}
+
+int cli_calibrate(int argc, char **argv)
+{
+    struct cal_args a = {.iterations = 21, .max_evals = 200};
+    int bad = parse_args(argc, argv, &a);
+    if (bad)
+        return bad;
+    static struct cal_problem pb;
+    memset(&pb, 0, sizeof pb);
+    memcpy(pb.sets, a.sets, sizeof a.sets);
+    pb.nsets = a.nsets;
+    pb.iterations = (int)a.iterations;
+    pb.max_evals = (int)a.max_evals;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    if ((bad = setup(&a, &pb, &d))) {
+        sim_diag_print(&d);
+        return bad;
+    }
+    struct progress p;
+    progress_init(&p, "ccsim calibrate", "evaluations", pb.max_evals);
+    pb.on_eval = on_eval;
+    pb.eval_ctx = &p;
+    struct cal_result r;
+    bool ok = cal_run(&pb, &r, &d);
+    progress_end(&p);
+    if (ok)
+        print_result(&pb, &r);
+    if (ok && a.out && (ok = cal_write_config(&pb, a.out, &d)))
+        printf("fitted config: %s\n", a.out);
+    sim_diag_print(&d);
+    return ok ? SIM_EXIT_OK : SIM_EXIT_INPUT;
+}

@@ -1,0 +1,166 @@
+/*
+ * test_calibrate.c -- `ccsim calibrate` (cli/calibrate.h): targets produced
+ * by simulating a tiny machine with known parameters are recovered from
+ * other starting values, the fitted config loads and measures the targets,
+ * and bad targets files, parameters and options are refused with messages.
+ */
+#include "calibrate.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct tu_run r;
+
+/* A teaching machine whose home occupancy and crossbar latency are given. */
+static const char *machine_text(const char *name, int occupancy, double latency)
+{
+    static char text[1024];
+    snprintf(text, sizeof text,
+             "machine = { name = \"%s\"; protocol = \"mesi\"; topology = \"xbar\";\n"
+             "  cores = 4; clock_ghz = 1.0; line_bytes = 64; };\n"
+             "core = { mshrs = 4; poll_cycles = 0; };\n"
+             "l1 = { size_kb = 32; ways = 8; latency_cycles = 2; };\n"
+             "memory = { latency_ns = 50.0; };\n"
+             "home = { count = 2; occupancy_cycles = %d; lookup_cycles = 3; };\n"
+             "xbar = { latency_ns = %.1f; };\n",
+             name, occupancy, latency);
+    return text;
+}
+
+/* The microbenchmark figures of the machine in `path`. */
+static struct mb_result measure(const char *path)
+{
+    static struct machine_cfg m;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(machine_load(&m, path, NULL, 0, &d), "%s", d.text);
+    struct mb_result res;
+    ck_assert_msg(mb_run(&m, 21, &res, &d), "%s", d.text);
+    return res;
+}
+
+START_TEST(test_recovers_known_parameters)
+{
+    char truth[512], start[512], targets[512], out[512];
+    snprintf(truth, sizeof truth, "%s", tu_write("truth.cfg", machine_text("truth", 7, 23.0)));
+    snprintf(start, sizeof start, "%s", tu_write("start.cfg", machine_text("start", 1, 5.0)));
+    struct mb_result t = measure(truth);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "targets = { source = \"truth.cfg\";\n"
+             "  R_R_ns = %.17g; R_I_ns = %.17g; contention_c_ns = %.17g;\n"
+             "  multiline_o_ns = %.17g;\n"
+             "  params = [\"home.occupancy_cycles\", \"xbar.latency_ns\"]; };\n",
+             t.r_r, t.r_i, t.contention_c, t.multiline_o);
+    snprintf(targets, sizeof targets, "%s", tu_write("targets.cfg", text));
+    snprintf(out, sizeof out, "%s/fitted.cfg", tu_dir());
+    tu_ccsim(&r, "calibrate -c %s --targets %s -o %s", start, targets, out);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "home.occupancy_cycles") && strstr(r.out, "fitted config:"), "%s",
+                  r.out);
+    /* the fitted config holds the truth and measures the targets */
+    struct machine_cfg m;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(machine_load(&m, out, NULL, 0, &d), "%s", d.text);
+    ck_assert_int_eq(m.home.occupancy_cycles, 7);
+    double lat = machine_float(&m, "xbar.latency_ns");
+    ck_assert_msg(fabs(lat - 23.0) < 0.5, "xbar.latency_ns %f, want 23", lat);
+    struct mb_result f = measure(out);
+    ck_assert_msg(fabs(f.r_r - t.r_r) < 0.01 * t.r_r && fabs(f.r_i - t.r_i) < 0.01 * t.r_i &&
+                      fabs(f.contention_c - t.contention_c) < 0.01 * t.contention_c &&
+                      fabs(f.multiline_o - t.multiline_o) < 0.01 * t.multiline_o,
+                  "R_R %f/%f R_I %f/%f c %f/%f o %f/%f", f.r_r, t.r_r, f.r_i, t.r_i, f.contention_c,
+                  t.contention_c, f.multiline_o, t.multiline_o);
+    /* every fitted value is marked with the targets' source */
+    FILE *fp = fopen(out, "r");
+    char line[2048];
+    int marked = 0;
+    while (fgets(line, sizeof line, fp))
+        marked += strstr(line, "# calibrated: truth.cfg (ccsim calibrate") != NULL;
+    fclose(fp);
+    ck_assert_int_eq(marked, 2);
+}
+END_TEST
+
+/* A key the file does not set goes into its section. */
+START_TEST(test_absent_key_goes_into_its_section)
+{
+    char start[512], targets[512], out[512];
+    snprintf(start, sizeof start, "%s", tu_write("start2.cfg", machine_text("start", 1, 5.0)));
+    snprintf(targets, sizeof targets, "%s",
+             tu_write("t2.cfg", "targets = { source = \"a test\"; R_R_ns = 60.0; };\n"));
+    snprintf(out, sizeof out, "%s/fitted2.cfg", tu_dir());
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params core.snoop_cycles -o %s --max-evals 8",
+             start, targets, out);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    struct machine_cfg m;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(machine_load(&m, out, NULL, 0, &d), "%s", d.text);
+    ck_assert_int_gt(m.core.snoop_cycles, 0);
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+    const char *start = tu_write("s3.cfg", machine_text("start", 1, 5.0));
+    char s[512];
+    snprintf(s, sizeof s, "%s", start);
+    const char *bad = tu_write("bad.cfg", "targets = { source = \"x\"; R_X_ns = 3.0; };\n");
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles", s, bad);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "bad.cfg:1: ") && strstr(r.err, "R_X_ns"), "%s", r.err);
+    const char *none = tu_write("none.cfg", "targets = { source = \"x\"; };\n");
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles", s, none);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "no figure given"), "%s", r.err);
+    char ok[512];
+    snprintf(ok, sizeof ok, "%s",
+             tu_write("ok.cfg", "targets = { source = \"x\"; R_Q_ns = 90.0; };\n"));
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles", s, ok);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "R_Q_ns") && strstr(r.err, "has no such figure"), "%s", r.err);
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.colour", s, ok);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--params home.colour: no number setting"), "%s", r.err);
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params machine.name", s, ok);
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "calibrate -c %s --targets %s", s, ok);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "name the parameters to fit"), "%s", r.err);
+    tu_ccsim(&r, "calibrate -c %s --params home.occupancy_cycles", s);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--targets FILE is required"), "%s", r.err);
+}
+END_TEST
+
+/* The shipped targets files load, and name only figures their machines have. */
+START_TEST(test_shipped_targets)
+{
+    const char *names[] = {"knc-5110p", "snb-e5-2660"};
+    for (size_t i = 0; i < SIM_COUNT_OF(names); i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/targets/%s.cfg", CCSIM_CONFIGS, names[i]);
+        struct cal_targets t;
+        struct sim_diag d;
+        sim_diag_init(&d);
+        ck_assert_msg(cal_targets_load(&t, path, &d), "%s", d.text);
+        ck_assert(t.fig[CAL_R_R_ns] > 0 && strstr(t.source, "seed 000") != NULL);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("calibrate");
+    TCase *tc = tcase_create("calibrate");
+    tcase_add_test(tc, test_recovers_known_parameters);
+    tcase_add_test(tc, test_absent_key_goes_into_its_section);
+    tcase_add_test(tc, test_bad_input);
+    tcase_add_test(tc, test_shipped_targets);
+    suite_add_tcase(s, tc);
+    return tu_run_suite(s);
+}
