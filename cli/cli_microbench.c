@@ -76,6 +76,90 @@ static void print_table(struct machine_cfg *m, const struct mb_result *r)
         print_scc(m, r);
 }
 
+/* ------------------------------------------------------------ Tables 2-4 */
+
+/* The paper's row (3 numbers) from the config's model section, or NULL. */
+static const double *paper_row(const struct machine_model_sec *p, int table, int row)
+{
+    const double *t2[] = {p->table2_EE, p->table2_EI, p->table2_IE, p->table2_II};
+    const int n2[] = {p->n_table2_EE, p->n_table2_EI, p->n_table2_IE, p->n_table2_II};
+    const double *t4[] = {p->table4_EE, p->table4_EI, p->table4_IE, p->table4_II};
+    const int n4[] = {p->n_table4_EE, p->n_table4_EI, p->n_table4_IE, p->n_table4_II};
+    if (table == 2)
+        return n2[row] == 3 ? t2[row] : NULL;
+    if (table == 4)
+        return n4[row] == 3 ? t4[row] : NULL;
+    const double *t3 = row ? p->table3_inter : p->table3_intra;
+    return (row ? p->n_table3_inter : p->n_table3_intra) == 3 ? t3 : NULL;
+}
+
+/* The paper's model at a point: k0 + k1 x - k2 / x (Tables 2, 4) or
+ * q + o N + c n N (Table 3). */
+static double paper_model(int table, const double *k, double x, int threads)
+{
+    return table == 3 ? k[0] + k[1] * x + k[2] * threads * x : k[0] + k[1] * x - k[2] / x;
+}
+
+/* One coefficient: simulated (paper, error). */
+static void coef(const char *name, double sim, const double *paper, int i, bool error)
+{
+    printf("  %s %7.1f", name, sim);
+    if (!paper)
+        printf(" (     -)");
+    else if (error && paper[i] != 0)
+        printf(" (%6.1f %+6.1f %%)", paper[i], 100.0 * (sim - paper[i]) / paper[i]);
+    else
+        printf(" (%6.1f)", paper[i]);
+}
+
+/* The largest deviation of the simulated points from the paper's curve
+ * where the slope dominates (x >= 8). */
+static void curve(int table, const struct mb_row *row, const double *paper)
+{
+    double worst = NAN;
+    for (int i = 0; paper && i < row->n; i++) {
+        if (row->pts[i].x < 8)
+            continue;
+        double model = paper_model(table, paper, row->pts[i].x, row->threads[i]);
+        double e = (row->pts[i].ns - model) / model;
+        if (isnan(worst) || fabs(e) > fabs(worst))
+            worst = e;
+    }
+    if (isnan(worst))
+        printf("  curve x>=8      -\n");
+    else
+        printf("  curve x>=8 %+6.1f %%\n", 100.0 * worst);
+}
+
+static void table_row(int table, const char *name, const struct mb_row *row, const double *paper,
+                      const char *const names[3], const bool errors[3])
+{
+    printf("    %-5s", name);
+    for (int i = 0; i < 3; i++)
+        coef(names[i], row->k[i], paper, i, errors[i]);
+    curve(table, row, paper);
+}
+
+static void print_tables(const struct machine_cfg *m, const struct mb_tables *t)
+{
+    const struct machine_model_sec *p = &m->model;
+    static const char *const t2[3] = {"b", "c", "a"}, *const t3[3] = {"q", "o", "c"},
+                             *const t4[3] = {"q", "o", "p"};
+    static const bool slopes[3] = {false, true, false}, t3e[3] = {false, true, true};
+    printf("  seed 000 Table 2, contention: n threads copy one line (send/receive buffer E or I);\n"
+           "  ns, b + c n (- a/n when the send line is in memory), simulated (paper, error)\n");
+    for (int s = 0; s < MB_NSTATES; s++)
+        table_row(2, mb_state_names[s], &t->table2[s], paper_row(p, 2, s), t2, slopes);
+    printf("  seed 000 Table 3, multi-line: n threads copy N cached lines each; q + o N + c n N\n");
+    table_row(3, "intra", &t->table3_intra, paper_row(p, 3, 0), t3, t3e);
+    if (t->table3_inter.n)
+        table_row(3, "inter", &t->table3_inter, paper_row(p, 3, 1), t3, t3e);
+    printf("  seed 000 Table 4, multi-line transfer: N lines copied to a polling thread;\n"
+           "  q + o N - p/N\n");
+    for (int s = 0; s < MB_NSTATES; s++)
+        table_row(4, mb_state_names[s], &t->table4[s], paper_row(p, 4, s), t4, slopes);
+}
+
 static void json_num(FILE *f, const char *key, double v)
 {
     if (isnan(v))
@@ -92,7 +176,53 @@ static void json_points(FILE *f, const struct mb_point *p, int n)
     fprintf(f, "]");
 }
 
-static bool write_json(const char *path, struct machine_cfg *m, const struct mb_result *r)
+/* One row of Tables 2-4: its coefficients by name, and its points. */
+static void json_row(FILE *f, const char *name, const struct mb_row *row, const char *const keys[3],
+                     bool threads)
+{
+    fprintf(f, "\"%s\": {", name);
+    for (int i = 0; i < 3; i++) {
+        json_num(f, keys[i], row->k[i]);
+        fprintf(f, ", ");
+    }
+    fprintf(f, "\"points\": [");
+    for (int i = 0; i < row->n; i++) {
+        fprintf(f, "%s[", i ? ", " : "");
+        if (threads)
+            fprintf(f, "%d, ", row->threads[i]);
+        fprintf(f, "%g, %.3f]", row->pts[i].x, row->pts[i].ns);
+    }
+    fprintf(f, "]}");
+}
+
+static void json_tables(FILE *f, const struct mb_tables *t)
+{
+    static const char *const ids[MB_NSTATES] = {"EE", "EI", "IE", "II"};
+    static const char *const t2[3] = {"b_ns", "c_ns_per_thread", "a_ns_thread"};
+    static const char *const t3[3] = {"q_ns", "o_ns_per_line", "c_ns_per_line_thread"};
+    static const char *const t4[3] = {"q_ns", "o_ns_per_line", "p_ns_line"};
+    fprintf(f, ",\n \"tables\": {\"table2\": {");
+    for (int s = 0; s < MB_NSTATES; s++) {
+        fprintf(f, "%s", s ? ", " : "");
+        json_row(f, ids[s], &t->table2[s], t2, false);
+    }
+    fprintf(f, "},\n  \"table3\": {");
+    json_row(f, "intra", &t->table3_intra, t3, true);
+    if (t->table3_inter.n) {
+        fprintf(f, ", ");
+        json_row(f, "inter", &t->table3_inter, t3, true);
+    } else
+        fprintf(f, ", \"inter\": null");
+    fprintf(f, "},\n  \"table4\": {");
+    for (int s = 0; s < MB_NSTATES; s++) {
+        fprintf(f, "%s", s ? ", " : "");
+        json_row(f, ids[s], &t->table4[s], t4, false);
+    }
+    fprintf(f, "}}");
+}
+
+static bool write_json(const char *path, struct machine_cfg *m, const struct mb_result *r,
+                       const struct mb_tables *t)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -130,7 +260,12 @@ static bool write_json(const char *path, struct machine_cfg *m, const struct mb_
     fprintf(f, ", ");
     json_points(f, r->multiline, r->nmultiline);
     if (!r->scc) {
-        fprintf(f, "},\n \"mpb\": null, \"dram\": null}\n");
+        fprintf(f, "},\n \"mpb\": null, \"dram\": null");
+        if (t)
+            json_tables(f, t);
+        else
+            fprintf(f, ",\n \"tables\": null");
+        fprintf(f, "}\n");
         return fclose(f) == 0;
     }
     fprintf(f, "},\n \"mpb\": {");
@@ -141,7 +276,7 @@ static bool write_json(const char *path, struct machine_cfg *m, const struct mb_
     fprintf(f, "]},\n \"dram\": {\"cycles\": [");
     for (int i = 0; i < r->ndram; i++)
         fprintf(f, "%s[%g, %.3f]", i ? ", " : "", r->dram[i].x, r->dram[i].ns);
-    fprintf(f, "]}}\n");
+    fprintf(f, "]},\n \"tables\": null}\n");
     return fclose(f) == 0;
 }
 
@@ -188,7 +323,17 @@ int cli_microbench(int argc, char **argv)
         return d.count ? SIM_EXIT_INPUT : SIM_EXIT_FAIL;
     }
     print_table(&m, &r);
-    if (json && !write_json(json, &m, &r))
+    static struct mb_tables t;
+    bool tables = m.memsys->coherent;
+    if (tables && !mb_tables(&m, (int)iters, &t, &d)) {
+        sim_diag_print(&d);
+        fprintf(stderr,
+                "ccsim microbench: a measurement of seed 000's tables failed (see above)\n");
+        return d.count ? SIM_EXIT_INPUT : SIM_EXIT_FAIL;
+    }
+    if (tables)
+        print_tables(&m, &t);
+    if (json && !write_json(json, &m, &r, tables ? &t : NULL))
         return SIM_EXIT_INPUT;
     return SIM_EXIT_OK;
 }

@@ -19,23 +19,14 @@
  * cores reading one remote MPB line at once, and N lines copied out of a
  * remote MPB (an RCCE get).
  */
-#include "microbench.h"
+#include "microbench_impl.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct mb {
-    const struct machine_cfg *m;
-    int cps; /* cores per socket */
-    int iters;
-    struct sim_diag *d;
-    bool failed;
-};
-
-/* Runs trace text; returns the median iteration latency (ns), or NAN. */
-static double measure(struct mb *b, const char *text)
+double mb_measure(struct mb *b, const char *text)
 {
     if (b->failed)
         return NAN;
@@ -88,7 +79,7 @@ static double single(struct mb *b, int reader_core, int owner_core, const char *
              "for it 0..%d {\n  all: sync\n  0: evict x[it%%64]\n%s"
              "  all: sync\n  1: read x[it%%64]\n  1: mark done\n}\n",
              owner_core, reader_core, homes, b->iters - 1, setup);
-    return measure(b, text);
+    return mb_measure(b, text);
 }
 
 /* R_L: a line in the reader's own cache. */
@@ -124,7 +115,7 @@ static double contention(struct mb *b, int n)
              "  others: prime r[t] M\n  all: sync\n  others: copy x[it%%64] r[t] 1\n"
              "  others: mark done\n}\n",
              n + 1, pin, n + 1, b->iters - 1);
-    return measure(b, text);
+    return mb_measure(b, text);
 }
 
 /* Congestion: n pairs, each copies its own line modified across sockets. */
@@ -142,7 +133,7 @@ static double congestion(struct mb *b, int n)
              "  all: sync\n  %d..%d: copy x[t-%d] r[t-%d] 1\n  %d..%d: mark done\n}\n",
              2 * n, pin, n, n, b->iters - 1, n - 1, n, 2 * n - 1, n, n, 2 * n - 1, n, n, n,
              2 * n - 1);
-    return measure(b, text);
+    return mb_measure(b, text);
 }
 
 /* Multi-line: N lines modified in another core copied into own buffer. */
@@ -155,7 +146,7 @@ static double multiline(struct mb *b, int lines)
              "    1: prime dst[i] M\n  }\n  all: sync\n  1: copy src[0] dst[0] %d\n"
              "  1: mark done\n}\n",
              lines, lines, b->iters - 1, lines - 1, lines);
-    return measure(b, text);
+    return mb_measure(b, text);
 }
 
 /* ------------------------------------------------------------ the SCC */
@@ -199,7 +190,7 @@ static double mpb_read(struct mb *b, int owner, int reader)
              "ccsim-trace 1\nthreads 2\npin %d %d\nline x 64 mpb=0\n"
              "for it 0..%d {\n  1: invmb\n  all: sync\n  1: read x[it%%64]\n  1: mark done\n}\n",
              owner, reader, b->iters - 1);
-    return cycles_of(b, measure(b, text));
+    return cycles_of(b, mb_measure(b, text));
 }
 
 /* Core `reader` reads a private line whose memory is controller 0. */
@@ -211,7 +202,7 @@ static double dram_read(struct mb *b, int reader)
              "for it 0..%d {\n  all: evict x[it%%64]\n  all: sync\n  all: read x[it%%64]\n"
              "  all: mark done\n}\n",
              reader, b->iters - 1);
-    return cycles_of(b, measure(b, text));
+    return cycles_of(b, mb_measure(b, text));
 }
 
 /* n cores read one line of the last core's MPB at once, into private lines. */
@@ -226,7 +217,7 @@ static double scc_contention(struct mb *b, int n)
              "for it 0..%d {\n  others: invmb\n  all: sync\n  others: copy x[it%%64] rcv[t] 1\n"
              "  others: mark done\n}\n",
              n + 1, pin, n + 1, b->iters - 1);
-    return measure(b, text);
+    return mb_measure(b, text);
 }
 
 /* N lines copied out of the last core's MPB by core 0 (an RCCE get). */
@@ -237,7 +228,7 @@ static double scc_multiline(struct mb *b, int lines)
              "ccsim-trace 1\nthreads 2\npin %d 0\nline src %d mpb=0\nline dst %d\n"
              "for it 0..%d {\n  1: invmb\n  all: sync\n  1: copy src dst %d\n  1: mark done\n}\n",
              (int)b->m->machine.cores - 1, lines, lines, b->iters - 1, lines);
-    return measure(b, text);
+    return mb_measure(b, text);
 }
 
 static void scc_run(struct mb *b, struct mb_result *res)
@@ -281,7 +272,7 @@ static double copy_rate(struct mb *b, long lines, const char *setup)
              "for it 0..%d {\n  for j 0..%ld {\n%s  }\n  all: sync\n  0: copy src dst %ld\n"
              "  0: mark done\n  all: sync\n}\n",
              lines, lines, b->iters - 1, lines - 1, setup, lines);
-    double ns = measure(b, text);
+    double ns = mb_measure(b, text);
     return (double)lines * (double)b->m->machine.line_bytes / ns;
 }
 

@@ -40,6 +40,50 @@ struct mb_result {
 bool mb_copy_rates(const struct machine_cfg *m, long bytes, int iterations,
                    struct val_copy_rates *out, struct sim_diag *d);
 
+/*
+ * Seed 000's Tables 2-4 measured the paper's way (Sec 2.2.2-2.2.3, Fig 2):
+ * each row's buffer states, each row fitted to the row's own equation.
+ *   Table 2 (contention): n threads copy one line (the send buffer, of
+ *   thread 0) into their own receive lines, the send line E in thread 0's
+ *   cache or I (in memory), the receive lines E in their readers' caches or
+ *   I. E rows: Eq 2, b + c n; I rows: Eq 3, b + c n - a/n.
+ *   Table 3 (multi-line, cached lines, Sandy Bridge): n threads each copy N
+ *   lines modified in another core, of the same socket (intra: n = 1) or of
+ *   the other (inter). Eq 4: q + o N + c n N.
+ *   Table 4 (multi-line, Xeon Phi): thread 0 copies N lines of its send
+ *   buffer into thread 1's receive buffer while thread 1 polls the last
+ *   line; one transfer, the buffers E or I as in Table 2. Eq 5: q + o N - p/N.
+ * The equations only fit the simulated points (for the reader beside the
+ * paper's); nothing in the simulation uses them.
+ */
+enum mb_states { MB_EE, MB_EI, MB_IE, MB_II, MB_NSTATES }; /* sendbuf, recvbuf */
+
+struct mb_row {
+    double
+        k[3]; /* Table 2: b, c, a; Table 3: q, o, c; Table 4: q, o, p (as the paper writes them) */
+    struct mb_point pts[MB_MAX_POINTS]; /* x: n threads (Table 2) or N lines (Tables 3, 4) */
+    int threads[MB_MAX_POINTS];         /* Table 3: the copying threads of each point */
+    int n;
+};
+
+struct mb_tables {
+    struct mb_row table2[MB_NSTATES];
+    struct mb_row table3_intra, table3_inter; /* inter: n = 0 on one socket */
+    struct mb_row table4[MB_NSTATES];
+};
+
+extern const char *const mb_state_names[MB_NSTATES]; /* "E/E", "E/I", "I/E", "I/I" */
+
+/* Least squares of a row's points: k0 + k1 x, and - k2 / x when `inverse`
+ * (Eq 2; Eq 3 and Eq 5); k2 = 0 without it or with fewer than 3 points. */
+void mb_fit_row(struct mb_row *row, bool inverse);
+/* Least squares q + o N + c n N (n: row->threads); c = 0 without `congestion`. */
+void mb_fit_table3(struct mb_row *row, bool congestion);
+
+/* Measures the tables on a coherent machine (false with a message in d). */
+bool mb_tables(const struct machine_cfg *m, int iterations, struct mb_tables *t,
+               struct sim_diag *d);
+
 /* Least squares y = a + s x over n points (x, ns); n >= 1 (one point: s = 0). */
 void mb_fit(const struct mb_point *p, int n, double *a, double *s);
 /* On the SCC, contention is n threads reading one line of a remote MPB and

@@ -6,6 +6,8 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 START_TEST(test_fit_exact_line)
 {
@@ -41,6 +43,88 @@ START_TEST(test_fit_one_point)
 }
 END_TEST
 
+/* Eq 5's shape: y = q + o N - p/N, the paper's KNC E/E row (Table 4). */
+START_TEST(test_fit_inverse_term)
+{
+    struct mb_row row = {0};
+    static const int sizes[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    for (int i = 0; i < 8; i++)
+        row.pts[row.n++] =
+            (struct mb_point){sizes[i], 1521.0 + 76.0 * sizes[i] - 1096.0 / sizes[i]};
+    mb_fit_row(&row, true);
+    ck_assert_msg(fabs(row.k[0] - 1521.0) < 1e-6 && fabs(row.k[1] - 76.0) < 1e-9 &&
+                      fabs(row.k[2] - 1096.0) < 1e-6,
+                  "%f %f %f", row.k[0], row.k[1], row.k[2]);
+    mb_fit_row(&row, false); /* Eq 2: no inverse term */
+    ck_assert(row.k[2] == 0.0 && row.k[1] > 75.0);
+}
+END_TEST
+
+/* Eq 4: y = q + o N + c n N, Table 3's inter-socket row. */
+START_TEST(test_fit_congestion_term)
+{
+    struct mb_row row = {0};
+    for (int n = 1; n <= 8; n *= 2)
+        for (int lines = 1; lines <= 64; lines *= 2) {
+            row.threads[row.n] = n;
+            row.pts[row.n++] = (struct mb_point){lines, 180.65 + 7.5 * lines + 3.0 * n * lines};
+        }
+    mb_fit_table3(&row, true);
+    ck_assert_msg(fabs(row.k[0] - 180.65) < 1e-6 && fabs(row.k[1] - 7.5) < 1e-9 &&
+                      fabs(row.k[2] - 3.0) < 1e-9,
+                  "%f %f %f", row.k[0], row.k[1], row.k[2]);
+}
+END_TEST
+
+/* The tables measured on the teaching machine: every row, its points,
+ * and rows that differ where the buffers' states differ. */
+START_TEST(test_tables_measured)
+{
+    struct machine_cfg m;
+    tu_load_config("teach-xbar", NULL, 0, &m);
+    static struct mb_tables t;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(mb_tables(&m, 5, &t, &d), "%s", d.text);
+    for (int s = 0; s < MB_NSTATES; s++) {
+        ck_assert_int_eq(t.table2[s].n, 3); /* 1..3 readers on 4 cores */
+        ck_assert_int_eq(t.table4[s].n, 8);
+        for (int i = 0; i < t.table4[s].n; i++)
+            ck_assert(t.table4[s].pts[i].ns > 0);
+        ck_assert(t.table2[s].k[1] > 0); /* every added reader costs */
+    }
+    ck_assert_int_eq(t.table3_inter.n, 0); /* one socket */
+    ck_assert(t.table3_intra.n == 7 && t.table3_intra.k[1] > 0);
+    /* a send line in memory costs more than one in a cache */
+    ck_assert(t.table2[MB_II].pts[0].ns > t.table2[MB_EE].pts[0].ns);
+    ck_assert(t.table4[MB_II].pts[7].ns > t.table4[MB_EE].pts[7].ns);
+}
+END_TEST
+
+START_TEST(test_tables_json)
+{
+    static struct tu_run r;
+    tu_ccsim(&r, "microbench -c teach-xbar -i 4 --json %s/mb.json", tu_dir());
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "seed 000 Table 2") && strstr(r.out, "seed 000 Table 4"));
+    char path[600], json[65536];
+    snprintf(path, sizeof path, "%s/mb.json", tu_dir());
+    FILE *f = fopen(path, "r");
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    json[n] = 0;
+    ck_assert(strstr(json, "\"tables\": {\"table2\": {\"EE\": {\"b_ns\": ") != NULL);
+    ck_assert(strstr(json, "\"inter\": null") && strstr(json, "\"p_ns_line\": "));
+    tu_ccsim(&r, "microbench -c scc -i 3 --json %s/mb.json", tu_dir());
+    ck_assert_int_eq(r.status, 0);
+    f = fopen(path, "r");
+    n = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    json[n] = 0;
+    ck_assert(strstr(json, "\"tables\": null") != NULL); /* no coherence: no tables */
+}
+END_TEST
+
 static Suite *microbench_suite(void)
 {
     Suite *s = suite_create("microbench");
@@ -48,6 +132,10 @@ static Suite *microbench_suite(void)
     tcase_add_test(tc, test_fit_exact_line);
     tcase_add_test(tc, test_fit_symmetric_noise);
     tcase_add_test(tc, test_fit_one_point);
+    tcase_add_test(tc, test_fit_inverse_term);
+    tcase_add_test(tc, test_fit_congestion_term);
+    tcase_add_test(tc, test_tables_measured);
+    tcase_add_test(tc, test_tables_json);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -81,6 +81,19 @@ static const struct cfg_key model_keys[] = {
     MODEL_KEY(congestion_c_ns, "QPI congestion per line-thread pair (seed 000 Table 3)"),
     MODEL_KEY(multiline_q_ns, "multi-line T = q + o N: q (seed 000 Tables 3-4)"),
     MODEL_KEY(multiline_o_ns, "multi-line T = q + o N: o per line"),
+#define TABLE_KEY(field, help)                                                                     \
+    CFG_FLOAT_ARRAY_KEY(T, field, n_##field, false, 0.0, 1e9, NULL, help)
+    TABLE_KEY(table2_EE, "seed 000 Table 2, sendbuf E, recvbuf E: [b ns, c ns/thread, a ns thread]"),
+    TABLE_KEY(table2_EI, "seed 000 Table 2, sendbuf E, recvbuf I: [b, c, a]"),
+    TABLE_KEY(table2_IE, "seed 000 Table 2, sendbuf I, recvbuf E: [b, c, a]"),
+    TABLE_KEY(table2_II, "seed 000 Table 2, sendbuf I, recvbuf I: [b, c, a]"),
+    TABLE_KEY(table3_intra, "seed 000 Table 3, intra socket: [q ns, o ns/line, c ns/(line thread)]"),
+    TABLE_KEY(table3_inter, "seed 000 Table 3, inter socket: [q, o, c]"),
+    TABLE_KEY(table4_EE, "seed 000 Table 4, sendbuf E, recvbuf E: [q ns, o ns/line, p ns line]"),
+    TABLE_KEY(table4_EI, "seed 000 Table 4, sendbuf E, recvbuf I: [q, o, p]"),
+    TABLE_KEY(table4_IE, "seed 000 Table 4, sendbuf I, recvbuf E: [q, o, p]"),
+    TABLE_KEY(table4_II, "seed 000 Table 4, sendbuf I, recvbuf I: [q, o, p]"),
+#undef TABLE_KEY
 };
 #undef MODEL_KEY
 #undef T

@@ -70,6 +70,16 @@ struct machine_model_sec {
     double contention_b_ns, contention_c_ns;
     double congestion_c_ns;
     double multiline_q_ns, multiline_o_ns;
+    /* The rows of Tables 2-4 as the paper gives them (n_*: 3 if given, else 0):
+     * Table 2 (contention, sendbuf/recvbuf states): b, c, a;
+     * Table 3 (Sandy Bridge multi-line, intra and inter socket): q, o, c;
+     * Table 4 (Xeon Phi multi-line, sendbuf/recvbuf states): q, o, p. */
+    double table2_EE[3], table2_EI[3], table2_IE[3], table2_II[3];
+    double table3_intra[3], table3_inter[3];
+    double table4_EE[3], table4_EI[3], table4_IE[3], table4_II[3];
+    int n_table2_EE, n_table2_EI, n_table2_IE, n_table2_II;
+    int n_table3_intra, n_table3_inter;
+    int n_table4_EE, n_table4_EI, n_table4_IE, n_table4_II;
 };
 
 struct machine_cfg {
