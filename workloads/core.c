@@ -359,6 +359,10 @@ static void op_done(struct sim_kernel *k, struct cc_req *req)
     case WL_OP_CAS:
         set_reg(t, req->result == (uint64_t)t->op.value[0] ? 1 : 0);
         break;
+    case WL_OP_XCHG:
+    case WL_OP_CMPXCHG:
+        set_reg(t, (int64_t)req->result); /* the old word */
+        break;
     case WL_OP_WAIT:
         wait_loaded(t);
         return;
@@ -433,26 +437,27 @@ static void do_expect(struct thr *t)
 }
 
 /* A test-and-set register is read (test and set), written, waited on
- * (tested until the condition holds) or compared-and-swapped (cas R 0 1:
- * test and set); nothing else means anything to it. */
+ * (tested until the condition holds), compared-and-swapped (cas R 0 1 and
+ * cmpxchg R 0 1: test and set) or exchanged with 1 (xchg R 1: test and
+ * set); nothing else means anything to it. */
 static bool register_op_ok(struct thr *t)
 {
     const struct wl_op *op = &t->op;
-    int n = op->op == WL_OP_COPY || op->op == WL_OP_ADDLINE ? 2 : 1;
-    bool uses_line = op->op != WL_OP_COMPUTE && op->op != WL_OP_MARK && op->op != WL_OP_INVMB &&
-                     op->op != WL_OP_SYNC;
-    if (!uses_line || !cc_has_mpb(t->run->m->cc))
+    if (op->naddr == 0 || !cc_has_mpb(t->run->m->cc))
         return true;
+    bool test_and_set = ((op->op == WL_OP_CAS || op->op == WL_OP_CMPXCHG) && op->value[0] == 0 &&
+                         op->value[1] == 1) ||
+                        (op->op == WL_OP_XCHG && op->value[0] == 1);
     bool allowed = op->op == WL_OP_READ || op->op == WL_OP_WRITE || op->op == WL_OP_WAIT ||
                    op->op == WL_OP_EXPECT || op->op == WL_OP_EVICT || op->op == WL_OP_PRIME ||
-                   (op->op == WL_OP_CAS && op->value[0] == 0 && op->value[1] == 1);
-    for (int i = 0; i < n; i++) {
+                   test_and_set;
+    for (int i = 0; i < op->naddr; i++) {
         uint64_t line = line_number(t, op->addr[i].line);
         if (cc_line_kind(t->run->m->cc, line) != CC_LINE_TAS || (allowed && op->addr[i].word == 0))
             continue;
         fail(t,
              "%s on a test-and-set register: a register takes read (test and set), write, "
-             "wait, cas R 0 1, on word 0 only",
+             "wait, cas R 0 1, cmpxchg R 0 1, xchg R 1, on word 0 only",
              wl_op_name(op->op));
         return false;
     }
@@ -477,8 +482,14 @@ static bool start_op(struct thr *t)
         scalar(t, CC_ADD, &op->addr[0], (uint64_t)op->value[0], 0);
         return false;
     case WL_OP_CAS:
+    case WL_OP_CMPXCHG:
         scalar(t, CC_CAS, &op->addr[0], (uint64_t)op->value[0], (uint64_t)op->value[1]);
         return false;
+    case WL_OP_XCHG:
+        scalar(t, CC_XCHG, &op->addr[0], (uint64_t)op->value[0], 0);
+        return false;
+    case WL_OP_FENCE: /* in-order cores, no store buffer: nothing to order */
+        return true;
     case WL_OP_WAIT:
         t->reload = false;
         if (cc_line_kind(r->m->cc, line_number(t, op->addr[0].line)) == CC_LINE_MPB)
@@ -517,6 +528,7 @@ static bool start_op(struct thr *t)
     case WL_OP_EXPECT:
         do_expect(t);
         return true;
+    case WL_OP_LET: /* done by the cursor: never yielded */
     case WL_OP_COUNT:
         break;
     }

@@ -87,7 +87,8 @@
 
 /* ---------------------------------------------------------------- limits */
 
-#define WL_VERSION        1         /* the trace format version read and written */
+#define WL_VERSION        1         /* the version generators write (and v1 programs print) */
+#define WL_VERSION_MAX    2         /* the newest trace format version read */
 #define WL_MAX_LINE_CHARS 4096      /* characters in one source line */
 #define WL_MAX_NAME       63        /* characters in a name */
 #define WL_MAX_THREADS    4096      /* threads N */
@@ -109,8 +110,9 @@
 /* ---------------------------------------------------------------- catalogues */
 
 /*
- * The operations: X(ENUM, name, argument kinds, may set a register, usage).
- * Argument kinds, one letter each, in written order:
+ * The operations: X(ENUM, name, argument kinds, takes `-> REG`, the trace
+ * version that has it, usage). Argument kinds, one letter each, in written
+ * order:
  *   A  a word: `name`, `name[i]`, `name[i].w`     -> wl_op.addr[]
  *   R  a word, or that word of lines i..j:
  *      `name[i..j].w`                             -> wl_op.addr[0], wl_op.count
@@ -121,26 +123,31 @@
  *   C  a comparison (== != < <= > >=)             -> wl_op.cmp
  *   L  a label                                    -> wl_op.label
  *   S  a cache state (M, E, S)                    -> wl_op.state
+ *   G  the register a `let` sets, then `=`        -> wl_op.reg
  */
 #define WL_OPS(X)                                                                                  \
-    X(READ, "read", "A", true, "read ADDR [-> REG]")                                               \
-    X(WRITE, "write", "AV", false, "write ADDR VALUE")                                             \
-    X(ADD, "add", "AV", true, "add ADDR VALUE [-> REG]")                                           \
-    X(CAS, "cas", "AVV", true, "cas ADDR OLD NEW [-> REG]")                                        \
-    X(WAIT, "wait", "ACV", true, "wait ADDR CMP VALUE [-> REG]")                                   \
-    X(COPY, "copy", "BBN", false, "copy SRC DST LINES")                                            \
-    X(ADDLINE, "addline", "BBN", false, "addline DST SRC LINES")                                   \
-    X(FLUSH, "flush", "B", false, "flush LINE")                                                    \
-    X(COMPUTE, "compute", "Y", false, "compute CYCLES")                                            \
-    X(MARK, "mark", "L", false, "mark LABEL")                                                      \
-    X(INVMB, "invmb", "", false, "invmb")                                                          \
-    X(SYNC, "sync", "", false, "sync")                                                             \
-    X(EVICT, "evict", "B", false, "evict LINE")                                                    \
-    X(PRIME, "prime", "BS", false, "prime LINE STATE")                                             \
-    X(EXPECT, "expect", "RCV", false, "expect ADDR CMP VALUE")
+    X(READ, "read", "A", true, 1, "read ADDR [-> REG]")                                            \
+    X(WRITE, "write", "AV", false, 1, "write ADDR VALUE")                                          \
+    X(ADD, "add", "AV", true, 1, "add ADDR VALUE [-> REG]")                                        \
+    X(CAS, "cas", "AVV", true, 1, "cas ADDR OLD NEW [-> REG]")                                     \
+    X(WAIT, "wait", "ACV", true, 1, "wait ADDR CMP VALUE [-> REG]")                                \
+    X(COPY, "copy", "BBN", false, 1, "copy SRC DST LINES")                                         \
+    X(ADDLINE, "addline", "BBN", false, 1, "addline DST SRC LINES")                                \
+    X(FLUSH, "flush", "B", false, 1, "flush LINE")                                                 \
+    X(COMPUTE, "compute", "Y", false, 1, "compute CYCLES")                                         \
+    X(MARK, "mark", "L", false, 1, "mark LABEL")                                                   \
+    X(INVMB, "invmb", "", false, 1, "invmb")                                                       \
+    X(SYNC, "sync", "", false, 1, "sync")                                                          \
+    X(EVICT, "evict", "B", false, 1, "evict LINE")                                                 \
+    X(PRIME, "prime", "BS", false, 1, "prime LINE STATE")                                          \
+    X(EXPECT, "expect", "RCV", false, 1, "expect ADDR CMP VALUE")                                  \
+    X(XCHG, "xchg", "AV", true, 2, "xchg ADDR VALUE [-> REG]")                                     \
+    X(CMPXCHG, "cmpxchg", "AVV", true, 2, "cmpxchg ADDR OLD NEW [-> REG]")                         \
+    X(FENCE, "fence", "", false, 2, "fence")                                                       \
+    X(LET, "let", "GV", false, 2, "let REG = VALUE")
 
 enum wl_opcode {
-#define WL_X_ENUM(e, name, args, reg, usage) WL_OP_##e,
+#define WL_X_ENUM(e, name, args, reg, since, usage) WL_OP_##e,
     WL_OPS(WL_X_ENUM)
 #undef WL_X_ENUM
         WL_OP_COUNT
@@ -267,6 +274,7 @@ struct wl_op {
     enum wl_state state;   /* prime */
     int label;             /* mark: index for wl_program_label() */
     int reg;               /* the register to set with wl_set_reg(), or -1 */
+    bool in_while;         /* issued from a while's body (at any depth) */
 };
 
 enum wl_next_result {
