@@ -228,9 +228,43 @@ static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_
     start_access(t, req);
 }
 
+/* Whether the finished scalar op changed the word (old value in result). */
+static bool changed_word(const struct thr *t)
+{
+    const struct wl_op *op = &t->op;
+    uint64_t old = t->req.result;
+    switch (op->op) {
+    case WL_OP_WRITE:
+    case WL_OP_XCHG:
+        return old != (uint64_t)op->value[0];
+    case WL_OP_ADD:
+        return op->value[0] != 0;
+    case WL_OP_CAS:
+    case WL_OP_CMPXCHG:
+        return old == (uint64_t)op->value[0] && op->value[0] != op->value[1];
+    default:
+        return false;
+    }
+}
+
+/* What the watchdog counts as progress. Outside while loops, every op that
+ * finishes (as in version 1). Inside one, only an op that changes memory:
+ * a thread that spins reading (or failing its cas, or exchanging a lock
+ * word for itself) makes none, so a spin that can never end is reported as
+ * a deadlock after the watchdog's interval, like a wait that never ends. */
+static bool made_progress(const struct thr *t)
+{
+    if (!t->op.in_while)
+        return true;
+    if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
+        return true;
+    return changed_word(t);
+}
+
 static void finish_op(struct thr *t)
 {
-    sim_progress(t->run->m->k);
+    if (made_progress(t))
+        sim_progress(t->run->m->k);
     op_ended(t);
     step(t);
 }
@@ -535,13 +569,23 @@ static bool start_op(struct thr *t)
     sim_panic("unknown operation %d", (int)op->op);
 }
 
-/* Runs the thread until it starts an operation that takes time. */
+/* Runs the thread until it starts an operation that takes time. A while
+ * loop whose ops all cost nothing (mark, expect, fence) would go round
+ * without simulated time passing: after WL_MAX_ZERO_OPS such ops in a
+ * row it is an error, not a hang. */
 static void step(struct thr *t)
 {
     struct run *r = t->run;
-    for (;;) {
+    for (long zero_time = 0;; zero_time++) {
         if (r->stopped || t->st != T_RUN)
             return;
+        if (zero_time >= WL_MAX_ZERO_OPS && t->op.in_while) {
+            fail(t,
+                 "%d operations in a while loop without simulated time passing "
+                 "(WL_MAX_ZERO_OPS): the loop never waits for anything",
+                 WL_MAX_ZERO_OPS);
+            return;
+        }
         enum wl_next_result nr = wl_next(&t->cur, &t->op, r->d);
         if (nr == WL_NEXT_ERROR) {
             t->st = T_FAILED;
@@ -588,10 +632,25 @@ static void report_deadlock(struct run *r, FILE *f)
                     (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
                                             (unsigned)t->op.addr[0].word),
                     cc_state_of(r->m->cc, t->core, line_number(t, t->op.addr[0].line)));
+        else if (t->op.in_while && t->op.naddr > 0)
+            fprintf(f, "spins in a while loop, in %s %s; the word %s.%d is %lld\n",
+                    wl_op_name(t->op.op), name, name, t->op.addr[0].word,
+                    (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
+                                            (unsigned)t->op.addr[0].word));
+        else if (t->op.in_while)
+            fprintf(f, "spins in a while loop, in %s\n", wl_op_name(t->op.op));
         else
             fprintf(f, "in %s %s\n", wl_op_name(t->op.op), name);
     }
     cc_print_outstanding(r->m->cc, f);
+}
+
+static bool some_thread_spins(const struct run *r)
+{
+    for (int i = 0; i < r->nthr; i++)
+        if (r->thr[i].st == T_RUN && r->thr[i].op.in_while)
+            return true;
+    return false;
 }
 
 static void on_stall(struct sim_kernel *k, void *ctx)
@@ -599,8 +658,14 @@ static void on_stall(struct sim_kernel *k, void *ctx)
     struct run *r = ctx;
     (void)k;
     r->res->deadlock = true;
-    fprintf(stderr, "ccsim: no operation finished for %.0f ns of simulated time\n",
-            (double)r->o.watchdog_ps / SIM_PS_PER_NS);
+    double ns = (double)r->o.watchdog_ps / SIM_PS_PER_NS;
+    if (some_thread_spins(r))
+        fprintf(stderr,
+                "ccsim: for %.0f ns of simulated time no operation finished outside a while "
+                "loop and none in one changed memory\n",
+                ns);
+    else
+        fprintf(stderr, "ccsim: no operation finished for %.0f ns of simulated time\n", ns);
     report_deadlock(r, stderr);
 }
 

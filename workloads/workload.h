@@ -104,6 +104,7 @@
 #define WL_MAX_LABELS     256       /* distinct mark labels */
 #define WL_MAX_ERRORS     50        /* the parser stops after this many */
 #define WL_MAX_IDLE_STEPS (1 << 26) /* statements one wl_next() passes without an op */
+#define WL_MAX_ZERO_OPS   (1 << 20) /* ops of a while loop a thread does at one instant */
 #define WL_MAX_FILE_BYTES (64 << 20)
 #define WL_WORD_BYTES     8
 
