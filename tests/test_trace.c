@@ -953,9 +953,15 @@ static void mutate(char *buf, size_t *len, size_t cap, struct sim_rng *r)
 
 START_TEST(test_fuzz)
 {
-    const char *seeds[] = {four_threads, HDR "pin 0 1.1 2 3.3\nline h 2*n home=n-1\n"
-                                             "for i 0..t {\n  1..n-1,0: cas h[i%2].(i) 0 (-1) "
-                                             "-> r\n  all: copy data[r%4] data[4] 2\n}\n"};
+    const char *seeds[] = {four_threads,
+                           HDR "pin 0 1.1 2 3.3\nline h 2*n home=n-1\n"
+                               "for i 0..t {\n  1..n-1,0: cas h[i%2].(i) 0 (-1) "
+                               "-> r\n  all: copy data[r%4] data[4] 2\n}\n",
+                           "ccsim-trace 2\nthreads 3\nline x 4\nall: xchg x[t] t+1 -> a\n"
+                           "if a < 2 && !(a == 0) {\n  all: let b = a << 2 | 1\n} else if a > 0 {\n"
+                           "  all: cmpxchg x[a%4] 0 ~a -> b\n} else {\n  all: let b = 7\n}\n"
+                           "while b > 0 {\n  0..1: read x[b%4] -> c\n  all: fence\n"
+                           "  all: let b = min(b >> 1, max(c, 3) - 4)\n}\n"};
     struct sim_rng r;
     sim_rng_init(&r, 1, 0);
     for (size_t s = 0; s < SIM_COUNT_OF(seeds); s++) {
