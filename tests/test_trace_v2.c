@@ -906,6 +906,23 @@ START_TEST(test_example_clean)
 }
 END_TEST
 
+/* As shipped (4 threads), on the teaching machine under every protocol. */
+START_TEST(test_example_every_protocol)
+{
+    const struct example *ex = &examples[_i];
+    char *text = read_example(ex->name);
+    for (size_t i = 0; i < SIM_COUNT_OF(protocols); i++) {
+        struct wl_result res;
+        run_text("teach-xbar", &protocols[i], 1, ex->name, text, 0, WATCHDOG_PS, &res);
+        ck_assert_msg(!res.deadlock && !res.input_error && res.value_errors == 0 &&
+                          res.coherence_violations == 0 && res.iterations > 0,
+                      "%s under %s: %s", ex->name, protocols[i], diag.text);
+        wl_result_free(&res);
+    }
+    free(text);
+}
+END_TEST
+
 /* text with the line containing `from` replaced by `to` ("" removes it). */
 static char *mutate(const char *text, const char *from, const char *to)
 {
@@ -978,6 +995,7 @@ static Suite *trace_v2_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("examples");
     tcase_add_loop_test(tc, test_example_clean, 0, (int)SIM_COUNT_OF(examples));
+    tcase_add_loop_test(tc, test_example_every_protocol, 0, (int)SIM_COUNT_OF(examples));
     tcase_add_loop_test(tc, test_example_mutations_caught, 0, 2 * (int)SIM_COUNT_OF(examples));
     suite_add_tcase(s, tc);
     return s;
