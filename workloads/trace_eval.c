@@ -13,9 +13,10 @@
  * An if chain runs its first branch whose condition holds (else the else
  * branch, if any); a while tests its condition before every round. `let` is
  * done here, at no cost: it sets the register and yields nothing.
- * A call that passes WL_MAX_IDLE_STEPS statements without an operation is an
- * error (a loop that selects the thread nowhere, at run time, or a while
- * that only sets registers), so no program can hang the caller.
+ * A call that passes WL_MAX_IDLE_STEPS statements, or WL_MAX_IDLE_LOOPS
+ * rounds of whiles, without an operation is an error (a loop that selects
+ * the thread nowhere, at run time, or a while that only sets registers), so
+ * no program can hang the caller.
  */
 #include "trace_impl.h"
 
@@ -377,9 +378,25 @@ static bool let(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s
     return eval(c, d, s, s->arg[1].expr, &c->reg[s->reg]);
 }
 
+/* A while's '}' ends one more round without an operation; false (after an
+ * error) at WL_MAX_IDLE_LOOPS of them. */
+static bool idle_round(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                       long *rounds)
+{
+    const struct wl_stmt *open = &c->prog->stmts[s->match];
+    if (open->kind != WL_S_WHILE || ++*rounds < WL_MAX_IDLE_LOOPS)
+        return true;
+    fail(c, d, open, open->col,
+         "%d rounds of this while without an operation (WL_MAX_IDLE_LOOPS): it is stuck, or "
+         "it computes what a let could",
+         WL_MAX_IDLE_LOOPS);
+    return false;
+}
+
 enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_diag *d)
 {
     const struct wl_program *p = c->prog;
+    long rounds = 0;
     for (long steps = 0; c->state == CUR_RUNNING && c->pc < p->nstmts; steps++) {
         const struct wl_stmt *s = &p->stmts[c->pc];
         if (steps >= WL_MAX_IDLE_STEPS) {
@@ -387,6 +404,8 @@ enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_d
                  WL_MAX_IDLE_STEPS);
             break;
         }
+        if (s->kind == WL_S_END && !idle_round(c, d, s, &rounds))
+            break;
         if (s->kind != WL_S_OP) {
             (void)pass(c, d, s);
             continue;

@@ -100,7 +100,8 @@
  * the value that satisfied the condition, xchg and cmpxchg the word before
  * them (cmpxchg stored iff that equals OLD). `let` is done by the cursor
  * itself: it reads no memory, takes no simulated time and is never yielded
- * as an operation (a while of lets alone counts towards WL_MAX_IDLE_STEPS).
+ * as an operation (a while that goes WL_MAX_IDLE_LOOPS rounds without an
+ * operation for the thread, lets alone, is a run-time error).
  *
  * Arguments.  Arguments are separated by spaces and expressions are greedy:
  * `cas x 0 -1` reads as `cas x 0-1`; write a negative argument after another
@@ -143,6 +144,7 @@
 #define WL_MAX_LABELS     256       /* distinct mark labels */
 #define WL_MAX_ERRORS     50        /* the parser stops after this many */
 #define WL_MAX_IDLE_STEPS (1 << 26) /* statements one wl_next() passes without an op */
+#define WL_MAX_IDLE_LOOPS (1 << 16) /* while rounds one wl_next() goes without an op */
 #define WL_MAX_ZERO_OPS   (1 << 20) /* ops of a while loop a thread does at one instant */
 #define WL_MAX_FILE_BYTES (64 << 20)
 #define WL_WORD_BYTES     8
