@@ -1,14 +1,16 @@
 /*
- * stress.c -- the random tester: random loads, stores and atomic adds from
- * every core on a few lines, with tiny caches (to force evictions) and random
- * extra message delays (to force races), every value checked.
+ * stress.c -- the random tester: random loads, stores, atomic adds and
+ * exchanges from every core on a few lines, with tiny caches (to force
+ * evictions) and random extra message delays (to force races), every value
+ * checked.
  *
  * Every core keeps `mlp` requests in flight (memory-level parallelism: a
  * full set with a fill in flight must still make progress).
  *
  * Word 0 of every line only ever gets atomic adds of 1 (and line adds of 0),
  * so its final value must equal the number of adds done on it; the other
- * words get loads, stores, line loads and line adds, and lines are flushed;
+ * words get loads, stores, exchanges, line loads and line adds, and lines
+ * are flushed;
  * every value is checked by the invariant checker against the coherence
  * order.
  */
@@ -88,7 +90,7 @@ static void issue(struct sim_kernel *k, void *obj, uint64_t arg)
             memcpy(c->buf + 8 * w, &v, 8);
         }
     } else {
-        r->op = roll < 65 ? CC_LOAD : CC_STORE;
+        r->op = roll < 65 ? CC_LOAD : roll < 90 ? CC_STORE : CC_XCHG;
         r->word = 1 + (unsigned)sim_rng_below(&c->rng, words - 1);
         r->value = sim_rng_next(&c->rng);
     }

@@ -157,7 +157,8 @@ static void private_op(struct agent *a)
         a->expect = word_of(sh, w);
     } else if (roll < 65) {
         uint64_t v = sim_rng_next(&a->rng);
-        access(a, CC_STORE, line, w, v);
+        access(a, roll < 58 ? CC_STORE : CC_XCHG, line, w, v);
+        a->expect = word_of(sh, w); /* what an exchange returns */
         memcpy(sh + 8 * w, &v, 8);
     } else if (roll < 75) {
         access(a, CC_ADD, line, w, 3);
@@ -182,7 +183,7 @@ static void private_done(struct agent *a)
 {
     struct scc_stress *st = a->st;
     struct cc_req *r = &a->req;
-    if (r->op == CC_LOAD || r->op == CC_ADD) {
+    if (r->op == CC_LOAD || r->op == CC_ADD || r->op == CC_XCHG) {
         st->checks++;
         if (r->result != a->expect)
             violation(st, "core %d read %llu from its private line 0x%llx word %u, it wrote %llu",

@@ -70,6 +70,9 @@ void cc_op_apply(struct cc_req *r, uint8_t *line, unsigned line_bytes)
         if (old == r->value)
             cc_word_set(line, r->word, r->value2);
         return;
+    case CC_XCHG:
+        cc_word_set(line, r->word, r->value);
+        return;
     case CC_STORE_LINE:
         memcpy(line, r->buf, line_bytes);
         return;

@@ -41,6 +41,7 @@ enum cc_op {
     CC_STORE,      /* word = value */
     CC_ADD,        /* result = word; word += value (atomic) */
     CC_CAS,        /* result = word; if word == value then word = value2 (atomic) */
+    CC_XCHG,       /* result = word; word = value (atomic exchange) */
     CC_LOAD_LINE,  /* buf = the whole line */
     CC_STORE_LINE, /* the whole line = buf */
     CC_ADD_LINE,   /* every 8-byte word of the line += the same word of buf */

@@ -2,7 +2,8 @@
  * test_fuzz_regressions.c -- replays the fuzzers' inputs in every build:
  * every file of tests/fuzz/regressions/trace/ and tests/fuzz/corpus/trace/
  * goes through the trace parser (and, when it parses, print + re-parse +
- * wl_program_equal), every file of tests/fuzz/regressions/config/ and
+ * wl_program_equal, then the cursor of its first and last threads), every
+ * file of tests/fuzz/regressions/config/ and
  * tests/fuzz/corpus/config/ through the config loader, and every file of
  * tests/fuzz/regressions/sweep/ and tests/fuzz/corpus/sweep/ through the
  * sweep loader, as the fuzz targets (tests/fuzz/fuzz_*.c) do. A crash input that scripts/fuzz.sh
@@ -43,6 +44,23 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* Thread t's first 64 operations, as fuzz_trace runs them (registers: a
+ * small value). */
+static void run_thread(const char *path, const struct wl_program *p, int t)
+{
+    struct wl_cursor c;
+    struct wl_op op;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    wl_cursor_init(&c, p, t);
+    enum wl_next_result r = WL_NEXT_OP;
+    for (int k = 0; k < 64 && (r = wl_next(&c, &op, &d)) == WL_NEXT_OP; k++)
+        if (op.reg >= 0)
+            wl_set_reg(&c, op.reg, k % 7);
+    ck_assert_msg(r != WL_NEXT_ERROR || d.count > 0, "%s: a run-time error without a message",
+                  path);
+}
+
 static void replay_trace(const char *path)
 {
     size_t len;
@@ -66,6 +84,8 @@ static void replay_trace(const char *path)
     ck_assert_msg(q != NULL, "%s: the printed program does not parse: %s", path, d.text);
     ck_assert_msg(wl_program_equal(p, q), "%s: the printed program differs", path);
     wl_program_free(q);
+    run_thread(path, p, 0);
+    run_thread(path, p, wl_program_threads(p) - 1);
     wl_program_free(p);
     free(out);
 }

@@ -504,6 +504,7 @@ static uint32_t written_mask(const struct scc *s, const struct cc_req *r)
     case CC_STORE:
     case CC_ADD:
     case CC_CAS:
+    case CC_XCHG:
         return 1u << r->word;
     default:
         return 0;
@@ -859,7 +860,7 @@ static void scc_access(struct cc_system *sys, struct cc_req *r)
     SIM_ASSERT(r->word < s->words);
     if (r->op == CC_LOAD || r->op == CC_LOAD_LINE)
         s->stats.loads++;
-    else if (r->op == CC_ADD || r->op == CC_CAS)
+    else if (r->op == CC_ADD || r->op == CC_CAS || r->op == CC_XCHG)
         s->stats.atomics++;
     else
         s->stats.stores++;

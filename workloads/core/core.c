@@ -228,9 +228,43 @@ static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_
     start_access(t, req);
 }
 
+/* Whether the finished scalar op changed the word (old value in result). */
+static bool changed_word(const struct thr *t)
+{
+    const struct wl_op *op = &t->op;
+    uint64_t old = t->req.result;
+    switch (op->op) {
+    case WL_OP_WRITE:
+    case WL_OP_XCHG:
+        return old != (uint64_t)op->value[0];
+    case WL_OP_ADD:
+        return op->value[0] != 0;
+    case WL_OP_CAS:
+    case WL_OP_CMPXCHG:
+        return old == (uint64_t)op->value[0] && op->value[0] != op->value[1];
+    default:
+        return false;
+    }
+}
+
+/* What the watchdog counts as progress. Outside while loops, every op that
+ * finishes (as in version 1). Inside one, only an op that changes memory:
+ * a thread that spins reading (or failing its cas, or exchanging a lock
+ * word for itself) makes none, so a spin that can never end is reported as
+ * a deadlock after the watchdog's interval, like a wait that never ends. */
+static bool made_progress(const struct thr *t)
+{
+    if (!t->op.in_while)
+        return true;
+    if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
+        return true;
+    return changed_word(t);
+}
+
 static void finish_op(struct thr *t)
 {
-    sim_progress(t->run->m->k);
+    if (made_progress(t))
+        sim_progress(t->run->m->k);
     op_ended(t);
     step(t);
 }
@@ -359,6 +393,10 @@ static void op_done(struct sim_kernel *k, struct cc_req *req)
     case WL_OP_CAS:
         set_reg(t, req->result == (uint64_t)t->op.value[0] ? 1 : 0);
         break;
+    case WL_OP_XCHG:
+    case WL_OP_CMPXCHG:
+        set_reg(t, (int64_t)req->result); /* the old word */
+        break;
     case WL_OP_WAIT:
         wait_loaded(t);
         return;
@@ -433,26 +471,27 @@ static void do_expect(struct thr *t)
 }
 
 /* A test-and-set register is read (test and set), written, waited on
- * (tested until the condition holds) or compared-and-swapped (cas R 0 1:
- * test and set); nothing else means anything to it. */
+ * (tested until the condition holds), compared-and-swapped (cas R 0 1 and
+ * cmpxchg R 0 1: test and set) or exchanged with 1 (xchg R 1: test and
+ * set); nothing else means anything to it. */
 static bool register_op_ok(struct thr *t)
 {
     const struct wl_op *op = &t->op;
-    int n = op->op == WL_OP_COPY || op->op == WL_OP_ADDLINE ? 2 : 1;
-    bool uses_line = op->op != WL_OP_COMPUTE && op->op != WL_OP_MARK && op->op != WL_OP_INVMB &&
-                     op->op != WL_OP_SYNC;
-    if (!uses_line || !cc_place_count(t->run->m->cc, CC_LINE_TAS))
+    if (op->naddr == 0 || !cc_place_count(t->run->m->cc, CC_LINE_TAS))
         return true;
+    bool test_and_set = ((op->op == WL_OP_CAS || op->op == WL_OP_CMPXCHG) && op->value[0] == 0 &&
+                         op->value[1] == 1) ||
+                        (op->op == WL_OP_XCHG && op->value[0] == 1);
     bool allowed = op->op == WL_OP_READ || op->op == WL_OP_WRITE || op->op == WL_OP_WAIT ||
                    op->op == WL_OP_EXPECT || op->op == WL_OP_EVICT || op->op == WL_OP_PRIME ||
-                   (op->op == WL_OP_CAS && op->value[0] == 0 && op->value[1] == 1);
-    for (int i = 0; i < n; i++) {
+                   test_and_set;
+    for (int i = 0; i < op->naddr; i++) {
         uint64_t line = line_number(t, op->addr[i].line);
         if (cc_line_kind(t->run->m->cc, line) != CC_LINE_TAS || (allowed && op->addr[i].word == 0))
             continue;
         fail(t,
              "%s on a test-and-set register: a register takes read (test and set), write, "
-             "wait, cas R 0 1, on word 0 only",
+             "wait, cas R 0 1, cmpxchg R 0 1, xchg R 1, on word 0 only",
              wl_op_name(op->op));
         return false;
     }
@@ -477,8 +516,14 @@ static bool start_op(struct thr *t)
         scalar(t, CC_ADD, &op->addr[0], (uint64_t)op->value[0], 0);
         return false;
     case WL_OP_CAS:
+    case WL_OP_CMPXCHG:
         scalar(t, CC_CAS, &op->addr[0], (uint64_t)op->value[0], (uint64_t)op->value[1]);
         return false;
+    case WL_OP_XCHG:
+        scalar(t, CC_XCHG, &op->addr[0], (uint64_t)op->value[0], 0);
+        return false;
+    case WL_OP_FENCE: /* in-order cores, no store buffer: nothing to order */
+        return true;
     case WL_OP_WAIT:
         t->reload = false;
         if (cc_line_kind(r->m->cc, line_number(t, op->addr[0].line)) == CC_LINE_MPB)
@@ -517,19 +562,30 @@ static bool start_op(struct thr *t)
     case WL_OP_EXPECT:
         do_expect(t);
         return true;
+    case WL_OP_LET: /* done by the cursor: never yielded */
     case WL_OP_COUNT:
         break;
     }
     sim_panic("unknown operation %d", (int)op->op);
 }
 
-/* Runs the thread until it starts an operation that takes time. */
+/* Runs the thread until it starts an operation that takes time. A while
+ * loop whose ops all cost nothing (mark, expect, fence) would go round
+ * without simulated time passing: after WL_MAX_ZERO_OPS such ops in a
+ * row it is an error, not a hang. */
 static void step(struct thr *t)
 {
     struct run *r = t->run;
-    for (;;) {
+    for (long zero_time = 0;; zero_time++) {
         if (r->stopped || t->st != T_RUN)
             return;
+        if (zero_time >= WL_MAX_ZERO_OPS && t->op.in_while) {
+            fail(t,
+                 "%d operations in a while loop without simulated time passing "
+                 "(WL_MAX_ZERO_OPS): the loop never waits for anything",
+                 WL_MAX_ZERO_OPS);
+            return;
+        }
         enum wl_next_result nr = wl_next(&t->cur, &t->op, r->d);
         if (nr == WL_NEXT_ERROR) {
             t->st = T_FAILED;
@@ -576,10 +632,25 @@ static void report_deadlock(struct run *r, FILE *f)
                     (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
                                             (unsigned)t->op.addr[0].word),
                     cc_state_of(r->m->cc, t->core, line_number(t, t->op.addr[0].line)));
+        else if (t->op.in_while && t->op.naddr > 0)
+            fprintf(f, "spins in a while loop, in %s %s; the word %s.%d is %lld\n",
+                    wl_op_name(t->op.op), name, name, t->op.addr[0].word,
+                    (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
+                                            (unsigned)t->op.addr[0].word));
+        else if (t->op.in_while)
+            fprintf(f, "spins in a while loop, in %s\n", wl_op_name(t->op.op));
         else
             fprintf(f, "in %s %s\n", wl_op_name(t->op.op), name);
     }
     cc_print_outstanding(r->m->cc, f);
+}
+
+static bool some_thread_spins(const struct run *r)
+{
+    for (int i = 0; i < r->nthr; i++)
+        if (r->thr[i].st == T_RUN && r->thr[i].op.in_while)
+            return true;
+    return false;
 }
 
 static void on_stall(struct sim_kernel *k, void *ctx)
@@ -587,8 +658,14 @@ static void on_stall(struct sim_kernel *k, void *ctx)
     struct run *r = ctx;
     (void)k;
     r->res->deadlock = true;
-    fprintf(stderr, "ccsim: no operation finished for %.0f ns of simulated time\n",
-            (double)r->o.watchdog_ps / SIM_PS_PER_NS);
+    double ns = (double)r->o.watchdog_ps / SIM_PS_PER_NS;
+    if (some_thread_spins(r))
+        fprintf(stderr,
+                "ccsim: for %.0f ns of simulated time no operation finished outside a while "
+                "loop and none in one changed memory\n",
+                ns);
+    else
+        fprintf(stderr, "ccsim: no operation finished for %.0f ns of simulated time\n", ns);
     report_deadlock(r, stderr);
 }
 

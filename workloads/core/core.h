@@ -26,9 +26,17 @@
  *     invalidated or updated, then re-loads after poll_cycles. Each failed
  *     re-load counts in poll_refetches; a failed poll whose data came from a
  *     core that held the line writable counts as a steal.
- *   - sync, evict, prime and expect cost no simulated time; sync releases
- *     every live thread at once, when all have arrived and the machine is
- *     quiet, and opens an iteration.
+ *   - sync, evict, prime, expect and fence cost no simulated time (neither
+ *     does let, done by the cursor); sync releases every live thread at
+ *     once, when all have arrived and the machine is quiet, and opens an
+ *     iteration.
+ *   - xchg is one atomic exchange (CC_XCHG), cmpxchg a CC_CAS; both keep the
+ *     old word. fence orders nothing: the cores are in order, with no store
+ *     buffer.
+ *   - The watchdog (core_run_opts.watchdog_ps) sees progress when an op
+ *     finishes outside a while loop, or when one inside a while changes
+ *     memory: a spin that can never end is a deadlock. A while loop doing
+ *     WL_MAX_ZERO_OPS zero-time ops in a row is a run-time error.
  *   - An iteration's latency runs from the sync that opens it to the last
  *     mark in it (the slowest thread).
  * Invariant: a run is a pure function of (machine, program, seed).

@@ -1,6 +1,6 @@
 /*
- * trace.h -- the trace language (prefix wl_): the trace format, version 1
- * (parse and print), and the per-thread evaluation of a parsed program. It
+ * trace.h -- the trace language (prefix wl_): the trace format, versions 1
+ * and 2 (parse and print), and the per-thread evaluation of a parsed program. It
  * needs only the kernel (sim/sim.h): the core model (workloads/core) runs a
  * program on a machine, the generators (workloads/gen) write programs.
  *
@@ -26,6 +26,36 @@
  *  - Selectors may use n, loop variables and registers, not t
  *    (`i: ...` runs on thread i in iteration i).
  *
+ * Version 2 (header `ccsim-trace 2`) adds, on top of all of the above:
+ *  - Blocks: `if COND {`, `} else if COND {`, `} else {` and `while COND {`,
+ *    each alone on its line like `for` (an if's `}` and its `else` share a
+ *    line), closed by `}`. A block has no selector: every thread that
+ *    reaches it evaluates COND with its own t, loop variables and
+ *    registers; the statements inside keep their selectors. COND reads no
+ *    memory (a loop that polls memory reads it with `read ... -> r` in its
+ *    body). for, if and while nest WL_MAX_DEPTH deep together.
+ *  - A while must be able to end and to run: its COND is no constant and
+ *    reads a register that a statement of its body sets (`-> r` or
+ *    `let r =`).
+ *  - Conditions and numbers are two types. A condition is a comparison
+ *    (== != < <= > >=) of numbers, or conditions joined by && || and
+ *    negated by !. Numbers: + - * / % as in v1, << >> (counts 0..63, else an
+ *    error; << overflowing is an error like *, >> keeps the sign), & | ^ ~
+ *    (two's complement), min(a, b), max(a, b). Arguments, indices,
+ *    selectors and bounds are numbers; COND is a condition (`if r != 0`,
+ *    not `if r`). A mix-up is a type error at the operator.
+ *  - C's precedence, loosest first: || && | ^ & (== !=) (< <= > >=)
+ *    (<< >>) (+ -) (* / %), then unary - ! ~; binary operators associate
+ *    to the left; && and || skip their right side when the left decides.
+ *    The printer puts spaces around comparisons, && and ||, none around
+ *    arithmetic: `if t+1 < n && r != 0 {`.
+ *  - Operations (WL_OPS, version 2 rows): `xchg A V -> r`, `cmpxchg A OLD
+ *    NEW -> r`, `fence` and `let r = EXPR` (see Registers).
+ *  - if, else, while, let, min and max are reserved words (a version-1 file
+ *    may still use them as names).
+ *  - Version-2 syntax in a version-1 file is an error that says it needs
+ *    ccsim-trace 2.
+ *
  * The program (opaque, read through the accessors below) keeps these
  * invariants once a parse has succeeded:
  *  - 1 <= threads <= WL_MAX_THREADS. The pin table, if given, names one
@@ -36,31 +66,41 @@
  *    count(i); so line indices 0 .. wl_program_line_count()-1 are dense and a
  *    simulator maps index k to address k * line_bytes. A home is a checked
  *    constant >= 0, or -1 when not declared (first touch).
- *  - The body is a flat statement list in file order; every `for` and its `}`
- *    point at each other; loops nest at most WL_MAX_DEPTH deep; bounds are
- *    inclusive (`0..999` runs 1000 times, `5..4` none).
+ *  - The body is a flat statement list in file order; every `for` and
+ *    `while` and its `}` point at each other, an if chain's branches point
+ *    each at the next and its `}` at its `if`; blocks nest at most
+ *    WL_MAX_DEPTH deep; bounds are inclusive (`0..999` runs 1000 times,
+ *    `5..4` none).
  *  - Every name is resolved: addresses to declarations, expression names to
- *    t, n, an enclosing loop's variable or a register. Everything the parser
- *    can see as a constant (selector threads, indices, words, copy ranges,
- *    counts, divisors, homes) has been checked; only values that depend on t,
- *    loop variables or registers are checked at run time, by wl_next().
+ *    t, n, an enclosing loop's variable or a register; every expression has
+ *    its type. Everything the parser can see as a constant (selector
+ *    threads, indices, words, copy ranges, counts, divisors, shift counts,
+ *    homes) has been checked; only values that depend on t, loop variables
+ *    or registers are checked at run time, by wl_next().
+ *  - The program keeps its header's version and prints it.
  *  - Expressions are kept as written (a small tree), so printing gives back
  *    `n-1`, not 3. Nothing is unrolled: a program's size is its text's size,
  *    whatever its loop counts.
  *
- * Names.  t, n, all, others, threads, pin, line, for and home are reserved:
- * no line, loop variable or register may take them. A loop variable may not
- * shadow an enclosing loop's variable or a register, nor a register a loop
- * variable in scope. Labels (`mark LABEL`) have their own name space.
+ * Names.  t, n, all, others, threads, pin, line, for and home are reserved
+ * (in version 2 also if, else, while, let, min and max): no line, loop
+ * variable or register may take them. A loop variable may not shadow an
+ * enclosing loop's variable or a register, nor a register a loop variable
+ * in scope. Labels (`mark LABEL`) have their own name space.
  *
- * Registers.  `-> r` names a register (thread-local, 64-bit). A register
- * must be set by a `-> r` textually earlier in the file than any expression
- * that reads it (this catches misspellings). At run time every thread's
- * registers start at 0, so a thread whose selector skipped the setting
- * statement reads 0. The value is delivered by the core model through
- * wl_set_reg(): read gives the value read, add the value before the add
- * (fetch-and-add), cas 1 if it stored and 0 if not, wait the value that
- * satisfied the condition.
+ * Registers.  `-> r` (or, in version 2, `let r = EXPR`) names a register
+ * (thread-local, 64-bit). A register must be set by a `-> r` or a `let r =`
+ * textually earlier in the file than any expression that reads it (this
+ * catches misspellings; `let i = i + 1` needs an earlier i). At run time
+ * every thread's registers start at 0, so a thread whose selector skipped
+ * the setting statement reads 0. The value is delivered by the core model
+ * through wl_set_reg(): read gives the value read, add the value before the
+ * add (fetch-and-add: the old value), cas 1 if it stored and 0 if not, wait
+ * the value that satisfied the condition, xchg and cmpxchg the word before
+ * them (cmpxchg stored iff that equals OLD). `let` is done by the cursor
+ * itself: it reads no memory, takes no simulated time and is never yielded
+ * as an operation (a while that goes WL_MAX_IDLE_LOOPS rounds without an
+ * operation for the thread, lets alone, is a run-time error).
  *
  * Arguments.  Arguments are separated by spaces and expressions are greedy:
  * `cas x 0 -1` reads as `cas x 0-1`; write a negative argument after another
@@ -84,13 +124,14 @@
 
 /* ---------------------------------------------------------------- limits */
 
-#define WL_VERSION        1         /* the trace format version read and written */
+#define WL_VERSION        1         /* the version generators write (and v1 programs print) */
+#define WL_VERSION_MAX    2         /* the newest trace format version read */
 #define WL_MAX_LINE_CHARS 4096      /* characters in one source line */
 #define WL_MAX_NAME       63        /* characters in a name */
 #define WL_MAX_THREADS    4096      /* threads N */
 #define WL_MAX_CORE       65535     /* pin: core numbers 0 .. WL_MAX_CORE */
 #define WL_MAX_HW         255       /* pin: hardware threads 0 .. WL_MAX_HW */
-#define WL_MAX_DEPTH      16        /* loop nesting */
+#define WL_MAX_DEPTH      16        /* block nesting (for, if, while) */
 #define WL_MAX_STMTS      65536     /* statements, counting each loop's `for` and `}` */
 #define WL_MAX_EXPRS      (1 << 20) /* expression nodes in a program */
 #define WL_MAX_EXPR_DEPTH 64        /* nesting of one expression */
@@ -100,14 +141,17 @@
 #define WL_MAX_LABELS     256       /* distinct mark labels */
 #define WL_MAX_ERRORS     50        /* the parser stops after this many */
 #define WL_MAX_IDLE_STEPS (1 << 26) /* statements one wl_next() passes without an op */
+#define WL_MAX_IDLE_LOOPS (1 << 16) /* while rounds one wl_next() goes without an op */
+#define WL_MAX_ZERO_OPS   (1 << 20) /* ops of a while loop a thread does at one instant */
 #define WL_MAX_FILE_BYTES (64 << 20)
 #define WL_WORD_BYTES     8
 
 /* ---------------------------------------------------------------- catalogues */
 
 /*
- * The operations: X(ENUM, name, argument kinds, may set a register, usage).
- * Argument kinds, one letter each, in written order:
+ * The operations: X(ENUM, name, argument kinds, takes `-> REG`, the trace
+ * version that has it, usage). Argument kinds, one letter each, in written
+ * order:
  *   A  a word: `name`, `name[i]`, `name[i].w`     -> wl_op.addr[]
  *   R  a word, or that word of lines i..j:
  *      `name[i..j].w`                             -> wl_op.addr[0], wl_op.count
@@ -118,26 +162,31 @@
  *   C  a comparison (== != < <= > >=)             -> wl_op.cmp
  *   L  a label                                    -> wl_op.label
  *   S  a cache state (M, E, S)                    -> wl_op.state
+ *   G  the register a `let` sets, then `=`        -> wl_op.reg
  */
 #define WL_OPS(X)                                                                                  \
-    X(READ, "read", "A", true, "read ADDR [-> REG]")                                               \
-    X(WRITE, "write", "AV", false, "write ADDR VALUE")                                             \
-    X(ADD, "add", "AV", true, "add ADDR VALUE [-> REG]")                                           \
-    X(CAS, "cas", "AVV", true, "cas ADDR OLD NEW [-> REG]")                                        \
-    X(WAIT, "wait", "ACV", true, "wait ADDR CMP VALUE [-> REG]")                                   \
-    X(COPY, "copy", "BBN", false, "copy SRC DST LINES")                                            \
-    X(ADDLINE, "addline", "BBN", false, "addline DST SRC LINES")                                   \
-    X(FLUSH, "flush", "B", false, "flush LINE")                                                    \
-    X(COMPUTE, "compute", "Y", false, "compute CYCLES")                                            \
-    X(MARK, "mark", "L", false, "mark LABEL")                                                      \
-    X(INVMB, "invmb", "", false, "invmb")                                                          \
-    X(SYNC, "sync", "", false, "sync")                                                             \
-    X(EVICT, "evict", "B", false, "evict LINE")                                                    \
-    X(PRIME, "prime", "BS", false, "prime LINE STATE")                                             \
-    X(EXPECT, "expect", "RCV", false, "expect ADDR CMP VALUE")
+    X(READ, "read", "A", true, 1, "read ADDR [-> REG]")                                            \
+    X(WRITE, "write", "AV", false, 1, "write ADDR VALUE")                                          \
+    X(ADD, "add", "AV", true, 1, "add ADDR VALUE [-> REG]")                                        \
+    X(CAS, "cas", "AVV", true, 1, "cas ADDR OLD NEW [-> REG]")                                     \
+    X(WAIT, "wait", "ACV", true, 1, "wait ADDR CMP VALUE [-> REG]")                                \
+    X(COPY, "copy", "BBN", false, 1, "copy SRC DST LINES")                                         \
+    X(ADDLINE, "addline", "BBN", false, 1, "addline DST SRC LINES")                                \
+    X(FLUSH, "flush", "B", false, 1, "flush LINE")                                                 \
+    X(COMPUTE, "compute", "Y", false, 1, "compute CYCLES")                                         \
+    X(MARK, "mark", "L", false, 1, "mark LABEL")                                                   \
+    X(INVMB, "invmb", "", false, 1, "invmb")                                                       \
+    X(SYNC, "sync", "", false, 1, "sync")                                                          \
+    X(EVICT, "evict", "B", false, 1, "evict LINE")                                                 \
+    X(PRIME, "prime", "BS", false, 1, "prime LINE STATE")                                          \
+    X(EXPECT, "expect", "RCV", false, 1, "expect ADDR CMP VALUE")                                  \
+    X(XCHG, "xchg", "AV", true, 2, "xchg ADDR VALUE [-> REG]")                                     \
+    X(CMPXCHG, "cmpxchg", "AVV", true, 2, "cmpxchg ADDR OLD NEW [-> REG]")                         \
+    X(FENCE, "fence", "", false, 2, "fence")                                                       \
+    X(LET, "let", "GV", false, 2, "let REG = VALUE")
 
 enum wl_opcode {
-#define WL_X_ENUM(e, name, args, reg, usage) WL_OP_##e,
+#define WL_X_ENUM(e, name, args, reg, since, usage) WL_OP_##e,
     WL_OPS(WL_X_ENUM)
 #undef WL_X_ENUM
         WL_OP_COUNT
@@ -264,6 +313,7 @@ struct wl_op {
     enum wl_state state;   /* prime */
     int label;             /* mark: index for wl_program_label() */
     int reg;               /* the register to set with wl_set_reg(), or -1 */
+    bool in_while;         /* issued from a while's body (at any depth) */
 };
 
 enum wl_next_result {
@@ -273,8 +323,8 @@ enum wl_next_result {
 };
 
 /* One thread's position in the program: O(WL_MAX_DEPTH + WL_MAX_REGS) bytes,
- * whatever the loop counts; no allocation, nothing to free. Fields are
- * private. */
+ * whatever the loop counts (an if or while needs nothing but its depth); no
+ * allocation, nothing to free. Fields are private. */
 struct wl_cursor {
     const struct wl_program *prog;
     int thread;
@@ -287,13 +337,15 @@ struct wl_cursor {
 };
 
 void wl_cursor_init(struct wl_cursor *c, const struct wl_program *p, int thread);
-/* Yields the thread's next operation: runs loops and skips statements whose
- * selector excludes the thread, evaluating lazily (an op's expressions see
- * every wl_set_reg() made before the call). Run-time errors (index, word,
- * thread or count out of range, division by zero, overflow) are reported as
- * "FILE:LINE:COL: thread T: text" at the offending expression. The cost of
- * a call is the number of statements it passes; a loop whose body selects the
- * thread nowhere (by constant selectors) is passed in O(body), not run. */
+/* Yields the thread's next operation: runs loops, ifs and whiles, does lets
+ * and skips statements whose selector excludes the thread, evaluating
+ * lazily (an op's expressions and a block's condition see every
+ * wl_set_reg() made before the call). Run-time errors (index, word, thread
+ * or count out of range, division by zero, overflow, a shift count out of
+ * range) are reported as "FILE:LINE:COL: thread T: text" at the offending
+ * expression. The cost of a call is the number of statements it passes; a
+ * loop whose body selects the thread nowhere (by constant selectors) is
+ * passed in O(body), not run. */
 enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_diag *d);
 /* Delivers a result into register reg (0 .. wl_program_reg_count()-1). */
 void wl_set_reg(struct wl_cursor *c, int reg, int64_t value);

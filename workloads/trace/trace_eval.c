@@ -1,15 +1,22 @@
 /*
  * trace_eval.c -- running one thread's program: struct wl_cursor walks the
- * flat statement list with a stack of open loops, evaluates selectors and
- * arguments for its thread only when it reaches them, and yields one
- * concrete struct wl_op per call. Nothing is unrolled or allocated.
+ * flat statement list with a stack of open blocks, evaluates selectors,
+ * conditions and arguments for its thread only when it reaches them, and
+ * yields one concrete struct wl_op per call. Nothing is unrolled or
+ * allocated: a block's record is its depth's loop_val/loop_end (a `for`'s
+ * variable and last value; if and while need none, their statements know
+ * where they go).
  *
  * Loop bounds are evaluated once, when the loop starts; the variable goes
  * from the first bound to the second inclusive. A loop with no operation, or
  * whose constant selectors never name the thread, is passed in one step.
- * A call that passes WL_MAX_IDLE_STEPS statements without an operation is an
- * error (a loop that selects the thread nowhere, at run time), so no
- * program can hang the caller.
+ * An if chain runs its first branch whose condition holds (else the else
+ * branch, if any); a while tests its condition before every round. `let` is
+ * done here, at no cost: it sets the register and yields nothing.
+ * A call that passes WL_MAX_IDLE_STEPS statements, or WL_MAX_IDLE_LOOPS
+ * rounds of whiles, without an operation is an error (a loop that selects
+ * the thread nowhere, at run time, or a while that only sets registers), so
+ * no program can hang the caller.
  */
 #include "trace_impl.h"
 
@@ -146,6 +153,71 @@ static void end_loop(struct wl_cursor *c, const struct wl_stmt *s)
     }
 }
 
+/* ------------------------------------------------------------- if and while */
+
+/* Enters the first branch, from statement b of an if chain on, whose
+ * condition holds; past the chain's END if none does. */
+static bool take_branch(struct wl_cursor *c, struct sim_diag *d, int b)
+{
+    const struct wl_stmt *st = c->prog->stmts;
+    for (;;) {
+        const struct wl_stmt *s = &st[b];
+        if (s->kind == WL_S_END) {
+            c->pc = b + 1;
+            return true;
+        }
+        int64_t holds = 1;
+        if (s->kind != WL_S_ELSE && !eval(c, d, s, s->cond, &holds))
+            return false;
+        if (holds) {
+            SIM_ASSERT(c->depth < WL_MAX_DEPTH);
+            c->depth++;
+            c->pc = b + 1;
+            return true;
+        }
+        b = s->match;
+    }
+}
+
+/* An else or else-if reached from the branch before it: that branch ran,
+ * so the chain is done. */
+static void leave_branch(struct wl_cursor *c, const struct wl_stmt *s)
+{
+    const struct wl_stmt *st = c->prog->stmts;
+    int end = s->match;
+    while (st[end].kind != WL_S_END)
+        end = st[end].match;
+    c->depth--;
+    c->pc = end + 1;
+}
+
+static bool enter_while(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s)
+{
+    int64_t holds = 0;
+    if (!eval(c, d, s, s->cond, &holds))
+        return false;
+    if (!holds) {
+        c->pc = s->match + 1;
+        return true;
+    }
+    SIM_ASSERT(c->depth < WL_MAX_DEPTH);
+    c->depth++;
+    c->pc++;
+    return true;
+}
+
+/* A block's '}': a for counts, a while tests again, an if chain is done. */
+static void end_block(struct wl_cursor *c, const struct wl_stmt *s)
+{
+    const struct wl_stmt *open = &c->prog->stmts[s->match];
+    if (open->kind == WL_S_FOR) {
+        end_loop(c, s);
+        return;
+    }
+    c->depth--;
+    c->pc = open->kind == WL_S_WHILE ? s->match : c->pc + 1;
+}
+
 /* ------------------------------------------------------------- operations */
 
 /* Evaluates index expression e of line array l into *index, in range. */
@@ -234,6 +306,8 @@ static bool take_arg(struct wl_cursor *c, struct sim_diag *d, const struct wl_st
     case WL_ARG_STATE:
         out->state = (enum wl_state)a->small;
         return true;
+    case WL_ARG_REG: /* let: done by the cursor, never yielded */
+        return true;
     }
     return false;
 }
@@ -261,6 +335,7 @@ static bool make_op(struct wl_cursor *c, struct sim_diag *d, int i, struct wl_op
     out->op = s->op;
     out->stmt = i;
     out->reg = s->reg;
+    out->in_while = s->in_while;
     for (int k = 0; k < s->nargs; k++)
         if (!take_arg(c, d, s, &s->arg[k], out))
             return false;
@@ -273,18 +348,55 @@ static bool make_op(struct wl_cursor *c, struct sim_diag *d, int i, struct wl_op
 
 /* ------------------------------------------------------------- stepping */
 
-/* One statement that yields nothing; false on an error. */
+/* One block statement (it yields nothing); false on an error. */
 static bool pass(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s)
 {
-    if (s->kind == WL_S_FOR)
+    switch (s->kind) {
+    case WL_S_FOR:
         return enter_loop(c, d, s);
-    end_loop(c, s);
-    return true;
+    case WL_S_IF:
+        return take_branch(c, d, c->pc);
+    case WL_S_ELIF:
+    case WL_S_ELSE:
+        leave_branch(c, s);
+        return true;
+    case WL_S_WHILE:
+        return enter_while(c, d, s);
+    case WL_S_END:
+        end_block(c, s);
+        return true;
+    case WL_S_OP:
+        break;
+    }
+    SIM_ASSERT(false);
+    return false;
+}
+
+/* let REG = VALUE: a register set, no operation. */
+static bool let(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s)
+{
+    return eval(c, d, s, s->arg[1].expr, &c->reg[s->reg]);
+}
+
+/* A while's '}' ends one more round without an operation; false (after an
+ * error) at WL_MAX_IDLE_LOOPS of them. */
+static bool idle_round(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
+                       long *rounds)
+{
+    const struct wl_stmt *open = &c->prog->stmts[s->match];
+    if (open->kind != WL_S_WHILE || ++*rounds < WL_MAX_IDLE_LOOPS)
+        return true;
+    fail(c, d, open, open->col,
+         "%d rounds of this while without an operation (WL_MAX_IDLE_LOOPS): it is stuck, or "
+         "it computes what a let could",
+         WL_MAX_IDLE_LOOPS);
+    return false;
 }
 
 enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_diag *d)
 {
     const struct wl_program *p = c->prog;
+    long rounds = 0;
     for (long steps = 0; c->state == CUR_RUNNING && c->pc < p->nstmts; steps++) {
         const struct wl_stmt *s = &p->stmts[c->pc];
         if (steps >= WL_MAX_IDLE_STEPS) {
@@ -292,14 +404,19 @@ enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_d
                  WL_MAX_IDLE_STEPS);
             break;
         }
+        if (s->kind == WL_S_END && !idle_round(c, d, s, &rounds))
+            break;
         if (s->kind != WL_S_OP) {
             (void)pass(c, d, s);
             continue;
         }
         bool ok;
         int i = c->pc++;
-        if (selects(c, d, s, &ok))
+        if (!selects(c, d, s, &ok))
+            continue;
+        if (s->op != WL_OP_LET)
             return make_op(c, d, i, out) ? WL_NEXT_OP : WL_NEXT_ERROR;
+        (void)let(c, d, s);
     }
     if (c->state == CUR_RUNNING)
         c->state = CUR_ENDED;

@@ -3,30 +3,69 @@
  * evaluation for one thread, printing with the fewest parentheses that keep
  * the tree, and structural comparison.
  *
- * Arithmetic is 64-bit signed; overflow and division by zero are errors, never
- * undefined behaviour. Division truncates toward zero, % takes the dividend's
- * sign (as in C).
+ * Arithmetic is 64-bit signed; overflow, division by zero and a shift count
+ * outside 0..63 are errors, never undefined behaviour. Division truncates
+ * toward zero, % takes the dividend's sign (as in C); a << b is a * 2^b
+ * (overflow checked), a >> b keeps the sign (floor(a / 2^b)); & | ^ ~ work
+ * on the two's complement bits. Comparisons, && || and ! give 0 or 1, and
+ * && || do not evaluate their right side when the left decides.
  */
 #include "trace_impl.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-static const char binop_char[] = {
-#define WL_X_ROW(e, ch, prec) [WL_E_##e] = ch,
+static const char *const binop_text[] = {
+#define WL_X_ROW(e, text, prec, cls) [WL_E_##e] = text,
     WL_BINOPS(WL_X_ROW)
 #undef WL_X_ROW
 };
 
 static const int binop_prec[] = {
-#define WL_X_ROW(e, ch, prec) [WL_E_##e] = prec,
+#define WL_X_ROW(e, text, prec, cls) [WL_E_##e] = prec,
+    WL_BINOPS(WL_X_ROW)
+#undef WL_X_ROW
+};
+
+static const char binop_class[] = {
+#define WL_X_ROW(e, text, prec, cls) [WL_E_##e] = cls,
     WL_BINOPS(WL_X_ROW)
 #undef WL_X_ROW
 };
 
 bool wl_expr_is_binary(enum wl_expr_kind k)
 {
-    return k >= WL_E_ADD && k <= WL_E_MOD;
+    return k >= WL_E_ADD && k < (int)SIM_COUNT_OF(binop_text);
+}
+
+bool wl_expr_is_unary(enum wl_expr_kind k)
+{
+    return k == WL_E_NEG || k == WL_E_NOT || k == WL_E_BNOT;
+}
+
+char wl_expr_class(enum wl_expr_kind k)
+{
+    if (wl_expr_is_binary(k))
+        return binop_class[k];
+    return k == WL_E_NOT ? 'l' : 'a';
+}
+
+const char *wl_expr_op_text(enum wl_expr_kind k)
+{
+    switch (k) {
+    case WL_E_NEG:
+        return "-";
+    case WL_E_NOT:
+        return "!";
+    case WL_E_BNOT:
+        return "~";
+    case WL_E_MIN:
+        return "min";
+    case WL_E_MAX:
+        return "max";
+    default:
+        return wl_expr_is_binary(k) ? binop_text[k] : "?";
+    }
 }
 
 static enum wl_arith divide(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *out)
@@ -39,9 +78,71 @@ static enum wl_arith divide(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *
     return WL_ARITH_OK;
 }
 
+/* a << b is a * 2^b (an error if that overflows), a >> b floor(a / 2^b):
+ * the sign stays. Counts outside 0..63 are errors. */
+static enum wl_arith shift(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *out)
+{
+    if (b < 0 || b > 63)
+        return WL_ARITH_SHIFT;
+    if (k == WL_E_SHR) {
+        *out = a >= 0 ? a >> b : ~(~a >> b); /* arithmetic, without relying on the compiler */
+        return WL_ARITH_OK;
+    }
+    if (b == 63) { /* 2^63 is no int64: only 0 and -1 fit */
+        *out = a == -1 ? INT64_MIN : 0;
+        return a == 0 || a == -1 ? WL_ARITH_OK : WL_ARITH_OVERFLOW;
+    }
+    return __builtin_mul_overflow(a, (int64_t)1 << b, out) ? WL_ARITH_OVERFLOW : WL_ARITH_OK;
+}
+
+/* Comparisons and logic: 0 or 1. */
+static int64_t truth(enum wl_expr_kind k, int64_t a, int64_t b)
+{
+    switch (k) {
+    case WL_E_LT:
+        return a < b;
+    case WL_E_LE:
+        return a <= b;
+    case WL_E_GT:
+        return a > b;
+    case WL_E_GE:
+        return a >= b;
+    case WL_E_EQ:
+        return a == b;
+    case WL_E_NE:
+        return a != b;
+    case WL_E_LAND:
+        return a && b;
+    case WL_E_LOR:
+        return a || b;
+    default: /* WL_E_NOT */
+        return !a;
+    }
+}
+
+/* The bitwise operators and min/max: they cannot fail. */
+static int64_t bits(enum wl_expr_kind k, int64_t a, int64_t b)
+{
+    switch (k) {
+    case WL_E_BAND:
+        return a & b;
+    case WL_E_BOR:
+        return a | b;
+    case WL_E_BXOR:
+        return a ^ b;
+    case WL_E_BNOT:
+        return ~a;
+    case WL_E_MIN:
+        return a < b ? a : b;
+    default: /* WL_E_MAX */
+        return a > b ? a : b;
+    }
+}
+
 enum wl_arith wl_arith(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *out)
 {
     bool over = false;
+    *out = 0;
     switch (k) {
     case WL_E_NEG:
         over = __builtin_sub_overflow((int64_t)0, a, out);
@@ -58,8 +159,20 @@ enum wl_arith wl_arith(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *out)
     case WL_E_DIV:
     case WL_E_MOD:
         return divide(k, a, b, out);
+    case WL_E_SHL:
+    case WL_E_SHR:
+        return shift(k, a, b, out);
+    case WL_E_BAND:
+    case WL_E_BOR:
+    case WL_E_BXOR:
+    case WL_E_BNOT:
+    case WL_E_MIN:
+    case WL_E_MAX:
+        *out = bits(k, a, b);
+        break;
     default:
-        *out = 0;
+        if (wl_expr_class(k) != 'a')
+            *out = truth(k, a, b);
         break;
     }
     return over ? WL_ARITH_OVERFLOW : WL_ARITH_OK;
@@ -96,6 +209,23 @@ static inline bool operand(const struct wl_program *p, int e, const struct wl_en
     return leaf_value(x, env, out) || wl_expr_eval(p, e, env, out, f);
 }
 
+static bool eval_fault(const struct wl_expr *x, enum wl_arith r, int64_t a, int64_t b,
+                       struct wl_fault *f)
+{
+    f->col = x->opcol;
+    if (r == WL_ARITH_DIV0)
+        snprintf(f->msg, sizeof f->msg, "division by zero (%" PRId64 " %s 0)", a,
+                 binop_text[x->kind]);
+    else if (r == WL_ARITH_SHIFT)
+        snprintf(f->msg, sizeof f->msg,
+                 "shift count %" PRId64 " is out of range (%" PRId64 " %s %" PRId64
+                 ": counts are 0..63)",
+                 b, a, binop_text[x->kind], b);
+    else
+        snprintf(f->msg, sizeof f->msg, "integer overflow (beyond 64-bit signed)");
+    return false;
+}
+
 bool wl_expr_eval(const struct wl_program *p, int e, const struct wl_env *env, int64_t *out,
                   struct wl_fault *f)
 {
@@ -109,20 +239,16 @@ bool wl_expr_eval(const struct wl_program *p, int e, const struct wl_env *env, i
     int64_t a = 0, b = 0;
     if (!operand(p, x->a, env, &a, f))
         return false;
-    if (x->kind != WL_E_NEG && !operand(p, x->b, env, &b, f))
+    if ((x->kind == WL_E_LAND && !a) || (x->kind == WL_E_LOR && a)) {
+        *out = x->kind == WL_E_LOR; /* short-circuit: b is not evaluated */
+        return true;
+    }
+    if (!wl_expr_is_unary(x->kind) && !operand(p, x->b, env, &b, f))
         return false;
     if (x->kind == WL_E_ADD && !__builtin_add_overflow(a, b, out))
         return true; /* the common case, without the general switch */
     enum wl_arith r = wl_arith(x->kind, a, b, out);
-    if (r == WL_ARITH_OK)
-        return true;
-    f->col = x->opcol;
-    if (r == WL_ARITH_DIV0)
-        snprintf(f->msg, sizeof f->msg, "division by zero (%" PRId64 " %c 0)", a,
-                 binop_char[x->kind]);
-    else
-        snprintf(f->msg, sizeof f->msg, "integer overflow (beyond 64-bit signed)");
-    return false;
+    return r == WL_ARITH_OK || eval_fault(x, r, a, b, f);
 }
 
 /* ------------------------------------------------------------- printing */
@@ -131,7 +257,7 @@ static int prec(const struct wl_expr *x)
 {
     if (wl_expr_is_binary(x->kind))
         return binop_prec[x->kind];
-    return x->kind == WL_E_NEG ? 3 : 4;
+    return wl_expr_is_unary(x->kind) ? WL_PREC_UNARY : WL_PREC_LEAF;
 }
 
 static void print_leaf(FILE *f, const struct wl_program *p, const struct wl_expr *x)
@@ -166,18 +292,32 @@ static void print_operand(FILE *f, const struct wl_program *p, int e, bool paren
         fputc(')', f);
 }
 
+/* Comparisons and && || print with spaces around them (`pred != 0`),
+ * arithmetic without (`t+1`). */
+static void print_binary(FILE *f, const struct wl_program *p, const struct wl_expr *x)
+{
+    const struct wl_expr *l = &p->exprs[x->a], *r = &p->exprs[x->b];
+    bool spaced = binop_class[x->kind] != 'a';
+    print_operand(f, p, x->a, prec(l) < prec(x));
+    fprintf(f, spaced ? " %s " : "%s", binop_text[x->kind]);
+    print_operand(f, p, x->b, prec(r) <= prec(x) || r->kind == WL_E_NEG);
+}
+
 void wl_expr_print(FILE *f, const struct wl_program *p, int e)
 {
     const struct wl_expr *x = &p->exprs[e];
-    if (x->kind == WL_E_NEG) {
-        fputc('-', f);
-        print_operand(f, p, x->a, prec(&p->exprs[x->a]) <= 3); /* -(-1), not --1 */
-    } else if (wl_expr_is_binary(x->kind)) {
-        const struct wl_expr *l = &p->exprs[x->a], *r = &p->exprs[x->b];
-        print_operand(f, p, x->a, prec(l) < prec(x));
-        fputc(binop_char[x->kind], f);
-        print_operand(f, p, x->b, prec(r) <= prec(x) || r->kind == WL_E_NEG);
-    } else
+    if (wl_expr_is_unary(x->kind)) {
+        fputs(wl_expr_op_text(x->kind), f);
+        print_operand(f, p, x->a, prec(&p->exprs[x->a]) <= WL_PREC_UNARY); /* -(-1), not --1 */
+    } else if (x->kind == WL_E_MIN || x->kind == WL_E_MAX) {
+        fprintf(f, "%s(", wl_expr_op_text(x->kind));
+        wl_expr_print(f, p, x->a);
+        fputs(", ", f);
+        wl_expr_print(f, p, x->b);
+        fputc(')', f);
+    } else if (wl_expr_is_binary(x->kind))
+        print_binary(f, p, x);
+    else
         print_leaf(f, p, x);
 }
 
@@ -187,6 +327,16 @@ bool wl_expr_starts_with_minus(const struct wl_program *p, int e)
     while (wl_expr_is_binary(x->kind) && prec(&p->exprs[x->a]) >= prec(x))
         x = &p->exprs[x->a];
     return x->kind == WL_E_NEG;
+}
+
+bool wl_expr_reads_reg(const struct wl_program *p, int e, int reg)
+{
+    const struct wl_expr *x = &p->exprs[e];
+    if (x->kind == WL_E_REG)
+        return reg < 0 || x->a == reg;
+    if (x->is_const || x->a < 0 || x->kind == WL_E_LOOP)
+        return false;
+    return wl_expr_reads_reg(p, x->a, reg) || (x->b >= 0 && wl_expr_reads_reg(p, x->b, reg));
 }
 
 /* ------------------------------------------------------------- equality */
@@ -213,9 +363,9 @@ bool wl_expr_equal(const struct wl_program *pa, int a, const struct wl_program *
     const struct wl_expr *x = &pa->exprs[a], *y = &pb->exprs[b];
     if (x->kind != y->kind)
         return false;
-    if (x->kind == WL_E_NEG)
+    if (wl_expr_is_unary(x->kind))
         return wl_expr_equal(pa, x->a, pb, y->a);
-    if (wl_expr_is_binary(x->kind))
+    if (wl_expr_is_binary(x->kind) || x->kind == WL_E_MIN || x->kind == WL_E_MAX)
         return wl_expr_equal(pa, x->a, pb, y->a) && wl_expr_equal(pa, x->b, pb, y->b);
     return leaf_equal(pa, x, pb, y);
 }

@@ -15,8 +15,35 @@
 
 /* ---------------------------------------------------------------- expressions */
 
-/* Binary operators: X(ENUM, character, precedence). */
-#define WL_BINOPS(X) X(ADD, '+', 1) X(SUB, '-', 1) X(MUL, '*', 2) X(DIV, '/', 2) X(MOD, '%', 2)
+/*
+ * Binary operators: X(ENUM, text, precedence, class), C's precedence (a
+ * higher number binds tighter; all are left-associative). The class says
+ * what an operator takes and gives: 'a' numbers to a number, 'c' numbers to
+ * a condition (a comparison), 'l' conditions to a condition. Conditions are
+ * the values 0 and 1, but the parser keeps them apart from numbers (a type
+ * error otherwise). Version 1 has + - * / % only.
+ */
+#define WL_BINOPS(X)                                                                               \
+    X(ADD, "+", 9, 'a')                                                                            \
+    X(SUB, "-", 9, 'a')                                                                            \
+    X(MUL, "*", 10, 'a')                                                                           \
+    X(DIV, "/", 10, 'a')                                                                           \
+    X(MOD, "%", 10, 'a')                                                                           \
+    X(SHL, "<<", 8, 'a')                                                                           \
+    X(SHR, ">>", 8, 'a')                                                                           \
+    X(LT, "<", 7, 'c')                                                                             \
+    X(LE, "<=", 7, 'c')                                                                            \
+    X(GT, ">", 7, 'c')                                                                             \
+    X(GE, ">=", 7, 'c')                                                                            \
+    X(EQ, "==", 6, 'c')                                                                            \
+    X(NE, "!=", 6, 'c')                                                                            \
+    X(BAND, "&", 5, 'a')                                                                           \
+    X(BXOR, "^", 4, 'a')                                                                           \
+    X(BOR, "|", 3, 'a')                                                                            \
+    X(LAND, "&&", 2, 'l')                                                                          \
+    X(LOR, "||", 1, 'l')
+#define WL_PREC_UNARY 11 /* - ! ~ */
+#define WL_PREC_LEAF  12 /* numbers, names, min(), max() */
 
 enum wl_expr_kind {
     WL_E_CONST, /* an integer literal (value) */
@@ -25,7 +52,11 @@ enum wl_expr_kind {
     WL_E_LOOP,  /* a loop variable; a = its loop's depth (0 outermost), b = its name in vars */
     WL_E_REG,   /* a register; a = its index */
     WL_E_NEG,   /* -a */
-#define WL_X_ENUM(e, ch, prec) WL_E_##e,
+    WL_E_NOT,   /* !a: a condition's negation */
+    WL_E_BNOT,  /* ~a: bitwise complement */
+    WL_E_MIN,   /* min(a, b) */
+    WL_E_MAX,   /* max(a, b) */
+#define WL_X_ENUM(e, text, prec, cls) WL_E_##e,
     WL_BINOPS(WL_X_ENUM)
 #undef WL_X_ENUM
 };
@@ -33,6 +64,7 @@ enum wl_expr_kind {
 struct wl_expr {
     enum wl_expr_kind kind;
     bool is_const; /* value holds the result (no t, loop variable or register) */
+    bool is_cond;  /* a condition (0 or 1: a comparison, && || !), not a number */
     int col;       /* where it starts */
     int opcol;     /* the operator's column (= col for a leaf) */
     int depth;     /* tree height, <= WL_MAX_EXPR_DEPTH */
@@ -40,10 +72,16 @@ struct wl_expr {
     int64_t value; /* the literal, or the folded value when is_const */
 };
 
-enum wl_arith { WL_ARITH_OK, WL_ARITH_DIV0, WL_ARITH_OVERFLOW };
-/* a OP b (or -a for WL_E_NEG), checked. */
+enum wl_arith { WL_ARITH_OK, WL_ARITH_DIV0, WL_ARITH_OVERFLOW, WL_ARITH_SHIFT };
+/* a OP b (or OP a for the unary kinds), checked; && and || here evaluate
+ * both sides (the evaluator short-circuits before calling). */
 enum wl_arith wl_arith(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *out);
-bool wl_expr_is_binary(enum wl_expr_kind k);
+bool wl_expr_is_binary(enum wl_expr_kind k); /* an infix operator */
+bool wl_expr_is_unary(enum wl_expr_kind k);  /* - ! ~ */
+/* What a unary or binary operator, or min/max, takes and gives: 'a', 'c', 'l'. */
+char wl_expr_class(enum wl_expr_kind k);
+/* How an operator is written: "<<", "min". */
+const char *wl_expr_op_text(enum wl_expr_kind k);
 
 /* What an expression may read at run time. */
 struct wl_env {
@@ -66,6 +104,7 @@ bool wl_expr_equal(const struct wl_program *pa, int a, const struct wl_program *
 /* ---------------------------------------------------------------- statements */
 
 enum wl_arg_kind {
+    WL_ARG_REG, /* let's target: `r =` (small: the register) */
     WL_ARG_WORD,
     WL_ARG_LINE,
     WL_ARG_VALUE,
@@ -88,7 +127,8 @@ struct wl_arg {
     int col;
     struct wl_addr addr; /* WORD, LINE */
     int expr;            /* VALUE, COUNT, CYCLES */
-    int small;           /* CMP: enum wl_cmp; LABEL: label index; STATE: enum wl_state */
+    int small;           /* CMP: enum wl_cmp; LABEL: label index; STATE: enum wl_state;
+                            REG: the register */
 };
 
 enum wl_sel_kind { WL_SEL_ALL, WL_SEL_OTHERS, WL_SEL_LIST };
@@ -103,22 +143,34 @@ struct wl_sel {
     bool is_const;    /* every item is a constant */
 };
 
-enum wl_stmt_kind { WL_S_OP, WL_S_FOR, WL_S_END };
+/*
+ * Blocks. Every `for`, `while` and if chain ends with a WL_S_END; `match`
+ * links them:
+ *   FOR, WHILE <-> their END;
+ *   an if chain IF [ELIF ...] [ELSE] END: each IF and ELIF points at the
+ *   next branch (ELIF, ELSE or the END), the ELSE at the END, the END back
+ *   at the IF.
+ * A block's body is one level deeper; loop variables live in the slot of
+ * their `for`'s depth, so depth counts every open block.
+ */
+enum wl_stmt_kind { WL_S_OP, WL_S_FOR, WL_S_END, WL_S_IF, WL_S_ELIF, WL_S_ELSE, WL_S_WHILE };
 
 struct wl_stmt {
     enum wl_stmt_kind kind;
     int line, col; /* source position */
+    bool in_while; /* inside a while's body (at any depth) */
     /* WL_S_OP */
     enum wl_opcode op;
     struct wl_sel sel;
     int nargs;
     struct wl_arg arg[WL_MAX_ARGS];
     int reg; /* register written, or -1 */
-    /* WL_S_FOR and WL_S_END */
-    int match;       /* FOR: its END; END: its FOR */
+    /* blocks */
+    int match;       /* see above */
     int depth;       /* FOR: its depth, the slot of its variable */
     int var;         /* FOR: name index into vars */
     int from, to;    /* FOR: bound expressions */
+    int cond;        /* IF, ELIF, WHILE: the condition */
     bool has_ops;    /* FOR: the body holds an operation */
     bool static_sel; /* FOR: every selector in the body is a constant */
 };
@@ -141,6 +193,7 @@ struct wl_decl {
 
 struct wl_program {
     char *file;
+    int version; /* the header's: 1 or 2 (WL_VERSION_MAX) */
     int threads;
     int words; /* per line */
     bool pinned;
@@ -173,6 +226,10 @@ struct wl_program *wl_program_new(const char *file, int words);
     X(NE, "!=")                                                                                    \
     X(LE, "<=")                                                                                    \
     X(GE, ">=")                                                                                    \
+    X(SHL, "<<")                                                                                   \
+    X(SHR, ">>")                                                                                   \
+    X(ANDAND, "&&")                                                                                \
+    X(OROR, "||")                                                                                  \
     X(COLON, ":")                                                                                  \
     X(DOT, ".")                                                                                    \
     X(COMMA, ",")                                                                                  \
@@ -189,7 +246,12 @@ struct wl_program *wl_program_new(const char *file, int words);
     X(PERCENT, "%")                                                                                \
     X(ASSIGN, "=")                                                                                 \
     X(LT, "<")                                                                                     \
-    X(GT, ">")
+    X(GT, ">")                                                                                     \
+    X(AMP, "&")                                                                                    \
+    X(PIPE, "|")                                                                                   \
+    X(CARET, "^")                                                                                  \
+    X(BANG, "!")                                                                                   \
+    X(TILDE, "~")
 
 enum wl_tok_kind {
     WL_TK_END,
@@ -208,10 +270,14 @@ struct wl_tok {
     bool space_before;
 };
 
+/* An open block. kind: WL_S_FOR, WL_S_WHILE, WL_S_IF (an if's or else-if's
+ * branch) or WL_S_ELSE (the last branch of an if chain). */
 struct wl_scope {
-    char name[WL_MAX_NAME + 1];
-    int stmt; /* its FOR, or -1 for a loop whose header had an error */
-    int var;  /* its name in the program's vars, or -1 */
+    enum wl_stmt_kind kind;
+    char name[WL_MAX_NAME + 1]; /* FOR: its variable */
+    int stmt; /* its FOR, WHILE or the branch's IF/ELIF/ELSE; -1 after an error in its header */
+    int var;  /* FOR: its name in the program's vars, or -1 */
+    int head; /* an if chain's IF (-1 after an error in it) */
     int line, col;
 };
 
@@ -219,7 +285,8 @@ struct wl_parser {
     struct wl_program *p;
     struct sim_diag *d;
     const struct wl_parse_opts *opts;
-    int line; /* current source line */
+    int version; /* the header's (1 until it is read) */
+    int line;    /* current source line */
     struct wl_tok *toks;
     int ntoks, pos;
     int errors;
@@ -258,8 +325,16 @@ bool wl_accept(struct wl_parser *ps, enum wl_tok_kind k);
 /* Takes a token of kind k or reports "expected WHAT, found X". */
 bool wl_expect(struct wl_parser *ps, enum wl_tok_kind k, const char *what);
 
-/* Parses an expression; returns its node or -1 (error reported). */
+/* Reports "WHAT needs ccsim-trace 2" unless the file is version 2. */
+bool wl_need_v2(struct wl_parser *ps, int col, const char *what);
+/* Parses an expression that gives a number; returns its node or -1 (error
+ * reported). */
 int wl_parse_expr(struct wl_parser *ps);
+/* Parses a condition (a comparison, or && || ! of them) for `what`
+ * ("'if'"); returns its node or -1. */
+int wl_parse_cond(struct wl_parser *ps, const char *what);
+/* Whether expression e reads register reg (reg < 0: any register). */
+bool wl_expr_reads_reg(const struct wl_program *p, int e, int reg);
 /* Parses an expression that must be a constant; what names it in messages. */
 bool wl_parse_const(struct wl_parser *ps, const char *what, int *e, int64_t *value);
 int wl_new_const(struct wl_parser *ps, int64_t value, int col);
@@ -272,6 +347,8 @@ int wl_scope_find(const struct wl_parser *ps, const char *name, size_t len);
 
 /* Parses a `SELECTOR: OP ARGS [-> REG]` line. */
 bool wl_parse_op_stmt(struct wl_parser *ps);
+/* Whether the current source line has a ':' (a selector). */
+bool wl_line_has_colon(const struct wl_parser *ps);
 int wl_decl_lookup(const struct wl_parser *ps, const char *name, size_t len);
 int wl_add_stmt(struct wl_parser *ps, enum wl_stmt_kind kind, int col);
 /* " (did you mean 'x'?)" when a candidate is close to name, else "". */

@@ -1,14 +1,16 @@
 /*
  * trace_parse.c -- the trace parser's top level: reading the text line by
- * line, the header, `threads`, `pin`, line declarations, `for` and `}`, and
- * the checks at the end of the file. Operation statements are in
+ * line, the header, `threads`, `pin`, line declarations, the blocks (`for`,
+ * and in version 2 `if`, `} else {`, `} else if`, `while`) and `}`, and the
+ * checks at the end of the file. Operation statements are in
  * trace_parse_op.c, expressions in trace_parse_expr.c.
  *
  * Recovery: an error ends its source line; the next line is parsed afresh. A
- * `for` line with an error that ends in `{` still opens a (dummy) loop so its
- * `}` matches. A missing or wrong header, a limit that cannot be passed
- * (statements, expression nodes, loop depth) or WL_MAX_ERRORS errors stop
- * the parse.
+ * block's line with an error that ends in `{` still opens a (dummy) block so
+ * its `}` matches; so does a version-2 block in a version-1 file, after the
+ * error that says it needs ccsim-trace 2. A missing or wrong header, a limit
+ * that cannot be passed (statements, expression nodes, block depth) or
+ * WL_MAX_ERRORS errors stop the parse.
  */
 #include "trace_impl.h"
 
@@ -58,8 +60,16 @@ int wl_add_stmt(struct wl_parser *ps, enum wl_stmt_kind kind, int col)
         return -1;
     }
     p->stmts = wl_grow(p->stmts, &p->cap_stmts, p->nstmts + 1, sizeof *p->stmts);
-    p->stmts[p->nstmts] =
-        (struct wl_stmt){.kind = kind, .line = ps->line, .col = col, .reg = -1, .match = -1};
+    bool in_while = false;
+    for (int i = 0; i < ps->depth; i++)
+        in_while = in_while || ps->scope[i].kind == WL_S_WHILE;
+    p->stmts[p->nstmts] = (struct wl_stmt){.kind = kind,
+                                           .line = ps->line,
+                                           .col = col,
+                                           .in_while = in_while,
+                                           .reg = -1,
+                                           .match = -1,
+                                           .cond = -1};
     return p->nstmts++;
 }
 
@@ -67,7 +77,8 @@ static bool at_top_level(struct wl_parser *ps, const struct wl_tok *t)
 {
     if (ps->depth == 0)
         return true;
-    wl_perr(ps, t->col, "'%.*s' must be at top level, outside loops", t->len, t->text);
+    wl_perr(ps, t->col, "'%.*s' must be at top level, outside loops%s", t->len, t->text,
+            ps->version >= 2 ? " and ifs" : "");
     return false;
 }
 
@@ -89,11 +100,13 @@ static bool parse_header(struct wl_parser *ps)
                 WL_VERSION);
         return false;
     }
-    if (ps->toks[3].value != WL_VERSION) {
-        wl_perr(ps, ps->toks[3].col, "unsupported trace version %lld (this ccsim reads version %d)",
-                (long long)ps->toks[3].value, WL_VERSION);
+    if (ps->toks[3].value < 1 || ps->toks[3].value > WL_VERSION_MAX) {
+        wl_perr(ps, ps->toks[3].col,
+                "unsupported trace version %lld (this ccsim reads versions 1..%d)",
+                (long long)ps->toks[3].value, WL_VERSION_MAX);
         return false;
     }
+    ps->version = ps->p->version = (int)ps->toks[3].value;
     ps->stop = false;
     ps->header_seen = true;
     ps->header_line = ps->line;
@@ -372,26 +385,41 @@ static bool loop_var(struct wl_parser *ps, const struct wl_tok *t)
     return true;
 }
 
-static void push_scope(struct wl_parser *ps, const struct wl_tok *var, int stmt, int col)
+static void push_scope(struct wl_parser *ps, enum wl_stmt_kind kind, const struct wl_tok *var,
+                       int stmt, int col)
 {
     struct wl_scope *s = &ps->scope[ps->depth++];
-    *s = (struct wl_scope){.stmt = stmt, .var = -1, .line = ps->line, .col = col};
-    if (var->kind == WL_TK_NAME)
+    *s = (struct wl_scope){.kind = kind, .stmt = stmt, .var = -1, .line = ps->line, .col = col};
+    if (kind == WL_S_FOR && var->kind == WL_TK_NAME)
         snprintf(s->name, sizeof s->name, "%.*s", var->len, var->text);
-    if (stmt >= 0)
+    if (kind == WL_S_FOR && stmt >= 0)
         s->var = ps->p->stmts[stmt].var;
+    s->head = kind == WL_S_IF ? stmt : -1; /* an else's: set by parse_else */
+}
+
+/* Room for one more block; `for` keeps its version-1 message. */
+static bool block_room(struct wl_parser *ps, const struct wl_tok *kw)
+{
+    if (ps->depth < WL_MAX_DEPTH)
+        return true;
+    if (wl_tok_is(kw, "for"))
+        wl_perr(ps, kw->col, "loops nest too deeply (more than %d levels, WL_MAX_DEPTH)",
+                WL_MAX_DEPTH);
+    else
+        wl_perr(ps, kw->col,
+                "blocks nest too deeply (more than %d levels of for, if and while, "
+                "WL_MAX_DEPTH)",
+                WL_MAX_DEPTH);
+    ps->stop = true;
+    return false;
 }
 
 static bool parse_for(struct wl_parser *ps)
 {
     const struct wl_tok *kw = wl_take(ps);
     const struct wl_tok *var = wl_peek(ps);
-    if (ps->depth >= WL_MAX_DEPTH) {
-        wl_perr(ps, kw->col, "loops nest too deeply (more than %d levels, WL_MAX_DEPTH)",
-                WL_MAX_DEPTH);
-        ps->stop = true;
+    if (!block_room(ps, kw))
         return false;
-    }
     if (!wl_expect(ps, WL_TK_NAME, "a loop variable name") || !loop_var(ps, var))
         return false;
     int from = wl_parse_expr(ps);
@@ -409,7 +437,66 @@ static bool parse_for(struct wl_parser *ps)
     st->to = to;
     int v = wl_names_find(&ps->p->vars, var->text, (size_t)var->len);
     st->var = v >= 0 ? v : wl_names_add(&ps->p->vars, var->text, (size_t)var->len);
-    push_scope(ps, var, s, kw->col);
+    push_scope(ps, WL_S_FOR, var, s, kw->col);
+    return true;
+}
+
+/* `COND {` after if, else if or while: the condition's node, or -1. */
+static int parse_cond_line(struct wl_parser *ps, const char *what)
+{
+    int cond = wl_parse_cond(ps, what);
+    char buf[64];
+    snprintf(buf, sizeof buf, "'{' at the end of the %s line", what);
+    return cond >= 0 && wl_expect(ps, WL_TK_LBRACE, buf) ? cond : -1;
+}
+
+static bool parse_if(struct wl_parser *ps)
+{
+    const struct wl_tok *kw = wl_take(ps);
+    if (!wl_need_v2(ps, kw->col, "'if'") || !block_room(ps, kw))
+        return false;
+    int cond = parse_cond_line(ps, "'if'");
+    int s = cond >= 0 ? wl_add_stmt(ps, WL_S_IF, kw->col) : -1;
+    if (s < 0)
+        return false;
+    ps->p->stmts[s].cond = cond;
+    push_scope(ps, WL_S_IF, kw, s, kw->col);
+    return true;
+}
+
+/* A while's condition must be able to change: not a constant, and reading
+ * a register (checked again at its '}': set in the body). */
+static bool while_cond_ok(struct wl_parser *ps, int cond)
+{
+    const struct wl_expr *x = &ps->p->exprs[cond];
+    if (x->is_const) {
+        wl_perr(ps, x->col,
+                x->value ? "this while's condition is always true: the loop would never end"
+                         : "this while's condition is always false: the loop would never run");
+        return false;
+    }
+    if (wl_expr_reads_reg(ps->p, cond, -1))
+        return true;
+    wl_perr(ps, x->col,
+            "this while's condition reads no register, so nothing in the loop can change it: "
+            "it would run never or forever (a for loop counts; a while waits for a register "
+            "its body sets)");
+    return false;
+}
+
+static bool parse_while(struct wl_parser *ps)
+{
+    const struct wl_tok *kw = wl_take(ps);
+    if (!wl_need_v2(ps, kw->col, "'while'") || !block_room(ps, kw))
+        return false;
+    int cond = parse_cond_line(ps, "'while'");
+    if (cond < 0 || !while_cond_ok(ps, cond))
+        return false;
+    int s = wl_add_stmt(ps, WL_S_WHILE, kw->col);
+    if (s < 0)
+        return false;
+    ps->p->stmts[s].cond = cond;
+    push_scope(ps, WL_S_WHILE, kw, s, kw->col);
     return true;
 }
 
@@ -427,24 +514,126 @@ static void close_loop(struct wl_program *p, int begin, int end)
     }
 }
 
+/* At a while's '}': some statement of the body sets a register the
+ * condition reads (else the loop runs never or forever). */
+static void check_while_body(struct wl_parser *ps, const struct wl_scope *sc, int end)
+{
+    const struct wl_program *p = ps->p;
+    int cond = p->stmts[sc->stmt].cond;
+    for (int i = sc->stmt + 1; i < end; i++)
+        if (p->stmts[i].kind == WL_S_OP && p->stmts[i].reg >= 0 &&
+            wl_expr_reads_reg(p, cond, p->stmts[i].reg))
+            return;
+    int here = ps->line;
+    ps->line = sc->line;
+    wl_perr(ps, p->exprs[cond].col,
+            "nothing in this while's body sets a register its condition reads (with '-> r' or "
+            "'let r ='): the loop would run never or forever");
+    ps->line = here;
+}
+
+/* The END of block sc at statement end. */
+static void close_block(struct wl_parser *ps, const struct wl_scope *sc, int end)
+{
+    struct wl_program *p = ps->p;
+    if (sc->kind == WL_S_FOR) {
+        close_loop(p, sc->stmt, end);
+        return;
+    }
+    p->stmts[sc->stmt].match = end;
+    if (sc->kind == WL_S_WHILE) {
+        p->stmts[end].match = sc->stmt;
+        check_while_body(ps, sc, end);
+        return;
+    }
+    p->stmts[end].match = sc->head; /* an if chain: END points back at its IF */
+}
+
+/* `} else {` or `} else if COND {`: the next branch of the chain whose
+ * branch sc the '}' closed. */
+static bool parse_else(struct wl_parser *ps, const struct wl_scope *sc)
+{
+    const struct wl_tok *kw = wl_take(ps);
+    if (!wl_need_v2(ps, kw->col, "'else'"))
+        return false;
+    if (sc->kind != WL_S_IF) {
+        wl_perr(ps, kw->col,
+                "'else' follows the '}' of an if or an else if, and this '}' closes %s",
+                sc->kind == WL_S_ELSE  ? "an else"
+                : sc->kind == WL_S_FOR ? "a for"
+                                       : "a while");
+        return false;
+    }
+    bool elif = wl_tok_is(wl_peek(ps), "if");
+    if (elif)
+        wl_take(ps);
+    int cond = elif ? parse_cond_line(ps, "'else if'") : 0;
+    if (cond < 0 || (!elif && !wl_expect(ps, WL_TK_LBRACE, "'{' after else: } else {")))
+        return false;
+    int s = sc->stmt >= 0 ? wl_add_stmt(ps, elif ? WL_S_ELIF : WL_S_ELSE, kw->col) : -1;
+    if (s < 0 && sc->stmt >= 0)
+        return false;
+    if (s >= 0) { /* not after an error in the chain */
+        ps->p->stmts[s].cond = elif ? cond : -1;
+        ps->p->stmts[sc->stmt].match = s;
+    }
+    push_scope(ps, elif ? WL_S_IF : WL_S_ELSE, kw, s, kw->col);
+    ps->scope[ps->depth - 1].head = sc->head;
+    return true;
+}
+
 static bool parse_close(struct wl_parser *ps)
 {
     const struct wl_tok *t = wl_take(ps);
     if (ps->depth == 0) {
-        wl_perr(ps, t->col, "unmatched '}' (no loop is open)");
+        wl_perr(ps, t->col, "unmatched '}' (no %s is open)", ps->version >= 2 ? "block" : "loop");
         return false;
     }
-    int begin = ps->scope[--ps->depth].stmt;
-    if (begin < 0)
+    struct wl_scope sc = ps->scope[--ps->depth];
+    if (wl_tok_is(wl_peek(ps), "else"))
+        return parse_else(ps, &sc);
+    if (sc.stmt < 0)
         return true;
     int end = wl_add_stmt(ps, WL_S_END, t->col);
     if (end < 0)
         return false;
-    close_loop(ps->p, begin, end);
+    close_block(ps, &sc, end);
     return true;
 }
 
 /* ------------------------------------------------------------- lines */
+
+/* Whether a line that starts with `word` is that block statement: always in
+ * version 2 (the words are reserved), in version 1 only when the line has
+ * no selector (`if: read x` with a loop variable named if stays valid). */
+static bool is_block(const struct wl_parser *ps, const struct wl_tok *t, const char *word)
+{
+    return wl_tok_is(t, word) && (ps->version >= 2 || !wl_line_has_colon(ps));
+}
+
+/* A block's line; one with an error that ends in '{' still opens a dummy
+ * block, so that its '}' matches. */
+static bool parse_block(struct wl_parser *ps, enum wl_stmt_kind kind)
+{
+    const struct wl_tok *t = wl_peek(ps);
+    int depth = ps->depth;
+    bool ok = kind == WL_S_FOR ? parse_for(ps) : kind == WL_S_IF ? parse_if(ps) : parse_while(ps);
+    if (!ok && ps->depth == depth && depth < WL_MAX_DEPTH &&
+        ps->toks[ps->ntoks - 1].kind == WL_TK_LBRACE)
+        push_scope(ps, kind, &ps->toks[1], -1, t->col);
+    return ok;
+}
+
+/* The '}' of a block, or `} else ...`; a failed else still opens its block. */
+static bool parse_closing(struct wl_parser *ps)
+{
+    int depth = ps->depth;
+    bool ok = parse_close(ps);
+    if (!ok && depth > 0 && ps->depth == depth - 1 && ps->ntoks > 1 &&
+        wl_tok_is(&ps->toks[1], "else") && ps->toks[ps->ntoks - 1].kind == WL_TK_LBRACE)
+        push_scope(ps, WL_S_ELSE, &ps->toks[1], -1, ps->toks[1].col);
+    return ok;
+}
 
 static bool parse_statement(struct wl_parser *ps)
 {
@@ -457,16 +646,20 @@ static bool parse_statement(struct wl_parser *ps)
         return parse_pin(ps);
     if (wl_tok_is(t, "line"))
         return parse_decl(ps);
-    if (wl_tok_is(t, "for")) {
-        int depth = ps->depth;
-        bool ok = parse_for(ps);
-        if (!ok && ps->depth == depth && depth < WL_MAX_DEPTH &&
-            ps->toks[ps->ntoks - 1].kind == WL_TK_LBRACE)
-            push_scope(ps, &ps->toks[1], -1, t->col);
-        return ok;
-    }
+    if (wl_tok_is(t, "for"))
+        return parse_block(ps, WL_S_FOR);
+    if (is_block(ps, t, "if"))
+        return parse_block(ps, WL_S_IF);
+    if (is_block(ps, t, "while"))
+        return parse_block(ps, WL_S_WHILE);
     if (t->kind == WL_TK_RBRACE)
-        return parse_close(ps);
+        return parse_closing(ps);
+    if (is_block(ps, t, "else")) {
+        wl_perr(ps, t->col, "'else' goes on the line of the '}' that closes its if: } else {");
+        if (ps->depth < WL_MAX_DEPTH && ps->toks[ps->ntoks - 1].kind == WL_TK_LBRACE)
+            push_scope(ps, WL_S_ELSE, t, -1, t->col); /* its '}' matches */
+        return false;
+    }
     return wl_parse_op_stmt(ps);
 }
 
@@ -488,8 +681,11 @@ static void parse_source_line(struct wl_parser *ps, const char *s, size_t len)
     const struct wl_tok *t = wl_peek(ps);
     if (ok && t->kind != WL_TK_END) {
         char buf[64];
-        wl_perr(ps, t->col, "unexpected %s after the statement",
-                wl_tok_describe(t, buf, sizeof buf));
+        bool cmp = t->kind == WL_TK_EQEQ || t->kind == WL_TK_NE || t->kind == WL_TK_LT ||
+                   t->kind == WL_TK_LE || t->kind == WL_TK_GT || t->kind == WL_TK_GE;
+        wl_perr(ps, t->col, "unexpected %s after the statement%s",
+                wl_tok_describe(t, buf, sizeof buf),
+                cmp && ps->version < 2 ? " (comparisons in expressions need ccsim-trace 2)" : "");
     }
 }
 
@@ -506,9 +702,15 @@ static void finish(struct wl_parser *ps)
     if (!ps->threads_seen && !ps->missing_threads)
         missing_threads(ps, ps->header_line);
     for (int i = ps->depth - 1; i >= 0; i--) {
-        ps->line = ps->scope[i].line;
-        wl_perr(ps, ps->scope[i].col, "loop 'for %s' is never closed (a '}' is missing)",
-                ps->scope[i].name);
+        const struct wl_scope *sc = &ps->scope[i];
+        ps->line = sc->line;
+        if (sc->kind == WL_S_FOR)
+            wl_perr(ps, sc->col, "loop 'for %s' is never closed (a '}' is missing)", sc->name);
+        else
+            wl_perr(ps, sc->col, "this '%s' is never closed (a '}' is missing)",
+                    sc->kind == WL_S_WHILE ? "while"
+                    : sc->kind == WL_S_IF  ? "if"
+                                           : "else");
     }
 }
 
@@ -553,6 +755,7 @@ struct wl_program *wl_parse_text(const char *name, const char *text, size_t len,
     struct wl_parser ps = {.p = wl_program_new(name, o.line_bytes / WL_WORD_BYTES),
                            .d = d,
                            .opts = &o,
+                           .version = 1,
                            .hash_cap = 2 * WL_MAX_DECLS};
     ps.toks = sim_xcalloc(WL_MAX_LINE_CHARS + 1, sizeof *ps.toks);
     ps.decl_hash = sim_xcalloc((size_t)ps.hash_cap, sizeof *ps.decl_hash);

@@ -1,8 +1,9 @@
 /*
  * trace_parse_op.c -- parsing an operation statement,
  * `SELECTOR: OP ARGS [-> REG]`: the thread selector, the operation (from the
- * WL_OPS catalogue), its arguments by kind, the register it sets, and the
- * checks of every constant among them (threads, indices, words, copy ranges,
+ * WL_OPS catalogue, each with the trace version that has it), its arguments
+ * by kind, the register it sets (`-> REG`, or let's `REG =`), and the checks
+ * of every constant among them (threads, indices, words, copy ranges,
  * counts).
  */
 #include "trace_impl.h"
@@ -12,19 +13,20 @@
 static const struct {
     const char *name, *args, *usage;
     bool reg;
+    int since;
 } ops[] = {
-#define WL_X_ROW(e, name, args, reg, usage) {name, args, usage, reg},
+#define WL_X_ROW(e, name, args, reg, since, usage) {name, args, usage, reg, since},
     WL_OPS(WL_X_ROW)
 #undef WL_X_ROW
 };
 
 static const char *const op_names[] = {
-#define WL_X_ROW(e, name, args, reg, usage) name,
+#define WL_X_ROW(e, name, args, reg, since, usage) name,
     WL_OPS(WL_X_ROW)
 #undef WL_X_ROW
 };
 
-static const char *const statement_words[] = {"threads", "pin", "line", "for"};
+static const char *const statement_words[] = {"threads", "pin", "line", "for", "if", "while"};
 
 /* What an argument kind letter expects, for messages. */
 static const char *kind_text(char k)
@@ -46,6 +48,8 @@ static const char *kind_text(char k)
         return "a number of lines";
     case 'Y':
         return "a number of cycles";
+    case 'G':
+        return "a register name and '='";
     default:
         return "a value";
     }
@@ -281,7 +285,7 @@ static bool check_count(struct wl_parser *ps, int e, int64_t min, const char *wh
 static bool starts_expr(const struct wl_tok *t)
 {
     return t->kind == WL_TK_INT || t->kind == WL_TK_NAME || t->kind == WL_TK_LPAREN ||
-           t->kind == WL_TK_MINUS;
+           t->kind == WL_TK_MINUS || t->kind == WL_TK_BANG || t->kind == WL_TK_TILDE;
 }
 
 static bool parse_expr_arg(struct wl_parser *ps, char kind, struct wl_arg *arg)
@@ -319,6 +323,7 @@ static bool fits(const struct wl_tok *t, char kind)
     case 'R':
     case 'B':
     case 'L':
+    case 'G':
         return t->kind == WL_TK_NAME;
     case 'C':
         return cmp_of(t) >= 0;
@@ -329,12 +334,14 @@ static bool fits(const struct wl_tok *t, char kind)
     }
 }
 
+static bool parse_target(struct wl_parser *ps, struct wl_arg *arg);
+
 static bool parse_arg(struct wl_parser *ps, int op, char kind, struct wl_arg *arg)
 {
     static const enum wl_arg_kind kinds[] = {
-        ['A'] = WL_ARG_WORD,  ['R'] = WL_ARG_WORD,  ['B'] = WL_ARG_LINE,
-        ['V'] = WL_ARG_VALUE, ['N'] = WL_ARG_COUNT, ['Y'] = WL_ARG_CYCLES,
-        ['C'] = WL_ARG_CMP,   ['L'] = WL_ARG_LABEL, ['S'] = WL_ARG_STATE};
+        ['A'] = WL_ARG_WORD,  ['R'] = WL_ARG_WORD,   ['B'] = WL_ARG_LINE, ['V'] = WL_ARG_VALUE,
+        ['N'] = WL_ARG_COUNT, ['Y'] = WL_ARG_CYCLES, ['C'] = WL_ARG_CMP,  ['L'] = WL_ARG_LABEL,
+        ['S'] = WL_ARG_STATE, ['G'] = WL_ARG_REG};
     *arg = (struct wl_arg){.kind = kinds[(unsigned char)kind],
                            .col = wl_peek(ps)->col,
                            .addr = {-1, -1, -1, -1},
@@ -356,6 +363,8 @@ static bool parse_arg(struct wl_parser *ps, int op, char kind, struct wl_arg *ar
     case 'S':
         arg->small = state_of(wl_take(ps));
         return true;
+    case 'G':
+        return parse_target(ps, arg);
     default:
         return parse_expr_arg(ps, kind, arg);
     }
@@ -391,6 +400,50 @@ static bool parse_args(struct wl_parser *ps, int op, struct wl_stmt *s)
 
 /* ------------------------------------------------------------- registers */
 
+/* The register named by token t, added if new; -1 after an error. */
+static int reg_of(struct wl_parser *ps, const struct wl_tok *t)
+{
+    if (!wl_check_name(ps, t, "register"))
+        return -1;
+    if (wl_scope_find(ps, t->text, (size_t)t->len) >= 0) {
+        wl_perr(ps, t->col, "register '%.*s' shadows the loop variable %.*s", t->len, t->text,
+                t->len, t->text);
+        return -1;
+    }
+    struct wl_names *regs = &ps->p->regs;
+    int reg = wl_names_find(regs, t->text, (size_t)t->len);
+    if (reg >= 0)
+        return reg;
+    if (regs->n >= WL_MAX_REGS) {
+        wl_perr(ps, t->col, "too many registers (at most %d, WL_MAX_REGS)", WL_MAX_REGS);
+        return -1;
+    }
+    return wl_names_add(regs, t->text, (size_t)t->len);
+}
+
+/* let's `REG =`: the name is checked now, bound after the value is parsed
+ * (bind_target), so that `let i = i + 1` needs an earlier i. */
+static bool parse_target(struct wl_parser *ps, struct wl_arg *arg)
+{
+    const struct wl_tok *t = wl_take(ps);
+    arg->small = ps->pos - 1; /* the name's token, until bind_target */
+    if (!wl_check_name(ps, t, "register"))
+        return false;
+    return wl_expect(ps, WL_TK_ASSIGN, "'=' after the register (let REG = VALUE)");
+}
+
+static bool bind_target(struct wl_parser *ps, struct wl_stmt *s)
+{
+    for (int i = 0; i < s->nargs; i++) {
+        if (s->arg[i].kind != WL_ARG_REG)
+            continue;
+        s->reg = reg_of(ps, &ps->toks[s->arg[i].small]);
+        s->arg[i].small = s->reg;
+        return s->reg >= 0;
+    }
+    return true;
+}
+
 static bool parse_reg(struct wl_parser *ps, int op, struct wl_stmt *s)
 {
     const struct wl_tok *arrow = wl_peek(ps);
@@ -402,24 +455,10 @@ static bool parse_reg(struct wl_parser *ps, int op, struct wl_stmt *s)
         return false;
     }
     const struct wl_tok *t = wl_peek(ps);
-    if (!wl_expect(ps, WL_TK_NAME, "a register name after '->'") ||
-        !wl_check_name(ps, t, "register"))
+    if (!wl_expect(ps, WL_TK_NAME, "a register name after '->'"))
         return false;
-    if (wl_scope_find(ps, t->text, (size_t)t->len) >= 0) {
-        wl_perr(ps, t->col, "register '%.*s' shadows the loop variable %.*s", t->len, t->text,
-                t->len, t->text);
-        return false;
-    }
-    struct wl_names *regs = &ps->p->regs;
-    s->reg = wl_names_find(regs, t->text, (size_t)t->len);
-    if (s->reg >= 0)
-        return true;
-    if (regs->n >= WL_MAX_REGS) {
-        wl_perr(ps, t->col, "too many registers (at most %d, WL_MAX_REGS)", WL_MAX_REGS);
-        return false;
-    }
-    s->reg = wl_names_add(regs, t->text, (size_t)t->len);
-    return true;
+    s->reg = reg_of(ps, t);
+    return s->reg >= 0;
 }
 
 /* ------------------------------------------------------------- statement */
@@ -432,7 +471,7 @@ static int find_op(const struct wl_tok *t)
     return -1;
 }
 
-static bool has_colon(const struct wl_parser *ps)
+bool wl_line_has_colon(const struct wl_parser *ps)
 {
     for (int i = 0; i < ps->ntoks; i++)
         if (ps->toks[i].kind == WL_TK_COLON)
@@ -450,13 +489,13 @@ static bool not_a_statement(struct wl_parser *ps)
                 t->text, t->len, t->text);
         return false;
     }
+    size_t words = ps->version >= 2 ? SIM_COUNT_OF(statement_words) : 4; /* v1: no if, while */
     if (t->kind == WL_TK_NAME)
-        wl_suggest(hint, sizeof hint, t->text, (size_t)t->len, statement_words,
-                   SIM_COUNT_OF(statement_words));
+        wl_suggest(hint, sizeof hint, t->text, (size_t)t->len, statement_words, words);
     wl_perr(ps, t->col,
-            "expected a statement (threads, pin, line, for, '}' or 'SELECTOR: OP ARGS'), "
+            "expected a statement (threads, pin, line, for, %s'}' or 'SELECTOR: OP ARGS'), "
             "found %s%s",
-            wl_tok_describe(t, buf, sizeof buf), hint);
+            ps->version >= 2 ? "if, while, " : "", wl_tok_describe(t, buf, sizeof buf), hint);
     return false;
 }
 
@@ -465,6 +504,10 @@ static int parse_opname(struct wl_parser *ps)
     const struct wl_tok *t = wl_peek(ps);
     int op = find_op(t);
     if (op >= 0) {
+        char what[32];
+        snprintf(what, sizeof what, "'%s'", ops[op].name);
+        if (ops[op].since > ps->version && !wl_need_v2(ps, t->col, what))
+            return -1;
         wl_take(ps);
         return op;
     }
@@ -477,19 +520,20 @@ static int parse_opname(struct wl_parser *ps)
 
 bool wl_parse_op_stmt(struct wl_parser *ps)
 {
-    if (!has_colon(ps))
+    if (!wl_line_has_colon(ps))
         return not_a_statement(ps);
     struct wl_stmt s = {.kind = WL_S_OP, .line = ps->line, .col = wl_peek(ps)->col, .reg = -1};
     if (!parse_selector(ps, &s.sel))
         return false;
     int op = parse_opname(ps);
-    if (op < 0 || !parse_args(ps, op, &s) || !parse_reg(ps, op, &s))
+    if (op < 0 || !parse_args(ps, op, &s) || !bind_target(ps, &s) || !parse_reg(ps, op, &s))
         return false;
     s.op = (enum wl_opcode)op;
     int i = wl_add_stmt(ps, WL_S_OP, s.col);
     if (i < 0)
         return false;
-    s.match = -1;
+    s.match = s.cond = -1;
+    s.in_while = ps->p->stmts[i].in_while;
     ps->p->stmts[i] = s;
     return true;
 }

@@ -1,7 +1,8 @@
 /*
- * trace_print.c -- the canonical text of a program: the header, threads, pin
- * (if given), every line declaration, then the body with two spaces per loop
- * level. Expressions print as written, with the fewest parentheses that
+ * trace_print.c -- the canonical text of a program: the header (the
+ * program's own version), threads, pin (if given), every line declaration,
+ * then the body with two spaces per block level (`} else {` at the if's
+ * level). Expressions print as written, with the fewest parentheses that
  * keep their tree; an expression argument that starts with '-' after another
  * expression argument is parenthesised, since arguments are greedy.
  */
@@ -107,6 +108,9 @@ static void print_arg(FILE *f, const struct wl_program *p, const struct wl_arg *
     case WL_ARG_STATE:
         fputs(wl_state_text((enum wl_state)a->small), f);
         break;
+    case WL_ARG_REG:
+        fprintf(f, "%s =", p->regs.v[a->small]);
+        break;
     default: {
         bool parens = after_expr && wl_expr_starts_with_minus(p, a->expr);
         fputs(parens ? "(" : "", f);
@@ -124,7 +128,7 @@ static void print_op(FILE *f, const struct wl_program *p, const struct wl_stmt *
         fputc(' ', f);
         print_arg(f, p, &s->arg[i], i > 0 && is_expr_arg(s->arg[i - 1].kind));
     }
-    if (s->reg >= 0)
+    if (s->reg >= 0 && s->op != WL_OP_LET)
         fprintf(f, " -> %s", p->regs.v[s->reg]);
 }
 
@@ -137,29 +141,59 @@ static void print_for(FILE *f, const struct wl_program *p, const struct wl_stmt 
     fputs(" {", f);
 }
 
+/* if, } else if, while: the word and the condition, then '{'. */
+static void print_cond(FILE *f, const struct wl_program *p, const char *word,
+                       const struct wl_stmt *s)
+{
+    fprintf(f, "%s ", word);
+    wl_expr_print(f, p, s->cond);
+    fputs(" {", f);
+}
+
+static void print_stmt(FILE *f, const struct wl_program *p, const struct wl_stmt *s)
+{
+    switch (s->kind) {
+    case WL_S_OP:
+        print_op(f, p, s);
+        break;
+    case WL_S_FOR:
+        print_for(f, p, s);
+        break;
+    case WL_S_IF:
+        print_cond(f, p, "if", s);
+        break;
+    case WL_S_ELIF:
+        print_cond(f, p, "} else if", s);
+        break;
+    case WL_S_ELSE:
+        fputs("} else {", f);
+        break;
+    case WL_S_WHILE:
+        print_cond(f, p, "while", s);
+        break;
+    case WL_S_END:
+        fputc('}', f);
+        break;
+    }
+}
+
 static void print_body(FILE *f, const struct wl_program *p)
 {
     int depth = 0;
     for (int i = 0; i < p->nstmts; i++) {
         const struct wl_stmt *s = &p->stmts[i];
-        if (s->kind == WL_S_END)
-            depth--;
+        bool closes = s->kind == WL_S_END || s->kind == WL_S_ELIF || s->kind == WL_S_ELSE;
+        depth -= closes;
         print_indent(f, depth);
-        if (s->kind == WL_S_OP)
-            print_op(f, p, s);
-        else if (s->kind == WL_S_FOR)
-            print_for(f, p, s);
-        else
-            fputc('}', f);
+        print_stmt(f, p, s);
         fputc('\n', f);
-        if (s->kind == WL_S_FOR)
-            depth++;
+        depth += s->kind != WL_S_OP && s->kind != WL_S_END;
     }
 }
 
 void wl_program_print(FILE *f, const struct wl_program *p)
 {
-    fprintf(f, "ccsim-trace %d\nthreads %d\n", WL_VERSION, p->threads);
+    fprintf(f, "ccsim-trace %d\nthreads %d\n", p->version, p->threads);
     print_pins(f, p);
     for (int i = 0; i < p->ndecls; i++)
         print_decl(f, p, &p->decls[i]);

@@ -13,7 +13,7 @@
 static const struct {
     const char *name, *args;
 } ops[] = {
-#define WL_X_ROW(e, name, args, reg, usage) {name, args},
+#define WL_X_ROW(e, name, args, reg, since, usage) {name, args},
     WL_OPS(WL_X_ROW)
 #undef WL_X_ROW
 };
@@ -121,6 +121,7 @@ struct wl_program *wl_program_new(const char *file, int words)
 {
     struct wl_program *p = sim_xcalloc(1, sizeof *p);
     p->file = sim_xstrdup(file);
+    p->version = 1;
     p->words = words;
     return p;
 }
@@ -284,8 +285,9 @@ static bool decl_equal(const struct wl_program *pa, const struct wl_decl *a,
 
 static bool header_equal(const struct wl_program *a, const struct wl_program *b)
 {
-    if (a->threads != b->threads || a->words != b->words || a->pinned != b->pinned ||
-        a->ndecls != b->ndecls || a->nstmts != b->nstmts || a->total_lines != b->total_lines)
+    if (a->version != b->version || a->threads != b->threads || a->words != b->words ||
+        a->pinned != b->pinned || a->ndecls != b->ndecls || a->nstmts != b->nstmts ||
+        a->total_lines != b->total_lines)
         return false;
     for (int i = 0; a->pinned && i < a->threads; i++)
         if (a->pin[i].core != b->pin[i].core || a->pin[i].hw != b->pin[i].hw)
@@ -336,12 +338,19 @@ static bool stmt_equal(const struct wl_program *pa, const struct wl_stmt *a,
 {
     if (a->kind != b->kind || a->match != b->match)
         return false;
-    if (a->kind == WL_S_OP)
+    switch (a->kind) {
+    case WL_S_OP:
         return op_equal(pa, a, pb, b);
-    if (a->kind == WL_S_END)
+    case WL_S_FOR:
+        return a->depth == b->depth && strcmp(pa->vars.v[a->var], pb->vars.v[b->var]) == 0 &&
+               wl_expr_equal(pa, a->from, pb, b->from) && wl_expr_equal(pa, a->to, pb, b->to);
+    case WL_S_IF:
+    case WL_S_ELIF:
+    case WL_S_WHILE:
+        return wl_expr_equal(pa, a->cond, pb, b->cond);
+    default: /* END, ELSE */
         return true;
-    return a->depth == b->depth && strcmp(pa->vars.v[a->var], pb->vars.v[b->var]) == 0 &&
-           wl_expr_equal(pa, a->from, pb, b->from) && wl_expr_equal(pa, a->to, pb, b->to);
+    }
 }
 
 bool wl_program_equal(const struct wl_program *a, const struct wl_program *b)
