@@ -14,7 +14,7 @@ configs=("$@")
 total_ops=0 total_checks=0 total_viol=0 failed=0 runs=0
 start=$(date +%s)
 for cfg in "${configs[@]}"; do
-  for p in mesi mesif moesi gols; do
+  for p in msi mesi mesif moesi gols; do
     for seed in $(seq 1 "$seeds"); do
       out=$(build/ccsim stress -c "$cfg" --set "machine.protocol=\"$p\"" --set machine.cores=16 \
             --set home.count=4 --ops "$ops" --seed "$seed" 2>&1) || { failed=$((failed+1)); echo "$out"; }

@@ -150,7 +150,7 @@ const struct cli_cmd cli_cmds[] = {
     {"protocol", cli_protocol, "print a protocol's tables (Markdown)",
      "usage: ccsim protocol NAME\n"
      "\n"
-     "Prints the tables the simulator runs for NAME (mesi, mesif, moesi, gols) as\n"
+     "Prints the tables the simulator runs for NAME (msi, mesi, mesif, moesi, gols) as\n"
      "Markdown: one table per controller (state, event, actions, next state),\n"
      "with a legend of the states, events and actions. `ccsim list protocols`\n"
      "lists the names.\n"},

@@ -95,14 +95,24 @@ int cli_list(int argc, char **argv)
                            argv[1]);
 }
 
+/* The memory systems' names, comma separated (for messages). */
+static const char *memsys_list(void)
+{
+    static char buf[256];
+    buf[0] = '\0';
+    for (const char *const *n = machine_memsys_names; *n; n++)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s",
+                 n == machine_memsys_names ? "" : ", ", *n);
+    return buf;
+}
+
 int cli_protocol(int argc, char **argv)
 {
     if (argc != 2)
-        return cli_usage_error("protocol", "name one protocol (mesi, mesif, moesi, gols)");
+        return cli_usage_error("protocol", "name one protocol (%s)", memsys_list());
     const struct machine_memsys *ms = machine_memsys_find(argv[1]);
     if (!ms)
-        return cli_usage_error("protocol", "no protocol '%s' (known: mesi, mesif, moesi, gols)",
-                               argv[1]);
+        return cli_usage_error("protocol", "no protocol '%s' (known: %s)", argv[1], memsys_list());
     machine_memsys_print(ms, stdout);
     return SIM_EXIT_OK;
 }

@@ -60,7 +60,7 @@
     X(GOLS, "sharers of a dirty line, no owner; memory is stale")                                  \
     X(IE_M, "GetS on I: reading memory, then E")                                                   \
     X(IM_M, "GetX on I: reading memory, then M")                                                   \
-    X(SS_M, "GetS on shared: reading memory, then shared")                                         \
+    X(SS_M, "GetS on a line nobody owns (S; I on MSI): reading memory, then shared")                                         \
     X(SM_A, "write on a shared line: collecting invalidation acks (and memory)")                   \
     X(MS_F, "GetS on an owner: waiting for its answer and the unblock, then shared")               \
     X(MO_F, "GetS on an owner that keeps the line as O: waiting, then O")                          \
@@ -458,7 +458,7 @@ bool cc_state_writable(int state); /* a store may be performed (E or M) */
      CC_HE(PutX) | CC_HE(PutX_Last) | CC_HE(Put_Stale))
 
 /* The protocols. */
-extern const struct cc_protocol cc_mesi, cc_mesif, cc_moesi, cc_gols;
+extern const struct cc_protocol cc_msi, cc_mesi, cc_mesif, cc_moesi, cc_gols;
 
 /* A cache's ways: fill and free keep c->tags in step with the ways; find
  * looks a line up in the tags alone (one host cache line per set). */

@@ -148,6 +148,28 @@ START_TEST(test_lab5_scc_mpb)
 }
 END_TEST
 
+/* Lab 6: a read then a write of private lines costs two transactions per
+ * line on MSI (GetS, then an upgrade) and one on MESI (the write hits E);
+ * reading only, the two protocols do the same. */
+START_TEST(test_lab6_msi_vs_mesi)
+{
+    const char *cfg = "teach-xbar.cfg";
+    const char *msi = "--set 'machine.protocol=\"msi\"'";
+    const char *mesi = "--set 'machine.protocol=\"mesi\"'";
+    struct figures rw_msi = run_lab_set(cfg, "06-msi-vs-mesi/read-write.trace", msi, 0);
+    struct figures rw_mesi = run_lab_set(cfg, "06-msi-vs-mesi/read-write.trace", mesi, 0);
+    ck_assert_msg(rw_msi.misses == 2 * rw_mesi.misses, "%.0f vs %.0f", rw_msi.misses,
+                  rw_mesi.misses);
+    ck_assert_msg(rw_msi.median > rw_mesi.median, "%.1f vs %.1f", rw_msi.median, rw_mesi.median);
+    ck_assert(rw_msi.network_bytes > rw_mesi.network_bytes);
+    struct figures ro_msi = run_lab_set(cfg, "06-msi-vs-mesi/read-only.trace", msi, 0);
+    struct figures ro_mesi = run_lab_set(cfg, "06-msi-vs-mesi/read-only.trace", mesi, 0);
+    ck_assert_msg(ro_msi.median == ro_mesi.median && ro_msi.misses == ro_mesi.misses,
+                  "%.1f ns %.0f misses vs %.1f ns %.0f", ro_msi.median, ro_msi.misses,
+                  ro_mesi.median, ro_mesi.misses);
+}
+END_TEST
+
 static Suite *labs_suite(void)
 {
     Suite *s = suite_create("labs");
@@ -157,6 +179,7 @@ static Suite *labs_suite(void)
     tcase_add_test(tc, test_lab3_knc_contention);
     tcase_add_test(tc, test_lab4_snb_congestion);
     tcase_add_test(tc, test_lab5_scc_mpb);
+    tcase_add_test(tc, test_lab6_msi_vs_mesi);
     suite_add_tcase(s, tc);
     return s;
 }

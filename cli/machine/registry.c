@@ -74,6 +74,7 @@ static bool scc_check(const struct machine_cfg *m, const struct cfg_file *cf, st
 
 /* X(name, what the row says besides its name) */
 #define MEMSYS_ROWS(X)                                                                             \
+    X(msi, .coherent = true)                                                                       \
     X(mesi, .coherent = true)                                                                      \
     X(mesif, .coherent = true)                                                                     \
     X(moesi, .coherent = true, .owned_state = true)                                                \
