@@ -40,44 +40,9 @@ static struct wl_program *parse_ok(const char *text)
 /* The diagnostics hold a line "NAME:LINE:COL: ..." containing `what`. */
 static void expect_error_at(const char *name, int line, int col, const char *what)
 {
-    char prefix[600];
-    snprintf(prefix, sizeof prefix, "%s:%d:%d: ", name, line, col);
-    ck_assert_msg(diag.count > 0, "no error reported");
-    for (const char *at = strstr(diag.text, prefix); at; at = strstr(at + 1, prefix)) {
-        const char *eol = strchr(at, '\n');
-        const char *hit = strstr(at, what);
-        if (hit && (!eol || hit < eol))
-            return;
-    }
-    ck_abort_msg("want '%s' on a line starting '%s' in:\n%s", what, prefix, diag.text);
-}
-
-static char *print_string(const struct wl_program *p)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ck_assert(f != NULL);
-    wl_program_print(f, p);
-    fclose(f);
-    return buf;
-}
-
-/* parse -> print -> parse -> print: equal programs, identical texts. */
-static void check_roundtrip(const struct wl_program *p)
-{
-    struct wl_parse_opts opts = {.line_bytes = wl_program_words(p) * WL_WORD_BYTES};
-    char *one = print_string(p);
-    struct sim_diag d2;
-    sim_diag_init(&d2);
-    struct wl_program *q = wl_parse_text("printed", one, strlen(one), &opts, &d2);
-    ck_assert_msg(q != NULL, "the printed text does not parse:\n%s\n%s", d2.text, one);
-    ck_assert_msg(wl_program_equal(p, q), "reparsed program differs:\n%s", one);
-    char *two = print_string(q);
-    ck_assert_str_eq(one, two);
-    free(one);
-    free(two);
-    wl_program_free(q);
+    char prefix[700];
+    snprintf(prefix, sizeof prefix, "%.600s:%d:%d: ", name, line, col);
+    tu_expect_diag(&diag, prefix, what);
 }
 
 /* An operation as text: "read data[3].1 -> r". */
@@ -175,7 +140,7 @@ START_TEST(test_design_example)
     ck_assert_int_eq(wl_program_stmt_count(p), 8);
     ck_assert_int_eq(wl_program_label_count(p), 1);
     ck_assert_str_eq(wl_program_label(p, 0), "done");
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
 }
 END_TEST
@@ -198,7 +163,7 @@ START_TEST(test_canonical_print)
                                     "}\n"
                                     "all: compute 1-(2-3)-4*(5%3)/-1\n"
                                     "all: write a --1+2*-(3)\n");
-    char *text = print_string(p);
+    char *text = tu_print_program(p);
     ck_assert_str_eq(text, "ccsim-trace 1\n"
                            "threads 2\n"
                            "pin 0.1 3\n"
@@ -213,7 +178,7 @@ START_TEST(test_canonical_print)
                            "all: compute 1-(2-3)-4*(5%3)/(-1)\n"
                            "all: write a -(-1)+2*(-3)\n");
     free(text);
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
 }
 END_TEST
@@ -251,7 +216,7 @@ START_TEST(test_every_statement)
      * version-2 sibling; let is done by the cursor and never yielded */
     bool seen[WL_OP_COUNT] = {false};
     mark_ops(p, seen);
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
     snprintf(path, sizeof path, "%s/traces/everything-v2.trace", CCSIM_TEST_DIR);
     p = wl_parse_file(path, NULL, &diag);
@@ -261,7 +226,7 @@ START_TEST(test_every_statement)
     for (int i = 0; i < WL_OP_COUNT; i++)
         ck_assert_msg(seen[i], "operation %s %s", wl_op_name((enum wl_opcode)i),
                       i == WL_OP_LET ? "was yielded" : "never ran");
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
 }
 END_TEST
@@ -275,7 +240,7 @@ START_TEST(test_example_traces)
         sim_diag_init(&diag);
         struct wl_program *p = wl_parse_file(path, NULL, &diag);
         ck_assert_msg(p != NULL, "%s: %s", names[i], diag.text);
-        check_roundtrip(p);
+        tu_check_roundtrip(p);
         for (int t = 0; t < wl_program_threads(p); t++)
             ck_assert_msg(run_thread(p, t, ops, sizeof ops, 1 << 20) == WL_NEXT_END, "%s: %s",
                           names[i], diag.text);
@@ -539,7 +504,7 @@ START_TEST(test_parse_options)
     struct wl_program *p = parse_opts("o.trace", HDR "all: read x.3\n", &o);
     ck_assert(p != NULL);
     ck_assert_int_eq(wl_program_words(p), 4);
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
     o = (struct wl_parse_opts){.cores = 2, .threads_per_core = 2};
     ck_assert(parse_opts("o.trace", HDR "pin 0 0.1 1 2\n", &o) == NULL);
@@ -752,7 +717,7 @@ START_TEST(test_eval_four_threads)
         ck_assert_int_eq(run_thread(p, t, ops, sizeof ops, 100), WL_NEXT_END);
         ck_assert_msg(strcmp(ops, want[t]) == 0, "thread %d:\n got %s\nwant %s", t, ops, want[t]);
     }
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
 }
 END_TEST
@@ -828,7 +793,7 @@ START_TEST(test_eval_op_fields)
     ck_assert_int_eq(wl_next(&c, &op, &diag), WL_NEXT_END);
     ck_assert_int_eq(wl_next(&c, &op, &diag), WL_NEXT_END);
     ck_assert_int_eq(diag.count, 0);
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
 }
 END_TEST
@@ -905,7 +870,7 @@ static void fuzz_one(const char *text, size_t len)
     check_diag_shape("fuzz.trace");
     if (!p)
         return;
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     for (int t = 0; t < wl_program_threads(p) && t < 8; t++) {
         char ops[256];
         run_thread(p, t, ops, sizeof ops, 300);

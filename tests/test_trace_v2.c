@@ -41,43 +41,9 @@ static struct wl_program *parse_ok(const char *text)
 /* The diagnostics hold a line "NAME:LINE:COL: ..." containing `what`. */
 static void expect_error_at(const char *name, int line, int col, const char *what)
 {
-    char prefix[600];
-    snprintf(prefix, sizeof prefix, "%s:%d:%d: ", name, line, col);
-    ck_assert_msg(diag.count > 0, "no error reported");
-    for (const char *at = strstr(diag.text, prefix); at; at = strstr(at + 1, prefix)) {
-        const char *eol = strchr(at, '\n');
-        const char *hit = strstr(at, what);
-        if (hit && (!eol || hit < eol))
-            return;
-    }
-    ck_abort_msg("want '%s' on a line starting '%s' in:\n%s", what, prefix, diag.text);
-}
-
-static char *print_string(const struct wl_program *p)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    ck_assert(f != NULL);
-    wl_program_print(f, p);
-    fclose(f);
-    return buf;
-}
-
-/* parse -> print -> parse -> print: equal programs, identical texts. */
-static void check_roundtrip(const struct wl_program *p)
-{
-    char *one = print_string(p);
-    struct sim_diag d2;
-    sim_diag_init(&d2);
-    struct wl_program *q = wl_parse_text("printed", one, strlen(one), NULL, &d2);
-    ck_assert_msg(q != NULL, "the printed text does not parse:\n%s\n%s", d2.text, one);
-    ck_assert_msg(wl_program_equal(p, q), "reparsed program differs:\n%s", one);
-    char *two = print_string(q);
-    ck_assert_str_eq(one, two);
-    free(one);
-    free(two);
-    wl_program_free(q);
+    char prefix[700];
+    snprintf(prefix, sizeof prefix, "%.600s:%d:%d: ", name, line, col);
+    tu_expect_diag(&diag, prefix, what);
 }
 
 /* Thread t's operations as "op v0 v1" joined by "; "; every op that sets a
@@ -125,7 +91,7 @@ START_TEST(test_canonical_print)
                                     "    all: let k = k - 1\n"
                                     "  }\n"
                                     "}\n");
-    char *text = print_string(p);
+    char *text = tu_print_program(p);
     ck_assert_str_eq(text, "ccsim-trace 2\n"
                            "threads 4\n"
                            "line x\n"
@@ -146,7 +112,7 @@ START_TEST(test_canonical_print)
                            "  }\n"
                            "}\n");
     free(text);
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
 }
 END_TEST
@@ -160,7 +126,7 @@ START_TEST(test_version_kept)
     snprintf(one, sizeof one, "ccsim-trace 1\n%s", body);
     snprintf(two, sizeof two, "ccsim-trace 2\n%s", body);
     struct wl_program *a = parse_ok(one), *b = parse_ok(two);
-    char *ta = print_string(a), *tb = print_string(b);
+    char *ta = tu_print_program(a), *tb = tu_print_program(b);
     ck_assert_str_eq(ta, one);
     ck_assert_str_eq(tb, two);
     ck_assert(!wl_program_equal(a, b));
@@ -195,14 +161,14 @@ START_TEST(test_v1_names_stay_free)
                                     "  while: read min -> if\n"
                                     "  all: write let[while] if+1\n"
                                     "}\n");
-    char *text = print_string(p);
+    char *text = tu_print_program(p);
     ck_assert_str_eq(text, "ccsim-trace 1\nthreads 2\nline min\nline let 2\n"
                            "for while 0..1 {\n"
                            "  while: read min -> if\n"
                            "  all: write let[while] if+1\n"
                            "}\n");
     free(text);
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
 }
 END_TEST
@@ -287,7 +253,7 @@ static void check_value(const char *expr, bool cond, int64_t want)
         ck_assert_int_eq(wl_next(&c, &op, &diag), WL_NEXT_OP);
         ck_assert_msg(op.value[0] == want, "%s (%s): %lld, want %lld", expr,
                       literal ? "folded" : "evaluated", (long long)op.value[0], (long long)want);
-        check_roundtrip(p);
+        tu_check_roundtrip(p);
         wl_program_free(p);
     }
 }
@@ -887,7 +853,7 @@ START_TEST(test_example_clean)
     const struct example *ex = &examples[_i];
     char *text = read_example(ex->name);
     struct wl_program *p = parse_ok(text);
-    check_roundtrip(p);
+    tu_check_roundtrip(p);
     wl_program_free(p);
     for (size_t m = 0; m < SIM_COUNT_OF(machines); m++) {
         static const int counts[] = {2, 5, 16, 60};

@@ -77,6 +77,57 @@ void tu_load_config(const char *name, const char *const *sets, size_t nsets, str
     ck_assert_msg(machine_load(m, path, sets, nsets, &d), "%s", d.text);
 }
 
+char *tu_print_program(const struct wl_program *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert(f != NULL);
+    wl_program_print(f, p);
+    fclose(f);
+    return buf;
+}
+
+void tu_check_roundtrip(const struct wl_program *p)
+{
+    struct wl_parse_opts opts = {.line_bytes = wl_program_words(p) * WL_WORD_BYTES};
+    char *one = tu_print_program(p);
+    struct sim_diag d2;
+    sim_diag_init(&d2);
+    struct wl_program *q = wl_parse_text("printed", one, strlen(one), &opts, &d2);
+    ck_assert_msg(q != NULL, "the printed text does not parse:\n%s\n%s", d2.text, one);
+    ck_assert_msg(wl_program_equal(p, q), "reparsed program differs:\n%s", one);
+    char *two = tu_print_program(q);
+    ck_assert_str_eq(one, two);
+    free(one);
+    free(two);
+    wl_program_free(q);
+}
+
+/* Whether line[0 .. end) contains `what`. */
+static bool line_has(const char *line, const char *end, const char *what)
+{
+    size_t n = strlen(what);
+    for (const char *p = line; p + n <= end; p++)
+        if (memcmp(p, what, n) == 0)
+            return true;
+    return false;
+}
+
+void tu_expect_diag(const struct sim_diag *d, const char *prefix, const char *what)
+{
+    ck_assert_msg(d->count > 0, "no error reported");
+    size_t n = strlen(prefix);
+    for (const char *line = d->text; *line;) {
+        const char *eol = strchr(line, '\n');
+        const char *end = eol ? eol : line + strlen(line);
+        if (strncmp(line, prefix, n) == 0 && line_has(line, end, what))
+            return;
+        line = eol ? eol + 1 : end;
+    }
+    ck_abort_msg("want '%s' on a line starting '%s' in:\n%s", what, prefix, d->text);
+}
+
 struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *po, const char *what)
 {
     struct sim_diag d;

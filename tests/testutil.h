@@ -56,6 +56,15 @@ struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *p
  * runs them whole. */
 bool tu_small_scale(void);
 
+/* The program as wl_program_print writes it (malloc'ed). */
+char *tu_print_program(const struct wl_program *p);
+/* parse -> print -> parse -> print: equal programs, identical texts (the
+ * reparse with p's line size). */
+void tu_check_roundtrip(const struct wl_program *p);
+/* Fails unless the diagnostics hold a line that starts with `prefix`
+ * ("FILE:LINE: " or "FILE:LINE:COL: ") and contains `what` on that line. */
+void tu_expect_diag(const struct sim_diag *d, const char *prefix, const char *what);
+
 /* Runs a suite with Check's default runner; returns the process exit status. */
 int tu_run_suite(Suite *s);
 
