@@ -259,6 +259,19 @@ bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t 
     return true;
 }
 
+bool cli_parse_ns(const char *sub, const char *opt, const char *text, sim_time_t *ps)
+{
+    char *end;
+    errno = 0;
+    double v = text && *text && *text != '-' ? strtod(text, &end) : -1;
+    if (v < 0 || errno || *end || !(v <= 1e15)) {
+        cli_usage_error(sub, "%s '%s' is not a time in ns (a number >= 0)", opt, text ? text : "");
+        return false;
+    }
+    *ps = (sim_time_t)(v * SIM_PS_PER_NS + 0.5);
+    return true;
+}
+
 bool cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)

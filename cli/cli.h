@@ -29,6 +29,8 @@ int cli_main(int argc, char **argv);
 
 /* Prints "ccsim SUB: message" and the --help hint; returns SIM_EXIT_INPUT. */
 int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parses a time in ns (a number >= 0, decimals allowed) into ps. */
+bool cli_parse_ns(const char *sub, const char *opt, const char *text, sim_time_t *ps);
 /* Parses an unsigned integer in [lo, hi] (accepts k/M/G suffixes: 64k). */
 bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t lo, uint64_t hi,
                    uint64_t *out);
@@ -60,7 +62,13 @@ struct cli_run_args {
     bool check;
     bool links;            /* print every link's traffic */
     uint64_t max_lines;    /* explain: steps narrated at most */
-    const char *only_line; /* explain: narrate this line only */
+    const char *only_line; /* explain: narrate this line (NAME or NAME[i]) only */
+    /* explain: --from/--to (ps; to = SIM_TIME_MAX when open), --thread T and
+     * --iteration K (-1: every one), --wide (glosses inline, no wrapping) */
+    sim_time_t explain_from, explain_to;
+    int64_t explain_thread, explain_iteration;
+    bool wide;
+    bool per_iteration; /* run: --per-iteration, every iteration's latency in the JSON */
     /* run: --trace-out FILE, --trace-window FROM:TO (ps here; to = UINT64_MAX
      * when open), --trace-max-bytes N (cli/trace_out.h) */
     const char *trace_out;

@@ -343,9 +343,21 @@ static void print_header(const struct val_args *a, const struct machine_cfg *m,
            "max", "T_min", "T_max", "in band", "error");
 }
 
+/* A figure in a column of `width`: "-" when there is none (never nan). */
+static void print_num(int width, double v)
+{
+    if (isfinite(v))
+        printf(" %*.1f", width, v);
+    else
+        printf(" %*s", width, "-");
+}
+
 static void print_row(const struct val_row *r)
 {
-    printf("%-26s %7d %9.1f %9.1f %9.1f", r->algo->spec, r->threads, r->min, r->median, r->max);
+    printf("%-26s %7d", r->algo->spec, r->threads);
+    print_num(9, r->min);
+    print_num(9, r->median);
+    print_num(9, r->max);
     if (r->modelled)
         printf(" %9.1f %9.1f %7s %+7.1f%%%s\n", r->band.min, r->band.max, r->in_band ? "yes" : "no",
                100 * (r->median - r->band.min) / r->band.min,

@@ -71,6 +71,8 @@ struct sweep_result {
     uint64_t network_bytes, value_errors, coherence_violations, events;
     bool deadlock;
     double wall_s;
+    uint64_t atomics, handoffs;
+    double home_queue_ns, link_queue_ns;
 };
 
 /* Runs a generator spec on a machine in this process. SWEEP_SKIPPED with
