@@ -11,7 +11,8 @@
 const struct cli_cmd cli_cmds[] = {
     {"run", cli_run, "run a trace on a machine",
      "usage: ccsim run -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
-     "                 [--seed S] [--json FILE] [--check] [--links] [--set G.K=V ...]\n"
+     "                 [--seed S] [--json FILE [--per-iteration]] [--check] [--links]\n"
+     "                 [--set G.K=V ...]\n"
      "                 [--trace-out FILE.json [--trace-window FROM:TO] [--trace-max-bytes N]]\n"
      "                 [--plot FILE.png]\n"
      "\n"
@@ -24,7 +25,9 @@ const struct cli_cmd cli_cmds[] = {
      "  -t, --threads N       the generator's threads\n"
      "  -i, --iterations K    the generator's iterations (default 100)\n"
      "  --seed S              random seed (default 1)\n"
-     "  --json FILE           write the result as JSON (docs/DESIGN.md)\n"
+     "  --json FILE           write the result as JSON (docs/DESIGN.md): latency, per-thread\n"
+     "                        latencies, counters, checks\n"
+     "  --per-iteration       the JSON also lists every iteration's latency (and per thread)\n"
      "  --check               run the invariant checker on every access\n"
      "  --links               print every link's traffic (messages, bytes, use, queueing)\n"
      "  --trace-out FILE      write a Chrome trace-event JSON (Perfetto, chrome://tracing):\n"
@@ -96,14 +99,26 @@ const struct cli_cmd cli_cmds[] = {
      "  -c, --config CONFIG   the machine to generate for\n"},
     {"explain", cli_explain, "a narrated log of every coherence step of a run",
      "usage: ccsim explain -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
-     "                     [--line NAME] [--max-lines N] [--check] [--seed S] [--set G.K=V ...]\n"
+     "                     [--line NAME[i]] [--thread T] [--iteration K] [--from NS] [--to NS]\n"
+     "                     [--max-lines N] [--wide] [--check] [--seed S] [--set G.K=V ...]\n"
      "\n"
-     "Runs like ccsim run and narrates every row a cache or a home runs, one line a\n"
-     "step: the time (ns), who (core N or home N), the line (the trace's name), what\n"
-     "happened, the state it met, what it did, and the state it moved to.\n"
+     "Runs like ccsim run and narrates every row a cache or a home runs, one step\n"
+     "an entry: the time (ns), who (core N or home N), the line (the trace's name),\n"
+     "what happened (by the protocol tables' names: Load, GetX, Fwd_GetS, Data_M,\n"
+     "...), the state it met (a home's directory: owner, sharers) and what the row\n"
+     "did there: the messages it sent, memory reads and write-backs, the\n"
+     "directory's changes, the words of the line that changed, the state it moved\n"
+     "to. An action that did nothing in this instance says nothing. A request\n"
+     "names its thread and its iteration as the trace counts it (`it 3`). Lines\n"
+     "stay under 120 characters; a legend of the names ends the log.\n"
      "\n"
-     "  --line NAME           narrate one declared line (or array) only\n"
-     "  --max-lines N         stop narrating after N steps (default 2000)\n"},
+     "  --line NAME[i]        narrate one declared line, array, or array element\n"
+     "  --thread T            thread T's requests, its core's rows and transactions\n"
+     "  --iteration K         the steps of iteration K (the trace's loop value), from\n"
+     "                        the sync that opens it to the next\n"
+     "  --from NS, --to NS    the steps from / to that simulated time\n"
+     "  --max-lines N         stop narrating after N steps (default 2000)\n"
+     "  --wide                every name's gloss beside it, one line a step\n"},
     {"list", cli_list, "list shipped configs, protocols or generators",
      "usage: ccsim list (configs | protocols | generators)\n"
      "\n"

@@ -34,10 +34,6 @@ struct track {
     sim_time_t since;
     int node;
     int64_t line;
-    bool req_pending, ans_pending;
-    sim_time_t req_time, ans_time;
-    const char *req_name, *ans_name;
-    int ans_src;
 };
 
 struct trace_out {
@@ -295,42 +291,15 @@ static void flow(struct trace_out *t, int64_t line, int from_node, sim_time_t t0
     }
 }
 
-/* The first action whose name starts with one of the prefixes, or NULL. */
-static const char *action(const struct cc_step *st, const char *p1, const char *p2)
+/* Every message is an arrow, named as the tables name it: from its sender
+ * when it was sent to the first row it drives at its receiver (a request a
+ * busy home parks is drawn to where it was parked). */
+static void message_flow(struct trace_out *t, int64_t line, const struct cc_step *st)
 {
-    for (int i = 0; i < 8 && st->actions[i]; i++)
-        if (strncmp(st->actions[i], p1, strlen(p1)) == 0 ||
-            strncmp(st->actions[i], p2, strlen(p2)) == 0)
-            return st->actions[i];
-    return NULL;
-}
-
-static void flows(struct trace_out *t, int64_t line, const struct cc_step *st, struct track *tr)
-{
-    const char *a;
-    if (!st->home && st->msg_src < 0 && (a = action(st, "send_get", "send_upgrade"))) {
-        tr->req_pending = true;
-        tr->req_time = st->time;
-        tr->req_name = a;
-    }
-    if (st->home && st->msg_src >= 0 && st->msg_src == st->requester && st->msg_src != st->node) {
-        struct track *rq = track_get(t, line, st->msg_src);
-        if (rq->req_pending)
-            flow(t, line, rq->node, rq->req_time, st->node, st->time, rq->req_name);
-        rq->req_pending = false;
-    }
-    if (!st->home && st->msg_src >= 0 && tr->ans_pending && st->msg_src == tr->ans_src) {
-        flow(t, line, tr->ans_src, tr->ans_time, st->node, st->time, tr->ans_name);
-        tr->ans_pending = false;
-    }
-    if (st->requester >= 0 && st->requester != st->node &&
-        (a = action(st, "send_data", "send_grant"))) {
-        struct track *rq = track_get(t, line, st->requester);
-        rq->ans_pending = true;
-        rq->ans_time = st->time;
-        rq->ans_src = st->node;
-        rq->ans_name = a;
-    }
+    if (!st->msg_type || !st->msg_first || st->msg_src < 0 || (unsigned)st->msg_src >= NODE_KEYS)
+        return;
+    track_get(t, line, st->msg_src); /* names the sender's track */
+    flow(t, line, st->msg_src, st->msg_sent, st->node, st->time, st->msg_type);
 }
 
 static void on_step(void *ctx, const struct cc_step *st)
@@ -350,7 +319,7 @@ static void on_step(void *ctx, const struct cc_step *st)
         set_state(t, tr, st->from, st->time, !st->home);
     if (strcmp(st->from, st->to) != 0)
         set_state(t, tr, st->to, st->time, !st->home);
-    flows(t, line, st, tr);
+    message_flow(t, line, st);
 }
 
 /* ------------------------------------------------------------ open, close */
