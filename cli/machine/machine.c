@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define T struct machine_sec
 static const struct cfg_key machine_keys[] = {
@@ -396,7 +397,7 @@ void machine_print(struct machine_cfg *m)
             bool given = i < SIM_COUNT_OF(m->given) && (m->given[i] >> k & 1);
             if (!key_used(m, secs[i].name, key->name)) {
                 if (given)
-                    cfg_print_key(&secs[i], key, "given, but not used by this machine");
+                    cfg_print_key(&secs[i], key, "(given; not used by this machine)");
                 continue;
             }
             cfg_print_key(&secs[i], key, given ? NULL : "(default)");
@@ -432,6 +433,20 @@ const char *machine_config_dir(void)
     return CCSIM_INSTALL_CONFIG_DIR;
 }
 
+/* A shipped config's path as the user would write it: relative to the
+ * current folder when the configs folder is under it ("configs/x.cfg"), so
+ * outputs do not show the absolute path of a checkout. */
+static void as_user_path(char *buf, size_t size)
+{
+    char cwd[4096];
+    if (buf[0] != '/' || !getcwd(cwd, sizeof cwd))
+        return;
+    size_t n = strlen(cwd);
+    if (n > 1 && strncmp(buf, cwd, n) == 0 && buf[n] == '/')
+        memmove(buf, buf + n + 1, strlen(buf + n + 1) + 1);
+    (void)size;
+}
+
 bool machine_config_find(const char *name, char *buf, size_t size)
 {
     if (is_file(name) || strchr(name, '/')) {
@@ -440,11 +455,15 @@ bool machine_config_find(const char *name, char *buf, size_t size)
     }
     const char *dir = machine_config_dir();
     snprintf(buf, size, "%s/%s", dir, name);
-    if (is_file(buf))
+    if (is_file(buf)) {
+        as_user_path(buf, size);
         return true;
+    }
     snprintf(buf, size, "%s/%s.cfg", dir, name);
-    if (is_file(buf))
+    if (is_file(buf)) {
+        as_user_path(buf, size);
         return true;
+    }
     snprintf(buf, size, "%s", name);
     return false;
 }
