@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const struct cli_cmd cli_cmds[] = {
     {"run", cli_run, "run a trace on a machine",
@@ -26,20 +28,23 @@ const struct cli_cmd cli_cmds[] = {
      "  -i, --iterations K    the generator's iterations (default 100)\n"
      "  --seed S              random seed (default 1)\n"
      "  --json FILE           write the result as JSON (docs/DESIGN.md): latency, per-thread\n"
-     "                        latencies, counters, checks\n"
+     "                        latencies, counters, checks; `--json -` writes it to stdout\n"
+     "                        (the summary then goes to stderr)\n"
      "  --per-iteration       the JSON also lists every iteration's latency (and per thread)\n"
      "  --check               run the invariant checker on every access\n"
      "  --links               print every link's traffic (messages, bytes, use, queueing)\n"
      "  --trace-out FILE      write a Chrome trace-event JSON (Perfetto, chrome://tracing):\n"
      "                        ops per thread, line states per cache, message flows\n"
-     "  --trace-window A:B    write only what happens from A to B ns (A: for to the end)\n"
-     "  --trace-max-bytes N   stop writing events past N bytes (default 200M)\n"
-     "  --plot FILE.png       draw a histogram of the iteration latencies with gnuplot;\n"
+     "  --trace-window A:B    write only what happens from A to B ns (A: for to the end;\n"
+     "                        with --trace-out)\n"
+     "  --trace-max-bytes N   stop writing events past N bytes (default 200M; with --trace-out)\n"
+     "  --plot FILE.png       draw a histogram of the iteration latencies with gnuplot (PNG);\n"
      "                        its data and script stay beside it (FILE.dat, FILE.gp)\n"
      "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "\n"
      "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"
-     "deadlock); 2 bad input (FILE:LINE:COL: message), or --plot failed.\n"},
+     "deadlock); 2 bad input (FILE:LINE:COL: message), an output that cannot be\n"
+     "written (checked before the run), or --plot failed.\n"},
     {"microbench", cli_microbench, "measure the machine's line-transfer costs",
      "usage: ccsim microbench -c CONFIG [--json FILE] [-i ITERATIONS] [--set G.K=V ...]\n"
      "\n"
@@ -52,7 +57,7 @@ const struct cli_cmd cli_cmds[] = {
      "section, with the error.\n"
      "\n"
      "  -c, --config CONFIG   the machine\n"
-     "  --json FILE           write the figures as JSON (docs/DESIGN.md)\n"
+     "  --json FILE           write the figures as JSON (docs/DESIGN.md; - for stdout)\n"
      "  -i, --iterations K    iterations per measurement (default 21; the first is\n"
      "                        dropped as a cold start, the median of the rest kept)\n"},
     {"validate", cli_validate, "compare simulated algorithms with seed 000's models",
@@ -78,9 +83,10 @@ const struct cli_cmd cli_cmds[] = {
      "  --threads LIST        thread counts, e.g. 2,4,8 (default 2, 4, 8, ... and the cores)\n"
      "  -i, --iterations K    iterations per run (default 20)\n"
      "  --tolerance PCT       band tolerance in per cent (default 10)\n"
-     "  --json FILE           write the rows and the in-band fraction as JSON\n"
+     "  --json FILE           write the rows and the in-band fraction as JSON (- for stdout)\n"
      "  --plot DIR            one PNG per algorithm (gnuplot): the model band shaded,\n"
-     "                        the simulated median with min..max bars\n"
+     "                        the simulated median with min..max bars; threads on a log2\n"
+     "                        axis when they are powers of two\n"
      "  --optimize            at the first --threads count (default: the cores), the\n"
      "                        model's best and the simulated best dissemination m = 1..7\n"
      "                        (Eq 27/29) and bcast-tree shape (Eq 32), with the\n"
@@ -165,10 +171,13 @@ const struct cli_cmd cli_cmds[] = {
      "Runs the cross product configs x workloads x threads x seeds of SWEEPFILE\n"
      "(libconfig, docs/sweep.md), each point in its own process, JOBS at a time:\n"
      "\n"
-     "  sweep = { configs = [\"teach-xbar\"]; workloads = [\"barrier-dissemination:m=1..4\"];\n"
+     "  sweep = { configs = [\"teach-xbar\", \"teach-xbar --set xbar.latency_ns=20\"];\n"
+     "            workloads = [\"barrier-dissemination:m=1..4\", \"my.trace\"];\n"
      "            threads = [2, 4]; iterations = 100; seeds = [1, 2]; };\n"
      "\n"
-     "A parameter value A..B expands to one workload per integer. A point the\n"
+     "A config may carry --set overrides of its own. A workload is a generator\n"
+     "spec or a trace file (one point per config and seed: its threads and loops\n"
+     "are its own). A parameter value A..B expands to one workload per integer. A point the\n"
      "generator refuses is skipped (its message once on stderr). One CSV row per\n"
      "point, appended whole as it ends; at the end the CSV is rewritten in point\n"
      "order, so the rows do not depend on -j (but for wall_s).\n"
@@ -185,15 +194,19 @@ const struct cli_cmd cli_cmds[] = {
      "coherence violation, deadlock) or died; 2 bad input (FILE:LINE: message).\n"},
     {"tune", cli_tune, "find a generator's best parameter on a machine by simulation",
      "usage: ccsim tune -c CONFIG -w GENERATOR -t THREADS [-i ITERS] [--seed S] [--set G.K=V]\n"
+     "                  [--json FILE]\n"
      "\n"
      "Runs every candidate of the generator's search space (in this process) and\n"
      "prints each one's median latency, then the best, the worst and the untuned\n"
      "default. Spaces: barrier-dissemination/-pairwise/-socketroot m=1..7;\n"
      "barrier-multim m=auto and K/K/.. (K=1..7); bcast-tree, bcast-multiline,\n"
      "reduce-tree shape=flat,binary,binomial,kary:2..8; m2o-tree, o2m-tree k=1..8;\n"
-     "m2o, o2m lines=same,diff. Other generators: nothing to tune.\n"
+     "m2o, o2m lines=same,diff. Other generators, or a -w that fixes the parameter\n"
+     "(bcast-tree:shape=binary): nothing to tune, the workload is measured as given.\n"
      "\n"
      "  -i, --iterations K    iterations per candidate (default 100)\n"
+     "  --json FILE           every candidate's latency, the best, worst and default as\n"
+     "                        JSON (- for stdout)\n"
      "\n"
      "Exit status: 0; 1 a candidate failed a check; 2 bad input.\n"},
     {"bench", cli_bench, "measure the simulator's own speed",
@@ -309,6 +322,77 @@ void cli_json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+bool cli_check_output(const char *sub, const char *opt, const char *path)
+{
+    if (strcmp(path, "-") == 0 && strcmp(opt, "--json") == 0)
+        return true;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1,
+             slash ? path : ".");
+    struct stat st;
+    const char *why = NULL;
+    if (!*path)
+        why = "no file name";
+    else if (stat(dir, &st) != 0)
+        why = "its folder does not exist";
+    else if (!S_ISDIR(st.st_mode))
+        why = "its folder is not a directory";
+    else if (access(dir, W_OK | X_OK) != 0)
+        why = "its folder is not writable";
+    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        why = "it is a directory";
+    else if (stat(path, &st) == 0 && access(path, W_OK) != 0)
+        why = "the file is not writable";
+    if (!why)
+        return true;
+    fprintf(stderr, "ccsim %s: %s %s: cannot write there: %s\n", sub, opt, path, why);
+    return false;
+}
+
+static int json_fd = -1; /* the real stdout while --json - holds it */
+
+void cli_json_stdout(void)
+{
+    fflush(stdout);
+    json_fd = dup(STDOUT_FILENO);
+    if (json_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        sim_panic("--json -: cannot move stdout: %s", strerror(errno));
+}
+
+FILE *cli_json_open(const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 && json_fd >= 0 ? fdopen(json_fd, "w") : fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+    return f;
+}
+
+bool cli_json_close(FILE *f, const char *path)
+{
+    fflush(stdout);
+    bool ok = !ferror(f);
+    if (fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+    if (strcmp(path, "-") == 0)
+        json_fd = -1;
+    return ok;
+}
+
+/* The subcommands' names, for suggestions. */
+static void unknown_subcommand(const char *sub)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (const struct cli_cmd *c = cli_cmds; c->name && n < SIM_COUNT_OF(names); c++)
+        names[n++] = c->name;
+    char hint[512] = "";
+    sim_suggest(hint, sizeof hint, sub, strlen(sub), names, n, NULL);
+    fprintf(stderr, "ccsim: unknown subcommand '%s'%s\nTry 'ccsim --help'.\n", sub, hint);
+}
+
 int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -333,5 +417,6 @@ int cli_main(int argc, char **argv)
         }
         return c->run(argc - 1, argv + 1);
     }
-    return cli_usage_error(NULL, "unknown subcommand '%s'", sub);
+    unknown_subcommand(sub);
+    return SIM_EXIT_INPUT;
 }

@@ -39,6 +39,19 @@ bool cli_wants_help(int argc, char **argv);
 /* Writes s to f as a quoted JSON string (quotes, backslashes and control
  * bytes escaped). */
 void cli_json_string(FILE *f, const char *s);
+/* Checks before a run that an output file (--json, --plot, -o) can be
+ * written: its folder exists and is writable, and the file is not a
+ * folder nor read-only. "-" passes where the option takes it (stdout).
+ * Prints "ccsim SUB: OPT PATH: cannot write there: why" and returns false. */
+bool cli_check_output(const char *sub, const char *opt, const char *path);
+/* --json -: the JSON goes to stdout, so the rest of what the subcommand
+ * prints to stdout goes to stderr from now on. Call before printing. */
+void cli_json_stdout(void);
+/* Opens the JSON output: "-" is stdout (after cli_json_stdout), else the
+ * file; NULL with a message. cli_json_close closes it (false with a
+ * message on a write error). */
+FILE *cli_json_open(const char *path);
+bool cli_json_close(FILE *f, const char *path);
 
 int cli_bench(int argc, char **argv);
 /* `ccsim bench workloads` (argv[0] is "workloads"): the reference runs. */
@@ -74,6 +87,7 @@ struct cli_run_args {
     const char *trace_out;
     sim_time_t trace_from, trace_to;
     uint64_t trace_max_bytes;
+    bool trace_max_bytes_given, trace_window_given;
     const char *plot; /* run: --plot FILE.png, the latency histogram (cli/plot.h) */
 };
 int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a);

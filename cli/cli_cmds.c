@@ -98,6 +98,11 @@ int cli_list(int argc, char **argv)
 
 int cli_protocol(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-')
+            return cli_usage_error("protocol", "unknown option '%s'", argv[i]);
+    if (argc > 2)
+        return cli_usage_error("protocol", "unexpected argument '%s' (name one protocol)", argv[2]);
     if (argc != 2)
         return cli_usage_error("protocol", "name one protocol (mesi, mesif, moesi, gols)");
     const struct machine_memsys *ms = machine_memsys_find(argv[1]);

@@ -98,12 +98,12 @@ static void json_points(FILE *f, const struct mb_point *p, int n)
 
 static bool write_json(const char *path, struct machine_cfg *m, const struct mb_result *r)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+    FILE *f = cli_json_open(path);
+    if (!f)
         return false;
-    }
-    fprintf(f, "{\"config\": \"%s\", ", m->path);
+    fprintf(f, "{\"config\": ");
+    cli_json_string(f, m->path);
+    fprintf(f, ", ");
     json_num(f, "R_L_ns", r->r_l);
     fprintf(f, ", ");
     json_num(f, "R_R_ns", r->r_r);
@@ -135,7 +135,7 @@ static bool write_json(const char *path, struct machine_cfg *m, const struct mb_
     json_points(f, r->multiline, r->nmultiline);
     if (!r->scc) {
         fprintf(f, "},\n \"mpb\": null, \"dram\": null}\n");
-        return fclose(f) == 0;
+        return cli_json_close(f, path);
     }
     fprintf(f, "},\n \"mpb\": {");
     json_num(f, "local_cycles", r->mpb_local_cycles);
@@ -146,7 +146,7 @@ static bool write_json(const char *path, struct machine_cfg *m, const struct mb_
     for (int i = 0; i < r->ndram; i++)
         fprintf(f, "%s[%g, %.3f]", i ? ", " : "", r->dram[i].x, r->dram[i].ns);
     fprintf(f, "]}}\n");
-    return fclose(f) == 0;
+    return cli_json_close(f, path);
 }
 
 int cli_microbench(int argc, char **argv)
@@ -180,6 +180,10 @@ int cli_microbench(int argc, char **argv)
         return cli_usage_error("microbench", "unexpected argument '%s'", argv[optind]);
     if (!config)
         return cli_usage_error("microbench", "-c CONFIG is required");
+    if (json && !cli_check_output("microbench", "--json", json))
+        return SIM_EXIT_INPUT;
+    if (json && strcmp(json, "-") == 0)
+        cli_json_stdout();
     struct machine_cfg m;
     if (!cli_load_machine(config, sets, nsets, &m))
         return SIM_EXIT_INPUT;

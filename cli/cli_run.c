@@ -126,6 +126,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                        "--trace-window '%s': expected FROM:TO or FROM: in ns, "
                                        "FROM < TO",
                                        optarg);
+            a->trace_window_given = true;
             break;
         case 'P':
             a->plot = optarg;
@@ -134,6 +135,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
             if (!cli_parse_u64(sub, "--trace-max-bytes", optarg, 1024, UINT64_MAX,
                                &a->trace_max_bytes))
                 return SIM_EXIT_INPUT;
+            a->trace_max_bytes_given = true;
             break;
         }
     }
@@ -156,6 +158,13 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
         a->iterations = 100;
     if (explain && a->explain_to < a->explain_from)
         return cli_usage_error(sub, "--to comes before --from");
+    if (!a->trace_out && a->trace_window_given)
+        return cli_usage_error(sub, "--trace-window needs --trace-out FILE (it limits what that "
+                                    "file gets)");
+    if (!a->trace_out && a->trace_max_bytes_given)
+        return cli_usage_error(sub, "--trace-max-bytes needs --trace-out FILE");
+    if (a->per_iteration && !a->json)
+        return cli_usage_error(sub, "--per-iteration adds to the JSON: give --json FILE too");
     return 0;
 }
 
@@ -236,11 +245,9 @@ static void write_thread_latency(FILE *f, const struct core_result *r, bool per_
 static bool write_json(const char *path, const struct machine_cfg *m, const struct cli_run_args *a,
                        const struct wl_program *p, const struct core_result *r)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+    FILE *f = cli_json_open(path);
+    if (!f)
         return false;
-    }
     fprintf(f, "{\"ccsim\": ");
     cli_json_string(f, sim_version());
     fprintf(f, ", \"config\": ");
@@ -288,7 +295,7 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             (unsigned long long)r->events, r->wall_s,
             r->wall_s > 0 ? (double)r->events / r->wall_s : 0.0,
             (unsigned long long)r->simulated_ns);
-    return fclose(f) == 0;
+    return cli_json_close(f, path);
 }
 
 static void print_links(const struct cli_session *ss)
@@ -386,14 +393,36 @@ static void hint_noncoherent(const struct cli_session *ss, const struct core_res
                     "see each other's stores (docs/labs/05-scc-mpb, the scc-* generators)\n");
 }
 
+/* The output files, checked before the run rather than after it; --plot
+ * writes PNG only; --json - takes stdout (the summary goes to stderr). */
+static int check_outputs(const struct cli_run_args *a)
+{
+    if (a->json && !cli_check_output("run", "--json", a->json))
+        return SIM_EXIT_INPUT;
+    if (a->plot) {
+        const char *base = strrchr(a->plot, '/') ? strrchr(a->plot, '/') + 1 : a->plot;
+        const char *dot = strrchr(base, '.');
+        if (dot && strcmp(dot, ".png") != 0)
+            return cli_usage_error("run", "--plot %s: ccsim draws PNG only; name the file .png",
+                                   a->plot);
+        if (!cli_check_output("run", "--plot", a->plot) || !plot_available())
+            return SIM_EXIT_INPUT;
+    }
+    if (a->trace_out && !cli_check_output("run", "--trace-out", a->trace_out))
+        return SIM_EXIT_INPUT;
+    if (a->json && strcmp(a->json, "-") == 0)
+        cli_json_stdout();
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     struct cli_run_args a = {.seed = 1, .trace_to = UINT64_MAX, .trace_max_bytes = 200000000};
     int bad = cli_parse_run_args("run", argc, argv, &a);
     if (bad)
         return bad;
-    if (a.plot && !plot_available())
-        return SIM_EXIT_INPUT;
+    if ((bad = check_outputs(&a)))
+        return bad;
     struct cli_session ss;
     if ((bad = cli_session_open(&a, &ss)))
         return bad;

@@ -26,6 +26,7 @@ struct val_args {
     const char *config, *json, *params; /* params: NULL (auto), "paper", "fitted" */
     const char *plot;                   /* --plot DIR */
     bool optimize;                      /* --optimize */
+    bool threads_given;                 /* --threads (else the defaults) */
     const char *gens[VAL_MAX_W];
     int ngens;
     int threads[VAL_MAX_T];
@@ -390,11 +391,9 @@ static void json_row(FILE *f, const struct val_row *r)
 static bool write_json(const struct val_args *a, const struct machine_cfg *m,
                        const struct val_row *rows, int n, double fraction)
 {
-    FILE *f = fopen(a->json, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot write the JSON result: %s\n", a->json, strerror(errno));
+    FILE *f = cli_json_open(a->json);
+    if (!f)
         return false;
-    }
     fprintf(f, "{\"config\": ");
     cli_json_string(f, m->path);
     fprintf(f, ", \"machine\": ");
@@ -411,7 +410,7 @@ static bool write_json(const struct val_args *a, const struct machine_cfg *m,
         fprintf(f, "%.4f}\n", fraction);
     else
         fprintf(f, "null}\n");
-    return fclose(f) == 0;
+    return cli_json_close(f, a->json);
 }
 
 /* Runs every selected algorithm at every thread count; fills rows. */
@@ -563,7 +562,7 @@ static int optimize(const struct val_args *a, const struct val_machine *vm,
                     const struct val_params *p)
 {
     struct val_opt o;
-    int threads = a->nthreads ? a->threads[0] : vm->cores;
+    int threads = a->threads_given ? a->threads[0] : vm->cores; /* as --help says */
     opt_diss(&o);
     int bad = opt_run(a, vm, p, &o, threads);
     if (!bad) {
@@ -610,6 +609,11 @@ int cli_validate(int argc, char **argv)
         return SIM_EXIT_INPUT;
     struct val_machine vm;
     machine_of(&m, &vm);
+    if (a.json && !cli_check_output("validate", "--json", a.json))
+        return SIM_EXIT_INPUT;
+    if (a.json && strcmp(a.json, "-") == 0)
+        cli_json_stdout();
+    a.threads_given = a.nthreads > 0;
     if (a.nthreads == 0)
         default_threads(&a, vm.cores);
     struct val_params p;

@@ -23,6 +23,7 @@ struct cfg_file {
     char **files; /* the files read (the top one and every @include), for settings' names */
     int nfiles;
     const char *chain[17]; /* the files being read, the top one first (cycles) */
+    const char *kind;      /* "config", "sweep file": what the messages call it */
 };
 
 #define CFG_MAX_BYTES    (16 << 20) /* a config file (and each one it includes) */
@@ -202,8 +203,8 @@ static void mark_file(config_setting_t *s, const char *file)
  * or is too large. `inc` is the @include that names it (NULL: the top
  * file): the message is then at the @include's line. */
 struct include_line;
-static char *read_text(const char *path, const char *inc_file, const struct include_line *inc,
-                       size_t *len, struct sim_diag *d);
+static char *read_text(const char *path, const char *cf_kind, const char *inc_file,
+                       const struct include_line *inc, size_t *len, struct sim_diag *d);
 
 /* A top-level `@include "FILE"` line of text, found and blanked out (its
  * line stays, so line numbers do not move). */
@@ -281,11 +282,12 @@ static int find_includes(char *t, size_t len, struct include_line *inc, int max)
     return n;
 }
 
-static char *read_text(const char *path, const char *inc_file, const struct include_line *inc,
-                       size_t *len, struct sim_diag *d)
+static char *read_text(const char *path, const char *cf_kind, const char *inc_file,
+                       const struct include_line *inc, size_t *len, struct sim_diag *d)
 {
-    char who[1200] = "cannot %s config";
+    char who[1200];
     const char *at_file = inc ? inc_file : path;
+    snprintf(who, sizeof who, "cannot %%s %s", cf_kind);
     int at_line = inc ? inc->line : 0;
     if (inc)
         snprintf(who, sizeof who, "@include \"%s\": cannot %%s %s", inc->name, path);
@@ -386,7 +388,7 @@ static bool load_into(struct cfg_file *cf, const char *path, const char *inc_fil
             return false;
         }
     size_t len;
-    char *text = read_text(path, inc_file, from, &len, d);
+    char *text = read_text(path, cf->kind, inc_file, from, &len, d);
     if (!text)
         return false;
     cf->chain[depth] = keep_name(cf, path);
@@ -409,7 +411,13 @@ static bool load_into(struct cfg_file *cf, const char *path, const char *inc_fil
 
 struct cfg_file *cfg_open(const char *path, struct sim_diag *d)
 {
+    return cfg_open_kind(path, "config", d);
+}
+
+struct cfg_file *cfg_open_kind(const char *path, const char *kind, struct sim_diag *d)
+{
     struct cfg_file *cf = sim_xcalloc(1, sizeof *cf);
+    cf->kind = kind;
     cf->path = sim_xstrdup(path);
     cf->dir = sim_xstrdup(path);
     char *slash = strrchr(cf->dir, '/');

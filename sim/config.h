@@ -62,6 +62,9 @@ struct cfg_file; /* an opened (parsed) config file */
  * (a missing include named at its @include line) returns NULL and adds
  * "FILE:LINE: ..." to d. */
 struct cfg_file *cfg_open(const char *path, struct sim_diag *d);
+/* The same for a file that is not a machine config: `kind` names it in the
+ * messages ("cannot open sweep file: ..."). */
+struct cfg_file *cfg_open_kind(const char *path, const char *kind, struct sim_diag *d);
 void cfg_close(struct cfg_file *cf);
 const char *cfg_path(const struct cfg_file *cf);
 /* A string setting by dotted path ("machine.protocol"), or NULL. */

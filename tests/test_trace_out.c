@@ -324,7 +324,9 @@ START_TEST(test_trace_bad_options)
     tu_ccsim(&r, "run -c %s/teach-xbar.cfg %s --trace-out /no/such/dir/t.json", CCSIM_CONFIGS,
              PINGPONG);
     ck_assert_int_eq(r.status, 2);
-    ck_assert(strstr(r.err, "cannot write the trace") != NULL);
+    ck_assert_msg(strstr(r.err, "--trace-out /no/such/dir/t.json: cannot write there: its folder "
+                                "does not exist"),
+                  "%s", r.err);
     tu_ccsim(&r, "explain -c %s/teach-xbar.cfg %s --trace-out x.json", CCSIM_CONFIGS, PINGPONG);
     ck_assert_int_eq(r.status, 2);
 }

@@ -835,6 +835,29 @@ static bool place_lines(struct run *r)
     return ok;
 }
 
+/* Thread i does not fit the machine (no pin line: thread i runs on core
+ * i % cores, hardware thread i / cores): says where it would run, at the
+ * trace's `threads` line, and how to fit them. */
+static void unfit(struct run *r, int i)
+{
+    const struct core_machine *m = r->m;
+    int cores = (r->nthr + m->threads_per_core - 1) / m->threads_per_core;
+    if (wl_program_pinned(r->prog)) {
+        sim_diag_add(r->d, wl_program_file(r->prog), 0,
+                     "thread %d is pinned to core %d.%d, but the machine has %d cores of %d "
+                     "hardware thread(s)",
+                     i, r->thr[i].core, r->thr[i].hw, m->cores, m->threads_per_core);
+        return;
+    }
+    sim_diag_add(r->d, wl_program_file(r->prog), wl_program_threads_line(r->prog),
+                 "threads %d do not fit the machine's %d cores of %d hardware thread%s: without a "
+                 "pin line thread i runs on core i %% %d, hardware thread i / %d, so thread %d "
+                 "would need hardware thread %d of core %d (fewer threads, or a larger machine: "
+                 "--set machine.cores=%d)",
+                 r->nthr, m->cores, m->threads_per_core, m->threads_per_core == 1 ? "" : "s",
+                 m->cores, m->cores, i, r->thr[i].hw, r->thr[i].core, cores);
+}
+
 static bool place_threads(struct run *r)
 {
     const struct core_machine *m = r->m;
@@ -849,10 +872,7 @@ static bool place_threads(struct run *r)
             t->hw = i / m->cores;
         }
         if (t->core >= m->cores || t->hw >= m->threads_per_core) {
-            sim_diag_add(r->d, wl_program_file(r->prog), 0,
-                         "thread %d would run on core %d, hardware thread %d, but the machine has "
-                         "%d cores of %d threads",
-                         i, t->core, t->hw, m->cores, m->threads_per_core);
+            unfit(r, i);
             return false;
         }
     }

@@ -220,7 +220,8 @@ struct wl_line {
 
 const char *wl_program_file(const struct wl_program *p);
 int wl_program_threads(const struct wl_program *p);
-bool wl_program_pinned(const struct wl_program *p); /* a pin statement was given */
+int wl_program_threads_line(const struct wl_program *p); /* the `threads N` line (0: none) */
+bool wl_program_pinned(const struct wl_program *p);      /* a pin statement was given */
 struct wl_pin wl_program_pin(const struct wl_program *p, int thread);
 int wl_program_words(const struct wl_program *p); /* words per line */
 

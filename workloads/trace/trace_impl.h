@@ -142,7 +142,8 @@ struct wl_decl {
 struct wl_program {
     char *file;
     int threads;
-    int words; /* per line */
+    int threads_line; /* where `threads N` is */
+    int words;        /* per line */
     bool pinned;
     struct wl_pin *pin; /* threads entries when pinned */
     struct wl_decl *decls;
