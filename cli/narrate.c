@@ -355,6 +355,27 @@ static bool data_named(const char *type)
     return strncmp(type, "Data_", 5) == 0 || strcmp(type, "Fwd_Ack_Data") == 0;
 }
 
+/* "cores 1, 2, 3", or in runs when long: "63 cores: 1..63". */
+static void node_list(const struct narrate_ctx *n, const struct cc_sent *s, int count, bool cores,
+                      char *buf, size_t size)
+{
+    int base = cores ? 0 : n->cores;
+    size_t len = 0;
+    if (count > 4)
+        len = (size_t)snprintf(buf, size, "%d %s: ", count, cores ? "cores" : "homes");
+    else
+        len = (size_t)snprintf(buf, size, "%s ", cores ? "cores" : "homes");
+    for (int k = 0; k < count && len < size;) {
+        int e = k;
+        while (count > 4 && e + 1 < count && s[e + 1].dst == s[e].dst + 1)
+            e++;
+        len += (size_t)snprintf(buf + len, size - len, "%s%d", k ? ", " : "", s[k].dst - base);
+        if (e > k && len < size)
+            len += (size_t)snprintf(buf + len, size - len, "..%d", s[e].dst - base);
+        k = e + 1;
+    }
+}
+
 /* "sends Inv to cores 1, 2, 3": consecutive messages of one type, with or
  * without data, to nodes of one kind, in one chunk. */
 static void sent_chunks(struct narrate_ctx *n, struct text *t, const struct cc_step *st, bool gloss)
@@ -367,17 +388,11 @@ static void sent_chunks(struct narrate_ctx *n, struct text *t, const struct cc_s
                st->sent[j].data == s->data && (st->sent[j].dst < n->cores) == to_core)
             j++;
         legend_add(n, "message", s->type, s->gloss);
-        char to[512], name[32];
-        size_t len = 0;
-        for (int k = i; k < j && len < sizeof to; k++) {
-            node_name(n, st->sent[k].dst, name, sizeof name);
-            if (k == i)
-                len += (size_t)snprintf(to + len, sizeof to - len, "%s%s",
-                                        j - i > 1 ? (to_core ? "cores " : "homes ") : "",
-                                        j - i > 1 ? strchr(name, ' ') + 1 : name);
-            else
-                len += (size_t)snprintf(to + len, sizeof to - len, ", %s", strchr(name, ' ') + 1);
-        }
+        char to[512];
+        if (j - i == 1)
+            node_name(n, s->dst, to, sizeof to);
+        else
+            node_list(n, &st->sent[i], j - i, to_core, to, sizeof to);
         const char *with = s->data && !data_named(s->type) ? " with the line" : "";
         if (gloss)
             chunk(t, "sends %s (%s)%s to %s", s->type, s->gloss, with, to);

@@ -243,7 +243,7 @@ struct cc_dir_view {
     bool gone;                   /* the answering owner was evicting: it keeps no copy */
 };
 
-#define CC_STEP_SENT 16 /* messages a step lists; nsent_total counts them all */
+#define CC_STEP_SENT 4096 /* messages a step lists; nsent_total counts them all */
 
 /* One row that ran: for narrated logs (ccsim explain) and timelines. A
  * backend fills what it knows; the coherent runtime fills everything,
