@@ -340,8 +340,8 @@ static void print_header(const struct val_args *a, const struct machine_cfg *m,
         return;
     printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "
            "T_min > T_max); error = (median - T_min) / T_min\n");
-    printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s\n", "algorithm", "threads", "sim min", "median",
-           "max", "T_min", "T_max", "in band", "error");
+    printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s\n", "algorithm (times in ns)", "threads",
+           "sim min", "median", "max", "T_min", "T_max", "in band", "error");
 }
 
 /* A figure in a column of `width`: "-" when there is none (never nan). */

@@ -265,26 +265,33 @@ static void set_state(struct trace_out *t, struct track *tr, const char *state, 
     }
 }
 
+/* One end of a flow; the start carries the message's gloss ("means"). */
 static void flow_end(struct trace_out *t, const char *ph, uint64_t id, int pid, int tid,
-                     sim_time_t ts, const char *name)
+                     sim_time_t ts, const char *name, const char *gloss)
 {
     if (!ev_begin(t, ts))
         return;
     ev_head(t, ph, "msg", name, pid, tid, ts);
-    sb_printf(&t->body, ",\"id\":%" PRIu64 ",\"bp\":\"e\"}", id);
+    sb_printf(&t->body, ",\"id\":%" PRIu64 ",\"bp\":\"e\"", id);
+    if (gloss) {
+        sb_printf(&t->body, ",\"args\":{\"means\":");
+        sb_string(&t->body, gloss);
+        sb_printf(&t->body, "}");
+    }
+    sb_printf(&t->body, "}");
     ev_end(t);
 }
 
 /* A flow from (from_node, t0) to (to_node, t1) on one line, both ends or none. */
 static void flow(struct trace_out *t, int64_t line, int from_node, sim_time_t t0, int to_node,
-                 sim_time_t t1, const char *name)
+                 sim_time_t t1, const char *name, const char *gloss)
 {
     if (!in_window(t, t0) || !in_window(t, t1) || t->full)
         return;
     uint64_t id = ++t->next_flow;
     size_t mark_ev = t->nev, mark_len = t->body.len;
-    flow_end(t, "s", id, line_pid(line), from_node, t0, name);
-    flow_end(t, "f", id, line_pid(line), to_node, t1, name);
+    flow_end(t, "s", id, line_pid(line), from_node, t0, name, gloss);
+    flow_end(t, "f", id, line_pid(line), to_node, t1, name, NULL);
     if (t->nev != mark_ev + 2) { /* the cap cut it in half: drop the start */
         t->nev = mark_ev;
         t->body.len = mark_len;
@@ -299,7 +306,7 @@ static void message_flow(struct trace_out *t, int64_t line, const struct cc_step
     if (!st->msg_type || !st->msg_first || st->msg_src < 0 || (unsigned)st->msg_src >= NODE_KEYS)
         return;
     track_get(t, line, st->msg_src); /* names the sender's track */
-    flow(t, line, st->msg_src, st->msg_sent, st->node, st->time, st->msg_type);
+    flow(t, line, st->msg_src, st->msg_sent, st->node, st->time, st->msg_type, st->msg_gloss);
 }
 
 static void on_step(void *ctx, const struct cc_step *st)

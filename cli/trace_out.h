@@ -12,7 +12,8 @@
  *    drawn), and a counter "copies" ("ph":"C": caches holding a valid copy);
  *  - message flows ("ph":"s" then "ph":"f", same "id", "bp":"e"), one per
  *    message, named as the protocol tables name it (GetS, GetX, Fwd_GetX,
- *    Data_M, Inv_Ack, Unblock, ...): from the sender's track when it was
+ *    Data_M, Inv_Ack, Unblock, ...; the start's args "means" glosses it):
+ *    from the sender's track when it was
  *    sent to the first row it drives at the receiver (a request a busy home
  *    parks ends where it was parked). A flow is written only with both
  *    ends, so every "s" has its "f".
