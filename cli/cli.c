@@ -7,11 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 const struct cli_cmd cli_cmds[] = {
     {"run", cli_run, "run a trace on a machine",
      "usage: ccsim run -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
-     "                 [--seed S] [--json FILE] [--check] [--links] [--set G.K=V ...]\n"
+     "                 [--seed S] [--json FILE [--per-iteration]] [--check] [--links]\n"
+     "                 [--set G.K=V ...]\n"
      "                 [--trace-out FILE.json [--trace-window FROM:TO] [--trace-max-bytes N]]\n"
      "                 [--plot FILE.png]\n"
      "\n"
@@ -24,19 +27,24 @@ const struct cli_cmd cli_cmds[] = {
      "  -t, --threads N       the generator's threads\n"
      "  -i, --iterations K    the generator's iterations (default 100)\n"
      "  --seed S              random seed (default 1)\n"
-     "  --json FILE           write the result as JSON (docs/DESIGN.md)\n"
+     "  --json FILE           write the result as JSON (docs/DESIGN.md): latency, per-thread\n"
+     "                        latencies, counters, checks; `--json -` writes it to stdout\n"
+     "                        (the summary then goes to stderr)\n"
+     "  --per-iteration       the JSON also lists every iteration's latency (and per thread)\n"
      "  --check               run the invariant checker on every access\n"
      "  --links               print every link's traffic (messages, bytes, use, queueing)\n"
      "  --trace-out FILE      write a Chrome trace-event JSON (Perfetto, chrome://tracing):\n"
      "                        ops per thread, line states per cache, message flows\n"
-     "  --trace-window A:B    write only what happens from A to B ns (A: for to the end)\n"
-     "  --trace-max-bytes N   stop writing events past N bytes (default 200M)\n"
-     "  --plot FILE.png       draw a histogram of the iteration latencies with gnuplot;\n"
+     "  --trace-window A:B    write only what happens from A to B ns (A: for to the end;\n"
+     "                        with --trace-out)\n"
+     "  --trace-max-bytes N   stop writing events past N bytes (default 200M; with --trace-out)\n"
+     "  --plot FILE.png       draw a histogram of the iteration latencies with gnuplot (PNG);\n"
      "                        its data and script stay beside it (FILE.dat, FILE.gp)\n"
      "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "\n"
      "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"
-     "deadlock); 2 bad input (FILE:LINE:COL: message), or --plot failed.\n"},
+     "deadlock); 2 bad input (FILE:LINE:COL: message), an output that cannot be\n"
+     "written (checked before the run), or --plot failed.\n"},
     {"microbench", cli_microbench, "measure the machine's line-transfer costs",
      "usage: ccsim microbench -c CONFIG [--json FILE] [-i ITERATIONS] [--set G.K=V ...]\n"
      "\n"
@@ -49,7 +57,7 @@ const struct cli_cmd cli_cmds[] = {
      "section, with the error.\n"
      "\n"
      "  -c, --config CONFIG   the machine\n"
-     "  --json FILE           write the figures as JSON (docs/DESIGN.md)\n"
+     "  --json FILE           write the figures as JSON (docs/DESIGN.md; - for stdout)\n"
      "  -i, --iterations K    iterations per measurement (default 21; the first is\n"
      "                        dropped as a cold start, the median of the rest kept)\n"},
     {"calibrate", cli_calibrate, "fit a config's physical parameters to measured figures",
@@ -102,9 +110,10 @@ const struct cli_cmd cli_cmds[] = {
      "  --threads LIST        thread counts, e.g. 2,4,8 (default 2, 4, 8, ... and the cores)\n"
      "  -i, --iterations K    iterations per run (default 20)\n"
      "  --tolerance PCT       band tolerance in per cent (default 10)\n"
-     "  --json FILE           write the rows and the in-band fraction as JSON\n"
+     "  --json FILE           write the rows and the in-band fraction as JSON (- for stdout)\n"
      "  --plot DIR            one PNG per algorithm (gnuplot): the model band shaded,\n"
-     "                        the simulated median with min..max bars\n"
+     "                        the simulated median with min..max bars; threads on a log2\n"
+     "                        axis when they are powers of two\n"
      "  --optimize            at the first --threads count (default: the cores), the\n"
      "                        model's best and the simulated best dissemination m = 1..7\n"
      "                        (Eq 27/29) and bcast-tree shape (Eq 32), with the\n"
@@ -123,14 +132,26 @@ const struct cli_cmd cli_cmds[] = {
      "  -c, --config CONFIG   the machine to generate for\n"},
     {"explain", cli_explain, "a narrated log of every coherence step of a run",
      "usage: ccsim explain -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
-     "                     [--line NAME] [--max-lines N] [--check] [--seed S] [--set G.K=V ...]\n"
+     "                     [--line NAME[i]] [--thread T] [--iteration K] [--from NS] [--to NS]\n"
+     "                     [--max-lines N] [--wide] [--check] [--seed S] [--set G.K=V ...]\n"
      "\n"
-     "Runs like ccsim run and narrates every row a cache or a home runs, one line a\n"
-     "step: the time (ns), who (core N or home N), the line (the trace's name), what\n"
-     "happened, the state it met, what it did, and the state it moved to.\n"
+     "Runs like ccsim run and narrates every row a cache or a home runs, one step\n"
+     "an entry: the time (ns), who (core N or home N), the line (the trace's name),\n"
+     "what happened (by the protocol tables' names: Load, GetX, Fwd_GetS, Data_M,\n"
+     "...), the state it met (a home's directory: owner, sharers) and what the row\n"
+     "did there: the messages it sent, memory reads and write-backs, the\n"
+     "directory's changes, the words of the line that changed, the state it moved\n"
+     "to. An action that did nothing in this instance says nothing. A request\n"
+     "names its thread and its iteration as the trace counts it (`it 3`). Lines\n"
+     "stay under 120 characters; a legend of the names ends the log.\n"
      "\n"
-     "  --line NAME           narrate one declared line (or array) only\n"
-     "  --max-lines N         stop narrating after N steps (default 2000)\n"},
+     "  --line NAME[i]        narrate one declared line, array, or array element\n"
+     "  --thread T            thread T's requests, its core's rows and transactions\n"
+     "  --iteration K         the steps of iteration K (the trace's loop value), from\n"
+     "                        the sync that opens it to the next\n"
+     "  --from NS, --to NS    the steps from / to that simulated time\n"
+     "  --max-lines N         stop narrating after N steps (default 2000)\n"
+     "  --wide                every name's gloss beside it, one line a step\n"},
     {"list", cli_list, "list shipped configs, protocols or generators",
      "usage: ccsim list (configs | protocols | generators)\n"
      "\n"
@@ -177,10 +198,13 @@ const struct cli_cmd cli_cmds[] = {
      "Runs the cross product configs x workloads x threads x seeds of SWEEPFILE\n"
      "(libconfig, docs/sweep.md), each point in its own process, JOBS at a time:\n"
      "\n"
-     "  sweep = { configs = [\"teach-xbar\"]; workloads = [\"barrier-dissemination:m=1..4\"];\n"
+     "  sweep = { configs = [\"teach-xbar\", \"teach-xbar --set xbar.latency_ns=20\"];\n"
+     "            workloads = [\"barrier-dissemination:m=1..4\", \"my.trace\"];\n"
      "            threads = [2, 4]; iterations = 100; seeds = [1, 2]; };\n"
      "\n"
-     "A parameter value A..B expands to one workload per integer. A point the\n"
+     "A config may carry --set overrides of its own. A workload is a generator\n"
+     "spec or a trace file (one point per config and seed: its threads and loops\n"
+     "are its own). A parameter value A..B expands to one workload per integer. A point the\n"
      "generator refuses is skipped (its message once on stderr). One CSV row per\n"
      "point, appended whole as it ends; at the end the CSV is rewritten in point\n"
      "order, so the rows do not depend on -j (but for wall_s).\n"
@@ -197,15 +221,19 @@ const struct cli_cmd cli_cmds[] = {
      "coherence violation, deadlock) or died; 2 bad input (FILE:LINE: message).\n"},
     {"tune", cli_tune, "find a generator's best parameter on a machine by simulation",
      "usage: ccsim tune -c CONFIG -w GENERATOR -t THREADS [-i ITERS] [--seed S] [--set G.K=V]\n"
+     "                  [--json FILE]\n"
      "\n"
      "Runs every candidate of the generator's search space (in this process) and\n"
      "prints each one's median latency, then the best, the worst and the untuned\n"
      "default. Spaces: barrier-dissemination/-pairwise/-socketroot m=1..7;\n"
      "barrier-multim m=auto and K/K/.. (K=1..7); bcast-tree, bcast-multiline,\n"
      "reduce-tree shape=flat,binary,binomial,kary:2..8; m2o-tree, o2m-tree k=1..8;\n"
-     "m2o, o2m lines=same,diff. Other generators: nothing to tune.\n"
+     "m2o, o2m lines=same,diff. Other generators, or a -w that fixes the parameter\n"
+     "(bcast-tree:shape=binary): nothing to tune, the workload is measured as given.\n"
      "\n"
      "  -i, --iterations K    iterations per candidate (default 100)\n"
+     "  --json FILE           every candidate's latency, the best, worst and default as\n"
+     "                        JSON (- for stdout)\n"
      "\n"
      "Exit status: 0; 1 a candidate failed a check; 2 bad input.\n"},
     {"bench", cli_bench, "measure the simulator's own speed",
@@ -286,6 +314,19 @@ bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t 
     return true;
 }
 
+bool cli_parse_ns(const char *sub, const char *opt, const char *text, sim_time_t *ps)
+{
+    char *end;
+    errno = 0;
+    double v = text && *text && *text != '-' ? strtod(text, &end) : -1;
+    if (v < 0 || errno || *end || !(v <= 1e15)) {
+        cli_usage_error(sub, "%s '%s' is not a time in ns (a number >= 0)", opt, text ? text : "");
+        return false;
+    }
+    *ps = (sim_time_t)(v * SIM_PS_PER_NS + 0.5);
+    return true;
+}
+
 bool cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -306,6 +347,77 @@ void cli_json_string(FILE *f, const char *s)
             fputc(*s, f);
     }
     fputc('"', f);
+}
+
+bool cli_check_output(const char *sub, const char *opt, const char *path)
+{
+    if (strcmp(path, "-") == 0 && strcmp(opt, "--json") == 0)
+        return true;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1,
+             slash ? path : ".");
+    struct stat st;
+    const char *why = NULL;
+    if (!*path)
+        why = "no file name";
+    else if (stat(dir, &st) != 0)
+        why = "its folder does not exist";
+    else if (!S_ISDIR(st.st_mode))
+        why = "its folder is not a directory";
+    else if (access(dir, W_OK | X_OK) != 0)
+        why = "its folder is not writable";
+    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        why = "it is a directory";
+    else if (stat(path, &st) == 0 && access(path, W_OK) != 0)
+        why = "the file is not writable";
+    if (!why)
+        return true;
+    fprintf(stderr, "ccsim %s: %s %s: cannot write there: %s\n", sub, opt, path, why);
+    return false;
+}
+
+static int json_fd = -1; /* the real stdout while --json - holds it */
+
+void cli_json_stdout(void)
+{
+    fflush(stdout);
+    json_fd = dup(STDOUT_FILENO);
+    if (json_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+        sim_panic("--json -: cannot move stdout: %s", strerror(errno));
+}
+
+FILE *cli_json_open(const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 && json_fd >= 0 ? fdopen(json_fd, "w") : fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+    return f;
+}
+
+bool cli_json_close(FILE *f, const char *path)
+{
+    fflush(stdout);
+    bool ok = !ferror(f);
+    if (fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+    if (strcmp(path, "-") == 0)
+        json_fd = -1;
+    return ok;
+}
+
+/* The subcommands' names, for suggestions. */
+static void unknown_subcommand(const char *sub)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (const struct cli_cmd *c = cli_cmds; c->name && n < SIM_COUNT_OF(names); c++)
+        names[n++] = c->name;
+    char hint[512] = "";
+    sim_suggest(hint, sizeof hint, sub, strlen(sub), names, n, NULL);
+    fprintf(stderr, "ccsim: unknown subcommand '%s'%s\nTry 'ccsim --help'.\n", sub, hint);
 }
 
 int cli_main(int argc, char **argv)
@@ -332,5 +444,6 @@ int cli_main(int argc, char **argv)
         }
         return c->run(argc - 1, argv + 1);
     }
-    return cli_usage_error(NULL, "unknown subcommand '%s'", sub);
+    unknown_subcommand(sub);
+    return SIM_EXIT_INPUT;
 }

@@ -29,6 +29,8 @@ int cli_main(int argc, char **argv);
 
 /* Prints "ccsim SUB: message" and the --help hint; returns SIM_EXIT_INPUT. */
 int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parses a time in ns (a number >= 0, decimals allowed) into ps. */
+bool cli_parse_ns(const char *sub, const char *opt, const char *text, sim_time_t *ps);
 /* Parses an unsigned integer in [lo, hi] (accepts k/M/G suffixes: 64k). */
 bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t lo, uint64_t hi,
                    uint64_t *out);
@@ -37,6 +39,19 @@ bool cli_wants_help(int argc, char **argv);
 /* Writes s to f as a quoted JSON string (quotes, backslashes and control
  * bytes escaped). */
 void cli_json_string(FILE *f, const char *s);
+/* Checks before a run that an output file (--json, --plot, -o) can be
+ * written: its folder exists and is writable, and the file is not a
+ * folder nor read-only. "-" passes where the option takes it (stdout).
+ * Prints "ccsim SUB: OPT PATH: cannot write there: why" and returns false. */
+bool cli_check_output(const char *sub, const char *opt, const char *path);
+/* --json -: the JSON goes to stdout, so the rest of what the subcommand
+ * prints to stdout goes to stderr from now on. Call before printing. */
+void cli_json_stdout(void);
+/* Opens the JSON output: "-" is stdout (after cli_json_stdout), else the
+ * file; NULL with a message. cli_json_close closes it (false with a
+ * message on a write error). */
+FILE *cli_json_open(const char *path);
+bool cli_json_close(FILE *f, const char *path);
 
 int cli_bench(int argc, char **argv);
 /* `ccsim bench workloads` (argv[0] is "workloads"): the reference runs. */
@@ -60,12 +75,19 @@ struct cli_run_args {
     bool check;
     bool links;            /* print every link's traffic */
     uint64_t max_lines;    /* explain: steps narrated at most */
-    const char *only_line; /* explain: narrate this line only */
+    const char *only_line; /* explain: narrate this line (NAME or NAME[i]) only */
+    /* explain: --from/--to (ps; to = SIM_TIME_MAX when open), --thread T and
+     * --iteration K (-1: every one), --wide (glosses inline, no wrapping) */
+    sim_time_t explain_from, explain_to;
+    int64_t explain_thread, explain_iteration;
+    bool wide;
+    bool per_iteration; /* run: --per-iteration, every iteration's latency in the JSON */
     /* run: --trace-out FILE, --trace-window FROM:TO (ps here; to = UINT64_MAX
      * when open), --trace-max-bytes N (cli/trace_out.h) */
     const char *trace_out;
     sim_time_t trace_from, trace_to;
     uint64_t trace_max_bytes;
+    bool trace_max_bytes_given, trace_window_given;
     const char *plot; /* run: --plot FILE.png, the latency histogram (cli/plot.h) */
 };
 int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a);

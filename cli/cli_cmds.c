@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
@@ -108,6 +109,11 @@ static const char *memsys_list(void)
 
 int cli_protocol(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-')
+            return cli_usage_error("protocol", "unknown option '%s'", argv[i]);
+    if (argc > 2)
+        return cli_usage_error("protocol", "unexpected argument '%s' (name one protocol)", argv[2]);
     if (argc != 2)
         return cli_usage_error("protocol", "name one protocol (%s)", memsys_list());
     const struct machine_memsys *ms = machine_memsys_find(argv[1]);
@@ -119,14 +125,47 @@ int cli_protocol(int argc, char **argv)
 
 /* ------------------------------------------------------------- config */
 
-/* Resolves -c: a path or a shipped name. Prints the error itself. */
+/* The shipped configs' names (without .cfg), sorted; the caller frees. */
+static size_t shipped_names(char **names, size_t max)
+{
+    DIR *d = opendir(machine_config_dir());
+    size_t n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".cfg") == 0) {
+            names[n] = sim_xstrdup(e->d_name);
+            names[n++][len - 4] = '\0';
+        }
+    }
+    if (d)
+        closedir(d);
+    qsort(names, n, sizeof names[0], name_cmp);
+    return n;
+}
+
+/* Resolves -c: a path or a shipped name. Prints the error itself: a
+ * folder says so, a near miss of a shipped name is suggested. */
 static bool find_config(const char *sub, const char *name, char *path, size_t size)
 {
+    (void)sub;
     if (machine_config_find(name, path, size))
         return true;
-    fprintf(stderr, "%s: no such config file (nor a shipped config of that name in %s)\n", name,
-            machine_config_dir());
-    (void)sub;
+    struct stat st;
+    if (stat(name, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr,
+                "%s: is a directory, not a config file (give a .cfg file, or a shipped name: "
+                "ccsim list configs)\n",
+                name);
+        return false;
+    }
+    char *names[512], hint[1024] = "";
+    size_t n = shipped_names(names, SIM_COUNT_OF(names));
+    sim_suggest(hint, sizeof hint, name, strlen(name), (const char *const *)names, n, "shipped:");
+    fprintf(stderr, "%s: no such config file (nor a shipped config of that name in %s)%s\n", name,
+            machine_config_dir(), hint);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
     return false;
 }
 

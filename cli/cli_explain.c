@@ -1,23 +1,33 @@
 /*
  * cli_explain.c -- `ccsim explain`: a narrated log of every coherence step of
- * a run, one line a step, readable by a student: when, who (a core's cache or
- * a home), which line (by the trace's own name), what happened (the event),
- * what the row did (its actions) and the state change. The words come from
- * the catalogues' own descriptions, so every protocol narrates itself.
+ * a run, one entry a step, readable by a student: when, who (a core's cache
+ * or a home), which line (by the trace's own name), what happened (the
+ * event, by the tables' name), the state it met and what the row did there
+ * (cli/narrate.h: only what it did in this instance). Filters choose the
+ * steps: a line or one element of an array, a thread, an iteration as the
+ * trace counts it, a time window.
  */
 #include "cli.h"
+#include "narrate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct narrator {
-    const struct cli_session *ss;
+    struct narrate_ctx nc;
     struct sim_map names; /* line number -> line index + 1 */
+    const struct wl_program *p;
     uint64_t max_lines, printed, skipped;
-    int only_decl; /* -1: every line */
-    int cores;
-    int tiles; /* the SCC: homes are tiles (their MPBs), then memory controllers; else 0 */
+    int only_decl;       /* -1: every declaration */
+    int64_t only_line;   /* -1: every line of it */
+    sim_time_t from, to; /* the window, ps */
+    int thread, core;    /* --thread and its core, or -1 */
+    bool want_iteration; /* --iteration */
+    int64_t iteration;   /* as the trace counts it */
+    bool in_iteration;   /* the iteration that is open is the one asked for */
+    uint64_t opened;     /* iterations opened */
+    int64_t first_label, last_label;
 };
 
 static void on_place(void *ctx, int64_t index, uint64_t number)
@@ -26,106 +36,198 @@ static void on_place(void *ctx, int64_t index, uint64_t number)
     sim_map_put(&n->names, number, (void *)(uintptr_t)(index + 1));
 }
 
-static void line_label(const struct narrator *n, uint64_t line, char *buf, size_t size)
+/* An iteration opens: the one asked for, or another. Its label is the
+ * trace's loop variable (`it`) or, outside loops, the sync's count. */
+static void on_iteration(void *ctx, uint64_t iteration, const char *var, int64_t value)
 {
-    uintptr_t v = (uintptr_t)sim_map_get(&n->names, line);
-    if (v)
-        wl_line_name(n->ss->p, (int64_t)v - 1, buf, size);
-    else
-        snprintf(buf, size, "#%llu", (unsigned long long)line);
+    struct narrator *n = ctx;
+    int64_t label = var ? value : (int64_t)iteration;
+    if (!n->opened++)
+        n->first_label = label;
+    n->last_label = label;
+    n->in_iteration = label == n->iteration;
 }
 
-static bool wanted(const struct narrator *n, uint64_t line)
+static bool line_wanted(const struct narrator *n, uint64_t line)
 {
     if (n->only_decl < 0)
         return true;
     uintptr_t v = (uintptr_t)sim_map_get(&n->names, line);
-    return v && wl_program_decl_of(n->ss->p, (int64_t)v - 1) == n->only_decl;
+    if (!v)
+        return false;
+    if (n->only_line >= 0)
+        return (int64_t)v - 1 == n->only_line;
+    return wl_program_decl_of(n->p, (int64_t)v - 1) == n->only_decl;
 }
 
-static void who(const struct narrator *n, int node, bool home, char *buf, size_t size)
+/* --thread: the rows at its core's cache (its own requests, not a sibling
+ * hardware thread's) and the home rows of its core's transactions. */
+static bool thread_wanted(const struct narrator *n, const struct cc_step *st)
 {
-    if (home && n->tiles && node - n->cores >= n->tiles)
-        snprintf(buf, size, "mc %d", node - n->cores - n->tiles);
-    else if (home && n->tiles)
-        snprintf(buf, size, "tile %d", node - n->cores);
-    else if (home)
-        snprintf(buf, size, "home %d", node - n->cores);
-    else
-        snprintf(buf, size, "core %d", node);
+    if (n->thread < 0)
+        return true;
+    if (st->home)
+        return st->requester == n->core || st->msg_src == n->core;
+    int thread;
+    const char *var;
+    int64_t value;
+    if (st->req && core_req_origin(st->req, &thread, &var, &value))
+        return thread == n->thread;
+    return st->node == n->core;
+}
+
+static bool wanted(const struct narrator *n, const struct cc_step *st)
+{
+    return line_wanted(n, st->line) && st->time >= n->from && st->time <= n->to &&
+           (!n->want_iteration || n->in_iteration) && thread_wanted(n, st);
 }
 
 static void narrate(void *ctx, const struct cc_step *st)
 {
     struct narrator *n = ctx;
-    if (!wanted(n, st->line))
+    if (!wanted(n, st))
         return;
     if (n->printed >= n->max_lines) {
         n->skipped++;
         return;
     }
     n->printed++;
-    char line[128], node[32], from[32] = "";
-    line_label(n, st->line, line, sizeof line);
-    who(n, st->node, st->home, node, sizeof node);
-    if (st->msg_src >= 0)
-        who(n, st->msg_src, st->msg_src >= n->cores, from, sizeof from);
-    printf("%12.3f  %-8s %-12s %s", (double)st->time / SIM_PS_PER_NS, node, line, st->event_doc);
-    if (from[0] && strcmp(st->event, "Done") != 0)
-        printf(" (%s)", from);
-    printf("; in %s", st->from);
-    if (st->home && st->owner >= 0)
-        printf(" (owner core %d)", st->owner);
-    if (st->home && st->sharers > 0)
-        printf(" (%d sharer%s)", st->sharers, st->sharers > 1 ? "s" : "");
-    for (int i = 0; i < 8 && st->actions[i]; i++)
-        printf("%s %s", i ? "," : ":", st->action_docs[i]);
-    if (strcmp(st->from, st->to) != 0)
-        printf(" -> %s", st->to);
-    printf("\n");
+    narrate_step(&n->nc, st, stdout);
+}
+
+/* --line NAME or NAME[i]: a declaration, or one element of an array. */
+static int resolve_line(struct narrator *n, const char *spec)
+{
+    char name[128];
+    const char *br = strchr(spec, '[');
+    size_t len = br ? (size_t)(br - spec) : strlen(spec);
+    if (len == 0 || len >= sizeof name)
+        return cli_usage_error("explain", "--line '%s': expected NAME or NAME[INDEX]", spec);
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    n->only_decl = wl_program_decl_find(n->p, name);
+    if (n->only_decl < 0)
+        return cli_usage_error("explain", "--line %s: the trace declares no line '%s'", spec, name);
+    if (!br)
+        return 0;
+    const struct wl_line *l = wl_program_decl(n->p, n->only_decl);
+    char *end;
+    long long i = strtoll(br + 1, &end, 10);
+    if (end == br + 1 || strcmp(end, "]") != 0)
+        return cli_usage_error("explain", "--line '%s': expected NAME[INDEX] with a number", spec);
+    if (i < 0 || i >= l->count)
+        return cli_usage_error("explain", "--line %s: '%s' has %lld line%s (0..%lld)", spec, name,
+                               (long long)l->count, l->count == 1 ? "" : "s",
+                               (long long)l->count - 1);
+    n->only_line = l->first + i;
+    return 0;
+}
+
+/* --thread T: the thread must exist; its core as the run pins it. */
+static int resolve_thread(struct narrator *n, const struct cli_session *ss, int64_t thread)
+{
+    int threads = wl_program_threads(n->p);
+    if (thread >= threads)
+        return cli_usage_error("explain", "--thread %lld: the trace has %d thread%s (0..%d)",
+                               (long long)thread, threads, threads == 1 ? "" : "s", threads - 1);
+    n->thread = (int)thread;
+    n->core =
+        wl_program_pinned(n->p) ? wl_program_pin(n->p, n->thread).core : n->thread % ss->w.cores;
+    return 0;
+}
+
+static void print_header(const struct cli_run_args *a, const struct cli_session *ss)
+{
+    printf("ccsim explain: %s on %s (%s, %s); times in ns\n", cli_workload_name(a),
+           ss->m.machine.name, ss->m.machine.protocol, ss->m.machine.topology);
+    if (a->only_line)
+        printf("  only line %s\n", a->only_line);
+    if (a->explain_thread >= 0)
+        printf("  only thread %lld\n", (long long)a->explain_thread);
+    if (a->explain_iteration >= 0)
+        printf("  only iteration %lld (as the trace counts it)\n", (long long)a->explain_iteration);
+    if (a->explain_from || a->explain_to != SIM_TIME_MAX) {
+        printf("  only from %.3f ns", (double)a->explain_from / SIM_PS_PER_NS);
+        if (a->explain_to == SIM_TIME_MAX)
+            printf(" to the end\n");
+        else
+            printf(" to %.3f ns\n", (double)a->explain_to / SIM_PS_PER_NS);
+    }
+}
+
+static void print_footer(const struct narrator *n)
+{
+    if (n->skipped)
+        printf("... %llu more steps (raise --max-lines)\n", (unsigned long long)n->skipped);
+    if (n->want_iteration && n->opened &&
+        (n->iteration < n->first_label || n->iteration > n->last_label))
+        printf("no step: iteration %lld never opened (the run's iterations: %lld .. %lld)\n",
+               (long long)n->iteration, (long long)n->first_label, (long long)n->last_label);
+    else if (n->want_iteration && !n->opened)
+        printf("no step: the trace opens no iteration (no sync)\n");
+    else if (!n->printed)
+        printf("no step matched\n");
+    narrate_legend_print(&n->nc, stdout);
+}
+
+static int explain_run(struct narrator *n, struct cli_session *ss)
+{
+    cc_observe(ss->mc->cc, narrate, n);
+    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS,
+                              .max_reports = 10,
+                              .on_place = on_place,
+                              .place_ctx = n,
+                              .on_iteration = on_iteration,
+                              .iteration_ctx = n};
+    struct core_result r;
+    core_run(&ss->w, ss->p, &o, &r, &ss->d);
+    print_footer(n);
+    int status = r.input_error                                            ? SIM_EXIT_INPUT
+                 : r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL
+                                                                          : SIM_EXIT_OK;
+    core_result_free(&r);
+    return status;
 }
 
 int cli_explain(int argc, char **argv)
 {
-    struct cli_run_args a = {.seed = 1, .max_lines = 2000};
+    struct cli_run_args a = {.seed = 1,
+                             .max_lines = 2000,
+                             .explain_to = SIM_TIME_MAX,
+                             .explain_thread = -1,
+                             .explain_iteration = -1};
     int bad = cli_parse_run_args("explain", argc, argv, &a);
     if (bad)
         return bad;
     struct cli_session ss;
     if ((bad = cli_session_open(&a, &ss)))
         return bad;
-    struct narrator n = {.ss = &ss,
+    struct narrator n = {.p = ss.p,
                          .max_lines = a.max_lines,
                          .only_decl = -1,
-                         .cores = ss.w.cores,
-                         .tiles =
-                             cc_place_count(ss.mc->cc, CC_LINE_MPB) > 0 ? ss.mc->params.homes : 0};
+                         .only_line = -1,
+                         .from = a.explain_from,
+                         .to = a.explain_to,
+                         .thread = -1,
+                         .core = -1,
+                         .want_iteration = a.explain_iteration >= 0,
+                         .iteration = a.explain_iteration};
     sim_map_init(&n.names);
-    if (a.only_line) {
-        n.only_decl = wl_program_decl_find(ss.p, a.only_line);
-        if (n.only_decl < 0) {
-            cli_session_close(&ss);
-            sim_map_destroy(&n.names);
-            return cli_usage_error("explain", "--line %s: the trace declares no such line",
-                                   a.only_line);
-        }
+    n.nc = (struct narrate_ctx){
+        .p = ss.p,
+        .names = &n.names,
+        .cores = ss.w.cores,
+        .tiles = cc_place_count(ss.mc->cc, CC_LINE_MPB) > 0 ? ss.mc->params.homes : 0,
+        .wide = a.wide};
+    if (a.only_line)
+        bad = resolve_line(&n, a.only_line);
+    if (!bad && a.explain_thread >= 0)
+        bad = resolve_thread(&n, &ss, a.explain_thread);
+    if (!bad) {
+        print_header(&a, &ss);
+        bad = explain_run(&n, &ss);
     }
-    printf("ccsim explain: %s on %s (%s, %s); times in ns\n", cli_workload_name(&a),
-           ss.m.machine.name, ss.m.machine.protocol, ss.m.machine.topology);
-    cc_observe(ss.mc->cc, narrate, &n);
-    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS,
-                              .max_reports = 10,
-                              .on_place = on_place,
-                              .place_ctx = &n};
-    struct core_result r;
-    core_run(&ss.w, ss.p, &o, &r, &ss.d);
-    if (n.skipped)
-        printf("... %llu more steps (raise --max-lines)\n", (unsigned long long)n.skipped);
-    int status = r.input_error                                            ? SIM_EXIT_INPUT
-                 : r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL
-                                                                          : SIM_EXIT_OK;
-    core_result_free(&r);
     sim_map_destroy(&n.names);
     cli_session_close(&ss);
-    return status;
+    return bad;
 }

@@ -12,12 +12,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One figure beside the paper's; a figure the machine does not have is
+ * "-", never nan. */
 static void row(const char *name, double sim, double paper)
 {
-    printf("  %-26s %10.1f", name, sim);
-    if (isnan(sim))
-        printf("   (not on this machine)\n");
-    else if (paper > 0)
+    if (isnan(sim)) {
+        printf("  %-31s %10s   (not on this machine)\n", name, "-");
+        return;
+    }
+    printf("  %-31s %10.1f", name, sim);
+    if (paper > 0)
         printf(" %10.1f %+8.1f %%\n", paper, 100.0 * (sim - paper) / paper);
     else
         printf("          -        -\n");
@@ -38,15 +42,15 @@ static void print_scc(struct machine_cfg *m, const struct mb_result *r)
     double core = m->machine.clock_ghz, mesh = machine_float(m, "mesh.clock_ghz");
     printf("  SCC latencies, core cycles (paper: seed 004 Sec IV-D, 45 core + 8 mesh cycles per "
            "router for the MPB, 40 core + 8 per router for DRAM)\n");
-    printf("  %-26s %10s %10s %10s\n", "", "simulated", "paper", "error");
+    printf("  %-31s %10s %10s %10s\n", "", "simulated", "paper", "error");
     char name[64];
-    row("MPB, own tile", r->mpb_local_cycles, val_scc_mpb_cycles(1, core, mesh));
+    row("MPB, own tile (cycles)", r->mpb_local_cycles, val_scc_mpb_cycles(1, core, mesh));
     for (int i = 0; i < r->nmpb; i++) {
-        snprintf(name, sizeof name, "MPB, %g hop(s)", r->mpb[i].x);
+        snprintf(name, sizeof name, "MPB, %g hop(s) (cycles)", r->mpb[i].x);
         row(name, r->mpb[i].ns, val_scc_mpb_cycles((int)r->mpb[i].x + 1, core, mesh));
     }
     for (int i = 0; i < r->ndram; i++) {
-        snprintf(name, sizeof name, "DRAM, %g hop(s) to the MC", r->dram[i].x);
+        snprintf(name, sizeof name, "DRAM, %g hop(s) to MC (cycles)", r->dram[i].x);
         row(name, r->dram[i].ns, val_scc_dram_cycles((int)r->dram[i].x + 1, core, mesh));
     }
 }
@@ -56,12 +60,12 @@ static void print_table(struct machine_cfg *m, const struct mb_result *r)
     const struct machine_model_sec *p = &m->model;
     printf("microbench %s (%s, %s, %lld cores)\n", m->machine.name, m->machine.protocol,
            m->machine.topology, (long long)m->machine.cores);
-    printf("  %-26s %10s %10s %10s\n", "", "simulated", "paper", "error");
+    printf("  %-31s %10s %10s %10s\n", "", "simulated", "paper", "error");
     row("R_L  own cache (ns)", r->r_l, p->R_L_ns);
     row("R_R  other core (ns)", r->r_r, p->R_R_ns);
     row("R_Q  other socket (ns)", r->r_q, p->R_Q_ns);
     row("R_I  memory (ns)", r->r_i, p->R_I_ns);
-    row("R_QI other socket's memory", r->r_qi, p->R_QI_ns);
+    row("R_QI other socket's memory (ns)", r->r_qi, p->R_QI_ns);
     row("contention b (ns)", r->contention_b, p->contention_b_ns);
     row("contention c (ns/thread)", r->contention_c, p->contention_c_ns);
     if (r->ncongestion)
@@ -224,12 +228,12 @@ static void json_tables(FILE *f, const struct mb_tables *t)
 static bool write_json(const char *path, struct machine_cfg *m, const struct mb_result *r,
                        const struct mb_tables *t)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+    FILE *f = cli_json_open(path);
+    if (!f)
         return false;
-    }
-    fprintf(f, "{\"config\": \"%s\", ", m->path);
+    fprintf(f, "{\"config\": ");
+    cli_json_string(f, m->path);
+    fprintf(f, ", ");
     json_num(f, "R_L_ns", r->r_l);
     fprintf(f, ", ");
     json_num(f, "R_R_ns", r->r_r);
@@ -266,7 +270,7 @@ static bool write_json(const char *path, struct machine_cfg *m, const struct mb_
         else
             fprintf(f, ",\n \"tables\": null");
         fprintf(f, "}\n");
-        return fclose(f) == 0;
+        return cli_json_close(f, path);
     }
     fprintf(f, "},\n \"mpb\": {");
     json_num(f, "local_cycles", r->mpb_local_cycles);
@@ -277,7 +281,7 @@ static bool write_json(const char *path, struct machine_cfg *m, const struct mb_
     for (int i = 0; i < r->ndram; i++)
         fprintf(f, "%s[%g, %.3f]", i ? ", " : "", r->dram[i].x, r->dram[i].ns);
     fprintf(f, "]},\n \"tables\": null}\n");
-    return fclose(f) == 0;
+    return cli_json_close(f, path);
 }
 
 int cli_microbench(int argc, char **argv)
@@ -311,6 +315,10 @@ int cli_microbench(int argc, char **argv)
         return cli_usage_error("microbench", "unexpected argument '%s'", argv[optind]);
     if (!config)
         return cli_usage_error("microbench", "-c CONFIG is required");
+    if (json && !cli_check_output("microbench", "--json", json))
+        return SIM_EXIT_INPUT;
+    if (json && strcmp(json, "-") == 0)
+        cli_json_stdout();
     struct machine_cfg m;
     if (!cli_load_machine(config, sets, nsets, &m))
         return SIM_EXIT_INPUT;

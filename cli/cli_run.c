@@ -30,6 +30,12 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                           {"trace-window", required_argument, NULL, 'W'},
                                           {"trace-max-bytes", required_argument, NULL, 'B'},
                                           {"plot", required_argument, NULL, 'P'},
+                                          {"from", required_argument, NULL, 'F'},
+                                          {"to", required_argument, NULL, 'U'},
+                                          {"thread", required_argument, NULL, 'H'},
+                                          {"iteration", required_argument, NULL, 'I'},
+                                          {"wide", no_argument, NULL, 'D'},
+                                          {"per-iteration", no_argument, NULL, 'R'},
                                           {0}};
     int c, bad = 0;
     optind = 1;
@@ -37,11 +43,41 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
     while ((c = cli_next_opt(sub, argc, argv, ":c:s:w:t:i:", longs, &bad)) != -1) {
         if (bad)
             return bad;
-        if ((c == 'M' || c == 'N') && !explain)
-            return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
-        if ((c == 'J' || c == 'L' || c == 'T' || c == 'W' || c == 'B' || c == 'P') && explain)
-            return cli_usage_error(sub, "unknown option '%s'", argv[optind - 1]);
+        if (strchr("MNFUHID", c) && !explain)
+            return cli_usage_error(sub, "unknown option '%s' (an option of ccsim explain)",
+                                   argv[optind - 1]);
+        if (strchr("JLTWBPR", c) && explain)
+            return cli_usage_error(sub, "unknown option '%s' (an option of ccsim run)",
+                                   argv[optind - 1]);
         switch (c) {
+        case 'F':
+            if (!cli_parse_ns(sub, "--from", optarg, &a->explain_from))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'U':
+            if (!cli_parse_ns(sub, "--to", optarg, &a->explain_to))
+                return SIM_EXIT_INPUT;
+            break;
+        case 'H': {
+            uint64_t v;
+            if (!cli_parse_u64(sub, "--thread", optarg, 0, WL_MAX_THREADS - 1, &v))
+                return SIM_EXIT_INPUT;
+            a->explain_thread = (int64_t)v;
+            break;
+        }
+        case 'I': {
+            uint64_t v;
+            if (!cli_parse_u64(sub, "--iteration", optarg, 0, INT64_MAX, &v))
+                return SIM_EXIT_INPUT;
+            a->explain_iteration = (int64_t)v;
+            break;
+        }
+        case 'D':
+            a->wide = true;
+            break;
+        case 'R':
+            a->per_iteration = true;
+            break;
         case 'c':
             a->config = optarg;
             break;
@@ -90,6 +126,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                        "--trace-window '%s': expected FROM:TO or FROM: in ns, "
                                        "FROM < TO",
                                        optarg);
+            a->trace_window_given = true;
             break;
         case 'P':
             a->plot = optarg;
@@ -98,6 +135,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
             if (!cli_parse_u64(sub, "--trace-max-bytes", optarg, 1024, UINT64_MAX,
                                &a->trace_max_bytes))
                 return SIM_EXIT_INPUT;
+            a->trace_max_bytes_given = true;
             break;
         }
     }
@@ -118,6 +156,15 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
         return cli_usage_error(sub, "-w needs -t THREADS");
     if (a->gen && !a->iterations)
         a->iterations = 100;
+    if (explain && a->explain_to < a->explain_from)
+        return cli_usage_error(sub, "--to comes before --from");
+    if (!a->trace_out && a->trace_window_given)
+        return cli_usage_error(sub, "--trace-window needs --trace-out FILE (it limits what that "
+                                    "file gets)");
+    if (!a->trace_out && a->trace_max_bytes_given)
+        return cli_usage_error(sub, "--trace-max-bytes needs --trace-out FILE");
+    if (a->per_iteration && !a->json)
+        return cli_usage_error(sub, "--per-iteration adds to the JSON: give --json FILE too");
     return 0;
 }
 
@@ -137,15 +184,18 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
                "p10 %.1f  p90 %.1f\n",
                (unsigned long long)r->iterations, r->latency.median, r->latency.min, r->latency.max,
                r->latency.mean, r->latency.p10, r->latency.p90);
+    else if (r->deadlock)
+        printf("latency: no iteration completed before the deadlock\n");
     else
         printf("latency: no iteration was measured (no `mark` after a `sync`)\n");
-    printf("counters: loads %llu  stores %llu  misses %llu  invalidations %llu  poll_refetches "
-           "%llu  steals %llu  writebacks %llu\n",
+    printf("counters: loads %llu  stores %llu  atomics %llu  misses %llu  invalidations %llu  "
+           "handoffs %llu  poll_refetches %llu  steals %llu  writebacks %llu\n",
            (unsigned long long)r->loads, (unsigned long long)r->stores,
-           (unsigned long long)r->misses, (unsigned long long)r->invalidations,
+           (unsigned long long)r->atomics, (unsigned long long)r->misses,
+           (unsigned long long)r->invalidations, (unsigned long long)r->handoffs,
            (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
            (unsigned long long)r->writebacks);
-    printf("          network %llu bytes  home queueing %.1f ns  link queueing %.1f ns\n",
+    printf("network: %llu bytes  home queueing %.1f ns  link queueing %.1f ns\n",
            (unsigned long long)r->network_bytes, r->home_queue_ns, r->link_queue_ns);
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
     bool coherent = m->memsys->coherent;
@@ -160,14 +210,44 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
            r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0);
 }
 
+static void json_numbers(FILE *f, const double *v, uint64_t n)
+{
+    fputc('[', f);
+    for (uint64_t i = 0; i < n; i++)
+        fprintf(f, "%s%.3f", i ? ", " : "", v[i]);
+    fputc(']', f);
+}
+
+/* Every thread's latencies (from each sync to its own last mark): min,
+ * median, max and mean over the iterations it marked in; null for a thread
+ * that never marked; with --per-iteration, every one. */
+static void write_thread_latency(FILE *f, const struct core_result *r, bool per_iteration)
+{
+    fprintf(f, " \"thread_latency_ns\": [");
+    for (int i = 0; i < r->threads; i++) {
+        const struct core_thread_latency *t = &r->thread_latency[i];
+        fprintf(f, "%s\n  {\"thread\": %d, \"iterations\": %llu", i ? "," : "", i,
+                (unsigned long long)t->iterations);
+        if (t->iterations)
+            fprintf(f, ", \"min\": %.3f, \"median\": %.3f, \"max\": %.3f, \"mean\": %.3f",
+                    t->stats.min, t->stats.median, t->stats.max, t->stats.mean);
+        else
+            fprintf(f, ", \"min\": null, \"median\": null, \"max\": null, \"mean\": null");
+        if (per_iteration) {
+            fprintf(f, ", \"per_iteration_ns\": ");
+            json_numbers(f, t->ns, t->iterations);
+        }
+        fputc('}', f);
+    }
+    fprintf(f, "],\n");
+}
+
 static bool write_json(const char *path, const struct machine_cfg *m, const struct cli_run_args *a,
                        const struct wl_program *p, const struct core_result *r)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot write the JSON result: %s\n", path, strerror(errno));
+    FILE *f = cli_json_open(path);
+    if (!f)
         return false;
-    }
     fprintf(f, "{\"ccsim\": ");
     cli_json_string(f, sim_version());
     fprintf(f, ", \"config\": ");
@@ -191,12 +271,19 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             " \"counters\": {\"loads\": %llu, \"stores\": %llu, \"misses\": %llu, "
             "\"invalidations\": %llu, \"poll_refetches\": %llu, \"steals\": %llu, "
             "\"writebacks\": %llu, \"network_bytes\": %llu, \"home_queue_ns\": %.3f, "
-            "\"link_queue_ns\": %.3f},\n",
+            "\"link_queue_ns\": %.3f, \"atomics\": %llu, \"handoffs\": %llu},\n",
             (unsigned long long)r->loads, (unsigned long long)r->stores,
             (unsigned long long)r->misses, (unsigned long long)r->invalidations,
             (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
             (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
-            r->home_queue_ns, r->link_queue_ns);
+            r->home_queue_ns, r->link_queue_ns, (unsigned long long)r->atomics,
+            (unsigned long long)r->handoffs);
+    write_thread_latency(f, r, a->per_iteration);
+    if (a->per_iteration) {
+        fprintf(f, " \"per_iteration_ns\": ");
+        json_numbers(f, r->latency_ns, r->iterations);
+        fprintf(f, ",\n");
+    }
     fprintf(f,
             " \"checks\": {\"coherence_violations\": %llu, \"value_errors\": %llu, "
             "\"deadlock\": %s},\n",
@@ -208,7 +295,7 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             (unsigned long long)r->events, r->wall_s,
             r->wall_s > 0 ? (double)r->events / r->wall_s : 0.0,
             (unsigned long long)r->simulated_ns);
-    return fclose(f) == 0;
+    return cli_json_close(f, path);
 }
 
 static void print_links(const struct cli_session *ss)
@@ -272,9 +359,11 @@ struct run_progress {
     const struct sim_kernel *k;
 };
 
-static void on_iteration(void *ctx, uint64_t iteration)
+static void on_iteration(void *ctx, uint64_t iteration, const char *loop_var, int64_t loop_value)
 {
     struct run_progress *rp = ctx;
+    (void)loop_var;
+    (void)loop_value;
     progress_update(&rp->p, iteration ? iteration - 1 : 0, sim_now(rp->k) / SIM_PS_PER_NS,
                     sim_events_fired(rp->k));
 }
@@ -304,14 +393,36 @@ static void hint_noncoherent(const struct cli_session *ss, const struct core_res
                     "see each other's stores (docs/labs/05-scc-mpb, the scc-* generators)\n");
 }
 
+/* The output files, checked before the run rather than after it; --plot
+ * writes PNG only; --json - takes stdout (the summary goes to stderr). */
+static int check_outputs(const struct cli_run_args *a)
+{
+    if (a->json && !cli_check_output("run", "--json", a->json))
+        return SIM_EXIT_INPUT;
+    if (a->plot) {
+        const char *base = strrchr(a->plot, '/') ? strrchr(a->plot, '/') + 1 : a->plot;
+        const char *dot = strrchr(base, '.');
+        if (dot && strcmp(dot, ".png") != 0)
+            return cli_usage_error("run", "--plot %s: ccsim draws PNG only; name the file .png",
+                                   a->plot);
+        if (!cli_check_output("run", "--plot", a->plot) || !plot_available())
+            return SIM_EXIT_INPUT;
+    }
+    if (a->trace_out && !cli_check_output("run", "--trace-out", a->trace_out))
+        return SIM_EXIT_INPUT;
+    if (a->json && strcmp(a->json, "-") == 0)
+        cli_json_stdout();
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     struct cli_run_args a = {.seed = 1, .trace_to = UINT64_MAX, .trace_max_bytes = 200000000};
     int bad = cli_parse_run_args("run", argc, argv, &a);
     if (bad)
         return bad;
-    if (a.plot && !plot_available())
-        return SIM_EXIT_INPUT;
+    if ((bad = check_outputs(&a)))
+        return bad;
     struct cli_session ss;
     if ((bad = cli_session_open(&a, &ss)))
         return bad;

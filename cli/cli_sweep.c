@@ -306,8 +306,12 @@ static void put_row(struct sweep_run *r, size_t i, const char *row, size_t len)
 static void point_name(struct sweep_run *r, size_t i, char *buf, size_t size)
 {
     const struct sweep_point *p = &r->sw.points[i];
-    snprintf(buf, size, "%s %s -t %d -i %ld --seed %llu", r->sw.configs[p->config],
-             r->sw.specs[p->workload], p->threads, p->iterations, (unsigned long long)p->seed);
+    if (r->sw.trace_path[p->workload]) /* a trace says its own threads and loops */
+        snprintf(buf, size, "%s %s --seed %llu", r->sw.configs[p->config], r->sw.specs[p->workload],
+                 (unsigned long long)p->seed);
+    else
+        snprintf(buf, size, "%s %s -t %d -i %ld --seed %llu", r->sw.configs[p->config],
+                 r->sw.specs[p->workload], p->threads, p->iterations, (unsigned long long)p->seed);
 }
 
 /* Prints a refusal once. */
@@ -334,8 +338,7 @@ static bool accepted(struct sweep_run *r, size_t i)
         return !r->refused[i - 1];
     struct sim_diag d;
     sim_diag_init(&d);
-    bool ok = sweep_accepts(&r->sw.machines[p->config], r->sw.specs[p->workload], p->threads,
-                            p->iterations, &d);
+    bool ok = sweep_point_accepted(&r->sw, p, &d);
     if (!ok)
         refusal(r, &d);
     return ok;
@@ -350,8 +353,7 @@ static _Noreturn void child(struct sweep_run *r, size_t i, int fd)
     struct sweep_result res;
     struct sim_diag d;
     sim_diag_init(&d);
-    sweep_run_spec(&r->sw.machines[p->config], r->sw.specs[p->workload], p->threads, p->iterations,
-                   p->seed, &res, &d);
+    sweep_run_point(&r->sw, p, &res, &d);
     if (d.count)
         sim_diag_print(&d);
     bool ok = write_all(fd, (const char *)&res, sizeof res);

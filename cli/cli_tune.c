@@ -22,7 +22,7 @@
 #include <string.h>
 
 struct tune_args {
-    const char *config, *gen;
+    const char *config, *gen, *json;
     uint64_t threads, iterations, seed;
     const char *sets[64];
     size_t nsets;
@@ -34,6 +34,11 @@ struct candidate {
 };
 
 enum space { SPACE_NONE, SPACE_M, SPACE_MULTIM, SPACE_SHAPE, SPACE_K, SPACE_LINES };
+
+/* The parameter each space varies. */
+static const char *const space_param[] = {
+    [SPACE_NONE] = NULL,     [SPACE_M] = "m", [SPACE_MULTIM] = "m",
+    [SPACE_SHAPE] = "shape", [SPACE_K] = "k", [SPACE_LINES] = "lines"};
 
 static const struct {
     const char *gen;
@@ -54,13 +59,11 @@ static const struct {
 
 static int parse_tune_args(int argc, char **argv, struct tune_args *a)
 {
-    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
-                                          {"workload", required_argument, NULL, 'w'},
-                                          {"threads", required_argument, NULL, 't'},
-                                          {"iterations", required_argument, NULL, 'i'},
-                                          {"seed", required_argument, NULL, 'S'},
-                                          {"set", required_argument, NULL, 's'},
-                                          {0}};
+    static const struct option longs[] = {
+        {"config", required_argument, NULL, 'c'},  {"workload", required_argument, NULL, 'w'},
+        {"threads", required_argument, NULL, 't'}, {"iterations", required_argument, NULL, 'i'},
+        {"seed", required_argument, NULL, 'S'},    {"set", required_argument, NULL, 's'},
+        {"json", required_argument, NULL, 'J'},    {0}};
     int c, bad = 0;
     optind = 1;
     while ((c = cli_next_opt("tune", argc, argv, ":c:w:t:i:s:", longs, &bad)) != -1) {
@@ -71,6 +74,8 @@ static int parse_tune_args(int argc, char **argv, struct tune_args *a)
             a->config = optarg;
         else if (c == 'w')
             a->gen = optarg;
+        else if (c == 'J')
+            a->json = optarg;
         else if (c == 't')
             ok = cli_parse_u64("tune", "-t", optarg, 1, 4096, &a->threads);
         else if (c == 'i')
@@ -117,11 +122,25 @@ static void multim_list(char *buf, size_t size, int k, int threads)
         len += (size_t)snprintf(buf + len, size - len, "/%d", k);
 }
 
+/* Whether -w fixes the parameter tune would vary (bcast-tree:shape=binary). */
+static bool param_fixed(const char *gen)
+{
+    const char *p = space_param[space_of(gen)];
+    const char *args = strchr(gen, ':');
+    size_t len = p ? strlen(p) : 0;
+    for (const char *a = args; p && a; a = strchr(a + 1, ','))
+        if (strncmp(a + 1, p, len) == 0 && a[1 + len] == '=')
+            return true;
+    return false;
+}
+
 static size_t candidates(const char *gen, int threads, struct candidate **c)
 {
     static const char *const shapes[] = {"flat", "binary", "binomial"};
     size_t n = 0;
     char p[128];
+    if (param_fixed(gen))
+        return 0;
     switch (space_of(gen)) {
     case SPACE_NONE:
         break;
@@ -188,6 +207,56 @@ static void report(const char *what, const struct candidate *c)
         printf("%-8s %-40s (did not run: refused or failed)\n", what, c->spec);
 }
 
+static const char *status_name(const struct candidate *c)
+{
+    return c->r.status == SWEEP_OK ? "ok" : c->r.status == SWEEP_FAILED ? "failed" : "refused";
+}
+
+static void json_candidate(FILE *f, const struct candidate *c)
+{
+    if (!c) {
+        fprintf(f, "null");
+        return;
+    }
+    fprintf(f, "{\"workload\": ");
+    cli_json_string(f, c->spec);
+    fprintf(f, ", \"status\": \"%s\"", status_name(c));
+    if (c->r.status == SWEEP_OK)
+        fprintf(f, ", \"median_ns\": %.3f, \"min_ns\": %.3f, \"max_ns\": %.3f}",
+                c->r.latency.median, c->r.latency.min, c->r.latency.max);
+    else
+        fprintf(f, ", \"median_ns\": null, \"min_ns\": null, \"max_ns\": null}");
+}
+
+/* --json: every candidate, the best, the worst and the default. */
+static bool write_json(const struct tune_args *a, const struct machine_cfg *m,
+                       const struct candidate *c, size_t n, const struct candidate *best,
+                       const struct candidate *worst, const struct candidate *def)
+{
+    FILE *f = cli_json_open(a->json);
+    if (!f)
+        return false;
+    fprintf(f, "{\"config\": ");
+    cli_json_string(f, m->path);
+    fprintf(f, ", \"generator\": ");
+    cli_json_string(f, a->gen);
+    fprintf(f, ", \"threads\": %llu, \"iterations\": %llu, \"seed\": %llu,\n \"candidates\": [",
+            (unsigned long long)a->threads, (unsigned long long)a->iterations,
+            (unsigned long long)a->seed);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s\n  ", i ? "," : "");
+        json_candidate(f, &c[i]);
+    }
+    fprintf(f, "],\n \"best\": ");
+    json_candidate(f, best);
+    fprintf(f, ",\n \"worst\": ");
+    json_candidate(f, worst);
+    fprintf(f, ",\n \"default\": ");
+    json_candidate(f, def);
+    fprintf(f, "}\n");
+    return cli_json_close(f, a->json);
+}
+
 /* Measures every candidate and the default; prints best, worst, default. */
 static int tune(const struct machine_cfg *m, const struct tune_args *a, struct candidate *c,
                 size_t n)
@@ -208,13 +277,18 @@ static int tune(const struct machine_cfg *m, const struct tune_args *a, struct c
     }
     measure(m, a, &def);
     failed |= def.r.status == SWEEP_FAILED;
-    if (!n)
+    if (!n && param_fixed(a->gen))
+        printf("%s is fixed by -w %s: nothing to tune (measured as given)\n",
+               space_param[space_of(a->gen)], a->gen);
+    else if (!n)
         printf("%s has nothing to tune\n", a->gen);
     else if (!best)
-        printf("no candidate ran\n");
+        printf("no candidate ran: every one was refused or failed (see above)\n");
     report("best:", best);
     report("worst:", worst);
     report("default:", &def);
+    if (a->json && !write_json(a, m, c, n, best, worst, &def))
+        return SIM_EXIT_INPUT;
     return failed ? SIM_EXIT_FAIL : SIM_EXIT_OK;
 }
 
@@ -226,6 +300,10 @@ int cli_tune(int argc, char **argv)
         return bad;
     if (strlen(a.gen) >= SWEEP_NAME_MAX)
         return cli_usage_error("tune", "-w '%.40s...' is too long", a.gen);
+    if (a.json && !cli_check_output("tune", "--json", a.json))
+        return SIM_EXIT_INPUT;
+    if (a.json && strcmp(a.json, "-") == 0)
+        cli_json_stdout();
     struct machine_cfg m;
     if (!cli_load_machine(a.config, a.sets, a.nsets, &m))
         return SIM_EXIT_INPUT;

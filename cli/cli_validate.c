@@ -26,6 +26,7 @@ struct val_args {
     const char *config, *json, *params; /* params: NULL (auto), "paper", "fitted" */
     const char *plot;                   /* --plot DIR */
     bool optimize;                      /* --optimize */
+    bool threads_given;                 /* --threads (else the defaults) */
     const char *gens[VAL_MAX_W];
     int ngens;
     int threads[VAL_MAX_T];
@@ -339,13 +340,25 @@ static void print_header(const struct val_args *a, const struct machine_cfg *m,
         return;
     printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "
            "T_min > T_max); error = (median - T_min) / T_min\n");
-    printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s\n", "algorithm", "threads", "sim min", "median",
-           "max", "T_min", "T_max", "in band", "error");
+    printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s\n", "algorithm (times in ns)", "threads",
+           "sim min", "median", "max", "T_min", "T_max", "in band", "error");
+}
+
+/* A figure in a column of `width`: "-" when there is none (never nan). */
+static void print_num(int width, double v)
+{
+    if (isfinite(v))
+        printf(" %*.1f", width, v);
+    else
+        printf(" %*s", width, "-");
 }
 
 static void print_row(const struct val_row *r)
 {
-    printf("%-26s %7d %9.1f %9.1f %9.1f", r->algo->spec, r->threads, r->min, r->median, r->max);
+    printf("%-26s %7d", r->algo->spec, r->threads);
+    print_num(9, r->min);
+    print_num(9, r->median);
+    print_num(9, r->max);
     if (r->modelled)
         printf(" %9.1f %9.1f %7s %+7.1f%%%s\n", r->band.min, r->band.max, r->in_band ? "yes" : "no",
                100 * (r->median - r->band.min) / r->band.min,
@@ -378,11 +391,9 @@ static void json_row(FILE *f, const struct val_row *r)
 static bool write_json(const struct val_args *a, const struct machine_cfg *m,
                        const struct val_row *rows, int n, double fraction)
 {
-    FILE *f = fopen(a->json, "w");
-    if (!f) {
-        fprintf(stderr, "%s: cannot write the JSON result: %s\n", a->json, strerror(errno));
+    FILE *f = cli_json_open(a->json);
+    if (!f)
         return false;
-    }
     fprintf(f, "{\"config\": ");
     cli_json_string(f, m->path);
     fprintf(f, ", \"machine\": ");
@@ -399,7 +410,7 @@ static bool write_json(const struct val_args *a, const struct machine_cfg *m,
         fprintf(f, "%.4f}\n", fraction);
     else
         fprintf(f, "null}\n");
-    return fclose(f) == 0;
+    return cli_json_close(f, a->json);
 }
 
 /* Runs every selected algorithm at every thread count; fills rows. */
@@ -551,7 +562,7 @@ static int optimize(const struct val_args *a, const struct val_machine *vm,
                     const struct val_params *p)
 {
     struct val_opt o;
-    int threads = a->nthreads ? a->threads[0] : vm->cores;
+    int threads = a->threads_given ? a->threads[0] : vm->cores; /* as --help says */
     opt_diss(&o);
     int bad = opt_run(a, vm, p, &o, threads);
     if (!bad) {
@@ -598,6 +609,11 @@ int cli_validate(int argc, char **argv)
         return SIM_EXIT_INPUT;
     struct val_machine vm;
     machine_of(&m, &vm);
+    if (a.json && !cli_check_output("validate", "--json", a.json))
+        return SIM_EXIT_INPUT;
+    if (a.json && strcmp(a.json, "-") == 0)
+        cli_json_stdout();
+    a.threads_given = a.nthreads > 0;
     if (a.nthreads == 0)
         default_threads(&a, vm.cores);
     struct val_params p;

@@ -45,18 +45,54 @@ static void write_data(FILE *f, const struct plot_band_point *pts, int n)
     }
 }
 
-static void write_script(FILE *f, const char *png, const char *dat, const char *title)
+static bool pow2(int v)
+{
+    return v > 0 && (v & (v - 1)) == 0;
+}
+
+/* The x axis: log2 when every thread count is a power of two (the seeds'
+ * figures double the threads), ticks at the counts; one count alone gets
+ * a range around it, not an empty one. */
+static void write_axis(FILE *f, const struct plot_band_point *pts, int n)
+{
+    int lo = n ? pts[0].threads : 1, hi = lo;
+    bool all_pow2 = n > 0;
+    for (int i = 0; i < n; i++) {
+        lo = pts[i].threads < lo ? pts[i].threads : lo;
+        hi = pts[i].threads > hi ? pts[i].threads : hi;
+        all_pow2 &= pow2(pts[i].threads);
+    }
+    if (all_pow2) {
+        fprintf(f, "set logscale x 2\nset xrange [%g:%g]\nset xtics (", lo / 1.5, hi * 1.5);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s%d", i ? ", " : "", pts[i].threads);
+        fprintf(f, ")\n");
+    } else if (lo == hi)
+        fprintf(f, "set xrange [%d:%d]\n", lo - 1, hi + 1);
+    else
+        fprintf(f, "set offsets graph 0.05, graph 0.05, 0, 0\n");
+}
+
+static void write_script(FILE *f, const char *png, const char *dat, const char *title,
+                         const struct plot_band_point *pts, int n)
 {
     plot_png(f, png, 800, 560);
     fprintf(f, "set datafile missing '?'\nset title ");
     plot_quote(f, title);
     fprintf(f, " noenhanced\n"
                "set xlabel 'threads'\nset ylabel 'latency (ns)'\n"
-               "set key top left\nset grid\nset offsets graph 0.05, graph 0.05, 0, 0\nplot ");
+               "set key top left\nset grid\n");
+    write_axis(f, pts, n);
+    fprintf(f, "plot ");
     plot_quote(f, dat);
-    fprintf(f, " using 1:2:3 with filledcurves fs transparent solid 0.3 "
-               "lc rgb '#4080c0' title 'model [T_{min}, T_{max}]', \\\n"
-               "     '' using 1:5:4:6 with yerrorbars pt 7 lc rgb '#c03020' "
+    if (n == 1) /* a band needs two points: one point's band is a box */
+        fprintf(f, " using 1:(($2+$3)/2):($1*0.9):($1*1.1):2:3 with boxxyerror "
+                   "fs transparent solid 0.3 lc rgb '#4080c0' title 'model [T_{min}, T_{max}]', "
+                   "\\\n");
+    else
+        fprintf(f, " using 1:2:3 with filledcurves fs transparent solid 0.3 "
+                   "lc rgb '#4080c0' title 'model [T_{min}, T_{max}]', \\\n");
+    fprintf(f, "     '' using 1:5:4:6 with yerrorbars pt 7 lc rgb '#c03020' "
                "title 'simulated median (min..max)', \\\n"
                "     '' using 1:5 with lines lc rgb '#c03020' notitle\n");
 }
@@ -74,6 +110,6 @@ bool plot_validate(const char *dir, const char *spec, const struct plot_band_poi
     write_data(f, pts, n);
     if (!plot_close(f, dir, dat) || !(f = plot_open(dir, gp)))
         return false;
-    write_script(f, png, dat, spec);
+    write_script(f, png, dat, spec, pts, n);
     return plot_close(f, dir, gp) && plot_run(dir, gp, PLOT_TIMEOUT_S);
 }

@@ -7,14 +7,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ------------------------------------------------------------- the file */
 
 static const struct cfg_key sweep_keys[] = {
     CFG_STRING_ARRAY_KEY(struct sweep, configs, nconfigs, true,
-                         "machine configs: shipped names or paths"),
+                         "machine configs: shipped names or paths, each with optional "
+                         "overrides: \"CONFIG --set G.K=V ...\""),
     CFG_STRING_ARRAY_KEY(struct sweep, workloads, nworkloads, true,
-                         "generator specs NAME[:k=v,...]; a value A..B is a range"),
+                         "generator specs NAME[:k=v,...] (a value A..B is a range) or trace "
+                         "files"),
     CFG_INT_ARRAY_KEY(struct sweep, threads, nthreads, true, 1, 4096, NULL, "thread counts"),
     CFG_INT_KEY(struct sweep, iterations, false, 1, 1000000000, NULL, "iterations of every point"),
     CFG_INT_ARRAY_KEY(struct sweep, seeds, nseeds, false, 0, 9007199254740991.0, NULL,
@@ -30,27 +33,64 @@ static bool check_nonempty(const struct cfg_file *cf, const char *path, int n, s
     return false;
 }
 
-/* A config name: a shipped name, a path, or a path relative to the sweep
- * file's folder. */
+/* A file named in the sweep: as given (a shipped config's name too, for
+ * configs), else relative to the sweep file's folder; false if neither is
+ * a regular file. */
+static bool sweep_file(const struct sweep *sw, const char *name, char *path, size_t size)
+{
+    struct stat st;
+    snprintf(path, size, "%s", name);
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return true;
+    if (name[0] == '/')
+        return false;
+    const char *slash = strrchr(sw->path, '/');
+    int dl = slash ? (int)(slash - sw->path) : 1;
+    snprintf(path, size, "%.*s/%s", dl, slash ? sw->path : ".", name);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Splits "CONFIG --set G.K=V --set ..." into the config's name and its
+ * overrides (pointers into buf, which it changes). */
+static size_t split_sets(char *buf, const char **sets, size_t max)
+{
+    size_t n = 0;
+    for (char *p = strstr(buf, " --set "); p && n < max; p = strstr(p, " --set ")) {
+        *p = '\0';
+        p += strlen(" --set ");
+        p += strspn(p, " ");
+        sets[n++] = p;
+        char *end = strstr(p, " --set ");
+        if (end) {
+            char *t = end;
+            while (t > p && t[-1] == ' ')
+                *--t = '\0';
+        } else
+            p[strcspn(p, " ")] = '\0';
+    }
+    return n;
+}
+
+/* A config: a shipped name, a path, or a path relative to the sweep file's
+ * folder, with its --set overrides. */
 static bool load_config(struct sweep *sw, int i, int line, struct sim_diag *d)
 {
-    char path[1200];
-    const char *name = sw->configs[i];
-    if (!machine_config_find(name, path, sizeof path) && name[0] != '/') {
-        const char *slash = strrchr(sw->path, '/');
-        int dl = slash ? (int)(slash - sw->path) : 1;
-        snprintf(path, sizeof path, "%.*s/%s", dl, slash ? sw->path : ".", name);
-        FILE *f = fopen(path, "r");
-        if (!f) {
-            sim_diag_add(d, sw->path, line,
-                         "sweep.configs: '%s' is neither a config file nor a shipped config (ccsim "
-                         "list configs)",
-                         name);
-            return false;
-        }
-        fclose(f);
+    char path[1200], name[SWEEP_NAME_MAX];
+    const char *sets[16];
+    snprintf(name, sizeof name, "%s", sw->configs[i]);
+    size_t nsets = split_sets(name, sets, SIM_COUNT_OF(sets));
+    if (!machine_config_find(name, path, sizeof path) && !sweep_file(sw, name, path, sizeof path)) {
+        sim_diag_add(d, sw->path, line,
+                     "sweep.configs: '%s' is neither a config file nor a shipped config (ccsim "
+                     "list configs)",
+                     name);
+        return false;
     }
-    return machine_load(&sw->machines[i], path, NULL, 0, d);
+    if (machine_load(&sw->machines[i], path, sets, nsets, d))
+        return true;
+    sim_diag_add(d, sw->path, line, "sweep.configs: '%s' does not load (the messages above)",
+                 sw->configs[i]);
+    return false;
 }
 
 static bool known_generator(const char *spec)
@@ -62,19 +102,64 @@ static bool known_generator(const char *spec)
     return false;
 }
 
+/* A trace workload: parsed for every config (its line size, cores), so a
+ * trace a machine cannot run is an error of the sweep file, not of a
+ * point; its thread count is the trace's. */
+static bool add_trace(struct sweep *sw, const char *w, const char *path, struct sim_diag *d)
+{
+    bool ok = true;
+    int threads = 0;
+    for (int c = 0; c < sw->nconfigs && ok; c++) {
+        const struct machine_cfg *m = &sw->machines[c];
+        struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
+                                   (int)m->machine.threads_per_core};
+        struct wl_program *p = wl_parse_file(path, &po, d);
+        ok = p != NULL;
+        threads = p ? wl_program_threads(p) : 0;
+        wl_program_free(p);
+    }
+    char err[128];
+    if (ok && !sweep_expand(w, &sw->specs, &sw->nspecs, err, sizeof err)) {
+        sim_diag_add(d, sw->path, 0, "sweep.workloads: '%s': %s", w, err);
+        return false;
+    }
+    if (!ok)
+        return false;
+    sw->trace_path = sim_xrealloc(sw->trace_path, sw->nspecs * sizeof *sw->trace_path);
+    sw->trace_threads = sim_xrealloc(sw->trace_threads, sw->nspecs * sizeof *sw->trace_threads);
+    sw->trace_path[sw->nspecs - 1] = sim_xstrdup(path);
+    sw->trace_threads[sw->nspecs - 1] = threads;
+    return true;
+}
+
+/* A workload is a generator spec (its ranges expanded) or a trace file. */
 static bool expand_workloads(struct sweep *sw, int line, struct sim_diag *d)
 {
     bool ok = true;
     for (int i = 0; i < sw->nworkloads; i++) {
         const char *w = sw->workloads[i];
-        char err[512];
+        char err[512], path[1200];
+        size_t before = sw->nspecs;
+        if (!known_generator(w) && sweep_file(sw, w, path, sizeof path)) {
+            ok &= add_trace(sw, w, path, d);
+            continue;
+        }
         if (!known_generator(w)) {
             sim_diag_add(d, sw->path, line,
-                         "sweep.workloads: '%s' names no generator (ccsim list generators)", w);
+                         "sweep.workloads: '%s' names no generator (ccsim list generators) and no "
+                         "trace file",
+                         w);
             ok = false;
         } else if (!sweep_expand(w, &sw->specs, &sw->nspecs, err, sizeof err)) {
             sim_diag_add(d, sw->path, line, "sweep.workloads: '%s': %s", w, err);
             ok = false;
+        }
+        sw->trace_path = sim_xrealloc(sw->trace_path, (sw->nspecs + 1) * sizeof *sw->trace_path);
+        sw->trace_threads =
+            sim_xrealloc(sw->trace_threads, (sw->nspecs + 1) * sizeof *sw->trace_threads);
+        for (size_t k = before; k < sw->nspecs; k++) {
+            sw->trace_path[k] = NULL;
+            sw->trace_threads[k] = 0;
         }
     }
     return ok;
@@ -82,7 +167,10 @@ static bool expand_workloads(struct sweep *sw, int line, struct sim_diag *d)
 
 static bool make_points(struct sweep *sw, int line, struct sim_diag *d)
 {
-    size_t n = (size_t)sw->nconfigs * sw->nspecs * (size_t)sw->nthreads * (size_t)sw->nseeds;
+    size_t n = 0; /* a trace is one point per config and seed: its threads are its own */
+    for (size_t w = 0; w < sw->nspecs; w++)
+        n += (size_t)sw->nconfigs * (sw->trace_path[w] ? 1 : (size_t)sw->nthreads) *
+             (size_t)sw->nseeds;
     if (n > SWEEP_MAX_POINTS) {
         sim_diag_add(d, sw->path, line, "the sweep has %zu points (at most %d)", n,
                      SWEEP_MAX_POINTS);
@@ -91,11 +179,11 @@ static bool make_points(struct sweep *sw, int line, struct sim_diag *d)
     sw->points = sim_xcalloc(n ? n : 1, sizeof *sw->points);
     for (int c = 0; c < sw->nconfigs; c++)
         for (size_t w = 0; w < sw->nspecs; w++)
-            for (int t = 0; t < sw->nthreads; t++)
+            for (int t = 0; t < (sw->trace_path[w] ? 1 : sw->nthreads); t++)
                 for (int s = 0; s < sw->nseeds; s++)
-                    sw->points[sw->npoints++] =
-                        (struct sweep_point){c, (int)w, (int)sw->threads[t], (long)sw->iterations,
-                                             (uint64_t)sw->seeds[s]};
+                    sw->points[sw->npoints++] = (struct sweep_point){
+                        c, (int)w, sw->trace_path[w] ? sw->trace_threads[w] : (int)sw->threads[t],
+                        sw->trace_path[w] ? 0 : (long)sw->iterations, (uint64_t)sw->seeds[s]};
     return true;
 }
 
@@ -107,11 +195,12 @@ static bool check_and_expand(struct sweep *sw, struct cfg_file *cf, struct sim_d
     ok &= check_nonempty(cf, "sweep.seeds", sw->nseeds, d);
     if (!ok)
         return false;
-    ok = expand_workloads(sw, cfg_line(cf, "sweep.workloads"), d);
     sw->machines = sim_xcalloc((size_t)sw->nconfigs, sizeof *sw->machines);
     int line = cfg_line(cf, "sweep.configs");
     for (int i = 0; i < sw->nconfigs; i++)
         ok &= load_config(sw, i, line, d);
+    if (ok) /* traces are parsed for the machines */
+        ok = expand_workloads(sw, cfg_line(cf, "sweep.workloads"), d);
     return ok && make_points(sw, cfg_line(cf, "sweep"), d);
 }
 
@@ -122,7 +211,7 @@ bool sweep_load(struct sweep *sw, const char *path, struct sim_diag *d)
     sw->iterations = 100;
     sw->seeds[0] = 1;
     sw->nseeds = 1;
-    struct cfg_file *cf = cfg_open(path, d);
+    struct cfg_file *cf = cfg_open_kind(path, "sweep file", d);
     if (!cf)
         return false;
     const struct cfg_section sec = {
@@ -136,9 +225,16 @@ bool sweep_load(struct sweep *sw, const char *path, struct sim_diag *d)
 
 void sweep_free(struct sweep *sw)
 {
-    for (size_t i = 0; i < sw->nspecs; i++)
+    for (size_t i = 0; i < sw->nspecs; i++) {
         free(sw->specs[i]);
+        if (sw->trace_path)
+            free(sw->trace_path[i]);
+    }
     free(sw->specs);
+    free(sw->trace_path);
+    free(sw->trace_threads);
+    sw->trace_path = NULL;
+    sw->trace_threads = NULL;
     free(sw->machines);
     free(sw->points);
     sw->specs = NULL;
@@ -232,8 +328,52 @@ static void copy_result(const struct core_result *w, struct sweep_result *r)
     r->events = w->events;
     r->deadlock = w->deadlock;
     r->wall_s = w->wall_s;
+    r->atomics = w->atomics;
+    r->handoffs = w->handoffs;
+    r->home_queue_ns = w->home_queue_ns;
+    r->link_queue_ns = w->link_queue_ns;
     bool failed = w->deadlock || w->value_errors || w->coherence_violations || w->input_error;
     r->status = failed ? SWEEP_FAILED : SWEEP_OK;
+}
+
+/* A trace's point: parsed for the machine and run as `ccsim run` does. */
+static void run_trace(const struct machine_cfg *m, const char *path, uint64_t seed,
+                      struct sweep_result *r, struct sim_diag *d)
+{
+    memset(r, 0, sizeof *r);
+    r->status = SWEEP_FAILED;
+    struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
+                               (int)m->machine.threads_per_core};
+    struct wl_program *p = wl_parse_file(path, &po, d);
+    struct machine *mc = p ? machine_build(m, seed, d) : NULL;
+    if (mc) {
+        struct core_machine w;
+        machine_view(mc, &w);
+        struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+        struct core_result res;
+        core_run(&w, p, &o, &res, d);
+        copy_result(&res, r);
+        core_result_free(&res);
+        machine_free(mc);
+    }
+    wl_program_free(p);
+}
+
+void sweep_run_point(const struct sweep *sw, const struct sweep_point *p, struct sweep_result *r,
+                     struct sim_diag *d)
+{
+    const struct machine_cfg *m = &sw->machines[p->config];
+    if (sw->trace_path[p->workload])
+        run_trace(m, sw->trace_path[p->workload], p->seed, r, d);
+    else
+        sweep_run_spec(m, sw->specs[p->workload], p->threads, p->iterations, p->seed, r, d);
+}
+
+bool sweep_point_accepted(const struct sweep *sw, const struct sweep_point *p, struct sim_diag *d)
+{
+    return sw->trace_path[p->workload] || /* checked when the sweep was loaded */
+           sweep_accepts(&sw->machines[p->config], sw->specs[p->workload], p->threads,
+                         p->iterations, d);
 }
 
 void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, long iterations,
@@ -264,7 +404,8 @@ void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, 
 const char sweep_csv_header[] =
     "config,workload,threads,iterations,seed,mean_ns,median_ns,min_ns,max_ns,p10_ns,p90_ns,"
     "loads,stores,misses,invalidations,poll_refetches,steals,writebacks,network_bytes,"
-    "value_errors,coherence_violations,events,wall_s\n";
+    "value_errors,coherence_violations,events,wall_s,atomics,handoffs,home_queue_ns,"
+    "link_queue_ns\n";
 
 /* Appends a CSV field, quoted if it holds a comma, quote or newline. */
 static size_t put_field(char *buf, size_t size, size_t len, const char *s)
@@ -300,16 +441,18 @@ size_t sweep_csv_row(const struct sweep *sw, const struct sweep_point *p,
     char key[2 * SWEEP_NAME_MAX + 128];
     sweep_point_key(sw, p, key, sizeof key);
     const struct core_stats *l = &r->latency;
-    int n = snprintf(
-        buf, size,
-        "%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-        "%llu,%llu,%llu,%.6f\n",
-        key, l->mean, l->median, l->min, l->max, l->p10, l->p90, (unsigned long long)r->loads,
-        (unsigned long long)r->stores, (unsigned long long)r->misses,
-        (unsigned long long)r->invalidations, (unsigned long long)r->poll_refetches,
-        (unsigned long long)r->steals, (unsigned long long)r->writebacks,
-        (unsigned long long)r->network_bytes, (unsigned long long)r->value_errors,
-        (unsigned long long)r->coherence_violations, (unsigned long long)r->events, r->wall_s);
+    int n =
+        snprintf(buf, size,
+                 "%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+                 "%llu,%llu,%llu,%.6f,%llu,%llu,%.3f,%.3f\n",
+                 key, l->mean, l->median, l->min, l->max, l->p10, l->p90,
+                 (unsigned long long)r->loads, (unsigned long long)r->stores,
+                 (unsigned long long)r->misses, (unsigned long long)r->invalidations,
+                 (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
+                 (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
+                 (unsigned long long)r->value_errors, (unsigned long long)r->coherence_violations,
+                 (unsigned long long)r->events, r->wall_s, (unsigned long long)r->atomics,
+                 (unsigned long long)r->handoffs, r->home_queue_ns, r->link_queue_ns);
     return n > 0 && (size_t)n < size ? (size_t)n : 0;
 }
 

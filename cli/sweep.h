@@ -5,15 +5,18 @@
  * A sweep file is libconfig, checked by the schema loader (cfg_*):
  *
  *     sweep = {
- *       configs   = ["teach-xbar", "knc-5110p"];             # names or paths
- *       workloads = ["barrier-dissemination:m=1..4", "m2o"]; # generator specs
+ *       configs   = ["teach-xbar", "knc-5110p --set ring.hop_cycles=2"]; # names or paths,
+ *                                                            # each with --set overrides
+ *       workloads = ["barrier-dissemination:m=1..4", "m2o", "my.trace"]; # specs or traces
  *       threads   = [2, 4, 8];
  *       iterations = 100;                                    # default 100
  *       seeds     = [1, 2];                                  # default [1]
  *     };
  *
  * The points are the cross product configs x workloads x threads x seeds, in
- * that nesting order (configs slowest, seeds fastest): the "point order".
+ * that nesting order (configs slowest, seeds fastest): the "point order". A
+ * trace is one point per config and seed (its threads are its own; its
+ * iterations column is 0: its loops say).
  * A parameter value `A..B` (integers, A <= B) in a workload spec expands to
  * one spec per value; several ranges multiply, the first varying slowest.
  *
@@ -48,6 +51,8 @@ struct sweep {
     struct machine_cfg *machines; /* one per config, loaded */
     char **specs;                 /* expanded workloads */
     size_t nspecs;
+    char **trace_path;  /* per spec: the trace file it names, or NULL (a generator) */
+    int *trace_threads; /* per spec: a trace's threads */
     struct sweep_point *points;
     size_t npoints;
 };
@@ -71,7 +76,16 @@ struct sweep_result {
     uint64_t network_bytes, value_errors, coherence_violations, events;
     bool deadlock;
     double wall_s;
+    uint64_t atomics, handoffs;
+    double home_queue_ns, link_queue_ns;
 };
+
+/* Runs point p (a generator spec or a trace file) in this process. */
+void sweep_run_point(const struct sweep *sw, const struct sweep_point *p, struct sweep_result *r,
+                     struct sim_diag *d);
+/* True if point p can run (a generator may refuse its threads; a trace was
+ * checked when the sweep loaded); else the refusal is in d. */
+bool sweep_point_accepted(const struct sweep *sw, const struct sweep_point *p, struct sim_diag *d);
 
 /* Runs a generator spec on a machine in this process. SWEEP_SKIPPED with
  * the generator's message in d if it refuses the point. */

@@ -34,10 +34,6 @@ struct track {
     sim_time_t since;
     int node;
     int64_t line;
-    bool req_pending, ans_pending;
-    sim_time_t req_time, ans_time;
-    const char *req_name, *ans_name;
-    int ans_src;
 };
 
 struct trace_out {
@@ -269,68 +265,48 @@ static void set_state(struct trace_out *t, struct track *tr, const char *state, 
     }
 }
 
+/* One end of a flow; the start carries the message's gloss ("means"). */
 static void flow_end(struct trace_out *t, const char *ph, uint64_t id, int pid, int tid,
-                     sim_time_t ts, const char *name)
+                     sim_time_t ts, const char *name, const char *gloss)
 {
     if (!ev_begin(t, ts))
         return;
     ev_head(t, ph, "msg", name, pid, tid, ts);
-    sb_printf(&t->body, ",\"id\":%" PRIu64 ",\"bp\":\"e\"}", id);
+    sb_printf(&t->body, ",\"id\":%" PRIu64 ",\"bp\":\"e\"", id);
+    if (gloss) {
+        sb_printf(&t->body, ",\"args\":{\"means\":");
+        sb_string(&t->body, gloss);
+        sb_printf(&t->body, "}");
+    }
+    sb_printf(&t->body, "}");
     ev_end(t);
 }
 
 /* A flow from (from_node, t0) to (to_node, t1) on one line, both ends or none. */
 static void flow(struct trace_out *t, int64_t line, int from_node, sim_time_t t0, int to_node,
-                 sim_time_t t1, const char *name)
+                 sim_time_t t1, const char *name, const char *gloss)
 {
     if (!in_window(t, t0) || !in_window(t, t1) || t->full)
         return;
     uint64_t id = ++t->next_flow;
     size_t mark_ev = t->nev, mark_len = t->body.len;
-    flow_end(t, "s", id, line_pid(line), from_node, t0, name);
-    flow_end(t, "f", id, line_pid(line), to_node, t1, name);
+    flow_end(t, "s", id, line_pid(line), from_node, t0, name, gloss);
+    flow_end(t, "f", id, line_pid(line), to_node, t1, name, NULL);
     if (t->nev != mark_ev + 2) { /* the cap cut it in half: drop the start */
         t->nev = mark_ev;
         t->body.len = mark_len;
     }
 }
 
-/* The first action whose name starts with one of the prefixes, or NULL. */
-static const char *action(const struct cc_step *st, const char *p1, const char *p2)
+/* Every message is an arrow, named as the tables name it: from its sender
+ * when it was sent to the first row it drives at its receiver (a request a
+ * busy home parks is drawn to where it was parked). */
+static void message_flow(struct trace_out *t, int64_t line, const struct cc_step *st)
 {
-    for (int i = 0; i < 8 && st->actions[i]; i++)
-        if (strncmp(st->actions[i], p1, strlen(p1)) == 0 ||
-            strncmp(st->actions[i], p2, strlen(p2)) == 0)
-            return st->actions[i];
-    return NULL;
-}
-
-static void flows(struct trace_out *t, int64_t line, const struct cc_step *st, struct track *tr)
-{
-    const char *a;
-    if (!st->home && st->msg_src < 0 && (a = action(st, "send_get", "send_upgrade"))) {
-        tr->req_pending = true;
-        tr->req_time = st->time;
-        tr->req_name = a;
-    }
-    if (st->home && st->msg_src >= 0 && st->msg_src == st->requester && st->msg_src != st->node) {
-        struct track *rq = track_get(t, line, st->msg_src);
-        if (rq->req_pending)
-            flow(t, line, rq->node, rq->req_time, st->node, st->time, rq->req_name);
-        rq->req_pending = false;
-    }
-    if (!st->home && st->msg_src >= 0 && tr->ans_pending && st->msg_src == tr->ans_src) {
-        flow(t, line, tr->ans_src, tr->ans_time, st->node, st->time, tr->ans_name);
-        tr->ans_pending = false;
-    }
-    if (st->requester >= 0 && st->requester != st->node &&
-        (a = action(st, "send_data", "send_grant"))) {
-        struct track *rq = track_get(t, line, st->requester);
-        rq->ans_pending = true;
-        rq->ans_time = st->time;
-        rq->ans_src = st->node;
-        rq->ans_name = a;
-    }
+    if (!st->msg_type || !st->msg_first || st->msg_src < 0 || (unsigned)st->msg_src >= NODE_KEYS)
+        return;
+    track_get(t, line, st->msg_src); /* names the sender's track */
+    flow(t, line, st->msg_src, st->msg_sent, st->node, st->time, st->msg_type, st->msg_gloss);
 }
 
 static void on_step(void *ctx, const struct cc_step *st)
@@ -350,7 +326,7 @@ static void on_step(void *ctx, const struct cc_step *st)
         set_state(t, tr, st->from, st->time, !st->home);
     if (strcmp(st->from, st->to) != 0)
         set_state(t, tr, st->to, st->time, !st->home);
-    flows(t, line, st, tr);
+    message_flow(t, line, st);
 }
 
 /* ------------------------------------------------------------ open, close */

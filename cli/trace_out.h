@@ -10,11 +10,13 @@
  *    one track per cache or home that touches it ("core C", "home H"): the
  *    line's state there over time, one "X" span per state (state I is not
  *    drawn), and a counter "copies" ("ph":"C": caches holding a valid copy);
- *  - message flows ("ph":"s" then "ph":"f", same "id", "bp":"e"): a core's
- *    request (send_gets, send_getx, send_upgrade...) to the home row that
- *    takes it for that requester, and an answer (send_data..., send_grant)
- *    to the first row at the requester that the answering node's message
- *    drives. A flow is written only with both ends, so every "s" has its "f".
+ *  - message flows ("ph":"s" then "ph":"f", same "id", "bp":"e"), one per
+ *    message, named as the protocol tables name it (GetS, GetX, Fwd_GetX,
+ *    Data_M, Inv_Ack, Unblock, ...; the start's args "means" glosses it):
+ *    from the sender's track when it was
+ *    sent to the first row it drives at the receiver (a request a busy home
+ *    parks ends where it was parked). A flow is written only with both
+ *    ends, so every "s" has its "f".
  *  - "M" metadata events naming every process and track.
  * Events are buffered and written sorted by time (stable), so every track is
  * in time order. A window [from, to] (ps) keeps only what lies in it (spans

@@ -322,7 +322,6 @@ static void send_inv(struct cc_ctx *c, int to)
 {
     cc_send(c->sys, M_INV, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0);
     c->dir->tx.pending++;
-    c->sys->stats.invalidations++;
 }
 
 /* Invalidates every holder but the requester and `keep`. */

@@ -94,30 +94,34 @@
     X(Fwd_Ack_Dirty, "the owner answered; the line is dirty and stays in the caches (GOLS)")       \
     X(Unblock, "the requester has its data: the transaction is over")                              \
     X(Probe_Ack, "a probed cache answered")                                                        \
-    X(Done, "every awaited answer is in (internal)")
+    X(Done, "internal: every awaited answer is in")
 
+/* The messages on the wire: X(ENUM, the tables' name, what it says). The
+ * tables' name is the event it raises at its receiver where that is one
+ * event (a GetX from a core that holds a copy is the home's Upgrade event,
+ * a PutS the last sharer sends its PutS_Last). */
 #define CC_MSGS(X)                                                                                 \
-    X(GETS)                                                                                        \
-    X(GETX)                                                                                        \
-    X(PUTS)                                                                                        \
-    X(PUTX)                                                                                        \
-    X(DATA_S)                                                                                      \
-    X(DATA_E)                                                                                      \
-    X(DATA_M)                                                                                      \
-    X(DATA_F)                                                                                      \
-    X(GRANT)                                                                                       \
-    X(INV)                                                                                         \
-    X(INV_ACK)                                                                                     \
-    X(FWD_GETS)                                                                                    \
-    X(FWD_GETX)                                                                                    \
-    X(FWD_ACK)                                                                                     \
-    X(FWD_ACK_DATA)                                                                                \
-    X(FWD_ACK_OWNED)                                                                               \
-    X(FWD_ACK_DIRTY)                                                                               \
-    X(PUT_ACK)                                                                                     \
-    X(UNBLOCK)                                                                                     \
-    X(PROBE)                                                                                       \
-    X(PROBE_ACK)
+    X(GETS, "GetS", "asks for a copy to read")                                                     \
+    X(GETX, "GetX", "asks for a copy to write")                                                    \
+    X(PUTS, "PutS", "a shared copy leaves")                                                        \
+    X(PUTX, "PutX", "the owned copy leaves")                                                       \
+    X(DATA_S, "Data_S", "the line, to hold shared")                                                \
+    X(DATA_E, "Data_E", "the line, exclusive and clean")                                           \
+    X(DATA_M, "Data_M", "the line, to write")                                                      \
+    X(DATA_F, "Data_F", "the line, to hold as the forwarder")                                      \
+    X(GRANT, "Grant", "permission to write the copy held")                                         \
+    X(INV, "Inv", "drop your copy")                                                                \
+    X(INV_ACK, "Inv_Ack", "the copy is dropped")                                                   \
+    X(FWD_GETS, "Fwd_GetS", "another core reads: send it the line")                                \
+    X(FWD_GETX, "Fwd_GetX", "another core writes: send it the line, drop yours")                   \
+    X(FWD_ACK, "Fwd_Ack", "answered; the copy stays clean")                                        \
+    X(FWD_ACK_DATA, "Fwd_Ack_Data", "answered, with the line for memory")                          \
+    X(FWD_ACK_OWNED, "Fwd_Ack_Owned", "answered; the copy stays Owned")                            \
+    X(FWD_ACK_DIRTY, "Fwd_Ack_Dirty", "answered; the line stays dirty in the caches")              \
+    X(PUT_ACK, "Put_Ack", "the eviction is accepted")                                              \
+    X(UNBLOCK, "Unblock", "the requester has its data: the transaction is over")                   \
+    X(PROBE, "Probe", "a broadcast probe")                                                         \
+    X(PROBE_ACK, "Probe_Ack", "the probe is answered")
 
 #define CC_ENUM_STATE(name, doc) CS_##name,
 enum cc_cache_state { CC_CACHE_STATES(CC_ENUM_STATE) CS_COUNT };
@@ -131,7 +135,7 @@ enum cc_cache_event { CC_CACHE_EVENTS(CC_ENUM_EVENT) CE_COUNT };
 #define CC_ENUM_EVENT(name, doc) HE_##name,
 enum cc_home_event { CC_HOME_EVENTS(CC_ENUM_EVENT) HE_COUNT };
 #undef CC_ENUM_EVENT
-#define CC_ENUM_MSG(name) M_##name,
+#define CC_ENUM_MSG(name, table, doc) M_##name,
 enum cc_msg_type { CC_MSGS(CC_ENUM_MSG) M_COUNT };
 #undef CC_ENUM_MSG
 
@@ -143,6 +147,8 @@ extern const char *const cc_cache_event_names[CE_COUNT];
 extern const char *const cc_cache_event_docs[CE_COUNT];
 extern const char *const cc_home_event_names[HE_COUNT];
 extern const char *const cc_home_event_docs[HE_COUNT];
+extern const char *const cc_msg_table_names[M_COUNT]; /* "GetS", "Fwd_GetX", ... */
+extern const char *const cc_msg_docs[M_COUNT];
 
 /* ------------------------------------------------------------ rows */
 
@@ -330,6 +336,11 @@ struct cc_system {
     struct sim_map shadow; /* line -> golden bytes */
     cc_observer_fn observer;
     void *observer_ctx;
+    /* what the row being observed did (touched only while observing) */
+    struct cc_sent obs_sent[CC_STEP_SENT];
+    int obs_nsent, obs_total;
+    uint64_t *obs_bits; /* the sharers before the row */
+    uint8_t obs_data[SIM_MAX_LINE_BYTES];
 };
 
 /* ------------------------------------------------------------ runtime API */
@@ -399,6 +410,7 @@ CC_HOME_ACTIONS(CC_DECLARE_ACTION)
 /* Helpers for actions (runtime.c). */
 #define CC_FLAG_GONE        1u /* the answering owner keeps no copy */
 #define CC_FLAG_FROM_WRITER 2u /* data from a core that held the line E or M */
+#define CC_FLAG_SEEN        4u /* an observer has seen a row this message drove */
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags);
 void cc_complete_request(struct cc_ctx *c);

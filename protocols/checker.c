@@ -40,7 +40,7 @@ static void report_line(struct cc_system *s, uint64_t line)
     const struct cc_hist *h;
     for (int i = 0; (h = cc_dir_hist(d, i)) != NULL; i++)
         fprintf(stderr, "    %.3f ns %s %d -> %d\n", (double)h->time / SIM_PS_PER_NS,
-                cc_msg_names[h->type], h->src, h->dst);
+                cc_msg_table_names[h->type], h->src, h->dst);
 }
 
 void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)

@@ -198,7 +198,8 @@ uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsign
 struct cc_stats {
     uint64_t loads, stores, atomics;
     uint64_t hits, misses;
-    uint64_t invalidations; /* INV messages */
+    uint64_t invalidations; /* copies taken away for a write: Inv and Fwd_GetX messages */
+    uint64_t handoffs;      /* Data_M from a cache: the line, to write, from cache to cache */
     uint64_t forwards;      /* requests forwarded to a cache */
     uint64_t probes;        /* broadcast probes to caches the directory does not list */
     uint64_t writebacks;    /* dirty data written to memory */
@@ -213,9 +214,10 @@ void cc_get_stats(const struct cc_system *s, struct cc_stats *out);
 /* The coherent runtime's message types as the tables' catalogue spells
  * them (CC_MSGS in cc_internal.h), NULL-terminated. */
 extern const char *const cc_msg_names[];
-/* How many messages of one type were sent so far, by name as the tables'
- * catalogue spells it ("GETS", "DATA_S", "INV", "FWD_GETS", "PUT_ACK", ...;
- * see CC_MSGS in cc_internal.h). An unknown name is an internal error. */
+/* How many messages of one type were sent so far, by its catalogue name
+ * ("GETS", "DATA_S", "INV", "FWD_GETS", "PUT_ACK", ...; see CC_MSGS in
+ * cc_internal.h) or the tables' name ("GetS", "Fwd_GetS"). An unknown name
+ * is an internal error. */
 uint64_t cc_msg_count(const struct cc_system *s, const char *type_name);
 /* Prints every (controller, state, event) row's counter that is non-zero. */
 void cc_print_row_counters(const struct cc_system *s, FILE *f);
@@ -224,20 +226,60 @@ void cc_print_outstanding(const struct cc_system *s, FILE *f);
 
 /* ------------------------------------------------------------ observing */
 
-/* One row that ran: for narrated logs (ccsim explain) and timelines. */
+/* A message a row sent, as the tables name it. */
+struct cc_sent {
+    const char *type;  /* the tables' name: "GetS", "Fwd_GetX", "Data_M", ... */
+    const char *gloss; /* what it says, in a few words */
+    int dst;           /* node id */
+    bool data;         /* it carries the line */
+};
+
+/* A directory entry as a home row met it or left it. */
+struct cc_dir_view {
+    int owner;                   /* the E/M/O owner, or -1 */
+    int forwarder;               /* MESIF's F, or -1 */
+    int sharers;                 /* how many sharers it lists (the owner not included) */
+    const uint64_t *sharer_bits; /* bit set over cores: (cores + 63) / 64 words */
+    int pending;                 /* answers the transaction still awaits */
+    bool gone;                   /* the answering owner was evicting: it keeps no copy */
+};
+
+#define CC_STEP_SENT 4096 /* messages a step lists; nsent_total counts them all */
+
+/* One row that ran: for narrated logs (ccsim explain) and timelines. A
+ * backend fills what it knows; the coherent runtime fills everything,
+ * so a narration can say what this row did in this instance and nothing
+ * the row could have done elsewhere. */
 struct cc_step {
     sim_time_t time;
     bool home; /* a home's row, else a cache's */
     int node;  /* the cache's core or the home's node id */
     uint64_t line;
-    const char *from, *to; /* state names (to == from: unchanged) */
+    const char *from, *to;         /* state names (to == from: unchanged) */
+    const char *from_doc, *to_doc; /* their glosses (NULL: none) */
     const char *event, *event_doc;
-    const char *actions[8]; /* names, NULL-terminated */
+    const char *actions[8]; /* the row's actions, names, NULL-terminated */
     const char *action_docs[8];
-    int msg_src;   /* the message's sender, or -1 (a core's request) */
+    int msg_src;   /* the message's sender, or -1 (a core's request, an internal event) */
     int requester; /* the home's requester, or -1 */
-    int owner;     /* home rows: the directory's owner, or -1 */
-    int sharers;   /* home rows: how many sharers it lists */
+    int owner;     /* home rows: the directory's owner after the row, or -1 */
+    int sharers;   /* home rows: how many sharers it lists after the row */
+    /* the message that raised the event (NULL type: none) */
+    const char *msg_type, *msg_gloss;
+    sim_time_t msg_sent; /* when it was sent */
+    bool msg_first;      /* the first row this message drives (a parked one runs again) */
+    /* what the row did (the coherent runtime; 0 / NULL elsewhere) */
+    bool detailed;              /* the fields below are filled */
+    const struct cc_req *req;   /* the core's request the row took, or NULL */
+    bool stalled, performed;    /* the request or message was parked; the request performed */
+    const struct cc_sent *sent; /* the messages it sent, in order */
+    int nsent, nsent_total;     /* listed (at most CC_STEP_SENT), sent in all */
+    unsigned memory_reads, llc_reads, writebacks; /* at the home, by this row */
+    struct cc_dir_view dir_before, dir_after;     /* home rows */
+    /* the line's bytes before and after the row: the copy (cache rows on a
+     * line the cache holds) or the memory's copy (home rows); NULL if none */
+    const uint8_t *data_before, *data_after;
+    unsigned line_bytes;
 };
 typedef void (*cc_observer_fn)(void *ctx, const struct cc_step *step);
 /* Calls fn after every row (NULL: off). */

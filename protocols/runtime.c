@@ -36,9 +36,15 @@ const char *const cc_home_event_names[HE_COUNT] = {CC_HOME_EVENTS(NAMES)};
 const char *const cc_home_event_docs[HE_COUNT] = {CC_HOME_EVENTS(DOCS)};
 #undef NAMES
 #undef DOCS
-#define MSG_NAME(name) #name,
+#define MSG_NAME(name, table, doc)  #name,
+#define MSG_TABLE(name, table, doc) table,
+#define MSG_DOC(name, table, doc)   doc,
 const char *const cc_msg_names[M_COUNT + 1] = {CC_MSGS(MSG_NAME) NULL};
+const char *const cc_msg_table_names[M_COUNT] = {CC_MSGS(MSG_TABLE)};
+const char *const cc_msg_docs[M_COUNT] = {CC_MSGS(MSG_DOC)};
 #undef MSG_NAME
+#undef MSG_TABLE
+#undef MSG_DOC
 
 /* ------------------------------------------------------------ state sets */
 
@@ -215,15 +221,26 @@ void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int
         memcpy(m->data, data, s->p.line_bytes);
     m->sent = sim_now(s->k);
     s->sent[type]++;
+    if (type == M_INV || type == M_FWD_GETX)
+        s->stats.invalidations++; /* a copy taken away for a write */
+    if (type == M_DATA_M && src < s->p.cores)
+        s->stats.handoffs++; /* the line, to write, from cache to cache */
     if (s->check)
         log_message(s, m);
+    if (s->observer) {
+        if (s->obs_nsent < CC_STEP_SENT)
+            s->obs_sent[s->obs_nsent++] =
+                (struct cc_sent){cc_msg_table_names[type], cc_msg_docs[type], dst, data != NULL};
+        s->obs_total++;
+    }
     net_send(s->net, m);
 }
 
 uint64_t cc_msg_count(const struct cc_system *s, const char *type_name)
 {
     for (int t = 0; t < M_COUNT; t++)
-        if (strcmp(cc_msg_names[t], type_name) == 0)
+        if (strcmp(cc_msg_names[t], type_name) == 0 ||
+            strcmp(cc_msg_table_names[t], type_name) == 0)
             return s->sent[t];
     sim_panic("cc_msg_count: no message type '%s'", type_name);
 }
@@ -295,12 +312,71 @@ void cc_coh_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
     s->observer_ctx = ctx;
 }
 
-static void observe(struct cc_system *s, const struct cc_row *row, struct cc_step *st)
+/* ------------------------------------------------------------ observing */
+
+/* What a row is measured against: the counters and the line before it. */
+struct obs_mark {
+    uint64_t memory_reads, llc_hits, writebacks;
+    bool data; /* obs_data holds the line's bytes */
+    struct cc_dir_view dir;
+};
+
+static struct cc_dir_view dir_view(const struct cc_system *s, const struct cc_dir *d,
+                                   const uint64_t *bits)
+{
+    return (struct cc_dir_view){d->owner, d->forwarder,  cc_sharer_count(s, d),
+                                bits,     d->tx.pending, d->tx.gone};
+}
+
+/* Before a row's actions: the counters, the line's bytes (NULL: none worth
+ * comparing) and, at a home, the directory entry. */
+static void obs_begin(struct cc_system *s, struct obs_mark *mk, const uint8_t *data,
+                      const struct cc_dir *d)
+{
+    s->obs_nsent = s->obs_total = 0;
+    mk->memory_reads = s->stats.memory_reads;
+    mk->llc_hits = s->stats.llc_hits;
+    mk->writebacks = s->stats.writebacks;
+    mk->data = data != NULL;
+    if (data)
+        memcpy(s->obs_data, data, s->p.line_bytes);
+    if (d) {
+        memcpy(s->obs_bits, d->sharers, s->sharer_words * sizeof *d->sharers);
+        mk->dir = dir_view(s, d, s->obs_bits);
+    }
+}
+
+static void obs_message(struct cc_step *st, struct sim_msg *m)
+{
+    if (!m)
+        return;
+    st->msg_type = cc_msg_table_names[m->type];
+    st->msg_gloss = cc_msg_docs[m->type];
+    st->msg_sent = m->sent;
+    st->msg_first = !(m->flags & CC_FLAG_SEEN);
+    m->flags |= CC_FLAG_SEEN;
+}
+
+/* After the actions: what the row did, to the observer. */
+static void observe(struct cc_system *s, const struct cc_row *row, struct cc_step *st,
+                    const struct obs_mark *mk, const uint8_t *data_after)
 {
     st->time = sim_now(s->k);
     for (int i = 0; i < CC_MAX_ACTIONS && row->actions[i]; i++) {
         st->actions[i] = row->actions[i]->name;
         st->action_docs[i] = row->actions[i]->doc;
+    }
+    st->detailed = true;
+    st->sent = s->obs_sent;
+    st->nsent = s->obs_nsent;
+    st->nsent_total = s->obs_total;
+    st->memory_reads = (unsigned)(s->stats.memory_reads - mk->memory_reads);
+    st->llc_reads = (unsigned)(s->stats.llc_hits - mk->llc_hits);
+    st->writebacks = (unsigned)(s->stats.writebacks - mk->writebacks);
+    st->line_bytes = s->p.line_bytes;
+    if (mk->data && data_after) {
+        st->data_before = s->obs_data;
+        st->data_after = data_after;
     }
     s->observer(s->observer_ctx, st);
 }
@@ -311,21 +387,59 @@ static const char *cache_state_name(const struct cc_system *s, int st)
     return cc_cache_state_names[st];
 }
 
-static void observe_cache(struct cc_system *s, struct cc_cache *c, uint64_t line,
-                          const struct cc_row *row, int from, int to, int ev,
-                          const struct sim_msg *m)
+static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct cc_line *cl,
+                          const struct cc_row *row, int from, const struct cc_ctx *ctx,
+                          struct sim_msg *m, const struct obs_mark *mk)
 {
+    int ev = ctx->event;
     struct cc_step st = {.home = false,
                          .node = c->id,
-                         .line = line,
+                         .line = cl->line,
                          .from = cache_state_name(s, from),
-                         .to = cache_state_name(s, to),
+                         .to = cache_state_name(s, cl->state),
+                         .from_doc = cc_cache_state_docs[from],
+                         .to_doc = cc_cache_state_docs[cl->state],
                          .event = cc_cache_event_names[ev],
                          .event_doc = cc_cache_event_docs[ev],
                          .msg_src = m ? m->src : -1,
                          .requester = m ? m->requester : -1,
-                         .owner = -1};
-    observe(s, row, &st);
+                         .owner = -1,
+                         .req = ctx->req,
+                         .stalled = ctx->stalled,
+                         .performed = ctx->performed};
+    obs_message(&st, m);
+    observe(s, row, &st, mk, cl->data);
+}
+
+static const char *home_state_name(const struct cc_system *s, int st)
+{
+    const char *const *alias = s->proto->home.state_alias;
+    return alias && alias[st] ? alias[st] : cc_home_state_names[st];
+}
+
+static void observe_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d,
+                         const struct cc_row *row, int from, const struct cc_ctx *ctx,
+                         struct sim_msg *m, const struct obs_mark *mk)
+{
+    int ev = ctx->event;
+    struct cc_step st = {.home = true,
+                         .node = h->id,
+                         .line = d->line,
+                         .from = home_state_name(s, from),
+                         .to = home_state_name(s, d->state),
+                         .from_doc = cc_home_state_docs[from],
+                         .to_doc = cc_home_state_docs[d->state],
+                         .event = cc_home_event_names[ev],
+                         .event_doc = cc_home_event_docs[ev],
+                         .msg_src = m ? m->src : -1,
+                         .requester = d->tx.requester,
+                         .owner = d->owner,
+                         .sharers = cc_sharer_count(s, d),
+                         .stalled = ctx->stalled,
+                         .dir_before = mk->dir,
+                         .dir_after = dir_view(s, d, d->sharers)};
+    obs_message(&st, m);
+    observe(s, row, &st, mk, d->memory);
 }
 
 static void run_cache(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int ev,
@@ -338,12 +452,15 @@ static void run_cache(struct cc_system *s, struct cc_cache *c, struct cc_line *c
     s->counters.cache[st][ev]++;
     struct cc_ctx ctx = {
         .sys = s, .cache = c, .cl = cl, .req = r, .msg = m, .line = cl->line, .event = ev};
+    struct obs_mark mk;
+    if (s->observer) /* a copy's bytes are worth comparing only while it is readable */
+        obs_begin(s, &mk, cl->data && cc_state_readable(st) ? cl->data : NULL, NULL);
     for (int i = 0; i < CC_MAX_ACTIONS && row->actions[i]; i++)
         row->actions[i]->fn(&ctx);
     if (row->next != CC_SAME)
         cl->state = (uint8_t)row->next;
     if (s->observer)
-        observe_cache(s, c, cl->line, row, st, cl->state, ev, m);
+        observe_cache(s, c, cl, row, st, &ctx, m, &mk);
     SIM_ASSERT(!r || ctx.stalled || ctx.performed || cache_transient(cl->state));
     after_cache_row(s, c, cl, st);
     if (ctx.performed && r->op == CC_FLUSH && cl->valid && !cache_transient(cl->state))
@@ -507,7 +624,7 @@ static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
     (void)k;
     int ev = cache_event_of(m->type);
     if (ev < 0)
-        no_row(s, "cache", c->id, m->line, "-", cc_msg_names[m->type]);
+        no_row(s, "cache", c->id, m->line, "-", cc_msg_table_names[m->type]);
     struct cc_line *cl = cache_find(s, c, m->line);
     struct cc_line ghost = {.line = m->line, .state = CS_I};
     if (!cl) /* no way holds it: the row for state I decides (usually: no row) */
@@ -597,26 +714,15 @@ static void run_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d, i
             no_row(s, "home", h->id, d->line, cc_home_state_names[st], cc_home_event_names[ev]);
         s->counters.home[st][ev]++;
         struct cc_ctx ctx = {.sys = s, .home = h, .dir = d, .msg = m, .line = d->line, .event = ev};
+        struct obs_mark mk;
+        if (s->observer)
+            obs_begin(s, &mk, d->memory, d);
         for (int i = 0; i < CC_MAX_ACTIONS && row->actions[i]; i++)
             row->actions[i]->fn(&ctx);
         if (row->next != CC_SAME)
             d->state = (uint8_t)row->next;
-        if (s->observer) {
-            const char *const *alias = s->proto->home.state_alias;
-            struct cc_step stp = {.home = true,
-                                  .node = h->id,
-                                  .line = d->line,
-                                  .from = alias && alias[st] ? alias[st] : cc_home_state_names[st],
-                                  .to = alias && alias[d->state] ? alias[d->state]
-                                                                 : cc_home_state_names[d->state],
-                                  .event = cc_home_event_names[ev],
-                                  .event_doc = cc_home_event_docs[ev],
-                                  .msg_src = m ? m->src : -1,
-                                  .requester = d->tx.requester,
-                                  .owner = d->owner,
-                                  .sharers = cc_sharer_count(s, d)};
-            observe(s, row, &stp);
-        }
+        if (s->observer)
+            observe_home(s, h, d, row, st, &ctx, m, &mk);
         SIM_ASSERT(d->tx.pending >= 0);
         SIM_ASSERT(!home_transient(d->state) || d->tx.requester >= 0);
         SIM_ASSERT(!ctx.stalled || is_request_event(ev));
@@ -641,7 +747,8 @@ static void home_handle_msg(struct cc_system *s, struct cc_home *h, struct sim_m
     struct cc_dir *d = cc_dir_get(s, h, m->line);
     int ev = home_event_of(s, d, m);
     if (ev < 0)
-        no_row(s, "home", h->id, m->line, cc_home_state_names[d->state], cc_msg_names[m->type]);
+        no_row(s, "home", h->id, m->line, cc_home_state_names[d->state],
+               cc_msg_table_names[m->type]);
     run_home(s, h, d, ev, m);
 }
 
@@ -766,6 +873,7 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
                  s->proto->name);
     expand_table(&s->proto->home, &s->home_cell[0][0], HS_COUNT, HE_COUNT, "home", s->proto->name);
     s->sharer_words = ((size_t)p->cores + 63) / 64;
+    s->obs_bits = sim_xcalloc(s->sharer_words, sizeof *s->obs_bits);
     s->caches = sim_xcalloc((size_t)p->cores, sizeof *s->caches);
     size_t nlines = (size_t)p->sets * p->ways;
     for (int i = 0; i < p->cores; i++) {
@@ -842,6 +950,7 @@ void cc_coh_destroy(struct cc_system *s)
     sim_map_each(&s->shadow, free_bytes, NULL);
     sim_map_destroy(&s->shadow);
     sim_msg_pool_destroy(&s->msgs);
+    free(s->obs_bits);
     free(s->caches);
     free(s->homes);
 }

@@ -82,7 +82,7 @@ static void print_dir(uint64_t key, void *val, void *ctx)
     const struct cc_hist *h;
     for (int i = 0; (h = cc_dir_hist(d, i)) != NULL; i++)
         fprintf(o->f, "    %.3f ns %s %d -> %d\n", (double)h->time / SIM_PS_PER_NS,
-                cc_msg_names[h->type], h->src, h->dst);
+                cc_msg_table_names[h->type], h->src, h->dst);
 }
 
 static void coh_print_outstanding(const struct cc_system *s, FILE *f)

@@ -13,13 +13,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 struct cfg_file {
-    config_t cfg;
+    config_t cfg; /* every file's settings, merged */
     char *path;
     char *dir;
+    char **files; /* the files read (the top one and every @include), for settings' names */
+    int nfiles;
+    const char *chain[17]; /* the files being read, the top one first (cycles) */
+    const char *kind;      /* "config", "sweep file": what the messages call it */
 };
+
+#define CFG_MAX_BYTES    (16 << 20) /* a config file (and each one it includes) */
+#define CFG_MAX_INCLUDES 64         /* files in all */
 
 /* ------------------------------------------------------------- helpers */
 
@@ -31,12 +39,12 @@ static void setting_file(const struct cfg_file *cf, const config_setting_t *s, c
     const char *f = config_setting_source_file(s);
     if (s->line == 0)
         snprintf(buf, size, "--set");
-    else if (!f || strcmp(f, cf->path) == 0)
+    else if (!f)
         snprintf(buf, size, "%s", cf->path);
-    else if (f[0] == '/' || strcmp(cf->dir, ".") == 0)
-        snprintf(buf, size, "%s", f);
+    else if (f[0] == '/' || strcmp(cf->dir, ".") == 0 || strncmp(f, cf->dir, strlen(cf->dir)) == 0)
+        snprintf(buf, size, "%s", f); /* a file we read: named as we opened it */
     else
-        snprintf(buf, size, "%s/%s", cf->dir, f);
+        snprintf(buf, size, "%s/%s", cf->dir, f); /* an @include inside a group (libconfig's) */
 }
 
 static int setting_line(const config_setting_t *s)
@@ -120,22 +128,296 @@ static void expectation(char *buf, size_t size, const struct cfg_key *k)
 
 /* ------------------------------------------------------------- opening */
 
+/* Copies setting src (any type, groups too) into parent under name (NULL:
+ * an element of a list or array), keeping where it came from. A group
+ * merges into a group of that name that is there already; any other
+ * setting replaces the one of its name: a later setting wins. */
+static bool copy_setting(config_setting_t *parent, const char *name, const config_setting_t *src);
+
+static bool merge_group(config_setting_t *dst, const config_setting_t *src)
+{
+    for (int i = 0; i < config_setting_length(src); i++) {
+        const config_setting_t *s = config_setting_get_elem(src, (unsigned)i);
+        const char *name = config_setting_name(s);
+        config_setting_t *old = config_setting_get_member(dst, name);
+        if (old && config_setting_is_group(old) && config_setting_is_group(s)) {
+            if (!merge_group(old, s))
+                return false;
+            continue;
+        }
+        if (old)
+            config_setting_remove(dst, name);
+        if (!copy_setting(dst, name, s))
+            return false;
+    }
+    return true;
+}
+
+static bool copy_value(config_setting_t *dst, const config_setting_t *src)
+{
+    switch (config_setting_type(src)) {
+    case CONFIG_TYPE_INT:
+        return config_setting_set_int(dst, config_setting_get_int(src));
+    case CONFIG_TYPE_INT64:
+        return config_setting_set_int64(dst, config_setting_get_int64(src));
+    case CONFIG_TYPE_FLOAT:
+        return config_setting_set_float(dst, config_setting_get_float(src));
+    case CONFIG_TYPE_BOOL:
+        return config_setting_set_bool(dst, config_setting_get_bool(src));
+    case CONFIG_TYPE_STRING:
+        return config_setting_set_string(dst, config_setting_get_string(src));
+    case CONFIG_TYPE_GROUP:
+        return merge_group(dst, src);
+    case CONFIG_TYPE_ARRAY:
+    case CONFIG_TYPE_LIST:
+        for (int i = 0; i < config_setting_length(src); i++)
+            if (!copy_setting(dst, NULL, config_setting_get_elem(src, (unsigned)i)))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool copy_setting(config_setting_t *parent, const char *name, const config_setting_t *src)
+{
+    config_setting_t *dst = config_setting_add(parent, name, config_setting_type(src));
+    if (!dst)
+        return false;
+    dst->line = src->line;
+    dst->file = src->file;
+    return copy_value(dst, src);
+}
+
+/* Marks every setting of a tree as read from `file` (a string cf keeps). */
+static void mark_file(config_setting_t *s, const char *file)
+{
+    s->file = file;
+    if (config_setting_is_group(s) || config_setting_is_aggregate(s))
+        for (int i = 0; i < config_setting_length(s); i++)
+            mark_file(config_setting_get_elem(s, (unsigned)i), file);
+}
+
+/* Reads a whole file: NULL (with a message) if it cannot be read, is not a
+ * regular file (a device or a pipe could be endless: never wait on one),
+ * or is too large. `inc` is the @include that names it (NULL: the top
+ * file): the message is then at the @include's line. */
+struct include_line;
+static char *read_text(const char *path, const char *cf_kind, const char *inc_file,
+                       const struct include_line *inc, size_t *len, struct sim_diag *d);
+
+/* A top-level `@include "FILE"` line of text, found and blanked out (its
+ * line stays, so line numbers do not move). */
+struct include_line {
+    int line;
+    char name[1024];
+};
+
+/* Skips a string, a comment or one character of text at i; tracks braces
+ * and lines. */
+static size_t skip_token(const char *t, size_t len, size_t i, int *depth, int *line)
+{
+    if (t[i] == '"') {
+        for (i++; i < len && t[i] != '"' && t[i] != '\n'; i++)
+            if (t[i] == '\\' && i + 1 < len)
+                i++;
+        return i < len && t[i] == '"' ? i + 1 : i;
+    }
+    if (t[i] == '#' || (t[i] == '/' && i + 1 < len && t[i + 1] == '/')) {
+        while (i < len && t[i] != '\n')
+            i++;
+        return i;
+    }
+    if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+        for (i += 2; i + 1 < len && !(t[i] == '*' && t[i + 1] == '/'); i++)
+            *line += t[i] == '\n';
+        return i + 2 <= len ? i + 2 : len;
+    }
+    *depth += t[i] == '{' ? 1 : t[i] == '}' ? -1 : 0;
+    *line += t[i] == '\n';
+    return i + 1;
+}
+
+/* An `@include "NAME"` at the start of line i: its name into inc; blanks
+ * it. False if the line is no such directive. */
+static bool take_include(char *t, size_t len, size_t i, struct include_line *inc)
+{
+    size_t j = i;
+    while (j < len && (t[j] == ' ' || t[j] == '\t'))
+        j++;
+    if (len - j < 8 || strncmp(t + j, "@include", 8) != 0)
+        return false;
+    size_t q = j + 8;
+    while (q < len && (t[q] == ' ' || t[q] == '\t'))
+        q++;
+    if (q >= len || t[q] != '"')
+        return false;
+    size_t e = q + 1;
+    while (e < len && t[e] != '"' && t[e] != '\n')
+        e++;
+    if (e >= len || t[e] != '"' || e - q - 1 >= sizeof inc->name)
+        return false;
+    memcpy(inc->name, t + q + 1, e - q - 1);
+    inc->name[e - q - 1] = '\0';
+    for (size_t k = i; k <= e; k++)
+        t[k] = ' ';
+    return true;
+}
+
+/* Finds and blanks the top-level @include lines of text (an @include inside
+ * a group is left to libconfig: its text goes in there). */
+static int find_includes(char *t, size_t len, struct include_line *inc, int max)
+{
+    int n = 0, depth = 0, line = 1;
+    bool line_start = true;
+    for (size_t i = 0; i < len;) {
+        if (line_start && depth == 0 && n < max && take_include(t, len, i, &inc[n])) {
+            inc[n++].line = line;
+            continue;
+        }
+        size_t next = skip_token(t, len, i, &depth, &line);
+        line_start = t[next - 1] == '\n';
+        i = next;
+    }
+    return n;
+}
+
+static char *read_text(const char *path, const char *cf_kind, const char *inc_file,
+                       const struct include_line *inc, size_t *len, struct sim_diag *d)
+{
+    char who[1200];
+    const char *at_file = inc ? inc_file : path;
+    snprintf(who, sizeof who, "cannot %%s %s", cf_kind);
+    int at_line = inc ? inc->line : 0;
+    if (inc)
+        snprintf(who, sizeof who, "@include \"%s\": cannot %%s %s", inc->name, path);
+    char what[1300];
+    struct stat st;
+    const char *why = NULL, *verb = "open";
+    if (stat(path, &st) != 0)
+        why = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        why = "it is a directory", verb = "read";
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file", verb = "read";
+    FILE *f = why ? NULL : fopen(path, "rb");
+    if (!why && !f)
+        why = strerror(errno);
+    if (why) {
+        snprintf(what, sizeof what, who, verb);
+        sim_diag_add(d, at_file, at_line, "%s: %s", what, why);
+        return NULL;
+    }
+    size_t cap = st.st_size < CFG_MAX_BYTES ? (size_t)st.st_size + 1 : CFG_MAX_BYTES + 1;
+    char *text = sim_xmalloc(cap + 1);
+    *len = fread(text, 1, cap, f); /* one byte more than it had: it did not grow past the cap */
+    fclose(f);
+    if (*len > CFG_MAX_BYTES) {
+        snprintf(what, sizeof what, who, "read");
+        sim_diag_add(d, at_file, at_line, "%s: larger than %d MB", what, CFG_MAX_BYTES >> 20);
+        free(text);
+        return NULL;
+    }
+    text[*len] = '\0';
+    return text;
+}
+
+static const char *keep_name(struct cfg_file *cf, const char *path)
+{
+    for (int i = 0; i < cf->nfiles; i++)
+        if (strcmp(cf->files[i], path) == 0)
+            return cf->files[i];
+    cf->files = sim_xrealloc(cf->files, (size_t)(cf->nfiles + 1) * sizeof *cf->files);
+    return cf->files[cf->nfiles++] = sim_xstrdup(path);
+}
+
+/* The path of an @include: absolute as written, else relative to the
+ * folder of the file that includes it. */
+static void include_path(const char *includer, const char *name, char *buf, size_t size)
+{
+    const char *slash = strrchr(includer, '/');
+    if (name[0] == '/' || !slash)
+        snprintf(buf, size, "%s", name);
+    else
+        snprintf(buf, size, "%.*s/%s", (int)(slash - includer), includer, name);
+}
+
+static bool load_into(struct cfg_file *cf, const char *path, const char *inc_file,
+                      const struct include_line *inc, int depth, struct sim_diag *d);
+
+/* Parses one file's own text (its top-level includes blanked) into a
+ * config of its own, every setting marked with the file. */
+static bool parse_own(struct cfg_file *cf, const char *path, char *text, size_t len, config_t *own,
+                      struct sim_diag *d)
+{
+    config_init(own);
+    char dir[1024];
+    include_path(path, ".", dir, sizeof dir);
+    config_set_include_dir(own, dir);
+    FILE *mem = fmemopen(text, len ? len : 1, "r");
+    if (!mem)
+        sim_panic("fmemopen: %s", strerror(errno));
+    bool ok = config_read(own, mem) == CONFIG_TRUE;
+    fclose(mem);
+    if (!ok) {
+        const char *file = config_error_file(own);
+        sim_diag_add(d, file ? file : path, config_error_line(own),
+                     "syntax error: %s (expected `name = value;` or `name = { ... };`)",
+                     config_error_text(own));
+        return false;
+    }
+    mark_file(config_root_setting(own), keep_name(cf, path));
+    return true;
+}
+
+/* Merges `path` into cf: first the files it includes (in order, each one
+ * overriding the ones before), then its own settings over them. */
+static bool load_into(struct cfg_file *cf, const char *path, const char *inc_file,
+                      const struct include_line *from, int depth, struct sim_diag *d)
+{
+    if (depth >= (int)SIM_COUNT_OF(cf->chain) || cf->nfiles >= CFG_MAX_INCLUDES) {
+        sim_diag_add(d, inc_file, from->line,
+                     "@include \"%s\": more than %d files or %d nested includes", from->name,
+                     CFG_MAX_INCLUDES, (int)SIM_COUNT_OF(cf->chain) - 1);
+        return false;
+    }
+    for (int i = 0; i < depth; i++)
+        if (strcmp(cf->chain[i], path) == 0) {
+            sim_diag_add(d, inc_file, from->line, "@include \"%s\": a cycle (%s includes itself)",
+                         from->name, path);
+            return false;
+        }
+    size_t len;
+    char *text = read_text(path, cf->kind, inc_file, from, &len, d);
+    if (!text)
+        return false;
+    cf->chain[depth] = keep_name(cf, path);
+    struct include_line inc[16];
+    int ninc = find_includes(text, len, inc, (int)SIM_COUNT_OF(inc));
+    config_t own;
+    bool ok = parse_own(cf, path, text, len, &own, d);
+    free(text);
+    const char *me = keep_name(cf, path);
+    for (int i = 0; i < ninc && ok; i++) {
+        char sub[2048];
+        include_path(path, inc[i].name, sub, sizeof sub);
+        ok = load_into(cf, sub, me, &inc[i], depth + 1, d);
+    }
+    if (ok && !merge_group(config_root_setting(&cf->cfg), config_root_setting(&own)))
+        sim_panic("config: cannot merge %s", path);
+    config_destroy(&own);
+    return ok;
+}
+
 struct cfg_file *cfg_open(const char *path, struct sim_diag *d)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        sim_diag_add(d, path, 0, "cannot open config: %s", strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-    fclose(f);
-    if (!regular) { /* a device or a pipe could be endless: never wait on one */
-        sim_diag_add(d, path, 0, "cannot read config: not a regular file");
-        return NULL;
-    }
+    return cfg_open_kind(path, "config", d);
+}
 
+struct cfg_file *cfg_open_kind(const char *path, const char *kind, struct sim_diag *d)
+{
     struct cfg_file *cf = sim_xcalloc(1, sizeof *cf);
+    cf->kind = kind;
     cf->path = sim_xstrdup(path);
     cf->dir = sim_xstrdup(path);
     char *slash = strrchr(cf->dir, '/');
@@ -143,18 +425,8 @@ struct cfg_file *cfg_open(const char *path, struct sim_diag *d)
         *slash = '\0';
     else
         strcpy(cf->dir, ".");
-
     config_init(&cf->cfg);
-    config_set_include_dir(&cf->cfg, cf->dir);
-    if (config_read_file(&cf->cfg, path) != CONFIG_TRUE) {
-        const char *file = config_error_file(&cf->cfg);
-        if (config_error_type(&cf->cfg) == CONFIG_ERR_FILE_IO)
-            sim_diag_add(d, file ? file : path, 0, "cannot read config: %s",
-                         config_error_text(&cf->cfg));
-        else
-            sim_diag_add(d, file ? file : path, config_error_line(&cf->cfg),
-                         "syntax error: %s (expected `name = value;` or `name = { ... };`)",
-                         config_error_text(&cf->cfg));
+    if (!load_into(cf, path, NULL, NULL, 0, d)) {
         cfg_close(cf);
         return NULL;
     }
@@ -166,6 +438,9 @@ void cfg_close(struct cfg_file *cf)
     if (!cf)
         return;
     config_destroy(&cf->cfg);
+    for (int i = 0; i < cf->nfiles; i++)
+        free(cf->files[i]);
+    free(cf->files);
     free(cf->path);
     free(cf->dir);
     free(cf);
@@ -204,35 +479,57 @@ bool cfg_source(const struct cfg_file *cf, const char *path, char *buf, size_t s
     return true;
 }
 
+void cfg_diag(struct sim_diag *d, const struct cfg_file *cf, const char *path, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!cf) {
+        sim_diag_add(d, NULL, 0, "%s", msg);
+        return;
+    }
+    config_setting_t *s = config_lookup(&cf->cfg, path);
+    char section[128];
+    const char *dot = strchr(path, '.');
+    if (!s && dot && (size_t)(dot - path) < sizeof section) {
+        snprintf(section, sizeof section, "%.*s", (int)(dot - path), path);
+        s = config_lookup(&cf->cfg, section);
+    }
+    if (s)
+        diag_at(d, cf, s, "%s", msg);
+    else
+        sim_diag_add(d, cf->path, 0, "%s", msg);
+}
+
 /* ------------------------------------------------------------- --set */
 
-/* Copies a scalar or array setting src into parent under name. */
-static bool copy_setting(config_setting_t *parent, const char *name, const config_setting_t *src)
+/* A value of --set that is one word (a letter, then letters, digits, _ - .
+ * :), not true or false: a string written without its quotes. */
+static bool bare_word(const char *v)
 {
-    int type = config_setting_type(src);
-    config_setting_t *dst = config_setting_add(parent, name, type);
-    if (!dst)
+    if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || *v == '_'))
         return false;
-    switch (type) {
-    case CONFIG_TYPE_INT:
-        return config_setting_set_int(dst, config_setting_get_int(src));
-    case CONFIG_TYPE_INT64:
-        return config_setting_set_int64(dst, config_setting_get_int64(src));
-    case CONFIG_TYPE_FLOAT:
-        return config_setting_set_float(dst, config_setting_get_float(src));
-    case CONFIG_TYPE_BOOL:
-        return config_setting_set_bool(dst, config_setting_get_bool(src));
-    case CONFIG_TYPE_STRING:
-        return config_setting_set_string(dst, config_setting_get_string(src));
-    case CONFIG_TYPE_ARRAY:
-    case CONFIG_TYPE_LIST:
-        for (int i = 0; i < config_setting_length(src); i++)
-            if (!copy_setting(dst, NULL, config_setting_get_elem(src, (unsigned)i)))
-                return false;
-        return true;
-    default:
+    if (strcasecmp(v, "true") == 0 || strcasecmp(v, "false") == 0)
         return false;
-    }
+    for (; *v; v++)
+        if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') ||
+              strchr("_-.:", *v)))
+            return false;
+    return true;
+}
+
+/* A setting --set made: line 0 and no file, so messages name "--set". */
+static void mark_set(config_setting_t *s)
+{
+    if (!s)
+        return;
+    s->line = 0;
+    s->file = NULL;
+    if (config_setting_is_aggregate(s))
+        for (int i = 0; i < config_setting_length(s); i++)
+            mark_set(config_setting_get_elem(s, (unsigned)i));
 }
 
 bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
@@ -257,7 +554,10 @@ bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
     config_t tmp;
     config_init(&tmp);
     char *text = sim_xmalloc(strlen(eq) + 16);
-    sprintf(text, "v %s;", eq);
+    if (bare_word(eq + 1)) /* machine.protocol=moesi: a word is a string */
+        sprintf(text, "v = \"%s\";", eq + 1);
+    else
+        sprintf(text, "v %s;", eq);
     bool ok = config_read_string(&tmp, text) == CONFIG_TRUE;
     free(text);
     config_setting_t *value = ok ? config_lookup(&tmp, "v") : NULL;
@@ -279,6 +579,8 @@ bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
     if (config_setting_get_member(g, key))
         config_setting_remove(g, key);
     ok = copy_setting(g, key, value);
+    if (ok)
+        mark_set(config_setting_get_member(g, key));
     config_destroy(&tmp);
     if (!ok)
         sim_diag_add(d, "--set", 0, "'%s': cannot set this value", assignment);
@@ -579,17 +881,26 @@ static void format_value(char *buf, size_t size, const struct cfg_key *k, const 
 #undef PUT
 }
 
+void cfg_print_section(const struct cfg_section *sec)
+{
+    printf("%s:%s%s\n", sec->name, sec->help ? "  # " : "", sec->help ? sec->help : "");
+}
+
+void cfg_print_key(const struct cfg_section *sec, const struct cfg_key *k, const char *note)
+{
+    char val[512];
+    format_value(val, sizeof val, k, sec->dst);
+    printf("  %-18s %-14s", k->name, val);
+    if (note || k->help)
+        printf("  # %s%s%s", note ? note : "", note && k->help ? " " : "", k->help ? k->help : "");
+    printf("\n");
+}
+
 void cfg_print(const struct cfg_section *secs, size_t nsecs)
 {
     for (size_t i = 0; i < nsecs; i++) {
-        const struct cfg_section *sec = &secs[i];
-        printf("%s:%s%s\n", sec->name, sec->help ? "  # " : "", sec->help ? sec->help : "");
-        for (size_t j = 0; j < sec->nkeys; j++) {
-            const struct cfg_key *k = &sec->keys[j];
-            char val[512];
-            format_value(val, sizeof val, k, sec->dst);
-            printf("  %-18s %-14s%s%s\n", k->name, val, k->help ? "  # " : "",
-                   k->help ? k->help : "");
-        }
+        cfg_print_section(&secs[i]);
+        for (size_t j = 0; j < secs[i].nkeys; j++)
+            cfg_print_key(&secs[i], &secs[i].keys[j], NULL);
     }
 }

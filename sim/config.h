@@ -54,9 +54,17 @@ struct cfg_section {
 
 struct cfg_file; /* an opened (parsed) config file */
 
-/* Parses path (with @include relative to its folder). On a syntax or I/O
- * error returns NULL and adds "FILE:LINE: ..." to d. */
+/* Parses path. A top-level `@include "FILE"` line (a path relative to the
+ * including file's folder, or absolute) reads FILE first: the including
+ * file's own settings override the included ones key by key (a group
+ * merges into the group of its name), later includes override earlier
+ * ones; within one file a setting appears once. On a syntax or I/O error
+ * (a missing include named at its @include line) returns NULL and adds
+ * "FILE:LINE: ..." to d. */
 struct cfg_file *cfg_open(const char *path, struct sim_diag *d);
+/* The same for a file that is not a machine config: `kind` names it in the
+ * messages ("cannot open sweep file: ..."). */
+struct cfg_file *cfg_open_kind(const char *path, const char *kind, struct sim_diag *d);
 void cfg_close(struct cfg_file *cf);
 const char *cfg_path(const struct cfg_file *cf);
 /* A string setting by dotted path ("machine.protocol"), or NULL. */
@@ -77,8 +85,19 @@ int cfg_line(const struct cfg_file *cf, const char *path);
  * @includes, as the user can open it) into buf; false if it is absent or
  * set by --set. */
 bool cfg_source(const struct cfg_file *cf, const char *path, char *buf, size_t size);
+/* Adds "FILE:LINE: message" for a semantic error about a dotted path: the
+ * file (the config or one it includes) and line where it was set, "--set",
+ * or, when it is not set, where its section is (else the config alone).
+ * cf may be NULL (a check run outside loading): "ccsim: message". */
+void cfg_diag(struct sim_diag *d, const struct cfg_file *cf, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Prints the sections' values as a readable table (after apply). */
 void cfg_print(const struct cfg_section *secs, size_t nsecs);
+/* The same piece by piece: a section's heading, then one key's line with
+ * its value, unit and meaning; `note` (NULL: none) goes before the
+ * meaning ("(default)"). */
+void cfg_print_section(const struct cfg_section *sec);
+void cfg_print_key(const struct cfg_section *sec, const struct cfg_key *k, const char *note);
 
 /* Helpers to declare keys (the struct type is given as T). */
 #define CFG_INT_KEY(T, field, req, lo, hi, unit, help)                                             \

@@ -231,13 +231,15 @@ START_TEST(test_explain)
                                              "0: write other 1\n");
     tu_ccsim(&r, "explain -c teach-xbar %s", trace);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    ck_assert(strstr(r.out, "core 0   shared       the core writes") != NULL);
-    ck_assert(strstr(r.out, "another core writes: send it the data, drop yours") != NULL);
-    ck_assert(strstr(r.out, "-> IM_D") != NULL);
-    ck_assert(strstr(r.out, " other        ") != NULL);
+    ck_assert_msg(strstr(r.out, "core 0   shared     Store (thread 0: add shared 1) in I: sends "
+                                "GetX to home 0") != NULL,
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "Fwd_GetX from home 0") != NULL, "%s", r.out);
+    ck_assert(strstr(r.out, "now IM_D") != NULL);
+    ck_assert(strstr(r.out, " other      ") != NULL);
     tu_ccsim(&r, "explain -c teach-xbar %s --line shared", trace);
     ck_assert_int_eq(r.status, 0);
-    ck_assert(strstr(r.out, " other        ") == NULL);
+    ck_assert(strstr(r.out, " other      ") == NULL);
     tu_ccsim(&r, "explain -c teach-xbar %s --max-lines 3", trace);
     ck_assert(strstr(r.out, "more steps (raise --max-lines)") != NULL);
     tu_ccsim(&r, "explain -c teach-xbar %s --line nothere", trace);

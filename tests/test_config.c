@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A valid machine; tests replace parts of it. */
 #define GOOD_MACHINE                                                                               \
@@ -242,6 +243,128 @@ START_TEST(test_include)
 }
 END_TEST
 
+/* A config builds on another: its own settings override the included
+ * ones key by key (a later setting wins), wherever the @include line is. */
+START_TEST(test_include_override)
+{
+    tu_write("base.cfg", GOOD_MACHINE GOOD_L1 GOOD_MEMORY);
+    ck_assert_msg(load("derived.cfg", "@include \"base.cfg\"\n"
+                                      "machine = { name = \"derived\"; cores = 8; };\n"
+                                      "xbar = { latency_ns = 25.0; };\n"),
+                  "%s", diag.text);
+    ck_assert_str_eq(mcfg.machine.name, "derived");
+    ck_assert_int_eq(mcfg.machine.cores, 8);
+    ck_assert_str_eq(mcfg.machine.protocol, "mesi"); /* kept from the base */
+    ck_assert_int_eq(mcfg.l1.size_kb, 32);
+    /* the include after the settings: the file's own settings still win */
+    ck_assert_msg(load("after.cfg", "machine = { cores = 2; };\n@include \"base.cfg\"\n"), "%s",
+                  diag.text);
+    ck_assert_int_eq(mcfg.machine.cores, 2);
+    /* an error in an override names the overriding file and line */
+    ck_assert(!load("badover.cfg", "@include \"base.cfg\"\nl1 = { ways = 0; };\n"));
+    expect_error("badover.cfg", 2, "l1.ways = 0 is out of range");
+    /* an absolute path works */
+    char text[1200];
+    snprintf(text, sizeof text, "@include \"%s/base.cfg\"\nmachine = { name = \"abs\"; };\n",
+             tu_dir());
+    ck_assert_msg(load("abs.cfg", text), "%s", diag.text);
+    ck_assert_str_eq(mcfg.machine.name, "abs");
+}
+END_TEST
+
+/* A missing include names the file it looked for; a cycle is refused. */
+START_TEST(test_include_errors)
+{
+    ck_assert(!load("incmiss2.cfg", GOOD_MACHINE "@include \"nothere.cfg\"\n"));
+    char want[800];
+    snprintf(want, sizeof want,
+             "incmiss2.cfg:9: @include \"nothere.cfg\": cannot open %s/nothere.cfg: ", tu_dir());
+    ck_assert_msg(strstr(diag.text, want) != NULL, "%s", diag.text);
+    ck_assert(!load("self.cfg", "@include \"self.cfg\"\n"));
+    ck_assert_msg(strstr(diag.text, "@include \"self.cfg\": a cycle"), "%s", diag.text);
+    char sub[600];
+    snprintf(sub, sizeof sub, "%s/sub", tu_dir());
+    mkdir(sub, 0700);
+    ck_assert(!load("incdir.cfg", GOOD_MACHINE "@include \"sub\"\n"));
+    ck_assert_msg(strstr(diag.text, "it is a directory"), "%s", diag.text);
+}
+END_TEST
+
+static struct tu_run run;
+
+/* `ccsim config` refuses what `run` refuses, with FILE:LINE or --set. */
+START_TEST(test_config_refuses_what_run_refuses)
+{
+    const char *sets[] = {"qpi.stops_per_socket=4", "qpi.qpi_stop=99"};
+    const char *msgs[] = {"--set: qpi.stops_per_socket = 4: a socket's ring needs a stop for each "
+                          "of its 8 cores",
+                          "--set: qpi.qpi_stop = 99: a socket's ring has stops 0 to 8"};
+    for (int i = 0; i < 2; i++) {
+        tu_ccsim(&run, "config -c snb-e5-2660 --set %s", sets[i]);
+        ck_assert_int_eq(run.status, 2);
+        ck_assert_msg(strstr(run.err, msgs[i]), "%s", run.err);
+    }
+    char text[1200];
+    snprintf(text, sizeof text, "@include \"%s/snb-e5-2660.cfg\"\nqpi = {\n  qpi_stop = 99;\n};\n",
+             CCSIM_CONFIGS);
+    const char *path = tu_write("qpi99.cfg", text);
+    tu_ccsim(&run, "config -c %s", path);
+    ck_assert_int_eq(run.status, 2);
+    char want[800];
+    snprintf(want, sizeof want, "%s:3: qpi.qpi_stop = 99", path);
+    ck_assert_msg(strstr(run.err, want), "%s", run.err);
+    /* an L2 smaller than the L1 */
+    tu_ccsim(&run, "config -c teach-xbar --set l2.size_kb=16 --set l2.ways=4 --set "
+                   "l2.latency_cycles=9");
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "l2.size_kb = 16 KiB is smaller than l1.size_kb = 32 KiB"), "%s",
+                  run.err);
+    /* a section of another topology says whose it is */
+    tu_ccsim(&run, "config -c teach-xbar --set ring.stops=4");
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "section 'ring' applies to the ring topology only (this "
+                                  "machine's topology is xbar)") &&
+                      !strstr(run.err, "did you mean"),
+                  "%s", run.err);
+}
+END_TEST
+
+/* -c names a directory or a near miss; --set takes a bare word for a string. */
+START_TEST(test_config_names_and_words)
+{
+    tu_ccsim(&run, "config -c %s", CCSIM_CONFIGS);
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "is a directory, not a config file"), "%s", run.err);
+    tu_ccsim(&run, "config -c knc-5100p");
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "(did you mean 'knc-5110p'?)"), "%s", run.err);
+    tu_ccsim(&run, "config -c teach-xbar --set machine.protocol=moesi");
+    ck_assert_msg(run.status == 0 && strstr(run.out, "\"moesi\""), "%s", run.err);
+    tu_ccsim(&run, "config -c teach-xbar --set l1.ways=eight");
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "l1.ways is a string"), "%s", run.err);
+}
+END_TEST
+
+/* `ccsim config` marks defaults and leaves out what the machine does not use. */
+START_TEST(test_config_marks_defaults)
+{
+    tu_ccsim(&run, "config -c teach-xbar");
+    ck_assert_msg(run.status == 0, "%s", run.err);
+    ck_assert_msg(strstr(run.out, "  sockets            1               # (default) "), "%s",
+                  run.out);
+    ck_assert(strstr(run.out, "  cores              4               # cores") != NULL);
+    ck_assert(strstr(run.out, "\nmodel:") == NULL && strstr(run.out, "\nl2:") == NULL);
+    ck_assert(strstr(run.out, "owned_write_writeback") == NULL);
+    ck_assert(strstr(run.out, "bandwidth_gbs") == NULL);
+    tu_ccsim(&run, "config -c snb-e5-2660");
+    ck_assert_msg(strstr(run.out, "(given; not used by this machine)"), "%s", run.out);
+    ck_assert(strstr(run.out, "\nmodel:") != NULL);
+    tu_ccsim(&run, "config -c scc");
+    ck_assert(strstr(run.out, "probe_filter") == NULL && strstr(run.out, "lookup_cycles") == NULL);
+}
+END_TEST
+
 START_TEST(test_set_overrides)
 {
     const char *path = tu_write("set.cfg", GOOD_MACHINE GOOD_L1 GOOD_MEMORY);
@@ -302,6 +425,11 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_duplicate_key);
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_include);
+    tcase_add_test(tc, test_include_override);
+    tcase_add_test(tc, test_include_errors);
+    tcase_add_test(tc, test_config_refuses_what_run_refuses);
+    tcase_add_test(tc, test_config_names_and_words);
+    tcase_add_test(tc, test_config_marks_defaults);
     tcase_add_test(tc, test_set_overrides);
     tcase_add_test(tc, test_shipped_configs_load);
     suite_add_tcase(s, tc);

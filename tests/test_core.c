@@ -208,7 +208,11 @@ START_TEST(test_input_errors)
     core_result_free(&res);
     run_text("ccsim-trace 1\nthreads 9\nline x\nall: read x\n", NULL, 0, &res, &diag);
     ck_assert(res.input_error);
-    ck_assert_msg(strstr(diag.text, "thread 4 would run on core 0, hardware thread 1") != NULL,
+    ck_assert_msg(strstr(diag.text, "test.trace:2: threads 9 do not fit the machine's 4 cores of "
+                                    "1 hardware thread: without a pin line thread i runs on core "
+                                    "i % 4, hardware thread i / 4, so thread 4 would need hardware "
+                                    "thread 1 of core 0 (fewer threads, or a larger machine: --set "
+                                    "machine.cores=9)") != NULL,
                   "%s", diag.text);
     core_result_free(&res);
 }

@@ -545,7 +545,10 @@ START_TEST(test_store_miss_owned_elsewhere)
     struct snap s = snap_take(r);
     st(r, 1, 1, 22);
     expect_states(r, "IMII");
-    expect_counts(r, &s, 1, 1, 0, 0, 0);
+    /* the owner's copy is taken away by the Fwd_GetX: an invalidation, and
+     * the line, to write, goes from cache to cache: a hand-off */
+    expect_counts(r, &s, 1, 1, 1, 0, 0);
+    ck_assert_uint_eq(SINCE(r, &s, handoffs), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETX"), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "DATA_M"), 1);
     ck_assert_uint_eq(ld(r, 1, 0), dirty ? 21 : 20); /* preserved */
@@ -596,8 +599,11 @@ START_TEST(test_moesi_store_miss_owned)
     struct snap s = snap_take(r);
     st(r, 3, 1, 42);
     expect_states(r, "IIIM");
-    expect_counts(r, &s, 1, 1, 1, 0, 0);
+    expect_counts(r, &s, 1, 1, 2, 0, 0); /* the sharer's Inv and the owner's Fwd_GetX */
+    ck_assert_uint_eq(SINCE(r, &s, handoffs), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETX"), 1);
+    /* the tables' name counts the same messages */
+    ck_assert_uint_eq(cc_msg_count(r->mc->cc, "Fwd_GetX"), cc_msg_count(r->mc->cc, "FWD_GETX"));
     ck_assert_uint_eq(ld(r, 3, 0), 41);
     ck_assert_uint_eq(ld(r, 1, 1), 42);
     rig_free(r);
@@ -650,7 +656,8 @@ START_TEST(test_gols_store_miss)
     struct snap s = snap_take(r);
     st(r, 2, 1, 72);
     expect_states(r, "IIMI");
-    expect_counts(r, &s, 1, 1, 1, 0, 0);
+    expect_counts(r, &s, 1, 1, 2, 0, 0); /* both copies leave: an Inv and the Fwd_GetX */
+    ck_assert_uint_eq(SINCE(r, &s, handoffs), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETX"), 1);
     ck_assert(row_ran(r, "home", "GOLS", "GetX"));
     ck_assert_uint_eq(ld(r, 2, 0), 71);
@@ -923,7 +930,7 @@ START_TEST(test_msi_store_misses)
     struct snap s = snap_take(r);
     st(r, 1, 0, 2);
     expect_states(r, "IMII");
-    expect_counts(r, &s, 1, 1, 0, 0, 0);
+    expect_counts(r, &s, 1, 1, 1, 0, 0); /* the owner's copy goes with the Fwd_GetX */
     ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETX"), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "DATA_M"), 1);
     ld(r, 0, 0);

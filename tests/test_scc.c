@@ -225,8 +225,8 @@ START_TEST(test_explain_narrates_the_scc)
     struct tu_run r;
     tu_ccsim(&r, "explain -c scc %s/../docs/labs/05-scc-mpb/wcb-line.trace", CCSIM_TEST_DIR);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    ck_assert_msg(strstr(r.out, "core 0   msg          the write-combining buffer must leave") &&
-                      strstr(r.out, "tile 23  msg          an MPB write (core 0)") &&
+    ck_assert_msg(strstr(r.out, "core 0   msg        the write-combining buffer must leave") &&
+                      strstr(r.out, "tile 23  msg        an MPB write (core 0)") &&
                       strstr(r.out, "fill the L1 copy"),
                   "%s", r.out);
 }

@@ -660,8 +660,9 @@ START_TEST(test_qpi_refused)
     } bad[] = {
         {"", {6, 4, 4, 0}, "6 cores and 4 homes do not divide among 4 sockets"},
         {"", {8, 3, 2, 0}, "do not divide among 2 sockets"},
-        {"stops_per_socket = 3;", qpi_layout, "no room for 4 cores"},
-        {"qpi_stop = 5;", qpi_layout, "QPI agent at stop 5"},
+        {"stops_per_socket = 3;", qpi_layout,
+         "qpi.stops_per_socket = 3: a socket's ring needs a stop for each of its 4 cores"},
+        {"qpi_stop = 5;", qpi_layout, "qpi.qpi_stop = 5: a socket's ring has stops 0 to 4"},
     };
     for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
         struct rig *r = qpi_rig(bad[i].extra, bad[i].l, false);

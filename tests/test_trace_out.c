@@ -324,9 +324,38 @@ START_TEST(test_trace_bad_options)
     tu_ccsim(&r, "run -c %s/teach-xbar.cfg %s --trace-out /no/such/dir/t.json", CCSIM_CONFIGS,
              PINGPONG);
     ck_assert_int_eq(r.status, 2);
-    ck_assert(strstr(r.err, "cannot write the trace") != NULL);
+    ck_assert_msg(strstr(r.err, "--trace-out /no/such/dir/t.json: cannot write there: its folder "
+                                "does not exist"),
+                  "%s", r.err);
     tu_ccsim(&r, "explain -c %s/teach-xbar.cfg %s --trace-out x.json", CCSIM_CONFIGS, PINGPONG);
     ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
+/* Every message is an arrow named as the tables name it: a three-hop
+ * transfer (lab 1: GetX, the home's Fwd_GetX to the owner, the owner's
+ * Data_M, the requester's Unblock) shows all four, and no arrow carries an
+ * action's name (send_getx). */
+START_TEST(test_trace_every_message_an_arrow)
+{
+    const char *path = trace_path("hops.json");
+    tu_ccsim(&r,
+             "run -c %s/teach-xbar.cfg %s/../docs/labs/01-false-sharing/same-line.trace "
+             "--trace-out %s --trace-window 0:400",
+             CCSIM_CONFIGS, CCSIM_TEST_DIR, path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    struct summary s = check_events(text);
+    const char *names[] = {"GetX", "Fwd_GetX", "Data_M", "Unblock"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "{\"ph\":\"s\",\"cat\":\"msg\",\"name\":\"%s\"", names[i]);
+        ck_assert_msg(strstr(text, want) != NULL, "no %s arrow", names[i]);
+    }
+    ck_assert(strstr(text, "\"name\":\"send_") == NULL);
+    /* one arrow a message: lab 1's first 400 ns send 4 per transfer */
+    ck_assert_int_ge(s.flows_s, 8);
+    free(text);
 }
 END_TEST
 
@@ -340,6 +369,7 @@ static Suite *trace_out_suite(void)
     tcase_add_test(tc, test_trace_window);
     tcase_add_test(tc, test_trace_size_cap);
     tcase_add_test(tc, test_trace_bad_options);
+    tcase_add_test(tc, test_trace_every_message_an_arrow);
     suite_add_tcase(s, tc);
     return s;
 }

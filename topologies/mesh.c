@@ -99,16 +99,18 @@ static size_t mesh_sections(void *cfg, struct cfg_section *out, size_t max)
     return 1;
 }
 
-static bool mesh_fits(const struct mesh_cfg *c, const struct net_layout *layout, struct sim_diag *d)
+static bool mesh_fits(const void *cfg, const struct net_layout *layout, const struct cfg_file *cf,
+                      struct sim_diag *d)
 {
+    const struct mesh_cfg *c = cfg;
     int64_t room = c->width * c->height * c->cores_per_tile;
     if (layout->cores <= room)
         return true;
-    sim_diag_add(d, NULL, 0,
-                 "mesh: %d cores do not fit on %lld x %lld tiles of %lld cores (mesh.width, "
-                 "mesh.height, mesh.cores_per_tile)",
-                 layout->cores, (long long)c->width, (long long)c->height,
-                 (long long)c->cores_per_tile);
+    cfg_diag(d, cf, "mesh.width",
+             "mesh: %d cores do not fit on %lld x %lld tiles of %lld cores (mesh.width, "
+             "mesh.height, mesh.cores_per_tile)",
+             layout->cores, (long long)c->width, (long long)c->height,
+             (long long)c->cores_per_tile);
     return false;
 }
 
@@ -133,7 +135,7 @@ static struct net *mesh_create(struct sim_kernel *k, const void *cfg,
     const struct mesh_cfg *c = cfg;
     (void)seed;
     SIM_ASSERT(layout->cores >= 1 && layout->homes >= 1);
-    if (!mesh_fits(c, layout, d))
+    if (!mesh_fits(c, layout, NULL, d))
         return NULL;
     struct mesh *ms = sim_xcalloc(1, sizeof *ms);
     net_base_init(&ms->base, &net_mesh_ops, k, layout->cores + layout->homes + layout->mcs);
@@ -259,6 +261,7 @@ const struct net_ops net_mesh_ops = {
     .cfg_size = sizeof(struct mesh_cfg),
     .cfg_defaults = mesh_defaults,
     .cfg_sections = mesh_sections,
+    .check = mesh_fits,
     .create = mesh_create,
     .send = mesh_send,
     .destroy = mesh_destroy,

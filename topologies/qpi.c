@@ -97,26 +97,44 @@ static size_t qpi_sections(void *cfg, struct cfg_section *out, size_t max)
     return 1;
 }
 
-/* Refuses what does not fit; else *stops and *qstop are the ring's. */
-static bool qpi_check(const struct qpi_cfg *c, const struct net_layout *l, int64_t *stops,
-                      int64_t *qstop, struct sim_diag *d)
+/* A socket ring's stops and the QPI agent's stop, as the config gives
+ * them (defaults: cores per socket + 1, the last). */
+static void qpi_stops(const struct qpi_cfg *c, const struct net_layout *l, int64_t *stops,
+                      int64_t *qstop)
 {
-    SIM_ASSERT(l->sockets >= 1 && l->cores >= 1 && l->homes >= 1);
-    if (l->cores % l->sockets || l->homes % l->sockets) {
-        sim_diag_add(d, NULL, 0,
-                     "qpi: %d cores and %d homes do not divide among %d sockets (machine.cores, "
-                     "home.count, machine.sockets)",
-                     l->cores, l->homes, l->sockets);
-        return false;
-    }
     int64_t cps = l->cores / l->sockets;
     *stops = c->stops_per_socket ? c->stops_per_socket : cps + 1;
     *qstop = c->qpi_stop >= 0 ? c->qpi_stop : *stops - 1;
-    if (*stops < cps || *qstop >= *stops) {
-        sim_diag_add(d, NULL, 0,
-                     "qpi: a socket ring of %lld stops has no room for %lld cores and the QPI "
-                     "agent at stop %lld (qpi.stops_per_socket, qpi.qpi_stop)",
-                     (long long)*stops, (long long)cps, (long long)*qstop);
+}
+
+/* Refuses what does not fit: cores or homes that do not divide among the
+ * sockets, a ring without a stop for every core, an agent off the ring. */
+static bool qpi_check(const void *cfg, const struct net_layout *l, const struct cfg_file *cf,
+                      struct sim_diag *d)
+{
+    const struct qpi_cfg *c = cfg;
+    SIM_ASSERT(l->sockets >= 1 && l->cores >= 1 && l->homes >= 1);
+    if (l->cores % l->sockets || l->homes % l->sockets) {
+        cfg_diag(d, cf, "machine.sockets",
+                 "qpi: %d cores and %d homes do not divide among %d sockets (machine.cores, "
+                 "home.count, machine.sockets)",
+                 l->cores, l->homes, l->sockets);
+        return false;
+    }
+    int64_t stops, qstop, cps = l->cores / l->sockets;
+    qpi_stops(c, l, &stops, &qstop);
+    if (stops < cps) {
+        cfg_diag(d, cf, "qpi.stops_per_socket",
+                 "qpi.stops_per_socket = %lld: a socket's ring needs a stop for each of its %lld "
+                 "cores",
+                 (long long)stops, (long long)cps);
+        return false;
+    }
+    if (qstop >= stops) {
+        cfg_diag(d, cf, "qpi.qpi_stop",
+                 "qpi.qpi_stop = %lld: a socket's ring has stops 0 to %lld "
+                 "(qpi.stops_per_socket)",
+                 (long long)qstop, (long long)stops - 1);
         return false;
     }
     return true;
@@ -177,8 +195,9 @@ static struct net *qpi_create(struct sim_kernel *k, const void *cfg,
     const struct qpi_cfg *c = cfg;
     int64_t stops, qstop;
     (void)seed;
-    if (!qpi_check(c, layout, &stops, &qstop, d))
+    if (!qpi_check(c, layout, NULL, d))
         return NULL;
+    qpi_stops(c, layout, &stops, &qstop);
     struct qpi *q = sim_xcalloc(1, sizeof *q);
     net_base_init(&q->base, &net_qpi_ops, k, layout->cores + layout->homes);
     q->sockets = layout->sockets;
@@ -240,6 +259,7 @@ const struct net_ops net_qpi_ops = {
     .cfg_size = sizeof(struct qpi_cfg),
     .cfg_defaults = qpi_defaults,
     .cfg_sections = qpi_sections,
+    .check = qpi_check,
     .create = qpi_create,
     .send = qpi_send,
     .destroy = qpi_destroy,

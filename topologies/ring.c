@@ -90,18 +90,27 @@ static void ring_leave(void *owner, struct net_ring *r, struct sim_msg *m, sim_t
     net_deliver_at(&rg->base, m, t);
 }
 
+/* One ring or three (request, data, acknowledge). */
+static bool ring_check(const void *cfg, const struct net_layout *layout, const struct cfg_file *cf,
+                       struct sim_diag *d)
+{
+    const struct ring_cfg *c = cfg;
+    (void)layout;
+    if (c->rings == 1 || c->rings == SIM_VNETS)
+        return true;
+    cfg_diag(d, cf, "ring.rings",
+             "ring.rings = %lld: a ring network has 1 ring, or 3 (request, data, acknowledge)",
+             (long long)c->rings);
+    return false;
+}
+
 static struct net *ring_create(struct sim_kernel *k, const void *cfg,
                                const struct net_layout *layout, uint64_t seed, struct sim_diag *d)
 {
     const struct ring_cfg *c = cfg;
     (void)seed;
-    if (c->rings != 1 && c->rings != SIM_VNETS) {
-        sim_diag_add(d, NULL, 0,
-                     "ring.rings = %lld: a ring network has 1 ring, or 3 (request, data, "
-                     "acknowledge)",
-                     (long long)c->rings);
+    if (!ring_check(c, layout, NULL, d))
         return NULL;
-    }
     SIM_ASSERT(layout->cores >= 1 && layout->homes >= 1);
     int64_t stops = c->stops ? c->stops : layout->cores;
     struct ring *rg = sim_xcalloc(1, sizeof *rg);
@@ -146,6 +155,7 @@ const struct net_ops net_ring_ops = {
     .cfg_size = sizeof(struct ring_cfg),
     .cfg_defaults = ring_defaults,
     .cfg_sections = ring_sections,
+    .check = ring_check,
     .create = ring_create,
     .send = ring_send,
     .destroy = ring_destroy,

@@ -47,6 +47,12 @@ struct net_ops {
     size_t cfg_size;                 /* the backend's config struct */
     void (*cfg_defaults)(void *cfg); /* fills defaults before loading */
     size_t (*cfg_sections)(void *cfg, struct cfg_section *out, size_t max);
+    /* Optional: false, with messages naming the keys (cfg_diag: their
+     * FILE:LINE when cf is the loaded file), if the config cannot hold the
+     * layout. The loader calls it, so `ccsim config` refuses what a run
+     * would; create calls it again (cf NULL) and refuses the same. */
+    bool (*check)(const void *cfg, const struct net_layout *layout, const struct cfg_file *cf,
+                  struct sim_diag *d);
     /* NULL with a message in d if the config and the layout disagree */
     struct net *(*create)(struct sim_kernel *k, const void *cfg, const struct net_layout *layout,
                           uint64_t seed, struct sim_diag *d);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define T struct machine_sec
 static const struct cfg_key machine_keys[] = {
@@ -81,13 +82,14 @@ static const struct cfg_key model_keys[] = {
     MODEL_KEY(congestion_c_ns, "QPI congestion per line-thread pair (seed 000 Table 3)"),
     MODEL_KEY(multiline_q_ns, "multi-line T = q + o N: q (seed 000 Tables 3-4)"),
     MODEL_KEY(multiline_o_ns, "multi-line T = q + o N: o per line"),
-#define TABLE_KEY(field, help)                                                                     \
-    CFG_FLOAT_ARRAY_KEY(T, field, n_##field, false, 0.0, 1e9, NULL, help)
-    TABLE_KEY(table2_EE, "seed 000 Table 2, sendbuf E, recvbuf E: [b ns, c ns/thread, a ns thread]"),
+#define TABLE_KEY(field, help) CFG_FLOAT_ARRAY_KEY(T, field, n_##field, false, 0.0, 1e9, NULL, help)
+    TABLE_KEY(table2_EE,
+              "seed 000 Table 2, sendbuf E, recvbuf E: [b ns, c ns/thread, a ns thread]"),
     TABLE_KEY(table2_EI, "seed 000 Table 2, sendbuf E, recvbuf I: [b, c, a]"),
     TABLE_KEY(table2_IE, "seed 000 Table 2, sendbuf I, recvbuf E: [b, c, a]"),
     TABLE_KEY(table2_II, "seed 000 Table 2, sendbuf I, recvbuf I: [b, c, a]"),
-    TABLE_KEY(table3_intra, "seed 000 Table 3, intra socket: [q ns, o ns/line, c ns/(line thread)]"),
+    TABLE_KEY(table3_intra,
+              "seed 000 Table 3, intra socket: [q ns, o ns/line, c ns/(line thread)]"),
     TABLE_KEY(table3_inter, "seed 000 Table 3, inter socket: [q, o, c]"),
     TABLE_KEY(table4_EE, "seed 000 Table 4, sendbuf E, recvbuf E: [q ns, o ns/line, p ns line]"),
     TABLE_KEY(table4_EI, "seed 000 Table 4, sendbuf E, recvbuf I: [q, o, p]"),
@@ -171,49 +173,54 @@ static bool foreign_sections(const struct machine_cfg *m, const struct cfg_file 
                 snprintf(key, sizeof key, "%s.%s", secs[i].name, secs[i].keys[k].name);
                 if (!cfg_has(cf, key))
                     continue;
-                sim_diag_add(d, cfg_path(cf), cfg_line(cf, key),
-                             "%s applies to the %s protocol only (this machine runs %s)", key,
-                             ms->name, cfg_string(cf, "machine.protocol"));
+                cfg_diag(d, cf, key, "%s applies to the %s protocol only (this machine runs %s)",
+                         key, ms->name, cfg_string(cf, "machine.protocol"));
                 return false;
             }
     }
     return true;
 }
 
-/* Checks that relate keys to each other. */
-static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
+/* A section of another topology than the machine's (`ring` on a crossbar):
+ * named with the topology it belongs to, not "unknown". */
+static bool foreign_topology(const struct machine_cfg *m, const struct cfg_file *cf,
+                             struct sim_diag *d)
 {
     bool ok = true;
-    const char *path = cfg_path(cf);
-    if (!is_pow2(m->machine.line_bytes)) {
-        sim_diag_add(d, path, cfg_line(cf, "machine.line_bytes"),
-                     "machine.line_bytes = %lld is not a power of two",
-                     (long long)m->machine.line_bytes);
-        ok = false;
+    for (const char *const *n = net_built_names; *n; n++) {
+        const struct net_ops *t = net_find(*n);
+        if (t == m->topo)
+            continue;
+        _Alignas(16) unsigned char cfg[sizeof m->topo_cfg];
+        struct cfg_section secs[4];
+        size_t nsecs = t->cfg_sections(cfg, secs, SIM_COUNT_OF(secs));
+        for (size_t i = 0; i < nsecs; i++) {
+            if (!cfg_has(cf, secs[i].name))
+                continue;
+            cfg_diag(d, cf, secs[i].name,
+                     "section '%s' applies to the %s topology only (this machine's topology is "
+                     "%s)",
+                     secs[i].name, t->name,
+                     cfg_string(cf, "machine.topology") ? cfg_string(cf, "machine.topology")
+                                                        : "not set");
+            ok = false;
+        }
     }
-    if (m->home.count == 0)
-        m->home.count = m->machine.sockets;
-    if (m->home.count % m->machine.sockets != 0) {
-        sim_diag_add(d, path, cfg_line(cf, "home.count"),
-                     "home.count = %lld is not a multiple of machine.sockets = %lld",
-                     (long long)m->home.count, (long long)m->machine.sockets);
-        ok = false;
-    }
-    if (m->home.owned_write_writeback && !m->memsys->owned_state) {
-        sim_diag_add(d, path, cfg_line(cf, "home.owned_write_writeback"),
-                     "home.owned_write_writeback applies to the moesi protocol only (this machine "
-                     "runs %s)",
-                     m->machine.protocol);
-        ok = false;
-    }
-    if (m->memsys->check)
-        ok &= m->memsys->check(m, cf, d);
-    if (m->machine.cores % m->machine.sockets != 0) {
-        sim_diag_add(d, path, cfg_line(cf, "machine.cores"),
-                     "machine.cores = %lld is not a multiple of machine.sockets = %lld",
-                     (long long)m->machine.cores, (long long)m->machine.sockets);
-        ok = false;
-    }
+    return ok;
+}
+
+/* The layout the network is built for (machine_build's). */
+static struct net_layout layout_of(const struct machine_cfg *m)
+{
+    return (struct net_layout){(int)m->machine.cores, (int)m->home.count, (int)m->machine.sockets,
+                               m->memsys->memory_controllers ? (int)m->memory.controllers : 0};
+}
+
+/* Each cache level: a power-of-two number of sets; an L2 holds at least
+ * what the L1 holds. */
+static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
+{
+    bool ok = true;
     const struct {
         const char *name;
         const struct machine_cache_sec *c;
@@ -226,15 +233,78 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
         if (lines % c->ways != 0 || !is_pow2(lines / c->ways)) {
             char key[32];
             snprintf(key, sizeof key, "%s.size_kb", levels[i].name);
-            sim_diag_add(d, path, cfg_line(cf, key),
-                         "%s: %lld KiB in %lld ways of %lld-byte lines does not give a "
-                         "power-of-two number of sets",
-                         levels[i].name, (long long)c->size_kb, (long long)c->ways,
-                         (long long)m->machine.line_bytes);
+            cfg_diag(d, cf, key,
+                     "%s: %lld KiB in %lld ways of %lld-byte lines does not give a "
+                     "power-of-two number of sets",
+                     levels[i].name, (long long)c->size_kb, (long long)c->ways,
+                     (long long)m->machine.line_bytes);
             ok = false;
         }
     }
+    if (m->l2.size_kb && m->l2.size_kb < m->l1.size_kb) {
+        cfg_diag(d, cf, "l2.size_kb",
+                 "l2.size_kb = %lld KiB is smaller than l1.size_kb = %lld KiB (the L2 holds "
+                 "every line the L1 holds)",
+                 (long long)m->l2.size_kb, (long long)m->l1.size_kb);
+        ok = false;
+    }
     return ok;
+}
+
+/* Checks that relate keys to each other, the memory system's and the
+ * topology's among them: everything a run would refuse. */
+static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
+{
+    bool ok = true;
+    if (!is_pow2(m->machine.line_bytes)) {
+        cfg_diag(d, cf, "machine.line_bytes", "machine.line_bytes = %lld is not a power of two",
+                 (long long)m->machine.line_bytes);
+        ok = false;
+    }
+    if (m->home.count == 0)
+        m->home.count = m->machine.sockets;
+    if (m->home.count % m->machine.sockets != 0) {
+        cfg_diag(d, cf, "home.count",
+                 "home.count = %lld is not a multiple of machine.sockets = %lld",
+                 (long long)m->home.count, (long long)m->machine.sockets);
+        ok = false;
+    }
+    if (m->home.owned_write_writeback && !m->memsys->owned_state) {
+        cfg_diag(d, cf, "home.owned_write_writeback",
+                 "home.owned_write_writeback applies to the moesi protocol only (this machine "
+                 "runs %s)",
+                 m->machine.protocol);
+        ok = false;
+    }
+    if (m->memsys->check)
+        ok &= m->memsys->check(m, cf, d);
+    if (m->machine.cores % m->machine.sockets != 0) {
+        cfg_diag(d, cf, "machine.cores",
+                 "machine.cores = %lld is not a multiple of machine.sockets = %lld",
+                 (long long)m->machine.cores, (long long)m->machine.sockets);
+        ok = false;
+    }
+    ok &= caches_check(m, cf, d);
+    if (ok && m->topo && m->topo->check) {
+        struct net_layout l = layout_of(m);
+        ok = m->topo->check(m->topo_cfg, &l, cf, d);
+    }
+    return ok;
+}
+
+/* Which keys the file (or --set) gave: the rest keep their defaults. */
+static void note_given(struct machine_cfg *m, const struct cfg_file *cf,
+                       const struct cfg_section *secs, size_t n)
+{
+    for (size_t i = 0; i < n && i < SIM_COUNT_OF(m->given); i++) {
+        m->given[i] = 0;
+        for (size_t k = 0; k < secs[i].nkeys && k < 64; k++) {
+            char key[128];
+            snprintf(key, sizeof key, "%s.%s", secs[i].name, secs[i].keys[k].name);
+            if (cfg_has(cf, key))
+                m->given[i] |= 1ull << k;
+        }
+    }
 }
 
 bool machine_load(struct machine_cfg *m, const char *path, const char *const *sets, size_t nsets,
@@ -262,6 +332,8 @@ bool machine_load(struct machine_cfg *m, const char *path, const char *const *se
     }
     if (ok)
         ok = foreign_sections(m, cf, d);
+    if (ok)
+        ok = foreign_topology(m, cf, d);
     m->protocol_line = cfg_line(cf, "machine.protocol");
     m->topology_line = cfg_line(cf, "machine.topology");
     struct cfg_section secs[SEC_MAX];
@@ -270,6 +342,8 @@ bool machine_load(struct machine_cfg *m, const char *path, const char *const *se
         ok = cfg_apply(cf, secs, n, d);
     if (ok)
         ok = machine_check(m, cf, d);
+    if (ok)
+        note_given(m, cf, secs, n);
     cfg_close(cf);
     return ok;
 }
@@ -311,6 +385,35 @@ bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key *
     return false;
 }
 
+/* Whether a key changes anything on this machine: the SCC's homes are its
+ * tiles (only their count counts) and its caches take no snoops; only
+ * MOESI has an Owned line to write back; memory controllers are nodes with
+ * a bandwidth only where the memory system models them (the SCC); the
+ * coherent runtime reads memory at the homes. */
+static bool key_used(const struct machine_cfg *m, const char *sec, const char *key)
+{
+    bool coherent = m->memsys->coherent;
+    if (strcmp(sec, "home") == 0)
+        return strcmp(key, "count") == 0 ||
+               (coherent && (strcmp(key, "owned_write_writeback") != 0 || m->memsys->owned_state));
+    if (strcmp(sec, "memory") == 0 && strcmp(key, "latency_ns") != 0)
+        return m->memsys->memory_controllers;
+    if (strcmp(sec, "core") == 0 && strcmp(key, "snoop_cycles") == 0)
+        return coherent;
+    return true;
+}
+
+/* Whether a section is printed: not an L2 the machine has not, nor the
+ * papers' figures when the file gives none. */
+static bool section_shown(const struct machine_cfg *m, size_t i)
+{
+    if (i == SEC_L2)
+        return m->l2.size_kb != 0;
+    if (i == SEC_MODEL)
+        return m->given[i] != 0;
+    return true;
+}
+
 void machine_print(struct machine_cfg *m)
 {
     struct cfg_section secs[SEC_MAX];
@@ -318,13 +421,25 @@ void machine_print(struct machine_cfg *m)
     printf("# %s (%s)\n", m->machine.name, m->path);
     if (m->machine.description[0])
         printf("# %s\n", m->machine.description);
+    printf("# (default) marks a setting the file leaves out; a setting this machine does not "
+           "use is left out (or marked, if the file gives it)\n");
     for (size_t i = 0; i < n; i++) {
-        if (i == SEC_L2 && m->l2.size_kb == 0) {
-            printf("l2:  # none\n");
+        if (!section_shown(m, i))
             continue;
+        cfg_print_section(&secs[i]);
+        for (size_t k = 0; k < secs[i].nkeys; k++) {
+            const struct cfg_key *key = &secs[i].keys[k];
+            bool given = i < SIM_COUNT_OF(m->given) && (m->given[i] >> k & 1);
+            if (!key_used(m, secs[i].name, key->name)) {
+                if (given)
+                    cfg_print_key(&secs[i], key, "(given; not used by this machine)");
+                continue;
+            }
+            cfg_print_key(&secs[i], key, given ? NULL : "(default)");
         }
-        cfg_print(&secs[i], 1);
     }
+    if (m->l2.size_kb == 0)
+        printf("# no l2: the l1 is the coherent level\n");
     struct sim_clock clk = sim_clock_ghz(m->machine.clock_ghz);
     printf("# core clock period: %llu ps\n", (unsigned long long)clk.period_ps);
 }
@@ -353,6 +468,20 @@ const char *machine_config_dir(void)
     return CCSIM_INSTALL_CONFIG_DIR;
 }
 
+/* A shipped config's path as the user would write it: relative to the
+ * current folder when the configs folder is under it ("configs/x.cfg"), so
+ * outputs do not show the absolute path of a checkout. */
+static void as_user_path(char *buf, size_t size)
+{
+    char cwd[4096];
+    if (buf[0] != '/' || !getcwd(cwd, sizeof cwd))
+        return;
+    size_t n = strlen(cwd);
+    if (n > 1 && strncmp(buf, cwd, n) == 0 && buf[n] == '/')
+        memmove(buf, buf + n + 1, strlen(buf + n + 1) + 1);
+    (void)size;
+}
+
 bool machine_config_find(const char *name, char *buf, size_t size)
 {
     if (is_file(name) || strchr(name, '/')) {
@@ -361,11 +490,15 @@ bool machine_config_find(const char *name, char *buf, size_t size)
     }
     const char *dir = machine_config_dir();
     snprintf(buf, size, "%s/%s", dir, name);
-    if (is_file(buf))
+    if (is_file(buf)) {
+        as_user_path(buf, size);
         return true;
+    }
     snprintf(buf, size, "%s/%s.cfg", dir, name);
-    if (is_file(buf))
+    if (is_file(buf)) {
+        as_user_path(buf, size);
         return true;
+    }
     snprintf(buf, size, "%s", name);
     return false;
 }
@@ -451,7 +584,8 @@ struct machine *machine_build_with(const struct machine_cfg *m, const struct cc_
     mc->cfg = m;
     mc->params = p;
     mc->k = sim_kernel_new();
-    struct net_layout layout = {p.cores, p.homes, (int)m->machine.sockets, p.mcs};
+    struct net_layout layout = layout_of(m);
+    SIM_ASSERT(layout.homes == p.homes && layout.mcs == p.mcs);
     mc->net = m->topo->create(mc->k, m->topo_cfg, &layout, seed, d);
     if (!mc->net) {
         sim_kernel_free(mc->k);

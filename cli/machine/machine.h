@@ -95,6 +95,9 @@ struct machine_cfg {
     _Alignas(16) unsigned char memsys_cfg[128]; /* the memory system's own section */
     const struct net_ops *topo;                 /* NULL if the topology is not built */
     _Alignas(16) unsigned char topo_cfg[256];   /* the topology's own section */
+    /* per section (machine_sections' order), a bit per key the file or a
+     * --set gave: the others hold their defaults */
+    uint64_t given[16];
 };
 
 /* A memory system a config may name (registry.c): a coherence protocol's

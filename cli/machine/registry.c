@@ -39,26 +39,25 @@ static int64_t scc_mpb_lines(const void *cfg, unsigned line_bytes)
  * the cores evenly, and an MPB holds whole lines. */
 static bool scc_check(const struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
 {
-    const char *path = cfg_path(cf);
     const struct scc_cfg *c = (const void *)m->memsys_cfg;
     if (strcmp(m->machine.topology, "mesh") != 0) {
-        sim_diag_add(d, path, cfg_line(cf, "machine.topology"),
-                     "machine.topology = \"%s\": the scc protocol needs a mesh (its MPBs and "
-                     "memory controllers sit on tiles)",
-                     m->machine.topology);
+        cfg_diag(d, cf, "machine.topology",
+                 "machine.topology = \"%s\": the scc protocol needs a mesh (its MPBs and "
+                 "memory controllers sit on tiles)",
+                 m->machine.topology);
         return false;
     }
     if (m->machine.cores % m->home.count != 0) {
-        sim_diag_add(d, path, cfg_line(cf, "home.count"),
-                     "home.count = %lld: on the scc protocol the homes are the tiles' MPBs, and "
-                     "they must divide machine.cores = %lld evenly",
-                     (long long)m->home.count, (long long)m->machine.cores);
+        cfg_diag(d, cf, "home.count",
+                 "home.count = %lld: on the scc protocol the homes are the tiles' MPBs, and "
+                 "they must divide machine.cores = %lld evenly",
+                 (long long)m->home.count, (long long)m->machine.cores);
         return false;
     }
     if ((c->size_kb * 1024) % m->machine.line_bytes != 0) {
-        sim_diag_add(d, path, cfg_line(cf, "mpb.size_kb"),
-                     "mpb.size_kb = %lld is not a whole number of %lld-byte lines",
-                     (long long)c->size_kb, (long long)m->machine.line_bytes);
+        cfg_diag(d, cf, "mpb.size_kb",
+                 "mpb.size_kb = %lld is not a whole number of %lld-byte lines",
+                 (long long)c->size_kb, (long long)m->machine.line_bytes);
         return false;
     }
     return true;

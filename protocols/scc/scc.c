@@ -129,10 +129,11 @@ static struct scc *scc_of(const struct cc_system *sys)
 /* ------------------------------------------------------------ narration */
 
 /* One step for the observer: at a core's cache or a server (home), what
- * happened (event), what was done, and the copy's state before and after
+ * happened (event), the message that raised it (NULL: none), what was
+ * done, and the copy's state before and after
  * ("I" none, "S" a clean copy, "M" a dirty one; servers: "-"). */
-static void step(struct scc *s, bool home, int node, uint64_t line, int src, const char *event,
-                 const char *from, const char *to, const char *did)
+static void step(struct scc *s, bool home, int node, uint64_t line, const struct sim_msg *m,
+                 const char *event, const char *from, const char *to, const char *did)
 {
     if (!s->observer)
         return;
@@ -144,9 +145,14 @@ static void step(struct scc *s, bool home, int node, uint64_t line, int src, con
                          .to = to,
                          .event = event,
                          .event_doc = event,
-                         .msg_src = src,
+                         .msg_src = m ? m->src : -1,
                          .requester = -1,
                          .owner = -1};
+    if (m) { /* the message that drove it, for timelines' arrows */
+        st.msg_type = scc_msg_names[m->type];
+        st.msg_sent = m->sent;
+        st.msg_first = true;
+    }
     st.actions[0] = did;
     st.action_docs[0] = did;
     s->observer(s->observer_ctx, &st);
@@ -373,20 +379,20 @@ static void tile_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
     struct sim_msg *m = (struct sim_msg *)(uintptr_t)arg;
     (void)k;
     if (m->type == SM_RD_MPB) {
-        step(s, true, m->dst, m->line, m->src, "an MPB read", "-", "-",
+        step(s, true, m->dst, m->line, m, "an MPB read", "-", "-",
              "read the SRAM, send the line back");
         memcpy(m->data, mpb_bytes(s, m->line), s->p.line_bytes);
         answer(s, m, SM_DATA);
         return;
     }
     if (m->type == SM_WR_MPB) {
-        step(s, true, m->dst, m->line, m->src, "an MPB write", "-", "-",
+        step(s, true, m->dst, m->line, m, "an MPB write", "-", "-",
              "write the words into the SRAM, acknowledge");
         write_masked(s, mpb_bytes(s, m->line), m->data, (uint32_t)m->acks);
         answer(s, m, SM_ACK);
         return;
     }
-    step(s, true, m->dst, m->line, m->src,
+    step(s, true, m->dst, m->line, m,
          m->has_data ? "a test-and-set register write" : "a test-and-set register read", "-", "-",
          m->has_data ? "set the register, answer" : "answer the old value, set the register to 1");
     SIM_ASSERT(m->type == SM_TAS);
@@ -405,7 +411,7 @@ static void mem_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
     struct sim_msg *m = (struct sim_msg *)(uintptr_t)arg;
     (void)k;
     if (m->type == SM_RD_MEM) {
-        step(s, true, m->dst, m->line, m->src, "a memory read", "-", "-",
+        step(s, true, m->dst, m->line, m, "a memory read", "-", "-",
              "read DRAM, send the line back");
         memcpy(m->data, mem_bytes(s, m->line), s->p.line_bytes);
         s->stats.memory_reads++;
@@ -413,7 +419,7 @@ static void mem_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
         return;
     }
     SIM_ASSERT(m->type == SM_WR_MEM);
-    step(s, true, m->dst, m->line, m->src, "a memory write", "-", "-",
+    step(s, true, m->dst, m->line, m, "a memory write", "-", "-",
          "write the words into DRAM, acknowledge");
     write_masked(s, mem_bytes_rw(s, m->line), m->data, (uint32_t)m->acks);
     answer(s, m, SM_ACK);
@@ -533,7 +539,7 @@ static void send_to_mpb(struct scc *s, struct scc_core *c, struct sim_msg *m)
 static void drain_wcb(struct scc *s, struct scc_core *c, enum scc_phase then)
 {
     uint64_t line = c->wcb.line;
-    step(s, false, c->id, line, -1, "the write-combining buffer must leave", "-", "-",
+    step(s, false, c->id, line, NULL, "the write-combining buffer must leave", "-", "-",
          "send its words to the line's MPB, wait for the acknowledgement");
     int tile = tile_of_core(s, mpb_owner(s, line));
     struct sim_msg *m = new_msg(s, SM_WR_MPB, c->id, tile_node(s, tile), line);
@@ -755,7 +761,7 @@ static void narrate_request(struct scc *s, struct scc_core *c, const struct cc_r
         did = "no copy: write to memory, posted (no write-allocate)";
     else
         did = "no copy: ask the memory controller over the mesh";
-    step(s, false, c->id, r->line, -1, ev, copy_state(w), to, did);
+    step(s, false, c->id, r->line, NULL, ev, copy_state(w), to, did);
 }
 
 static void start_request(struct scc *s, struct scc_core *c)
@@ -826,7 +832,7 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
         sim_panic("scc: core %d got %s while starting", c->id, scc_msg_names[m->type]);
     }
     SIM_ASSERT(m->type == SM_DATA && m->line == r->line);
-    step(s, false, c->id, r->line, m->src, "the data arrived", "I",
+    step(s, false, c->id, r->line, m, "the data arrived", "I",
          written_mask(s, r) && kind_of(s, r->line) == CC_LINE_MEMORY ? "M" : "S",
          kind_of(s, r->line) == CC_LINE_MPB ? "fill the L1 copy (MPB lines live in the L1 only)"
                                             : "fill the copy, do the operation");

@@ -32,6 +32,13 @@ struct thr {
     bool reload;       /* the wait's next load is a re-load */
 
     sim_time_t op_start; /* when the current op started (on_op) */
+    /* its latencies: the one of the iteration it last marked in (not yet
+     * kept while that iteration may still see a mark), those kept */
+    bool marked;
+    uint64_t mark_iter;
+    double mark_ns;
+    double *lat;
+    size_t nlat, cap_lat;
     /* the copy/addline stream */
     struct cc_req *sreq; /* mshrs slots */
     uint8_t *sbuf;       /* mshrs lines */
@@ -135,6 +142,19 @@ static struct iteration *iteration(struct run *r, uint64_t k)
     return &r->iters[k];
 }
 
+/* Keeps the thread's latency of the iteration it last marked in. */
+static void keep_thread_latency(struct thr *t)
+{
+    if (!t->marked)
+        return;
+    if (t->nlat == t->cap_lat) {
+        t->cap_lat = t->cap_lat ? 2 * t->cap_lat : 64;
+        t->lat = sim_xrealloc(t->lat, t->cap_lat * sizeof *t->lat);
+    }
+    t->lat[t->nlat++] = t->mark_ns;
+    t->marked = false;
+}
+
 static void do_mark(struct thr *t)
 {
     struct iteration *it = iteration(t->run, t->iter);
@@ -142,6 +162,11 @@ static void do_mark(struct thr *t)
     if (!it->marked || now > it->end)
         it->end = now;
     it->marked = true;
+    if (t->marked && t->mark_iter != t->iter)
+        keep_thread_latency(t);
+    t->marked = true;
+    t->mark_iter = t->iter;
+    t->mark_ns = (double)(now - it->start) / SIM_PS_PER_NS;
 }
 
 /* ------------------------------------------------------------ sync */
@@ -157,13 +182,20 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
         return;
     }
     uint64_t next = 0;
-    for (int i = 0; i < r->nthr; i++)
-        if (r->thr[i].st == T_SYNC && r->thr[i].iter + 1 > next)
+    const char *var = NULL;
+    int64_t value = 0;
+    for (int i = 0; i < r->nthr; i++) {
+        if (r->thr[i].st != T_SYNC)
+            continue;
+        if (r->thr[i].iter + 1 > next)
             next = r->thr[i].iter + 1;
+        if (!var && !wl_cursor_outer_loop(&r->thr[i].cur, &var, &value))
+            var = NULL;
+    }
     cc_settle(r->m->cc); /* buffered writes reach memory (the SCC's write-combining buffers) */
     iteration(r, next)->start = sim_now(k);
     if (r->o.on_iteration)
-        r->o.on_iteration(r->o.iteration_ctx, next);
+        r->o.on_iteration(r->o.iteration_ctx, next, var, value);
     r->at_sync = 0;
     r->release_pending = false;
     for (int i = 0; i < r->nthr; i++) {
@@ -444,6 +476,21 @@ static bool methodology(struct thr *t)
     return true;
 }
 
+/* ", iteration K" as the trace counts it (its outermost loop's variable:
+ * ", iteration 5" for `it`, ", iteration i=5" for another name), or ""
+ * outside loops. */
+static void iteration_text(const struct thr *t, char *buf, size_t size)
+{
+    const char *var;
+    int64_t value;
+    if (!wl_cursor_outer_loop(&t->cur, &var, &value))
+        buf[0] = '\0';
+    else if (strcmp(var, "it") == 0)
+        snprintf(buf, size, ", iteration %lld", (long long)value);
+    else
+        snprintf(buf, size, ", iteration %s=%lld", var, (long long)value);
+}
+
 /* Checks word a.word of `count` lines from a.line on: a value error for
  * every line whose value fails the comparison. */
 static void do_expect(struct thr *t)
@@ -458,15 +505,15 @@ static void do_expect(struct thr *t)
             continue;
         if (r->res->value_errors++ >= (uint64_t)r->o.max_reports)
             continue;
-        char name[128];
+        char name[128], when[96] = "";
         int line = 0, col = 0;
         wl_line_name(r->prog, li, name, sizeof name);
         wl_program_where(r->prog, t->op.stmt, &line, &col);
+        iteration_text(t, when, sizeof when);
         fprintf(stderr,
-                "%s:%d:%d: value error: thread %d, iteration %llu: expect %s.%d %s %lld, but it "
-                "is %lld\n",
-                wl_program_file(r->prog), line, col, t->id, (unsigned long long)t->iter, name,
-                a->word, wl_cmp_text(t->op.cmp), (long long)t->op.value[0], (long long)v);
+                "%s:%d:%d: value error: thread %d%s: expect %s.%d %s %lld, but it is %lld\n",
+                wl_program_file(r->prog), line, col, t->id, when, name, a->word,
+                wl_cmp_text(t->op.cmp), (long long)t->op.value[0], (long long)v);
     }
 }
 
@@ -686,27 +733,73 @@ static double quantile(const double *v, size_t n, double q)
     return v[lo] + (v[hi] - v[lo]) * (pos - (double)lo);
 }
 
+/* The statistics of n latencies whose exact sum is sum_ps (the mean from
+ * the exact sum, so it never leaves [min, max] by rounding). */
+static struct core_stats stats_of(const double *v, size_t n)
+{
+    double *sorted = sim_xmalloc(n * sizeof *sorted);
+    memcpy(sorted, v, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    long double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += (long double)llround(sorted[i] * SIM_PS_PER_NS); /* whole ps */
+    double mean = (double)(sum / (long double)n / SIM_PS_PER_NS);
+    if (mean < sorted[0])
+        mean = sorted[0];
+    if (mean > sorted[n - 1])
+        mean = sorted[n - 1];
+    struct core_stats st = {mean,          quantile(sorted, n, 0.5), sorted[0],
+                            sorted[n - 1], quantile(sorted, n, 0.1), quantile(sorted, n, 0.9)};
+    free(sorted);
+    return st;
+}
+
+static void thread_latencies(struct run *r)
+{
+    struct core_result *res = r->res;
+    res->threads = r->nthr;
+    res->thread_latency = sim_xcalloc((size_t)r->nthr, sizeof *res->thread_latency);
+    for (int i = 0; i < r->nthr; i++) {
+        struct thr *t = &r->thr[i];
+        struct core_thread_latency *tl = &res->thread_latency[i];
+        keep_thread_latency(t);
+        tl->iterations = t->nlat;
+        tl->ns = t->lat; /* the result owns them now */
+        t->lat = NULL;
+        if (tl->iterations)
+            tl->stats = stats_of(tl->ns, tl->iterations);
+    }
+}
+
+/* A run that deadlocked leaves its last iteration unfinished unless every
+ * thread still alive waits at a sync (it was over for all of them). */
+static bool last_unfinished(const struct run *r)
+{
+    if (!r->res->deadlock)
+        return false;
+    for (int i = 0; i < r->nthr; i++)
+        if (r->thr[i].st != T_SYNC && r->thr[i].st != T_DONE)
+            return true;
+    return false;
+}
+
 static void latencies(struct run *r)
 {
     struct core_result *res = r->res;
+    if (r->niters && last_unfinished(r)) { /* not measured: some thread never got to its end */
+        r->iters[r->niters - 1].marked = false;
+        for (int i = 0; i < r->nthr; i++)
+            if (r->thr[i].marked && r->thr[i].mark_iter == r->niters - 1)
+                r->thr[i].marked = false;
+    }
     res->latency_ns = sim_xcalloc(r->niters ? r->niters : 1, sizeof *res->latency_ns);
     for (size_t k = 0; k < r->niters; k++)
         if (r->iters[k].marked)
             res->latency_ns[res->iterations++] =
                 (double)(r->iters[k].end - r->iters[k].start) / SIM_PS_PER_NS;
-    size_t n = res->iterations;
-    if (!n)
-        return;
-    double *sorted = sim_xmalloc(n * sizeof *sorted);
-    memcpy(sorted, res->latency_ns, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, cmp_double);
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += sorted[i];
-    res->latency =
-        (struct core_stats){sum / (double)n, quantile(sorted, n, 0.5), sorted[0],
-                            sorted[n - 1],   quantile(sorted, n, 0.1), quantile(sorted, n, 0.9)};
-    free(sorted);
+    if (res->iterations)
+        res->latency = stats_of(res->latency_ns, res->iterations);
+    thread_latencies(r);
 }
 
 static void counters(struct run *r)
@@ -715,9 +808,11 @@ static void counters(struct run *r)
     cc_get_stats(r->m->cc, &cs);
     struct core_result *res = r->res;
     res->loads = cs.loads;
-    res->stores = cs.stores + cs.atomics;
+    res->stores = cs.stores;
+    res->atomics = cs.atomics;
     res->misses = cs.misses;
     res->invalidations = cs.invalidations;
+    res->handoffs = cs.handoffs;
     res->writebacks = cs.writebacks;
     res->home_queue_ns = (double)cs.home_queue_ps / SIM_PS_PER_NS;
     res->coherence_violations = cs.violations;
@@ -817,6 +912,29 @@ static bool place_lines(struct run *r)
     return ok;
 }
 
+/* Thread i does not fit the machine (no pin line: thread i runs on core
+ * i % cores, hardware thread i / cores): says where it would run, at the
+ * trace's `threads` line, and how to fit them. */
+static void unfit(struct run *r, int i)
+{
+    const struct core_machine *m = r->m;
+    int cores = (r->nthr + m->threads_per_core - 1) / m->threads_per_core;
+    if (wl_program_pinned(r->prog)) {
+        sim_diag_add(r->d, wl_program_file(r->prog), 0,
+                     "thread %d is pinned to core %d.%d, but the machine has %d cores of %d "
+                     "hardware thread(s)",
+                     i, r->thr[i].core, r->thr[i].hw, m->cores, m->threads_per_core);
+        return;
+    }
+    sim_diag_add(r->d, wl_program_file(r->prog), wl_program_threads_line(r->prog),
+                 "threads %d do not fit the machine's %d cores of %d hardware thread%s: without a "
+                 "pin line thread i runs on core i %% %d, hardware thread i / %d, so thread %d "
+                 "would need hardware thread %d of core %d (fewer threads, or a larger machine: "
+                 "--set machine.cores=%d)",
+                 r->nthr, m->cores, m->threads_per_core, m->threads_per_core == 1 ? "" : "s",
+                 m->cores, m->cores, i, r->thr[i].hw, r->thr[i].core, cores);
+}
+
 static bool place_threads(struct run *r)
 {
     const struct core_machine *m = r->m;
@@ -831,10 +949,7 @@ static bool place_threads(struct run *r)
             t->hw = i / m->cores;
         }
         if (t->core >= m->cores || t->hw >= m->threads_per_core) {
-            sim_diag_add(r->d, wl_program_file(r->prog), 0,
-                         "thread %d would run on core %d, hardware thread %d, but the machine has "
-                         "%d cores of %d threads",
-                         i, t->core, t->hw, m->cores, m->threads_per_core);
+            unfit(r, i);
             return false;
         }
     }
@@ -890,9 +1005,13 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
     }
     counters(&r);
     latencies(&r);
+    if (o->max_reports > 0 && res->value_errors > (uint64_t)o->max_reports)
+        fprintf(stderr, "ccsim: %llu more value error(s) not shown (the first %d are above)\n",
+                (unsigned long long)(res->value_errors - (uint64_t)o->max_reports), o->max_reports);
     for (int i = 0; i < r.nthr; i++) {
         free(r.thr[i].sreq);
         free(r.thr[i].sbuf);
+        free(r.thr[i].lat);
     }
 free_threads:
     free(r.lines);
@@ -907,4 +1026,21 @@ void core_result_free(struct core_result *res)
 {
     free(res->latency_ns);
     res->latency_ns = NULL;
+    for (int i = 0; i < res->threads && res->thread_latency; i++)
+        free(res->thread_latency[i].ns);
+    free(res->thread_latency);
+    res->thread_latency = NULL;
+    res->threads = 0;
+}
+
+bool core_req_origin(const struct cc_req *r, int *thread, const char **loop_var,
+                     int64_t *loop_value)
+{
+    if (!r || !r->ctx || (r->done != op_done && r->done != stream_slot_done))
+        return false;
+    const struct thr *t = r->ctx;
+    *thread = t->id;
+    if (!wl_cursor_outer_loop(&t->cur, loop_var, loop_value))
+        *loop_var = NULL;
+    return true;
 }

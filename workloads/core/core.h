@@ -67,8 +67,10 @@ struct core_run_opts {
                   sim_time_t end);
     void *op_ctx;
     /* optional: called when a sync opens an iteration (the first sync opens
-     * iteration 1; 0 is what runs before it), for progress lines */
-    void (*on_iteration)(void *ctx, uint64_t iteration);
+     * iteration 1; 0 is what runs before it), for progress lines and
+     * narration; loop_var and loop_value name it as the trace counts it (the
+     * outermost loop around the sync: `it` = 5), loop_var NULL outside loops */
+    void (*on_iteration)(void *ctx, uint64_t iteration, const char *loop_var, int64_t loop_value);
     void *iteration_ctx;
 };
 
@@ -76,11 +78,23 @@ struct core_stats {
     double mean, median, min, max, p10, p90; /* ns */
 };
 
+/* One thread's latencies: per iteration in which it marked, from the sync
+ * that opened the iteration to its own last mark in it. */
+struct core_thread_latency {
+    uint64_t iterations; /* iterations it marked in */
+    double *ns;          /* per such iteration, in order */
+    struct core_stats stats;
+};
+
 struct core_result {
     uint64_t iterations; /* measured (iterations with a mark) */
     double *latency_ns;  /* per measured iteration */
     struct core_stats latency;
-    uint64_t loads, stores, misses, invalidations, poll_refetches, steals, writebacks;
+    int threads;
+    struct core_thread_latency *thread_latency; /* per thread */
+    /* counters (docs/DESIGN.md "Counters" says what increments each) */
+    uint64_t loads, stores, atomics, misses, invalidations, handoffs, poll_refetches, steals,
+        writebacks;
     uint64_t network_bytes;
     double home_queue_ns, link_queue_ns;
     uint64_t coherence_violations, value_errors;
@@ -90,6 +104,12 @@ struct core_result {
     double wall_s;
     uint64_t simulated_ns;
 };
+
+/* The thread that issued r, a request of the program core_run is running
+ * (for narration), and its outermost loop's variable and value (*loop_var
+ * NULL outside loops); false if r is not such a request. */
+bool core_req_origin(const struct cc_req *r, int *thread, const char **loop_var,
+                     int64_t *loop_value);
 
 /* Runs prog on the machine; errors and reports go to stderr / d. */
 void core_run(const struct core_machine *m, const struct wl_program *prog,

@@ -269,7 +269,8 @@ struct wl_line {
 
 const char *wl_program_file(const struct wl_program *p);
 int wl_program_threads(const struct wl_program *p);
-bool wl_program_pinned(const struct wl_program *p); /* a pin statement was given */
+int wl_program_threads_line(const struct wl_program *p); /* the `threads N` line (0: none) */
+bool wl_program_pinned(const struct wl_program *p);      /* a pin statement was given */
 struct wl_pin wl_program_pin(const struct wl_program *p, int thread);
 int wl_program_words(const struct wl_program *p); /* words per line */
 
@@ -349,5 +350,9 @@ void wl_cursor_init(struct wl_cursor *c, const struct wl_program *p, int thread)
 enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_diag *d);
 /* Delivers a result into register reg (0 .. wl_program_reg_count()-1). */
 void wl_set_reg(struct wl_cursor *c, int reg, int64_t value);
+/* The outermost loop the cursor is in: its variable's name and its value
+ * now (an iteration as the trace counts it, `it` in `for it 0..99`); false
+ * outside every loop. */
+bool wl_cursor_outer_loop(const struct wl_cursor *c, const char **name, int64_t *value);
 
 #endif /* CCSIM_TRACE_H */

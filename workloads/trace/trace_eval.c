@@ -218,6 +218,24 @@ static void end_block(struct wl_cursor *c, const struct wl_stmt *s)
     c->pc = open->kind == WL_S_WHILE ? s->match : c->pc + 1;
 }
 
+bool wl_cursor_outer_loop(const struct wl_cursor *c, const char **name, int64_t *value)
+{
+    if (c->depth < 1)
+        return false;
+    const struct wl_stmt *st = c->prog->stmts;
+    for (int i = 0; i < c->prog->nstmts; i++) {
+        if (st[i].kind != WL_S_FOR || st[i].depth != 0)
+            continue;
+        if (i < c->pc && c->pc <= st[i].match) {
+            *name = c->prog->vars.v[st[i].var];
+            *value = c->loop_val[0];
+            return true;
+        }
+        i = st[i].match; /* not in this loop: skip its body */
+    }
+    return false;
+}
+
 /* ------------------------------------------------------------- operations */
 
 /* Evaluates index expression e of line array l into *index, in range. */

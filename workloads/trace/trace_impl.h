@@ -195,7 +195,8 @@ struct wl_program {
     char *file;
     int version; /* the header's: 1 or 2 (WL_VERSION_MAX) */
     int threads;
-    int words; /* per line */
+    int threads_line; /* where `threads N` is */
+    int words;        /* per line */
     bool pinned;
     struct wl_pin *pin; /* threads entries when pinned */
     struct wl_decl *decls;

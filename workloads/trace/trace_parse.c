@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ------------------------------------------------------------- helpers */
 
@@ -134,6 +135,7 @@ static bool parse_threads(struct wl_parser *ps)
     }
     wl_take(ps);
     ps->p->threads = (int)t->value;
+    ps->p->threads_line = ps->line;
     return true;
 }
 
@@ -170,11 +172,23 @@ static bool parse_pin_entry(struct wl_parser *ps, struct wl_pin *pin)
         hw = h->value;
     }
     if (c->value >= cores) {
-        wl_perr(ps, c->col, "core %lld is out of range (0..%d)", (long long)c->value, cores - 1);
+        char fix[96] = "";
+        if (ps->opts->cores > 0) /* a machine's: say how to get a larger one */
+            snprintf(fix, sizeof fix,
+                     "; the machine has %d cores (--set machine.cores=%lld for more)", cores,
+                     (long long)c->value + 1);
+        wl_perr(ps, c->col, "core %lld is out of range (0..%d)%s", (long long)c->value, cores - 1,
+                fix);
         return false;
     }
     if (hw >= hws) {
-        wl_perr(ps, h->col, "hardware thread %lld is out of range (0..%d)", (long long)hw, hws - 1);
+        char fix[128] = "";
+        if (ps->opts->threads_per_core > 0)
+            snprintf(fix, sizeof fix,
+                     "; the machine's cores have %d (--set machine.threads_per_core=%lld for more)",
+                     hws, (long long)hw + 1);
+        wl_perr(ps, h->col, "hardware thread %lld is out of range (0..%d)%s", (long long)hw,
+                hws - 1, fix);
         return false;
     }
     *pin = (struct wl_pin){(int)c->value, (int)hw};
@@ -772,6 +786,11 @@ struct wl_program *wl_parse_text(const char *name, const char *text, size_t len,
 struct wl_program *wl_parse_file(const char *path, const struct wl_parse_opts *opts,
                                  struct sim_diag *d)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        sim_diag_add(d, path, 0, "cannot read trace: it is a directory, not a trace file");
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         sim_diag_add(d, path, 0, "cannot open trace: %s", strerror(errno));
@@ -786,10 +805,11 @@ struct wl_program *wl_parse_file(const char *path, const struct wl_parse_opts *o
         n += got;
     }
     bool bad = ferror(f) != 0;
+    int err = errno;
     fclose(f);
     struct wl_program *p = NULL;
     if (bad)
-        sim_diag_add(d, path, 0, "cannot read trace");
+        sim_diag_add(d, path, 0, "cannot read trace: %s", strerror(err));
     else
         p = wl_parse_text(path, buf, n, opts, d);
     free(buf);

@@ -156,6 +156,11 @@ int wl_program_threads(const struct wl_program *p)
     return p->threads;
 }
 
+int wl_program_threads_line(const struct wl_program *p)
+{
+    return p->threads_line;
+}
+
 bool wl_program_pinned(const struct wl_program *p)
 {
     return p->pinned;

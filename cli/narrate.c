@@ -1,0 +1,611 @@
+/*
+ * narrate.c -- a coherence step as text (narrate.h): what the row did, read
+ * off the step's record of it (messages sent, memory reads and writes, the
+ * directory and the line's words before and after), never off the row's
+ * list of actions, which says what it may do.
+ */
+#include "narrate.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define TEXT_MAX 8192
+#define CHUNKS   48
+
+/* A narration: chunks laid out one after another, wrapped between them. */
+struct text {
+    char buf[TEXT_MAX];
+    size_t len;
+    size_t start[CHUNKS]; /* where each chunk begins in buf */
+    int n;
+};
+
+static void chunk(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void chunk(struct text *t, const char *fmt, ...)
+{
+    if (t->n == CHUNKS || t->len + 1 >= TEXT_MAX)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(t->buf + t->len, TEXT_MAX - t->len, fmt, ap);
+    va_end(ap);
+    if (w <= 0)
+        return;
+    t->start[t->n++] = t->len;
+    t->len += (size_t)w < TEXT_MAX - t->len ? (size_t)w : TEXT_MAX - t->len - 1;
+    t->buf[t->len++] = '\0';
+}
+
+static const char *chunk_at(const struct text *t, int i)
+{
+    return t->buf + t->start[i];
+}
+
+/* ------------------------------------------------------------ names */
+
+void narrate_who(const struct narrate_ctx *n, int node, bool home, char *buf, size_t size)
+{
+    if (home && n->tiles && node - n->cores >= n->tiles)
+        snprintf(buf, size, "mc %d", node - n->cores - n->tiles);
+    else if (home && n->tiles)
+        snprintf(buf, size, "tile %d", node - n->cores);
+    else if (home)
+        snprintf(buf, size, "home %d", node - n->cores);
+    else
+        snprintf(buf, size, "core %d", node);
+}
+
+static void node_name(const struct narrate_ctx *n, int node, char *buf, size_t size)
+{
+    narrate_who(n, node, node >= n->cores, buf, size);
+}
+
+void narrate_line_name(const struct narrate_ctx *n, uint64_t line, char *buf, size_t size)
+{
+    uintptr_t v = (uintptr_t)sim_map_get(n->names, line);
+    if (v)
+        wl_line_name(n->p, (int64_t)v - 1, buf, size);
+    else
+        snprintf(buf, size, "#%llu", (unsigned long long)line);
+}
+
+/* A word as a trace writes it: "msg" for word 0, "msg.3" for another. */
+static void word_name(const char *line, unsigned w, char *buf, size_t size)
+{
+    if (w == 0)
+        snprintf(buf, size, "%s", line);
+    else
+        snprintf(buf, size, "%s.%u", line, w);
+}
+
+static void legend_add(struct narrate_ctx *n, const char *kind, const char *name, const char *gloss)
+{
+    struct narrate_legend *l = &n->legend;
+    if (!name || !gloss)
+        return;
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->kind[i], kind) == 0 && strcmp(l->name[i], name) == 0)
+            return;
+    if (l->n == NARRATE_LEGEND)
+        return;
+    l->kind[l->n] = kind;
+    l->name[l->n] = name;
+    l->gloss[l->n] = gloss;
+    l->n++;
+}
+
+/* ------------------------------------------------------------ the event */
+
+static void op_text(const struct cc_req *r, const char *line, char *buf, size_t size)
+{
+    char w[160];
+    word_name(line, r->word, w, sizeof w);
+    long long v = (long long)r->value, v2 = (long long)r->value2;
+    switch (r->op) {
+    case CC_LOAD:
+        snprintf(buf, size, "read %s", w);
+        return;
+    case CC_STORE:
+        snprintf(buf, size, "write %s %lld", w, v);
+        return;
+    case CC_ADD:
+        snprintf(buf, size, "add %s %lld", w, v);
+        return;
+    case CC_CAS:
+        snprintf(buf, size, "cas %s %lld %lld", w, v, v2);
+        return;
+    case CC_XCHG:
+        snprintf(buf, size, "xchg %s %lld", w, v);
+        return;
+    case CC_LOAD_LINE:
+        snprintf(buf, size, "copy: load %s", line);
+        return;
+    case CC_STORE_LINE:
+        snprintf(buf, size, "copy: store %s", line);
+        return;
+    case CC_ADD_LINE:
+        snprintf(buf, size, "addline: add into %s", line);
+        return;
+    case CC_FLUSH:
+        snprintf(buf, size, "flush %s", line);
+        return;
+    }
+    snprintf(buf, size, "?");
+}
+
+/* "Store (thread 0, it 3: write msg.1 3)" */
+static void request_chunk(struct text *t, const struct cc_step *st, const char *line)
+{
+    char op[256], who[128] = "";
+    int thread;
+    const char *var;
+    int64_t value;
+    op_text(st->req, line, op, sizeof op);
+    if (core_req_origin(st->req, &thread, &var, &value)) {
+        if (var)
+            snprintf(who, sizeof who, "thread %d, %s %lld: ", thread, var, (long long)value);
+        else
+            snprintf(who, sizeof who, "thread %d: ", thread);
+    }
+    chunk(t, "%s (%s%s)", st->event, who, op);
+}
+
+/* "Fwd_GetS from home 0", "Upgrade (GetX from core 0)", "Done"; the gloss
+ * beside it when asked. */
+static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_step *st,
+                        const char *line, bool gloss)
+{
+    char from[32] = "";
+    legend_add(n, "event", st->event, st->event_doc);
+    if (st->req) {
+        request_chunk(t, st, line);
+        return;
+    }
+    if (st->msg_src >= 0)
+        node_name(n, st->msg_src, from, sizeof from);
+    const char *g = gloss && st->event_doc ? st->event_doc : NULL;
+    if (st->msg_type && strcmp(st->msg_type, st->event) != 0) {
+        legend_add(n, "message", st->msg_type, st->msg_gloss);
+        chunk(t, "%s (%s from %s%s%s)", st->event, st->msg_type, from, g ? ": " : "", g ? g : "");
+    } else if (st->msg_src >= 0)
+        chunk(t, "%s from %s%s%s%s", st->event, from, g ? " (" : "", g ? g : "", g ? ")" : "");
+    else
+        chunk(t, "%s%s%s%s", st->event, g ? " (" : "", g ? g : "", g ? ")" : "");
+}
+
+/* ------------------------------------------------------------ the directory */
+
+static bool bit(const uint64_t *bits, int i)
+{
+    return bits && (bits[i / 64] >> (i % 64)) & 1;
+}
+
+/* "{0, 2}", or "{12 cores}" when long. */
+static void set_text(const struct narrate_ctx *n, const struct cc_dir_view *v, char *buf,
+                     size_t size)
+{
+    if (v->sharers > 8) {
+        snprintf(buf, size, "{%d cores}", v->sharers);
+        return;
+    }
+    size_t len = (size_t)snprintf(buf, size, "{");
+    bool first = true;
+    for (int c = 0; c < n->cores && len < size; c++)
+        if (bit(v->sharer_bits, c)) {
+            len += (size_t)snprintf(buf + len, size - len, "%s%d", first ? "" : ", ", c);
+            first = false;
+        }
+    snprintf(buf + len, len < size ? size - len : 0, "}");
+}
+
+/* What the directory held when the row met it: " [owner core 0, sharers {1}]". */
+static void dir_text(const struct narrate_ctx *n, const struct cc_dir_view *v, char *buf,
+                     size_t size)
+{
+    char set[160];
+    size_t len = 0;
+    buf[0] = '\0';
+    if (v->owner >= 0)
+        len += (size_t)snprintf(buf + len, size - len, "owner core %d", v->owner);
+    if (v->forwarder >= 0 && len < size)
+        len += (size_t)snprintf(buf + len, size - len, "%sforwarder core %d", len ? ", " : "",
+                                v->forwarder);
+    if (v->sharers > 0 && len < size) {
+        set_text(n, v, set, sizeof set);
+        snprintf(buf + len, size - len, "%ssharers %s", len ? ", " : "", set);
+    }
+}
+
+static bool same_sharers(const struct narrate_ctx *n, const struct cc_dir_view *a,
+                         const struct cc_dir_view *b)
+{
+    if (a->sharers != b->sharers)
+        return false;
+    for (int c = 0; c < n->cores; c++)
+        if (bit(a->sharer_bits, c) != bit(b->sharer_bits, c))
+            return false;
+    return true;
+}
+
+static void core_or_none(int core, char *buf, size_t size)
+{
+    if (core >= 0)
+        snprintf(buf, size, "core %d", core);
+    else
+        snprintf(buf, size, "none");
+}
+
+static void dir_changes(const struct narrate_ctx *n, struct text *t, const struct cc_step *st)
+{
+    const struct cc_dir_view *a = &st->dir_before, *b = &st->dir_after;
+    char x[32], y[32], sa[160], sb[160];
+    if (!a->gone && b->gone) {
+        node_name(n, st->msg_src, x, sizeof x);
+        chunk(t, "%s was evicting: it keeps no copy", x);
+    }
+    if (a->owner != b->owner) {
+        core_or_none(a->owner, x, sizeof x);
+        core_or_none(b->owner, y, sizeof y);
+        chunk(t, "owner %s -> %s", x, y);
+    }
+    if (a->forwarder != b->forwarder) {
+        core_or_none(a->forwarder, x, sizeof x);
+        core_or_none(b->forwarder, y, sizeof y);
+        chunk(t, "forwarder %s -> %s", x, y);
+    }
+    if (!same_sharers(n, a, b)) {
+        set_text(n, a, sa, sizeof sa);
+        set_text(n, b, sb, sizeof sb);
+        chunk(t, "sharers %s -> %s", sa, sb);
+    }
+}
+
+static void pending_change(struct text *t, const struct cc_step *st)
+{
+    int a = st->dir_before.pending, b = st->dir_after.pending;
+    if (b > a)
+        chunk(t, "awaits %d answer%s", b, b == 1 ? "" : "s");
+    else if (b < a && b > 0)
+        chunk(t, "%d more awaited", b);
+    else if (b < a)
+        chunk(t, "every awaited answer is in");
+}
+
+/* ------------------------------------------------------------ the line's words */
+
+/* "msg.1 0 -> 5, msg.2 0 -> 6" into buf (at most `most` words, then how
+ * many more); false if no word changed. */
+static bool word_changes(const struct cc_step *st, const char *line, int most, char *buf,
+                         size_t size)
+{
+    size_t len = 0;
+    int shown = 0, more = 0;
+    buf[0] = '\0';
+    if (!st->data_before || !st->data_after)
+        return false;
+    for (unsigned w = 0; w < st->line_bytes / 8; w++) {
+        uint64_t a = cc_word_get(st->data_before, w), b = cc_word_get(st->data_after, w);
+        if (a == b)
+            continue;
+        if (shown == most) {
+            more++;
+            continue;
+        }
+        char name[160];
+        word_name(line, w, name, sizeof name);
+        len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s%s %lld -> %lld",
+                                shown ? ", " : "", name, (long long)a, (long long)b);
+        shown++;
+    }
+    if (more && len < size)
+        snprintf(buf + len, size - len, ", %d more word%s", more, more == 1 ? "" : "s");
+    return shown > 0;
+}
+
+/* Words a compact line lists before "N more words" (--wide lists all). */
+static int words_listed(const struct narrate_ctx *n)
+{
+    return n->wide ? 1 << 30 : 2;
+}
+
+static void performed_chunk(const struct narrate_ctx *n, struct text *t, const struct cc_step *st,
+                            const char *line)
+{
+    const struct cc_req *r = st->req;
+    char w[160], ch[4096];
+    word_name(line, r->word, w, sizeof w);
+    const char *how = r->missed ? "" : " (a hit)";
+    long long old = (long long)r->result, v = (long long)r->value;
+    bool changed = word_changes(st, line, words_listed(n), ch, sizeof ch);
+    switch (r->op) {
+    case CC_LOAD:
+        chunk(t, "reads %s = %lld%s", w, old, how);
+        return;
+    case CC_LOAD_LINE:
+        chunk(t, "reads the line%s", how);
+        return;
+    case CC_STORE:
+        if (changed)
+            chunk(t, "writes %s: %lld -> %lld%s", w, old, v, how);
+        else
+            chunk(t, "writes %s = %lld (it was %lld already)%s", w, v, old, how);
+        return;
+    case CC_ADD:
+        chunk(t, "adds %lld: %s %lld -> %lld%s", v, w, old, (long long)(r->result + r->value), how);
+        return;
+    case CC_CAS:
+        if (r->result == r->value)
+            chunk(t, "cas succeeds: %s %lld -> %lld%s", w, old, (long long)r->value2, how);
+        else
+            chunk(t, "cas fails: %s is %lld, not %lld%s", w, old, v, how);
+        return;
+    case CC_XCHG:
+        chunk(t, "exchanges: %s %lld -> %lld%s", w, old, v, how);
+        return;
+    case CC_STORE_LINE:
+    case CC_ADD_LINE:
+        chunk(t, "writes the line%s%s%s", how, changed ? ": " : " (no word changes)",
+              changed ? ch : "");
+        return;
+    case CC_FLUSH:
+        chunk(t, "the copy is to leave (flush)");
+        return;
+    }
+}
+
+/* ------------------------------------------------------------ messages sent */
+
+static bool data_named(const char *type)
+{
+    return strncmp(type, "Data_", 5) == 0 || strcmp(type, "Fwd_Ack_Data") == 0;
+}
+
+/* "cores 1, 2, 3", or in runs when long: "63 cores: 1..63". */
+static void node_list(const struct narrate_ctx *n, const struct cc_sent *s, int count, bool cores,
+                      char *buf, size_t size)
+{
+    int base = cores ? 0 : n->cores;
+    size_t len = 0;
+    if (count > 4)
+        len = (size_t)snprintf(buf, size, "%d %s: ", count, cores ? "cores" : "homes");
+    else
+        len = (size_t)snprintf(buf, size, "%s ", cores ? "cores" : "homes");
+    for (int k = 0; k < count && len < size;) {
+        int e = k;
+        while (count > 4 && e + 1 < count && s[e + 1].dst == s[e].dst + 1)
+            e++;
+        len += (size_t)snprintf(buf + len, size - len, "%s%d", k ? ", " : "", s[k].dst - base);
+        if (e > k && len < size)
+            len += (size_t)snprintf(buf + len, size - len, "..%d", s[e].dst - base);
+        k = e + 1;
+    }
+}
+
+/* "sends Inv to cores 1, 2, 3": consecutive messages of one type, with or
+ * without data, to nodes of one kind, in one chunk. */
+static void sent_chunks(struct narrate_ctx *n, struct text *t, const struct cc_step *st, bool gloss)
+{
+    for (int i = 0; i < st->nsent;) {
+        const struct cc_sent *s = &st->sent[i];
+        bool to_core = s->dst < n->cores;
+        int j = i + 1;
+        while (j < st->nsent && strcmp(st->sent[j].type, s->type) == 0 &&
+               st->sent[j].data == s->data && (st->sent[j].dst < n->cores) == to_core)
+            j++;
+        legend_add(n, "message", s->type, s->gloss);
+        char to[512];
+        if (j - i == 1)
+            node_name(n, s->dst, to, sizeof to);
+        else
+            node_list(n, &st->sent[i], j - i, to_core, to, sizeof to);
+        const char *with = s->data && !data_named(s->type) ? " with the line" : "";
+        if (gloss)
+            chunk(t, "sends %s (%s)%s to %s", s->type, s->gloss, with, to);
+        else
+            chunk(t, "sends %s%s to %s", s->type, with, to);
+        i = j;
+    }
+    if (st->nsent_total > st->nsent)
+        chunk(t, "and %d more message%s", st->nsent_total - st->nsent,
+              st->nsent_total - st->nsent == 1 ? "" : "s");
+}
+
+/* ------------------------------------------------------------ a step */
+
+static bool has_action(const struct cc_step *st, const char *name)
+{
+    for (int i = 0; i < 8 && st->actions[i]; i++)
+        if (strcmp(st->actions[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void memory_chunks(const struct narrate_ctx *n, struct text *t, const struct cc_step *st,
+                          const char *line)
+{
+    char ch[4096];
+    if (st->memory_reads)
+        chunk(t, "reads memory");
+    if (st->llc_reads)
+        chunk(t, "reads its LLC");
+    if (!st->writebacks)
+        return;
+    if (word_changes(st, line, words_listed(n), ch, sizeof ch))
+        chunk(t, "writes the line to memory: %s", ch);
+    else
+        chunk(t, "writes the line to memory (no word changes)");
+}
+
+static const char *op_noun(enum cc_op op)
+{
+    switch (op) {
+    case CC_LOAD:
+    case CC_LOAD_LINE:
+        return "load";
+    case CC_STORE:
+    case CC_STORE_LINE:
+        return "store";
+    case CC_FLUSH:
+        return "flush";
+    default:
+        return "atomic";
+    }
+}
+
+static void wait_chunk(const struct narrate_ctx *n, struct text *t, const struct cc_step *st)
+{
+    char who[32];
+    if (!st->home && st->nsent_total)
+        chunk(t, "the %s waits for the answer", st->req ? op_noun(st->req->op) : "request");
+    else if (!st->home)
+        chunk(t, "the %s waits until the line's transaction is over",
+              st->req ? op_noun(st->req->op) : "request");
+    else if (st->requester >= 0 && st->requester != st->msg_src) {
+        narrate_who(n, st->requester, false, who, sizeof who);
+        chunk(t, "busy with %s's request: this one waits in the line's queue", who);
+    } else
+        chunk(t, "busy: this message waits in the line's queue");
+}
+
+/* Everything the row did, in the order a reader follows it. */
+static void effect_chunks(struct narrate_ctx *n, struct text *t, const struct cc_step *st,
+                          const char *line, bool gloss)
+{
+    if (!st->home && has_action(st, "write_data"))
+        chunk(t, "fills its copy");
+    if (st->performed)
+        performed_chunk(n, t, st, line);
+    if (st->home)
+        dir_changes(n, t, st);
+    memory_chunks(n, t, st, line);
+    sent_chunks(n, t, st, gloss);
+    if (st->stalled)
+        wait_chunk(n, t, st);
+    if (st->home)
+        pending_change(t, st);
+}
+
+/* A backend's step that says what it did in its own words (the SCC). */
+static void plain_chunks(struct narrate_ctx *n, struct text *t, const struct cc_step *st)
+{
+    char from[32] = "";
+    if (st->msg_src >= 0)
+        node_name(n, st->msg_src, from, sizeof from);
+    if (strcmp(st->from, "-") == 0) /* a server: it has no state to name */
+        chunk(t, "%s%s%s%s", st->event_doc, from[0] ? " (" : "", from, from[0] ? ")" : "");
+    else
+        chunk(t, "%s%s%s%s in %s", st->event_doc, from[0] ? " (" : "", from, from[0] ? ")" : "",
+              st->from);
+    for (int i = 0; i < 8 && st->action_docs[i]; i++)
+        chunk(t, "%s", st->action_docs[i]);
+}
+
+static void build(struct narrate_ctx *n, struct text *t, const struct cc_step *st, const char *line,
+                  bool gloss)
+{
+    t->len = 0;
+    t->n = 0;
+    if (!st->detailed) {
+        plain_chunks(n, t, st);
+        if (strcmp(st->from, st->to) != 0)
+            chunk(t, "now %s", st->to);
+        return;
+    }
+    event_chunk(n, t, st, line, gloss);
+    char dir[256] = "";
+    if (st->home)
+        dir_text(n, &st->dir_before, dir, sizeof dir);
+    legend_add(n, "state", st->from, st->from_doc);
+    legend_add(n, "state", st->to, st->to_doc);
+    if (n->wide && st->from_doc)
+        chunk(t, "in %s (%s)%s%s%s", st->from, st->from_doc, dir[0] ? " [" : "", dir,
+              dir[0] ? "]" : "");
+    else
+        chunk(t, "in %s%s%s%s", st->from, dir[0] ? " [" : "", dir, dir[0] ? "]" : "");
+    effect_chunks(n, t, st, line, n->wide);
+    if (strcmp(st->from, st->to) == 0)
+        return;
+    if (n->wide && st->to_doc)
+        chunk(t, "now %s (%s)", st->to, st->to_doc);
+    else
+        chunk(t, "now %s", st->to);
+}
+
+/* The separator before chunk i: the event and its state read as one
+ * phrase, the state ends with a colon, effects are separated by "; ". */
+static const char *sep_before(const struct text *t, int i, bool detailed)
+{
+    if (i == 0)
+        return "";
+    if (i == 1 && detailed)
+        return " ";
+    if (i == 2 && detailed)
+        return strncmp(chunk_at(t, i), "now ", 4) == 0 ? ", " : ": ";
+    return i == 1 ? ": " : "; ";
+}
+
+static size_t total_len(const struct text *t, size_t prefix, bool detailed)
+{
+    size_t len = prefix;
+    for (int i = 0; i < t->n; i++)
+        len += strlen(sep_before(t, i, detailed)) + strlen(chunk_at(t, i));
+    return len;
+}
+
+/* Prints the chunks after the prefix, starting a continuation line (indented
+ * to the prefix) before a chunk that would pass the width. */
+static void lay_out(const struct text *t, const char *prefix, bool wide, bool detailed, FILE *f)
+{
+    size_t indent = strlen(prefix), col = indent;
+    fputs(prefix, f);
+    for (int i = 0; i < t->n; i++) {
+        const char *sep = sep_before(t, i, detailed), *c = chunk_at(t, i);
+        size_t need = strlen(sep) + strlen(c);
+        if (!wide && i > 0 && col + need >= NARRATE_WIDTH) { /* room for a ; */
+            /* the separator's punctuation ends the line, the chunk starts the next */
+            fprintf(f, "%.*s\n%*s", sep[0] == ' ' ? 0 : 1, sep, (int)indent + 2, "");
+            /* (a comma or semicolon ends the line; a space is dropped) */
+            col = indent + 2;
+            sep = "";
+            need = strlen(c);
+        }
+        fprintf(f, "%s%s", sep, c);
+        col += need;
+    }
+    fputc('\n', f);
+}
+
+void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f)
+{
+    static struct text t; /* large; one narration at a time */
+    char line[128], who[32], prefix[200];
+    narrate_line_name(n, st->line, line, sizeof line);
+    narrate_who(n, st->node, st->home, who, sizeof who);
+    snprintf(prefix, sizeof prefix, "%12.3f  %-8s %-10s ", (double)st->time / SIM_PS_PER_NS, who,
+             line);
+    build(n, &t, st, line, true);
+    if (!n->wide && total_len(&t, strlen(prefix), st->detailed) >= NARRATE_WIDTH)
+        build(n, &t, st, line, false); /* no room for the gloss beside the event */
+    lay_out(&t, prefix, n->wide, st->detailed, f);
+}
+
+void narrate_legend_print(const struct narrate_ctx *n, FILE *f)
+{
+    static const char *const kinds[] = {"state", "event", "message"};
+    static const char *const titles[] = {"states", "events", "messages"};
+    if (!n->legend.n)
+        return;
+    fprintf(f, "names used above (`ccsim protocol NAME` has the tables):\n");
+    for (size_t k = 0; k < SIM_COUNT_OF(kinds); k++) {
+        bool any = false;
+        for (int i = 0; i < n->legend.n; i++) {
+            if (strcmp(n->legend.kind[i], kinds[k]) != 0)
+                continue;
+            if (!any)
+                fprintf(f, "  %s:\n", titles[k]);
+            any = true;
+            fprintf(f, "    %-14s %s\n", n->legend.name[i], n->legend.gloss[i]);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/*
+ * narrate.h -- one coherence step (struct cc_step, protocols/protocol.h) as
+ * text for `ccsim explain` (prefix narrate_).
+ *
+ * A narration says what the row did in this instance and nothing it could
+ * have done elsewhere: the messages it sent (by the tables' names), the
+ * memory it read or wrote, the directory entry's owner, sharers and
+ * awaited answers where they changed, the words of the line that changed,
+ * the state it moved to. An action that did nothing says nothing. Names
+ * are the tables' (`ccsim protocol NAME`); each one's gloss goes beside it
+ * where the line has room (always with `wide`) and into a legend.
+ */
+#ifndef CCSIM_NARRATE_H
+#define CCSIM_NARRATE_H
+
+#include "core.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define NARRATE_WIDTH  120 /* characters a line keeps under (unless wide) */
+#define NARRATE_LEGEND 192 /* names a legend holds */
+
+/* The names used so far, each with its gloss, for the legend. */
+struct narrate_legend {
+    const char *kind[NARRATE_LEGEND]; /* "state", "event", "message" */
+    const char *name[NARRATE_LEGEND];
+    const char *gloss[NARRATE_LEGEND];
+    int n;
+};
+
+struct narrate_ctx {
+    const struct wl_program *p;
+    const struct sim_map *names; /* line number -> line index + 1 */
+    int cores;
+    int tiles; /* the SCC: homes are tiles, then memory controllers; else 0 */
+    bool wide; /* every gloss inline, no wrapping */
+    struct narrate_legend legend;
+};
+
+/* Prints one step, wrapped under NARRATE_WIDTH (unless wide). */
+void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f);
+/* Prints the legend of the names the steps used. */
+void narrate_legend_print(const struct narrate_ctx *n, FILE *f);
+/* A node as a reader names it: "core 3", "home 0", "tile 5", "mc 1". */
+void narrate_who(const struct narrate_ctx *n, int node, bool home, char *buf, size_t size);
+/* A line by the trace's name ("data[2]"), or "#N" for a line it does not name. */
+void narrate_line_name(const struct narrate_ctx *n, uint64_t line, char *buf, size_t size);
+
+#endif

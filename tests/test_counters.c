@@ -1,0 +1,153 @@
+/*
+ * test_counters.c -- counters that mean their names (docs/DESIGN.md
+ * "Counters"): a copy a forwarded GetX takes away is an invalidation,
+ * atomics are not stores, ownership hand-offs are counted; per-thread
+ * latencies and (on request) every iteration's in the JSON; the printed
+ * mean lies within [min, max]; the sweep CSV has the queueing columns.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAB1 CCSIM_TEST_DIR "/../docs/labs/01-false-sharing/same-line.trace"
+#define LAB3 CCSIM_TEST_DIR "/../docs/labs/03-knc-contention/own-lines-4.trace"
+
+static struct tu_run r;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* The number after `"key": ` in text (the first one), or -1. */
+static double json_field(const char *text, const char *key)
+{
+    char want[96];
+    snprintf(want, sizeof want, "\"%s\": ", key);
+    const char *p = strstr(text, want);
+    return p ? strtod(p + strlen(want), NULL) : -1;
+}
+
+/* Lab 1: two threads add to their own words of one line. Each add takes
+ * the line from the other core with a Fwd_GetX: the other's copy is
+ * invalidated and ownership is handed off; the adds are atomics, not
+ * stores. */
+START_TEST(test_lab1_counters)
+{
+    const char *json = tu_write("lab1.json", "");
+    tu_ccsim(&r, "run -c teach-xbar %s --json %s", LAB1, json);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "counters: loads 0  stores 0  atomics 4000  misses 4000  "
+                                "invalidations 3900  handoffs 3900"),
+                  "%s", r.out);
+    const char *text = slurp(json);
+    ck_assert(json_field(text, "atomics") == 4000);
+    ck_assert(json_field(text, "stores") == 0);
+    ck_assert(json_field(text, "invalidations") == 3900);
+    ck_assert(json_field(text, "handoffs") == 3900);
+}
+END_TEST
+
+/* Per-thread latency in every JSON; every iteration's with --per-iteration. */
+START_TEST(test_per_thread_and_iteration_latency)
+{
+    const char *json = tu_write("pt.json", "");
+    tu_ccsim(&r, "run -c teach-xbar %s --json %s", LAB1, json);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *text = slurp(json);
+    ck_assert_msg(strstr(text, "\"thread_latency_ns\": [") &&
+                      strstr(text, "{\"thread\": 0, \"iterations\": 100, \"min\": 1596.000, "
+                                   "\"median\": 1596.000, \"max\": 1596.000") &&
+                      strstr(text, "{\"thread\": 1, \"iterations\": 100, \"min\": 1635.000"),
+                  "%s", text);
+    ck_assert(strstr(text, "per_iteration_ns") == NULL);
+    tu_ccsim(&r, "run -c teach-xbar %s --json %s --per-iteration", LAB1, json);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    text = slurp(json);
+    const char *all = strstr(text, "\n \"per_iteration_ns\": [");
+    ck_assert_msg(all != NULL, "%s", text);
+    int n = 1;
+    for (const char *p = all; *p != ']'; p++)
+        n += *p == ',';
+    ck_assert_int_eq(n, 100);
+    ck_assert(strstr(text, "\"per_iteration_ns\": [1596.000, 1596.000") != NULL);
+    tu_ccsim(&r, "explain -c teach-xbar %s --per-iteration", LAB1);
+    ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
+/* Lab 3's own-lines-4 printed mean 244.1 with every value 244.15 (min,
+ * median and max 244.2): the mean comes from the exact sum now. */
+START_TEST(test_mean_within_min_max)
+{
+    tu_ccsim(&r, "run -c knc-5110p %s", LAB3);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *l = strstr(r.out, "latency over");
+    ck_assert(l != NULL);
+    double mn = -1, md = -1, mx = -1, mean = -1;
+    ck_assert(sscanf(strstr(l, "median"), "median %lf  min %lf  max %lf  mean %lf", &md, &mn, &mx,
+                     &mean) == 4);
+    ck_assert_msg(mean >= mn && mean <= mx, "%s", l);
+}
+END_TEST
+
+/* The sweep CSV has the queueing columns (and the new counters). */
+START_TEST(test_sweep_queueing_columns)
+{
+    const char *sweep = tu_write("q.sweep", "sweep = { configs = [\"teach-xbar\"]; workloads = "
+                                            "[\"m2o\"]; threads = [4]; iterations = 5; };\n");
+    tu_ccsim(&r, "sweep %s -j 1", sweep);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, ",wall_s,atomics,handoffs,home_queue_ns,link_queue_ns\n"), "%s",
+                  r.out);
+    const char *row = strchr(r.out, '\n') + 1;
+    int commas = 0;
+    for (const char *p = row; *p && *p != '\n'; p++)
+        commas += *p == ',';
+    ck_assert_int_eq(commas, 26);
+    /* home queueing is there and not zero: three readers queue at one home */
+    const char *last = strrchr(row, ',');
+    const char *home = last - 1;
+    while (*home != ',')
+        home--;
+    ck_assert_msg(strtod(home + 1, NULL) > 0, "%s", row);
+}
+END_TEST
+
+/* A figure a machine does not have is "-", never nan; every row has a unit. */
+START_TEST(test_missing_figures_dash)
+{
+    tu_ccsim(&r, "microbench -c teach-xbar -i 3");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "nan") == NULL, "%s", r.out);
+    ck_assert_msg(
+        strstr(r.out, "R_QI other socket's memory (ns)          -   (not on this machine)"), "%s",
+        r.out);
+}
+END_TEST
+
+static Suite *counters_suite(void)
+{
+    Suite *s = suite_create("counters");
+    TCase *tc = tcase_create("counters");
+    tcase_add_test(tc, test_lab1_counters);
+    tcase_add_test(tc, test_per_thread_and_iteration_latency);
+    tcase_add_test(tc, test_mean_within_min_max);
+    tcase_add_test(tc, test_sweep_queueing_columns);
+    tcase_add_test(tc, test_missing_figures_dash);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(counters_suite());
+}

@@ -1,0 +1,188 @@
+/*
+ * test_explain.c -- `ccsim explain` says only what happened: an action that
+ * did nothing in this instance says nothing (no broadcast probe on a
+ * directory home, no evicting owner that was not evicting), the tables'
+ * names with their glosses, the thread and iteration of a request, the
+ * words that changed, lines under 120 characters, and the filters (--line
+ * NAME[i], --thread, --iteration, --from/--to).
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAB2 CCSIM_TEST_DIR "/../docs/labs/02-line-stealing/polled.trace"
+
+static struct tu_run r;
+
+/* Whether a line of output continues the step above it (it is indented
+ * past the time column). */
+static bool continues(const char *p)
+{
+    return strncmp(p, "             ", 13) == 0;
+}
+
+/* The step at `time` (its line and continuation lines) into buf, or NULL. */
+static const char *line_at(const char *out, const char *time, char *buf, size_t size)
+{
+    for (const char *p = out; *p;) {
+        const char *eol = strchr(p, '\n');
+        const char *t = p + strspn(p, " ");
+        if (strncmp(t, time, strlen(time)) == 0 && t - p < 13) {
+            while (eol && continues(eol + 1))
+                eol = strchr(eol + 1, '\n');
+            snprintf(buf, size, "%.*s", eol ? (int)(eol - p) : (int)strlen(p), p);
+            return buf;
+        }
+        if (!eol)
+            break;
+        p = eol + 1;
+    }
+    return NULL;
+}
+
+/* Lab 2 on teach-xbar, a directory home: no row narrates a probe it did not
+ * send; at 117 ns core 0 was not evicting and keeps its copy shared. */
+START_TEST(test_explain_says_only_what_happened)
+{
+    tu_ccsim(&r, "explain -c teach-xbar %s", LAB2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "probe") == NULL && strstr(r.out, "Probe") == NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "evicting") == NULL, "%s", r.out);
+    char buf[2048];
+    const char *at117 = line_at(r.out, "117.000", buf, sizeof buf);
+    ck_assert_msg(at117 && strstr(at117, "Fwd_Ack_Data from core 0 in MS_F [owner core 0]") &&
+                      strstr(at117, "writes the line to memory"),
+                  "%s", at117 ? at117 : r.out);
+    /* the transaction ends with both cores sharing: core 0 kept its copy */
+    const char *at127 = strstr(r.out, "Done in MS_F [owner core 0]: owner core 0 -> none; sharers "
+                                      "{} -> {0, 1}; now S");
+    ck_assert_msg(at127 != NULL, "%s", r.out);
+    /* a broadcast home (no probe filter) does probe, and says so */
+    tu_ccsim(&r, "explain -c teach-xbar %s --set home.probe_filter=false --max-lines 20", LAB2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "sends Probe to cores 1, 2, 3"), "%s", r.out);
+}
+END_TEST
+
+/* The tables' names, the request's thread and iteration, the words the
+ * store changed, and a legend of the names with their glosses. */
+START_TEST(test_explain_names_threads_and_words)
+{
+    tu_ccsim(&r, "explain -c teach-xbar %s --max-lines 80", LAB2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "core 0   msg        Store (thread 0, it 0: write msg.1 0) in I: "
+                                "sends GetX to home 0"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "Store (thread 0, it 0: write msg.2 1) in M: writes msg.2: 0 -> 1"),
+                  "%s", r.out);
+    ck_assert_msg(strstr(r.out, "Upgrade (GetX from core 0)"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "sends Inv to cores 1, 2, 3"), "%s", r.out);
+    ck_assert(strstr(r.out, "names used above") != NULL);
+    ck_assert(strstr(r.out, "    IM_D           I to M, waiting for data") != NULL);
+    ck_assert(strstr(r.out, "    Fwd_GetS       ") != NULL);
+    /* no action names: the tables' message names only */
+    ck_assert(strstr(r.out, "send_") == NULL && strstr(r.out, "fwd_gets_to_owner") == NULL);
+}
+END_TEST
+
+static int longest_line(const char *out)
+{
+    int longest = 0;
+    for (const char *p = out; *p;) {
+        const char *eol = strchr(p, '\n');
+        int len = eol ? (int)(eol - p) : (int)strlen(p);
+        longest = len > longest ? len : longest;
+        p = eol ? eol + 1 : p + len;
+    }
+    return longest;
+}
+
+/* Lines stay under 120 characters; --wide puts every gloss inline. */
+START_TEST(test_explain_width)
+{
+    tu_ccsim(&r, "explain -c teach-xbar %s --max-lines 300", LAB2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_le(longest_line(r.out), 120);
+    tu_ccsim(&r, "explain -c snb-e5-2660 -w bcast-tree -t 8 -i 2 --max-lines 300");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_le(longest_line(r.out), 120);
+    tu_ccsim(&r, "explain -c teach-xbar %s --max-lines 40 --wide", LAB2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_gt(longest_line(r.out), 120);
+    ck_assert_msg(strstr(r.out, "now IM_D (I to M, waiting for data)") &&
+                      strstr(r.out, "sends GetX (asks for a copy to write) to home 0"),
+                  "%s", r.out);
+}
+END_TEST
+
+/* --line NAME[i] narrates one element of an array. */
+START_TEST(test_explain_line_element)
+{
+    const char *trace =
+        tu_write("arr.trace", "ccsim-trace 1\nthreads 2\nline data 4\n"
+                              "for it 0..1 {\n  all: sync\n  0: write data[2] it+1\n"
+                              "  1: write data[1] 5\n  1: read data[2]\n}\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s --line data[2]", trace);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, " data[2]  ") != NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, " data[1]  ") == NULL, "%s", r.out);
+    ck_assert_msg(strstr(r.out, "writes data[2]: 0 -> 1"), "%s", r.out);
+    tu_ccsim(&r, "explain -c teach-xbar %s --line data", trace);
+    ck_assert(strstr(r.out, " data[1]  ") != NULL && strstr(r.out, " data[2]  ") != NULL);
+    tu_ccsim(&r, "explain -c teach-xbar %s --line data[4]", trace);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--line data[4]: 'data' has 4 lines (0..3)"), "%s", r.err);
+    tu_ccsim(&r, "explain -c teach-xbar %s --line data[x]", trace);
+    ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
+/* --thread T: its own requests and its core's transactions; --iteration K
+ * as the trace counts it; --from/--to a window of time. */
+START_TEST(test_explain_thread_iteration_time)
+{
+    tu_ccsim(&r, "explain -c teach-xbar %s --thread 2 --max-lines 60", LAB2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "core 2   msg") != NULL);
+    ck_assert_msg(strstr(r.out, "core 1   msg") == NULL && strstr(r.out, "thread 1,") == NULL, "%s",
+                  r.out);
+    ck_assert(strstr(r.out, "GetS from core 2") != NULL);
+    ck_assert(strstr(r.out, "GetS from core 1") == NULL);
+    tu_ccsim(&r, "explain -c teach-xbar %s --iteration 3", LAB2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "it 3:") != NULL);
+    ck_assert(strstr(r.out, "it 2:") == NULL && strstr(r.out, "it 4:") == NULL);
+    tu_ccsim(&r, "explain -c teach-xbar %s --iteration 500", LAB2);
+    ck_assert_msg(strstr(r.out, "iteration 500 never opened (the run's iterations: 0 .. 199)"),
+                  "%s", r.out);
+    tu_ccsim(&r, "explain -c teach-xbar %s --from 100 --to 130", LAB2);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(strstr(r.out, "  102.000  core 0") != NULL && strstr(r.out, "  127.000  home 0"));
+    ck_assert(strstr(r.out, "   90.000  ") == NULL && strstr(r.out, "  175.000  ") == NULL);
+    tu_ccsim(&r, "explain -c teach-xbar %s --from 200 --to 100", LAB2);
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "explain -c teach-xbar %s --thread 9", LAB2);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "the trace has 4 threads"), "%s", r.err);
+}
+END_TEST
+
+static Suite *explain_suite(void)
+{
+    Suite *s = suite_create("explain");
+    TCase *tc = tcase_create("explain");
+    tcase_add_test(tc, test_explain_says_only_what_happened);
+    tcase_add_test(tc, test_explain_names_threads_and_words);
+    tcase_add_test(tc, test_explain_width);
+    tcase_add_test(tc, test_explain_line_element);
+    tcase_add_test(tc, test_explain_thread_iteration_time);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(explain_suite());
+}
