@@ -13,6 +13,128 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One option of run or explain into a; 0 or an exit status. */
+static int run_opt(const char *sub, int c, struct cli_run_args *a)
+{
+    switch (c) {
+    case 'F':
+        if (!cli_parse_ns(sub, "--from", optarg, &a->explain_from))
+            return SIM_EXIT_INPUT;
+        return 0;
+    case 'U':
+        if (!cli_parse_ns(sub, "--to", optarg, &a->explain_to))
+            return SIM_EXIT_INPUT;
+        return 0;
+    case 'H': {
+        uint64_t v;
+        if (!cli_parse_u64(sub, "--thread", optarg, 0, WL_MAX_THREADS - 1, &v))
+            return SIM_EXIT_INPUT;
+        a->explain_thread = (int64_t)v;
+        return 0;
+    }
+    case 'I': {
+        uint64_t v;
+        if (!cli_parse_u64(sub, "--iteration", optarg, 0, INT64_MAX, &v))
+            return SIM_EXIT_INPUT;
+        a->explain_iteration = (int64_t)v;
+        return 0;
+    }
+    case 'D':
+        a->wide = true;
+        return 0;
+    case 'R':
+        a->per_iteration = true;
+        return 0;
+    case 'c':
+        a->config = optarg;
+        return 0;
+    case 's':
+        if (a->nsets == SIM_COUNT_OF(a->sets))
+            return cli_usage_error(sub, "too many --set (at most 64)");
+        a->sets[a->nsets++] = optarg;
+        return 0;
+    case 'S':
+        if (!cli_parse_u64(sub, "--seed", optarg, 0, UINT64_MAX, &a->seed))
+            return SIM_EXIT_INPUT;
+        return 0;
+    case 'J':
+        a->json = optarg;
+        return 0;
+    case 'C':
+        a->check = true;
+        return 0;
+    case 'L':
+        a->links = true;
+        return 0;
+    case 'w':
+        a->gen = optarg;
+        return 0;
+    case 't':
+        if (!cli_parse_u64(sub, "-t", optarg, 1, 4096, &a->threads))
+            return SIM_EXIT_INPUT;
+        return 0;
+    case 'i':
+        if (!cli_parse_u64(sub, "-i", optarg, 1, 1000000000, &a->iterations))
+            return SIM_EXIT_INPUT;
+        return 0;
+    case 'M':
+        if (!cli_parse_u64(sub, "--max-lines", optarg, 1, UINT64_MAX, &a->max_lines))
+            return SIM_EXIT_INPUT;
+        return 0;
+    case 'N':
+        a->only_line = optarg;
+        return 0;
+    case 'T':
+        a->trace_out = optarg;
+        return 0;
+    case 'W':
+        if (!trace_out_parse_window(optarg, &a->trace_from, &a->trace_to))
+            return cli_usage_error(sub,
+                                   "--trace-window '%s': expected FROM:TO or FROM: in ns, "
+                                   "FROM < TO",
+                                   optarg);
+        a->trace_window_given = true;
+        return 0;
+    case 'P':
+        a->plot = optarg;
+        return 0;
+    case 'B':
+        if (!cli_parse_u64(sub, "--trace-max-bytes", optarg, 1024, UINT64_MAX, &a->trace_max_bytes))
+            return SIM_EXIT_INPUT;
+        a->trace_max_bytes_given = true;
+        return 0;
+    }
+    return 0;
+}
+
+/* What the options say together. */
+static int check_run_args(const char *sub, bool explain, struct cli_run_args *a)
+{
+    if (!a->config)
+        return cli_usage_error(sub, "-c CONFIG is required");
+    if (a->trace && a->gen)
+        return cli_usage_error(sub, "give a TRACE or -w GENERATOR, not both");
+    if (!a->trace && !a->gen)
+        return cli_usage_error(sub, "name a TRACE file or a generator (-w NAME)");
+    if (a->trace && (a->threads || a->iterations))
+        return cli_usage_error(sub, "-t and -i go with -w; a trace says its own threads "
+                                    "and loops");
+    if (a->gen && !a->threads)
+        return cli_usage_error(sub, "-w needs -t THREADS");
+    if (a->gen && !a->iterations)
+        a->iterations = 100;
+    if (explain && a->explain_to < a->explain_from)
+        return cli_usage_error(sub, "--to comes before --from");
+    if (!a->trace_out && a->trace_window_given)
+        return cli_usage_error(sub, "--trace-window needs --trace-out FILE (it limits what that "
+                                    "file gets)");
+    if (!a->trace_out && a->trace_max_bytes_given)
+        return cli_usage_error(sub, "--trace-max-bytes needs --trace-out FILE");
+    if (a->per_iteration && !a->json)
+        return cli_usage_error(sub, "--per-iteration adds to the JSON: give --json FILE too");
+    return 0;
+}
+
 int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a)
 {
     static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
@@ -49,123 +171,14 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
         if (strchr("JLTWBPR", c) && explain)
             return cli_usage_error(sub, "unknown option '%s' (an option of ccsim run)",
                                    argv[optind - 1]);
-        switch (c) {
-        case 'F':
-            if (!cli_parse_ns(sub, "--from", optarg, &a->explain_from))
-                return SIM_EXIT_INPUT;
-            break;
-        case 'U':
-            if (!cli_parse_ns(sub, "--to", optarg, &a->explain_to))
-                return SIM_EXIT_INPUT;
-            break;
-        case 'H': {
-            uint64_t v;
-            if (!cli_parse_u64(sub, "--thread", optarg, 0, WL_MAX_THREADS - 1, &v))
-                return SIM_EXIT_INPUT;
-            a->explain_thread = (int64_t)v;
-            break;
-        }
-        case 'I': {
-            uint64_t v;
-            if (!cli_parse_u64(sub, "--iteration", optarg, 0, INT64_MAX, &v))
-                return SIM_EXIT_INPUT;
-            a->explain_iteration = (int64_t)v;
-            break;
-        }
-        case 'D':
-            a->wide = true;
-            break;
-        case 'R':
-            a->per_iteration = true;
-            break;
-        case 'c':
-            a->config = optarg;
-            break;
-        case 's':
-            if (a->nsets == SIM_COUNT_OF(a->sets))
-                return cli_usage_error(sub, "too many --set (at most 64)");
-            a->sets[a->nsets++] = optarg;
-            break;
-        case 'S':
-            if (!cli_parse_u64(sub, "--seed", optarg, 0, UINT64_MAX, &a->seed))
-                return SIM_EXIT_INPUT;
-            break;
-        case 'J':
-            a->json = optarg;
-            break;
-        case 'C':
-            a->check = true;
-            break;
-        case 'L':
-            a->links = true;
-            break;
-        case 'w':
-            a->gen = optarg;
-            break;
-        case 't':
-            if (!cli_parse_u64(sub, "-t", optarg, 1, 4096, &a->threads))
-                return SIM_EXIT_INPUT;
-            break;
-        case 'i':
-            if (!cli_parse_u64(sub, "-i", optarg, 1, 1000000000, &a->iterations))
-                return SIM_EXIT_INPUT;
-            break;
-        case 'M':
-            if (!cli_parse_u64(sub, "--max-lines", optarg, 1, UINT64_MAX, &a->max_lines))
-                return SIM_EXIT_INPUT;
-            break;
-        case 'N':
-            a->only_line = optarg;
-            break;
-        case 'T':
-            a->trace_out = optarg;
-            break;
-        case 'W':
-            if (!trace_out_parse_window(optarg, &a->trace_from, &a->trace_to))
-                return cli_usage_error(sub,
-                                       "--trace-window '%s': expected FROM:TO or FROM: in ns, "
-                                       "FROM < TO",
-                                       optarg);
-            a->trace_window_given = true;
-            break;
-        case 'P':
-            a->plot = optarg;
-            break;
-        case 'B':
-            if (!cli_parse_u64(sub, "--trace-max-bytes", optarg, 1024, UINT64_MAX,
-                               &a->trace_max_bytes))
-                return SIM_EXIT_INPUT;
-            a->trace_max_bytes_given = true;
-            break;
-        }
+        if ((bad = run_opt(sub, c, a)))
+            return bad;
     }
     if (optind < argc)
         a->trace = argv[optind++];
     if (optind < argc)
         return cli_usage_error(sub, "unexpected argument '%s'", argv[optind]);
-    if (!a->config)
-        return cli_usage_error(sub, "-c CONFIG is required");
-    if (a->trace && a->gen)
-        return cli_usage_error(sub, "give a TRACE or -w GENERATOR, not both");
-    if (!a->trace && !a->gen)
-        return cli_usage_error(sub, "name a TRACE file or a generator (-w NAME)");
-    if (a->trace && (a->threads || a->iterations))
-        return cli_usage_error(sub, "-t and -i go with -w; a trace says its own threads "
-                                    "and loops");
-    if (a->gen && !a->threads)
-        return cli_usage_error(sub, "-w needs -t THREADS");
-    if (a->gen && !a->iterations)
-        a->iterations = 100;
-    if (explain && a->explain_to < a->explain_from)
-        return cli_usage_error(sub, "--to comes before --from");
-    if (!a->trace_out && a->trace_window_given)
-        return cli_usage_error(sub, "--trace-window needs --trace-out FILE (it limits what that "
-                                    "file gets)");
-    if (!a->trace_out && a->trace_max_bytes_given)
-        return cli_usage_error(sub, "--trace-max-bytes needs --trace-out FILE");
-    if (a->per_iteration && !a->json)
-        return cli_usage_error(sub, "--per-iteration adds to the JSON: give --json FILE too");
-    return 0;
+    return check_run_args(sub, explain, a);
 }
 
 const char *cli_workload_name(const struct cli_run_args *a)
