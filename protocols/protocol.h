@@ -260,4 +260,15 @@ extern const char *const cc_built_protocols[]; /* NULL-terminated */
 /* The tables as Markdown: one table per controller, with a legend. */
 void cc_protocol_print(const struct cc_protocol *p, FILE *f);
 
+/* The tables as a Murphi model for Rumur (murphi.c says what it models):
+ * `caches` caches (1..), `lines` lines, data values 0..values-1, channels
+ * of `queue` messages (0: a bound that fits the protocols built); the
+ * home.probe_filter = false (broadcast) and home.owned_write_writeback
+ * settings. */
+struct cc_murphi_opts {
+    int caches, lines, values, queue;
+    bool broadcast, owned_write_writeback;
+};
+void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts *o, FILE *f);
+
 #endif

@@ -471,7 +471,7 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
     process_request(s, &s->caches[r->core], r);
 }
 
-static int cache_event_of(int type)
+int cc_cache_event_of(int type)
 {
     switch (type) {
     case M_DATA_S:
@@ -505,7 +505,7 @@ static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
     struct sim_msg *m = (struct sim_msg *)(uintptr_t)arg;
     struct cc_system *s = c->sys;
     (void)k;
-    int ev = cache_event_of(m->type);
+    int ev = cc_cache_event_of(m->type);
     if (ev < 0)
         no_row(s, "cache", c->id, m->line, "-", cc_msg_names[m->type]);
     struct cc_line *cl = cache_find(s, c, m->line);
@@ -583,6 +583,42 @@ static int home_event_of(struct cc_system *s, struct cc_dir *d, struct sim_msg *
         return -1;
     }
 }
+
+/* home_event_of in Murphi, for the model murphi.c writes: keep the two alike. */
+const char cc_murphi_home_event[] =
+    "function home_event(m: Msg): HEvent;\n"
+    "var sharer: boolean; n: 0..NC; others: 0..NC;\n"
+    "begin\n"
+    "  sharer := false;\n"
+    "  if m.src != HOME then sharer := D[m.ln].sharer[m.src]; endif;\n"
+    "  n := 0;\n"
+    "  for k: Cache do if D[m.ln].sharer[k] then n := n + 1; endif; end;\n"
+    "  others := n - (sharer ? 1 : 0);\n"
+    "  switch m.t\n"
+    "  case M_GETS: return HE_GetS;\n"
+    "  case M_GETX:\n"
+    "    if sharer | D[m.ln].owner = m.src then return HE_Upgrade; endif;\n"
+    "    return HE_GetX;\n"
+    "  case M_PUTS:\n"
+    "    if !sharer then return HE_Put_Stale; endif;\n"
+    "    if others = 0 & D[m.ln].owner = NOBODY then return HE_PutS_Last; endif;\n"
+    "    if D[m.ln].fwd = m.src then return HE_PutF; endif;\n"
+    "    return HE_PutS;\n"
+    "  case M_PUTX:\n"
+    "    if D[m.ln].owner != m.src then return HE_Put_Stale; endif;\n"
+    "    if n = 0 then return HE_PutX_Last; endif;\n"
+    "    return HE_PutX;\n"
+    "  case M_INV_ACK: return HE_Inv_Ack;\n"
+    "  case M_FWD_ACK: return HE_Fwd_Ack;\n"
+    "  case M_FWD_ACK_DATA: return HE_Fwd_Ack_Data;\n"
+    "  case M_FWD_ACK_OWNED: return HE_Fwd_Ack_Owned;\n"
+    "  case M_FWD_ACK_DIRTY: return HE_Fwd_Ack_Dirty;\n"
+    "  case M_UNBLOCK: return HE_Unblock;\n"
+    "  case M_PROBE_ACK: return HE_Probe_Ack;\n"
+    "  else error \"the home got a message it has no event for\";\n"
+    "  endswitch;\n"
+    "  return HE_Done;\n"
+    "end;\n\n";
 
 static void drain_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d);
 static void readmit_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d);
