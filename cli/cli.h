@@ -85,6 +85,7 @@ void cli_session_close(struct cli_session *ss);
 int cli_microbench(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
+int cli_verify(int argc, char **argv);
 /* protocol --murphi and verify: --caches (C), --lines (L), --values (V);
  * false if c is none of them or its value is bad (the error printed). */
 bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_opts *o);

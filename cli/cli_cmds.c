@@ -114,7 +114,7 @@ bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_op
         o->caches = (int)v;
     else if (c == 'L' && cli_parse_u64(sub, "--lines", arg, 1, 4, &v))
         o->lines = (int)v;
-    else if (c == 'V' && cli_parse_u64(sub, "--values", arg, 1, 16, &v))
+    else if (c == 'V' && cli_parse_u64(sub, "--values", arg, 2, 16, &v))
         o->values = (int)v;
     else
         return false;

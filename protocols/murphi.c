@@ -40,6 +40,8 @@
  */
 #include "cc_internal.h"
 
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const cache_states[CS_COUNT] = {
@@ -94,7 +96,7 @@ static void print_header(FILE *f, const struct cc_protocol *p, const struct cc_m
             p->name, p->name, p->name);
     fprintf(f,
             "--\n"
-            "-- Network: a bag per node (any delivery order), bounded by QMAX (an assert).\n"
+            "-- Network: a bag per node (any delivery order), bounded by QC, QH (asserts).\n"
             "-- A core has one request outstanding; replacements fire on any stable copy.\n"
             "-- cache_row_of and home_row_of give the row of each (state, event) cell,\n"
             "-- numbered as in `ccsim protocol %s` (from 1 in each table); cache_run and\n"
@@ -102,9 +104,17 @@ static void print_header(FILE *f, const struct cc_protocol *p, const struct cc_m
             p->name);
 }
 
-static int queue_bound(const struct cc_murphi_opts *o)
+/* Channel bounds: a cache gets at most a data or grant, an invalidation,
+ * a forward, a put ack and a probe for a line at a time; the home at most
+ * a request or put and the answers of a transaction from each cache. */
+static int cache_queue(const struct cc_murphi_opts *o)
 {
-    return o->queue ? o->queue : 3 * o->caches + 2;
+    return o->queue ? o->queue : 3 * o->lines;
+}
+
+static int home_queue(const struct cc_murphi_opts *o)
+{
+    return o->queue ? o->queue : (2 * o->caches + 1) * o->lines;
 }
 
 static void print_consts(FILE *f, const struct cc_protocol *p, const struct cc_murphi_opts *o)
@@ -113,11 +123,10 @@ static void print_consts(FILE *f, const struct cc_protocol *p, const struct cc_m
     fprintf(f, "  NC: %d;                 -- caches\n", o->caches);
     fprintf(f, "  NL: %d;                 -- lines\n", o->lines);
     fprintf(f, "  NV: %d;                 -- data values: ages (0: the last write)\n", o->values);
-    fprintf(f, "  QMAX: %d;               -- messages a node's channel holds\n", queue_bound(o));
-    fprintf(f, "  HQMAX: %d;              -- requests a home parks per line\n", 2 * o->caches);
+    fprintf(f, "  QC: %d;                 -- messages a cache's channel holds\n", cache_queue(o));
+    fprintf(f, "  QH: %d;                 -- messages the home's channel holds\n", home_queue(o));
+    fprintf(f, "  HQMAX: %d;              -- requests the home parks per line\n", o->caches);
     fprintf(f, "  PMAX: %d;               -- answers a transaction awaits\n", 2 * o->caches + 2);
-    fprintf(f, "  HOME: NC;               -- the home's node\n");
-    fprintf(f, "  NOBODY: NC;             -- no cache (owner, forwarder, requester, supplier)\n");
     fprintf(f, "  PUTS_CARRY_DATA: %s;   -- a sharer's eviction carries the line\n",
             p->puts_carry_data ? "true" : "false");
     fprintf(f, "  probe_filter: %s;      -- home.probe_filter (false: a broadcast home)\n",
@@ -132,7 +141,8 @@ static void print_consts(FILE *f, const struct cc_protocol *p, const struct cc_m
 
 static void print_types(FILE *f)
 {
-    fprintf(f, "type\n  Cache: 0..NC-1;\n  Node: 0..NC;\n  Line: 0..NL-1;\n  Value: 0..NV-1;\n");
+    fprintf(f, "type\n  Cache: scalarset(NC);  -- the model is symmetric in the caches\n"
+               "  Line: 0..NL-1;\n  Value: 0..NV-1;\n");
     print_enum(f, "CState", "C_", cache_states, CS_COUNT, NULL);
     print_enum(f, "CEvent", "CE_", cc_cache_event_names, CE_COUNT, NULL);
     print_enum(f, "HState", "H_", home_states, HS_COUNT, NULL);
@@ -141,24 +151,27 @@ static void print_types(FILE *f)
     print_enum(f, "CAct", "CA_", cache_actions, (int)SIM_COUNT_OF(cache_actions), NULL);
     print_enum(f, "HAct", "HA_", home_actions, (int)SIM_COUNT_OF(home_actions), NULL);
     fprintf(f, "  ReqKind: enum { R_None, R_Load, R_Store };\n"
-               "  Msg: record t: MType; src: Node; ln: Line; rq: Node; data: boolean; v: Value;\n"
-               "    gone: boolean; end;\n"
-               "  Chan: record n: 0..QMAX; m: array[0..QMAX-1] of Msg; end;\n"
+               "  -- src: the sending cache (undefined: the home); rq: the requester\n"
+               "  Msg: record t: MType; ln: Line; src: Cache; rq: Cache; data: boolean;\n"
+               "    v: Value; gone: boolean; end;\n"
+               "  CChan: record n: 0..QC; m: array[0..QC-1] of Msg; end;\n"
+               "  HChan: record n: 0..QH; m: array[0..QH-1] of Msg; end;\n"
                "  CLine: record st: CState; v: Value; end;\n"
                "  CacheRec: record ln: array[Line] of CLine; rq: ReqKind; rl: Line; end;\n"
+               "  -- owner, fwd, requester, supplier: undefined when there is none\n"
                "  Dir: record\n"
-               "    st: HState; owner: Node; fwd: Node; sharer: array[Cache] of boolean;\n"
-               "    mem: Value; requester: Node; pending: 0..PMAX; supplier: Node;\n"
+               "    st: HState; owner: Cache; fwd: Cache; sharer: array[Cache] of boolean;\n"
+               "    mem: Value; requester: Cache; pending: 0..PMAX; supplier: Cache;\n"
                "    gone: boolean; upgrade: boolean; done_due: boolean;\n"
                "    mem_reads: 0..2; mem_acks: 0..2; qn: 0..HQMAX; q: array[0..HQMAX-1] of Msg;\n"
                "  end;\n"
                "  Step: record stalled: boolean; performed: boolean; end;\n\n");
     fprintf(f, "var\n"
-               "  net: array[Node] of Chan;\n"
+               "  net: array[Cache] of CChan;  -- what each cache is sent\n"
+               "  hnet: HChan;                 -- what the home is sent\n"
                "  C: array[Cache] of CacheRec;\n"
                "  D: array[Line] of Dir;\n"
-               "  U: boolean;  -- urgent(), kept up to date: the guards read it\n"
-               "\n");
+               "  U: boolean;  -- urgent(), kept up to date: the guards read it\n\n");
 }
 
 /* ------------------------------------------------------------ state sets */
@@ -247,6 +260,29 @@ static void print_row_fn(FILE *f, const char *fn, const char *stype, const char 
     fprintf(f, "  else return %s;\n  endswitch;\nend;\n\n", takes ? "false" : "0");
 }
 
+/* Whether a home row chooses a cache (a supplier among the sharers). */
+static bool row_picks(const struct cc_row *r)
+{
+    for (int a = 0; a < CC_MAX_ACTIONS && r->actions[a]; a++)
+        if (r->actions[a] == &hc_act_share_read ||
+            r->actions[a] == &hc_act_inv_sharers_but_supplier)
+            return true;
+    return false;
+}
+
+static void print_row_picks(FILE *f, const struct cc_table *t)
+{
+    bool any = false;
+    fprintf(f, "function row_picks(row: 0..64): boolean;\nbegin\n  return false");
+    for (size_t i = 0; i < t->nrows; i++)
+        if (row_picks(&t->rows[i])) {
+            fprintf(f, " | row = %zu", i + 1);
+            any = true;
+        }
+    fprintf(f, ";\nend;\n\nconst PICKS: %s; -- some row chooses a cache\n\n",
+            any ? "true" : "false");
+}
+
 /* The cache event of a message type (runtime.c cc_cache_event_of). */
 static void print_cache_event(FILE *f)
 {
@@ -267,46 +303,74 @@ static void print_cache_event(FILE *f)
 static const char *const glue[] = {
     "procedure clear_msg(var m: Msg);\n"
     "begin\n"
-    "  m.t := M_NONE; m.src := 0; m.ln := 0; m.rq := NOBODY; m.data := false; m.v := 0;\n"
+    "  m.t := M_NONE; m.ln := 0; undefine m.src; undefine m.rq; m.data := false; m.v := 0;\n"
     "  m.gone := false;\n"
     "end;\n\n"
-    "-- a total order on messages: a channel is a bag, kept sorted\n"
+    "-- a channel is a bag, kept sorted (on all but the caches' names)\n"
     "function mkey(m: Msg): 0..KMAX;\n"
     "begin\n"
-    "  return ((((((m.t * (NC + 1) + m.src) * NL + m.ln) * (NC + 1) + m.rq) * 2\n"
-    "          + (m.data ? 1 : 0)) * NV + m.v) * 2 + (m.gone ? 1 : 0));\n"
+    "  return (((m.t * NL + m.ln) * 2 + (m.data ? 1 : 0)) * NV + m.v) * 2 + (m.gone ? 1 : 0);\n"
     "end;\n\n"
-    "procedure deliver(dst: Node; m: Msg);\n"
-    "var p: 0..QMAX; t: Msg;\n"
+    "procedure deliver_c(dst: Cache; m: Msg);\n"
+    "var p: 0..QC; t: Msg;\n"
     "begin\n"
-    "  assert net[dst].n < QMAX \"a channel holds more messages than its bound (QMAX)\";\n"
+    "  assert net[dst].n < QC \"a cache's channel holds more messages than its bound (QC)\";\n"
     "  p := net[dst].n;\n"
     "  net[dst].m[p] := m;\n"
     "  net[dst].n := p + 1;\n"
     "  while p > 0 do\n"
     "    if mkey(net[dst].m[p - 1]) > mkey(m) then\n"
-    "      t := net[dst].m[p - 1]; net[dst].m[p - 1] := m; net[dst].m[p] := t;\n"
-    "      p := p - 1;\n"
+    "      t := net[dst].m[p - 1]; net[dst].m[p - 1] := m; net[dst].m[p] := t; p := p - 1;\n"
     "    else\n"
     "      p := 0;\n"
     "    endif;\n"
     "  end;\n"
     "end;\n\n"
-    "procedure send(t: MType; src: Node; dst: Node; l: Line; rq: Node; data: boolean; v: Value;\n"
-    "               gone: boolean);\n"
+    "procedure deliver_h(m: Msg);\n"
+    "var p: 0..QH; t: Msg;\n"
+    "begin\n"
+    "  assert hnet.n < QH \"the home's channel holds more messages than its bound (QH)\";\n"
+    "  p := hnet.n;\n"
+    "  hnet.m[p] := m;\n"
+    "  hnet.n := p + 1;\n"
+    "  while p > 0 do\n"
+    "    if mkey(hnet.m[p - 1]) > mkey(m) then\n"
+    "      t := hnet.m[p - 1]; hnet.m[p - 1] := m; hnet.m[p] := t; p := p - 1;\n"
+    "    else\n"
+    "      p := 0;\n"
+    "    endif;\n"
+    "  end;\n"
+    "end;\n\n"
+    "procedure to_home(t: MType; c: Cache; l: Line; rq: Cache; data: boolean; v: Value;\n"
+    "                  gone: boolean);\n"
     "var m: Msg;\n"
     "begin\n"
-    "  m.t := t; m.src := src; m.ln := l; m.rq := rq; m.data := data; m.gone := gone;\n"
+    "  m.t := t; m.ln := l; m.src := c; m.rq := rq; m.data := data; m.gone := gone;\n"
     "  m.v := data ? v : 0;\n"
-    "  deliver(dst, m);\n"
-    "end;\n\n",
-    "procedure take(dst: Node; i: 0..QMAX-1);\n"
+    "  deliver_h(m);\n"
+    "end;\n\n"
+    "procedure to_cache(t: MType; dst: Cache; l: Line; rq: Cache; data: boolean; v: Value);\n"
+    "var m: Msg;\n"
     "begin\n"
-    "  for j: 0..QMAX-2 do\n"
-    "    if j >= i & j + 1 < net[dst].n then net[dst].m[j] := net[dst].m[j + 1]; endif;\n"
+    "  m.t := t; m.ln := l; undefine m.src; m.rq := rq; m.data := data; m.gone := false;\n"
+    "  m.v := data ? v : 0;\n"
+    "  deliver_c(dst, m);\n"
+    "end;\n\n",
+    "procedure take_c(c: Cache; i: 0..QC-1);\n"
+    "begin\n"
+    "  for j: 0..QC-2 do\n"
+    "    if j >= i & j + 1 < net[c].n then net[c].m[j] := net[c].m[j + 1]; endif;\n"
     "  end;\n"
-    "  net[dst].n := net[dst].n - 1;\n"
-    "  clear_msg(net[dst].m[net[dst].n]);\n"
+    "  net[c].n := net[c].n - 1;\n"
+    "  clear_msg(net[c].m[net[c].n]);\n"
+    "end;\n\n"
+    "procedure take_h(i: 0..QH-1);\n"
+    "begin\n"
+    "  for j: 0..QH-2 do\n"
+    "    if j >= i & j + 1 < hnet.n then hnet.m[j] := hnet.m[j + 1]; endif;\n"
+    "  end;\n"
+    "  hnet.n := hnet.n - 1;\n"
+    "  clear_msg(hnet.m[hnet.n]);\n"
     "end;\n\n"
     "procedure park(l: Line; m: Msg);\n"
     "begin\n"
@@ -327,25 +391,30 @@ static const char *const glue[] = {
     "  assert D[l].pending + k <= PMAX \"a transaction awaits more answers than PMAX\";\n"
     "  D[l].pending := D[l].pending + k;\n"
     "end;\n\n"
-    "function first_sharer(l: Line; except: Node): Node;\n"
+    "-- a sharer other than `except` to supply the line: the step's pick if it\n"
+    "-- is one (the rule tries every pick: the runtime takes the lowest-numbered\n"
+    "-- sharer, any is allowed here), else any; undefined if there is none\n"
+    "procedure pick_sharer(l: Line; except: Cache; pick: Cache; var r: Cache);\n"
     "begin\n"
+    "  undefine r;\n"
     "  for k: Cache do\n"
-    "    if k != except & D[l].sharer[k] then return k; endif;\n"
+    "    if k != except & D[l].sharer[k] then r := k; endif;\n"
     "  end;\n"
-    "  return NOBODY;\n"
+    "  if pick != except & D[l].sharer[pick] then r := pick; endif;\n"
     "end;\n\n"
     "procedure clear_holders(l: Line);\n"
     "begin\n"
     "  for k: Cache do D[l].sharer[k] := false; end;\n"
-    "  D[l].owner := NOBODY;\n"
-    "  D[l].fwd := NOBODY;\n"
+    "  undefine D[l].owner;\n"
+    "  undefine D[l].fwd;\n"
     "end;\n\n"
-    "procedure forward(l: Line; t: MType; dst: Node; await: boolean);\n"
+    "procedure forward(l: Line; t: MType; var dst: Cache; await: boolean);\n"
     "begin\n"
-    "  assert dst != NOBODY & dst != D[l].requester \"a forward with no cache to go to\";\n"
-    "  send(t, HOME, dst, l, D[l].requester, false, 0, false);\n"
+    "  assert !isundefined(dst) \"a forward with no cache to go to\";\n"
+    "  assert dst != D[l].requester \"a forward to the requester itself\";\n"
+    "  to_cache(t, dst, l, D[l].requester, false, 0);\n"
     "  if await then await_answers(l, 1); endif;\n"
-    "end;\n\n"
+    "end;\n\n",
     "-- a store: every value of the line gets one write older\n"
     "function older(v: Value): Value;\n"
     "begin\n"
@@ -355,12 +424,17 @@ static const char *const glue[] = {
     "begin\n"
     "  for c: Cache do\n"
     "    if C[c].ln[l].st != C_I then C[c].ln[l].v := older(C[c].ln[l].v); endif;\n"
+    "    for i: 0..QC-1 do\n"
+    "      if i < net[c].n & net[c].m[i].ln = l & net[c].m[i].data then\n"
+    "        net[c].m[i].v := older(net[c].m[i].v);\n"
+    "      endif;\n"
+    "    end;\n"
     "  end;\n"
-    "  for n: Node do for i: 0..QMAX-1 do\n"
-    "    if i < net[n].n & net[n].m[i].ln = l & net[n].m[i].data then\n"
-    "      net[n].m[i].v := older(net[n].m[i].v);\n"
+    "  for i: 0..QH-1 do\n"
+    "    if i < hnet.n & hnet.m[i].ln = l & hnet.m[i].data then\n"
+    "      hnet.m[i].v := older(hnet.m[i].v);\n"
     "    endif;\n"
-    "  end; end;\n"
+    "  end;\n"
     "  for i: 0..HQMAX-1 do\n"
     "    if i < D[l].qn & D[l].q[i].data then D[l].q[i].v := older(D[l].q[i].v); endif;\n"
     "  end;\n"
@@ -388,10 +462,6 @@ static const char *const glue[] = {
     "begin\n"
     "  return stable_h(D[l].st) & D[l].qn > 0 & !D[l].done_due;\n"
     "end;\n\n"
-    "function home_free(l: Line): boolean;\n"
-    "begin\n"
-    "  return !D[l].done_due & !drain_due(l);\n"
-    "end;\n\n"
     "-- what the runtime does in the step that caused it goes first\n"
     "function urgent(): boolean;\n"
     "begin\n"
@@ -404,13 +474,13 @@ static const char *const glue[] = {
     "var go: boolean; m: Msg;\n"
     "begin\n"
     "  if stable_h(D[l].st) then\n"
-    "    D[l].requester := NOBODY; D[l].supplier := NOBODY; D[l].gone := false;\n"
+    "    undefine D[l].requester; undefine D[l].supplier; D[l].gone := false;\n"
     "    D[l].upgrade := false;\n"
     "  else\n"
     "    go := true;\n"
     "    while go & D[l].qn > 0 do\n"
     "      if home_takes(D[l].st, home_event(D[l].q[0])) then\n"
-    "        m := D[l].q[0]; unpark(l); deliver(HOME, m);\n"
+    "        m := D[l].q[0]; unpark(l); deliver_h(m);\n"
     "      else\n"
     "        go := false;\n"
     "      endif;\n"
@@ -421,9 +491,10 @@ static const char *const glue[] = {
 
 static void print_glue(FILE *f, const struct cc_murphi_opts *o)
 {
-    long kmax =
-        (long)(M_COUNT + 1) * (o->caches + 1) * o->lines * (o->caches + 1) * 2 * o->values * 2;
+    long kmax = (long)(M_COUNT + 1) * o->lines * 2 * o->values * 2;
     fprintf(f, "const KMAX: %ld;\n\n", kmax - 1);
+    fprintf(f, "function is(var x: Cache; k: Cache): boolean; -- x is defined and is k\n"
+               "begin\n  return !isundefined(x) & x = k;\nend;\n\n");
     fprintf(f, "%s", cc_murphi_home_event);
     print_text(f, glue);
 }
@@ -442,10 +513,11 @@ static void print_actions(FILE *f)
     CC_CACHE_ACTIONS(CACHE)
 #undef CACHE
 #define HOME(name, doc, murphi)                                                                    \
-    fprintf(f,                                                                                     \
-            "-- %s\nprocedure ha_%s(l: Line; m: Msg; ev: HEvent; var f: Step);\nbegin\n"           \
-            "  alias d: D[l] do\n    %s\n  end;\nend;\n\n",                                        \
-            doc, #name, murphi);
+    fprintf(                                                                                       \
+        f,                                                                                         \
+        "-- %s\nprocedure ha_%s(l: Line; m: Msg; ev: HEvent; pick: Cache; var f: Step);\nbegin\n"  \
+        "  alias d: D[l] do\n    %s\n  end;\nend;\n\n",                                            \
+        doc, #name, murphi);
     CC_HOME_ACTIONS(HOME)
 #undef HOME
     fprintf(f, "procedure cache_act(a: CAct; c: Cache; l: Line; m: Msg; var f: Step);\n"
@@ -453,10 +525,11 @@ static void print_actions(FILE *f)
     for (size_t i = 0; i < SIM_COUNT_OF(cache_actions); i++)
         fprintf(f, "  case CA_%s: ca_%s(c, l, m, f);\n", cache_actions[i], cache_actions[i]);
     fprintf(f, "  endswitch;\nend;\n\n");
-    fprintf(f, "procedure home_act(a: HAct; l: Line; m: Msg; ev: HEvent; var f: Step);\n"
-               "begin\n  switch a\n");
+    fprintf(f,
+            "procedure home_act(a: HAct; l: Line; m: Msg; ev: HEvent; pick: Cache; var f: Step);\n"
+            "begin\n  switch a\n");
     for (size_t i = 0; i < SIM_COUNT_OF(home_actions); i++)
-        fprintf(f, "  case HA_%s: ha_%s(l, m, ev, f);\n", home_actions[i], home_actions[i]);
+        fprintf(f, "  case HA_%s: ha_%s(l, m, ev, pick, f);\n", home_actions[i], home_actions[i]);
     fprintf(f, "  endswitch;\nend;\n\n");
 }
 
@@ -489,7 +562,7 @@ static void print_runner(FILE *f, const struct cc_table *t, bool home)
 {
     if (home)
         fprintf(f,
-                "procedure home_run(l: Line; ev: HEvent; m: Msg);\n"
+                "procedure home_run(l: Line; ev: HEvent; m: Msg; pick: Cache);\n"
                 "var f: Step; a: array[0..%d] of HAct; n: 0..%d; row: 0..64; same: boolean;\n"
                 "    next: HState;\nbegin\n  row := home_row_of(D[l].st, ev);\n",
                 CC_MAX_ACTIONS - 1, CC_MAX_ACTIONS);
@@ -508,7 +581,7 @@ static void print_runner(FILE *f, const struct cc_table *t, bool home)
         print_row_case(f, t, i, home);
     fprintf(f, "  endswitch;\n  for k: 0..%d do\n    if k < n then ", CC_MAX_ACTIONS - 1);
     if (home)
-        fprintf(f, "home_act(a[k], l, m, ev, f); endif;\n  end;\n"
+        fprintf(f, "home_act(a[k], l, m, ev, pick, f); endif;\n  end;\n"
                    "  if !same then D[l].st := next; endif;\n");
     else
         fprintf(f, "cache_act(a[k], c, l, m, f); endif;\n  end;\n"
@@ -522,43 +595,43 @@ static void print_runner(FILE *f, const struct cc_table *t, bool home)
 
 /* The rules: who may act now (k); the event follows from the state. A
  * cache acts on message slot
- * k < QMAX, else on line (k - QMAX) / 3 with its core's Load, Store or a
- * Replace; the home on message slot k < QMAX, else on line (k - QMAX) / 4
+ * k < QC, else on line (k - QC) / 3 with its core's Load, Store or a
+ * Replace; the home on message slot k < QH, else on line (k - QH) / 4
  * with a parked request, Done, memory's data or memory's ack. */
 static const char *const rules[] = {
-    "function cache_ready(c: Cache; k: 0..QMAX+3*NL-1): boolean;\n"
+    "function cache_ready(c: Cache; k: 0..QC+3*NL-1): boolean;\n"
     "var l: Line; j: 0..3*NL;\n"
     "begin\n"
-    "  if k >= QMAX then l := (k - QMAX) / 3; j := (k - QMAX) % 3; endif;\n"
+    "  if k >= QC then l := (k - QC) / 3; j := (k - QC) % 3; endif;\n"
     "  if U then -- only the replay of a parked request\n"
-    "    return k >= QMAX & j < 2 & replay_due(c) & C[c].rl = l\n"
+    "    return k >= QC & j < 2 & replay_due(c) & C[c].rl = l\n"
     "      & C[c].rq = (j = 0 ? R_Load : R_Store);\n"
     "  endif;\n"
-    "  if k < QMAX then return k < net[c].n; endif;\n"
+    "  if k < QC then return k < net[c].n; endif;\n"
     "  if j < 2 then return C[c].rq = R_None; endif;\n"
     "  return stable_c(C[c].ln[l].st) & C[c].ln[l].st != C_I\n"
     "    & !(C[c].rq != R_None & C[c].rl = l);\n"
     "end;\n\n"
-    "function cache_ev(c: Cache; k: 0..QMAX+3*NL-1): CEvent;\n"
+    "function cache_ev(c: Cache; k: 0..QC+3*NL-1): CEvent;\n"
     "begin\n"
-    "  if k < QMAX then return cache_event(net[c].m[k].t); endif;\n"
-    "  switch (k - QMAX) % 3\n"
+    "  if k < QC then return cache_event(net[c].m[k].t); endif;\n"
+    "  switch (k - QC) % 3\n"
     "  case 0: return CE_Load;\n"
     "  case 1: return CE_Store;\n"
     "  else return CE_Replace;\n"
     "  endswitch;\n"
     "end;\n\n"
-    "ruleset c: Cache; k: 0..QMAX+3*NL-1 do\n"
+    "ruleset c: Cache; k: 0..QC+3*NL-1 do\n"
     "  rule \"cache\"\n"
     "    cache_ready(c, k)\n"
     "  ==>\n"
     "  var m: Msg; l: Line; e: CEvent;\n"
     "  begin\n"
     "    e := cache_ev(c, k);\n"
-    "    if k < QMAX then\n"
-    "      m := net[c].m[k]; l := m.ln; take(c, k);\n"
+    "    if k < QC then\n"
+    "      m := net[c].m[k]; l := m.ln; take_c(c, k);\n"
     "    else\n"
-    "      clear_msg(m); l := (k - QMAX) / 3;\n"
+    "      clear_msg(m); l := (k - QC) / 3;\n"
     "      if e = CE_Load then C[c].rq := R_Load; C[c].rl := l; endif;\n"
     "      if e = CE_Store then C[c].rq := R_Store; C[c].rl := l; endif;\n"
     "    endif;\n"
@@ -566,52 +639,68 @@ static const char *const rules[] = {
     "    U := urgent();\n"
     "  end;\n"
     "end;\n\n",
-    "function home_ready(k: 0..QMAX+4*NL-1): boolean;\n"
+    "function home_line(k: 0..QH+4*NL-1): Line;\n"
+    "begin\n"
+    "  if k < QH then return hnet.m[k].ln; endif;\n"
+    "  return (k - QH) / 4;\n"
+    "end;\n\n"
+    "function home_ready(k: 0..QH+4*NL-1): boolean;\n"
     "var l: Line;\n"
     "begin\n"
-    "  if k >= QMAX then l := (k - QMAX) / 4; endif;\n"
+    "  l := home_line(k);\n"
     "  if U then -- only Done, or the drain of a stable line's queue\n"
-    "    return k >= QMAX & (((k - QMAX) % 4 = 0 & drain_due(l))\n"
-    "                        | ((k - QMAX) % 4 = 1 & D[l].done_due));\n"
+    "    return k >= QH & (((k - QH) % 4 = 0 & drain_due(l))\n"
+    "                      | ((k - QH) % 4 = 1 & D[l].done_due));\n"
     "  endif;\n"
-    "  if k < QMAX then return k < net[HOME].n; endif;\n"
-    "  switch (k - QMAX) % 4\n"
+    "  if k < QH then return k < hnet.n; endif;\n"
+    "  switch (k - QH) % 4\n"
     "  case 2: return D[l].mem_reads > 0;\n"
     "  case 3: return D[l].mem_acks > 0;\n"
     "  else return false;\n"
     "  endswitch;\n"
     "end;\n\n"
-    "function home_ev(k: 0..QMAX+4*NL-1): HEvent;\n"
+    "function home_ev(k: 0..QH+4*NL-1): HEvent;\n"
     "begin\n"
-    "  if k < QMAX then return home_event(net[HOME].m[k]); endif;\n"
-    "  switch (k - QMAX) % 4\n"
-    "  case 0: return home_event(D[(k - QMAX) / 4].q[0]);\n"
+    "  if k < QH then return home_event(hnet.m[k]); endif;\n"
+    "  switch (k - QH) % 4\n"
+    "  case 0: return home_event(D[(k - QH) / 4].q[0]);\n"
     "  case 1: return HE_Done;\n"
     "  case 2: return HE_Mem_Data;\n"
     "  else return HE_Mem_Ack;\n"
     "  endswitch;\n"
     "end;\n\n"
-    "ruleset k: 0..QMAX+4*NL-1 do\n"
-    "  rule \"home\"\n"
-    "    home_ready(k)\n"
-    "  ==>\n"
-    "  var m: Msg; l: Line; e: HEvent;\n"
-    "  begin\n"
+    "-- a step whose row chooses a cache is tried with every pick; any other\n"
+    "-- with one (its requester), so that picks do not multiply its states\n"
+    "function pick_ok(k: 0..QH+4*NL-1; pick: Cache): boolean;\n"
+    "var l: Line;\n"
+    "begin\n"
+    "  l := home_line(k);\n"
+    "  if k < QH then\n"
+    "    if pick = hnet.m[k].rq then return true; endif;\n"
+    "  elsif (k - QH) % 4 = 0 then\n"
+    "    if pick = D[l].q[0].rq then return true; endif;\n"
+    "  elsif is(D[l].requester, pick) | isundefined(D[l].requester) then\n"
+    "    return true;\n"
+    "  endif;\n"
+    "  return PICKS & row_picks(home_row_of(D[l].st, home_ev(k)));\n"
+    "end;\n\n"
+    "%HOME_RULE%"
     "    e := home_ev(k); clear_msg(m);\n"
-    "    if k < QMAX then\n"
-    "      m := net[HOME].m[k]; l := m.ln; take(HOME, k);\n"
+    "    if k < QH then\n"
+    "      m := hnet.m[k]; l := m.ln; take_h(k);\n"
     "    else\n"
-    "      l := (k - QMAX) / 4;\n"
-    "      switch (k - QMAX) % 4\n"
+    "      l := (k - QH) / 4;\n"
+    "      switch (k - QH) % 4\n"
     "      case 0: m := D[l].q[0]; unpark(l);\n"
     "      case 1: D[l].done_due := false;\n"
     "      case 2: D[l].mem_reads := D[l].mem_reads - 1;\n"
     "      else D[l].mem_acks := D[l].mem_acks - 1;\n"
     "      endswitch;\n"
     "    endif;\n"
-    "    home_run(l, e, m);\n"
+    "    home_run(l, e, m, pick);\n"
     "    -- Done is raised when every awaited answer of a transient line is in\n"
-    "    assert stable_h(D[l].st) | D[l].requester != NOBODY \"a busy line with no requester\";\n"
+    "    assert stable_h(D[l].st) | !isundefined(D[l].requester)\n"
+    "      \"a busy line with no requester\";\n"
     "    if e != HE_Done & !stable_h(D[l].st) & D[l].pending = 0 then\n"
     "      D[l].done_due := true;\n"
     "    else\n"
@@ -622,23 +711,50 @@ static const char *const rules[] = {
     "end;\n\n",
     NULL};
 
+/* The rules; the home's tries every pick only where a row chooses a cache. */
+static void print_rules(FILE *f, const struct cc_table *home)
+{
+    bool picks = false;
+    for (size_t i = 0; i < home->nrows; i++)
+        picks |= row_picks(&home->rows[i]);
+    for (const char *const *r = rules; *r; r++) {
+        const char *at = strstr(*r, "%HOME_RULE%");
+        if (!at) {
+            fputs(*r, f);
+            continue;
+        }
+        fprintf(f, "%.*s", (int)(at - *r), *r);
+        if (picks)
+            fprintf(f, "ruleset k: 0..QH+4*NL-1; pick: Cache do\n  rule \"home\"\n"
+                       "    home_ready(k) & pick_ok(k, pick)\n  ==>\n"
+                       "  var m: Msg; l: Line; e: HEvent;\n  begin\n");
+        else
+            fprintf(f, "ruleset k: 0..QH+4*NL-1 do\n  rule \"home\"\n    home_ready(k)\n  ==>\n"
+                       "  var m: Msg; l: Line; e: HEvent; pick: Cache; -- no row chooses: unused\n"
+                       "  begin\n");
+        fputs(at + strlen("%HOME_RULE%"), f);
+    }
+}
+
 /* ------------------------------------------------------------ start, invariants */
 
 static const char *const start_and_invariants[] = {
     "startstate \"every line in memory, no copy\"\n"
     "  begin\n"
-    "    for n: Node do\n"
-    "      net[n].n := 0;\n"
-    "      for i: 0..QMAX-1 do clear_msg(net[n].m[i]); end;\n"
+    "    for c: Cache do\n"
+    "      net[c].n := 0;\n"
+    "      for i: 0..QC-1 do clear_msg(net[c].m[i]); end;\n"
     "    end;\n"
+    "    hnet.n := 0;\n"
+    "    for i: 0..QH-1 do clear_msg(hnet.m[i]); end;\n"
     "    for c: Cache do\n"
     "      C[c].rq := R_None; C[c].rl := 0;\n"
     "      for l: Line do C[c].ln[l].st := C_I; C[c].ln[l].v := 0; end;\n"
     "    end;\n"
     "    for l: Line do\n"
-    "      D[l].st := H_I; D[l].owner := NOBODY; D[l].fwd := NOBODY; D[l].mem := 0;\n"
+    "      D[l].st := H_I; undefine D[l].owner; undefine D[l].fwd; D[l].mem := 0;\n"
     "      for c: Cache do D[l].sharer[c] := false; end;\n"
-    "      D[l].requester := NOBODY; D[l].pending := 0; D[l].supplier := NOBODY;\n"
+    "      undefine D[l].requester; D[l].pending := 0; undefine D[l].supplier;\n"
     "      D[l].gone := false; D[l].upgrade := false; D[l].done_due := false;\n"
     "      D[l].mem_reads := 0; D[l].mem_acks := 0; D[l].qn := 0;\n"
     "      for i: 0..HQMAX-1 do clear_msg(D[l].q[i]); end;\n"
@@ -660,25 +776,24 @@ static const char *const start_and_invariants[] = {
     "  return stable_h(D[l].st) & D[l].qn = 0 & !D[l].done_due & D[l].mem_reads = 0\n"
     "    & D[l].mem_acks = 0\n"
     "    & (forall c: Cache do stable_c(C[c].ln[l].st) end)\n"
-    "    & (forall n: Node do forall i: 0..QMAX-1 do\n"
-    "         i >= net[n].n | (NL > 1 & net[n].m[i].ln != l) end end);\n"
+    "    & no_message(l);\n"
     "end;\n\n",
     "-- on a quiet line the directory names every holder in the right state\n"
     "function dir_agrees(l: Line): boolean;\n"
     "begin\n"
     "  alias d: D[l] do\n"
     "  return\n"
-    "    (d.st = H_I -> d.owner = NOBODY & (forall c: Cache do !d.sharer[c] end))\n"
-    "    & ((d.st = H_EM | d.st = H_O) -> d.owner != NOBODY)\n"
-    "    & ((d.st = H_S | d.st = H_SF | d.st = H_GOLS) -> d.owner = NOBODY)\n"
+    "    (d.st = H_I -> isundefined(d.owner) & (forall c: Cache do !d.sharer[c] end))\n"
+    "    & ((d.st = H_EM | d.st = H_O) -> !isundefined(d.owner))\n"
+    "    & ((d.st = H_S | d.st = H_SF | d.st = H_GOLS) -> isundefined(d.owner))\n"
     "    & (forall c: Cache do\n"
-    "         ((C[c].ln[l].st = C_E | C[c].ln[l].st = C_M) -> d.st = H_EM & d.owner = c)\n"
-    "       & (C[c].ln[l].st = C_O -> d.st = H_O & d.owner = c)\n"
-    "       & (C[c].ln[l].st = C_S -> d.sharer[c] & d.owner != c)\n"
-    "       & (C[c].ln[l].st = C_F -> d.sharer[c] & d.fwd = c & d.st = H_SF)\n"
-    "       & (C[c].ln[l].st = C_I -> !d.sharer[c] & d.owner != c)\n"
+    "         ((C[c].ln[l].st = C_E | C[c].ln[l].st = C_M) -> d.st = H_EM & is(d.owner, c))\n"
+    "       & (C[c].ln[l].st = C_O -> d.st = H_O & is(d.owner, c))\n"
+    "       & (C[c].ln[l].st = C_S -> d.sharer[c] & !is(d.owner, c))\n"
+    "       & (C[c].ln[l].st = C_F -> d.sharer[c] & is(d.fwd, c) & d.st = H_SF)\n"
+    "       & (C[c].ln[l].st = C_I -> !d.sharer[c] & !is(d.owner, c))\n"
     "       & (d.sharer[c] -> C[c].ln[l].st = C_S | C[c].ln[l].st = C_F)\n"
-    "       & (d.owner = c -> C[c].ln[l].st = C_E | C[c].ln[l].st = C_M\n"
+    "       & (is(d.owner, c) -> C[c].ln[l].st = C_E | C[c].ln[l].st = C_M\n"
     "                         | C[c].ln[l].st = C_O)\n"
     "     end);\n"
     "  end;\n"
@@ -711,12 +826,24 @@ static const char *const start_and_invariants[] = {
     "          | D[l].qn > 0)\n"
     "    & D[l].mem_reads = 0 & D[l].mem_acks = 0 & !D[l].done_due & !drain_due(l)\n"
     "    & (forall c: Cache do !(replay_due(c) & C[c].rl = l) end)\n"
-    "    & (forall n: Node do forall i: 0..QMAX-1 do\n"
-    "         i >= net[n].n | (NL > 1 & net[n].m[i].ln != l) end end);\n"
+    "    & no_message(l);\n"
     "end;\n\n"
     "invariant \"no deadlock: whatever waits on a line has a message or a step coming\"\n"
     "  forall l: Line do !stuck(l) end;\n",
     NULL};
+
+/* No message of line l in any channel (one line: no message at all). */
+static void print_no_message(FILE *f, const struct cc_murphi_opts *o)
+{
+    fprintf(f, "function no_message(l: Line): boolean;\nbegin\n");
+    if (o->lines == 1)
+        fprintf(f, "  return (forall c: Cache do net[c].n = 0 end) & hnet.n = 0;\n");
+    else
+        fprintf(f, "  return (forall c: Cache do forall i: 0..QC-1 do\n"
+                   "            i >= net[c].n | net[c].m[i].ln != l end end)\n"
+                   "    & (forall i: 0..QH-1 do i >= hnet.n | hnet.m[i].ln != l end);\n");
+    fprintf(f, "end;\n\n");
+}
 
 /* ------------------------------------------------------------ the model */
 
@@ -737,6 +864,7 @@ void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts
                  cc_home_event_names, &p->home, &cl.home[0][0], HS_COUNT, HE_COUNT, false);
     print_row_fn(f, "home_takes", "HState", "HEvent", "H_", "HE_", home_states, cc_home_event_names,
                  &p->home, &cl.home[0][0], HS_COUNT, HE_COUNT, true);
+    print_row_picks(f, &p->home);
     print_cache_event(f);
     fprintf(f, "-- ------------------------------------------------ the runtime's glue\n\n");
     print_glue(f, o);
@@ -746,7 +874,162 @@ void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts
     print_runner(f, &p->cache, false);
     print_runner(f, &p->home, true);
     fprintf(f, "-- ------------------------------------------------ the rules\n\n");
-    print_text(f, rules);
+    print_rules(f, &p->home);
     fprintf(f, "-- ------------------------------------------------ start and properties\n\n");
+    print_no_message(f, o);
     print_text(f, start_and_invariants);
+}
+
+/* ------------------------------------------------------------ counterexamples */
+
+/* A step of a counterexample, read from the model's state before it. */
+struct step {
+    const struct cc_protocol *p;
+    const struct cc_murphi_opts *o;
+    cc_murphi_get get;
+    void *ctx;
+};
+
+static const char *get(const struct step *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static const char *get(const struct step *s, const char *fmt, ...)
+{
+    char name[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    const char *v = s->get(s->ctx, name);
+    return v ? v : "";
+}
+
+/* "Cache_2" -> 2; "Undefined" -> -1 */
+static int cache_number(const char *v)
+{
+    const char *u = strrchr(v, '_');
+    return u && strncmp(v, "Cache_", 6) == 0 ? atoi(u + 1) : -1;
+}
+
+static int lookup(const char *v, const char *prefix, const char *const *names, int n)
+{
+    size_t len = strlen(prefix);
+    if (strncmp(v, prefix, len) != 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(v + len, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* "STATE, EVENT -> NEXT (row K: actions)" for the cell, or "no row". */
+static void describe_cell(const struct cc_table *t, const struct cc_row *const *cells, int ne,
+                          int st, int ev, const char *state, const char *event,
+                          const char *const *names, char *out, size_t size)
+{
+    const struct cc_row *r = st >= 0 && ev >= 0 ? cells[st * ne + ev] : NULL;
+    if (!r) {
+        snprintf(out, size, "%s, %s: the table has no row for this", state, event);
+        return;
+    }
+    int next = r->next == CC_SAME ? st : r->next;
+    const char *const *alias = t->state_alias;
+    const char *nn = alias && alias[next] ? alias[next] : names[next];
+    int n = snprintf(out, size, "%s, %s -> %s   (row %zu:", state, event, nn,
+                     (size_t)(r - t->rows) + 1);
+    for (int a = 0; a < CC_MAX_ACTIONS && r->actions[a] && n > 0 && (size_t)n < size; a++)
+        n += snprintf(out + n, size - (size_t)n, "%s %s", a ? "," : "", r->actions[a]->name);
+    if (n > 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, "%s)", r->actions[0] ? "" : " nothing");
+}
+
+static void cache_step(const struct step *s, const struct cells *cl, char *out, size_t size)
+{
+    const char *c = get(s, "param:c");
+    int k = atoi(get(s, "param:k")), qc = cache_queue(s->o), line, ev;
+    char from[48] = "";
+    if (k < qc) {
+        int t = atoi(get(s, "net[%s].m[%d].t", c, k)) - 1;
+        line = atoi(get(s, "net[%s].m[%d].ln", c, k));
+        ev = t >= 0 && t < M_COUNT ? cc_cache_event_of(t) : -1;
+        int src = cache_number(get(s, "net[%s].m[%d].src", c, k));
+        if (src >= 0)
+            snprintf(from, sizeof from, " (from core %d)", src);
+        else
+            snprintf(from, sizeof from, " (from the home)");
+    } else {
+        line = (k - qc) / 3;
+        ev = (k - qc) % 3 == 0 ? CE_Load : (k - qc) % 3 == 1 ? CE_Store : CE_Replace;
+    }
+    int st = lookup(get(s, "C[%s].ln[%d].st", c, line), "C_", cache_states, CS_COUNT);
+    char event[64], cell[256];
+    snprintf(event, sizeof event, "%s%s", ev >= 0 ? cc_cache_event_names[ev] : "?", from);
+    describe_cell(&s->p->cache, &cl->cache[0][0], CE_COUNT, st, ev,
+                  st >= 0 ? cache_states[st] : "?", event, cache_states, cell, sizeof cell);
+    snprintf(out, size, "core %-2d line %d  %s", cache_number(c), line, cell);
+}
+
+/* The home event of the message in `slot` ("hnet.m[3]" or "D[0].q[0]"). */
+static int home_msg_event(const struct step *s, const char *slot, int line, int *src)
+{
+    int t = atoi(get(s, "%s.t", slot)) - 1;
+    *src = cache_number(get(s, "%s.src", slot));
+    struct cc_sender w = {0};
+    for (int c = 0; c < s->o->caches; c++) {
+        bool on = strcmp(get(s, "D[%d].sharer[Cache_%d]", line, c), "true") == 0;
+        w.sharers += on;
+        w.sharer |= on && c == *src;
+    }
+    int owner = cache_number(get(s, "D[%d].owner", line));
+    w.any_owner = owner >= 0;
+    w.owner = owner >= 0 && owner == *src;
+    w.forwarder = *src >= 0 && cache_number(get(s, "D[%d].fwd", line)) == *src;
+    return t >= 0 && t < M_COUNT ? cc_home_event_for(t, &w) : -1;
+}
+
+static void home_step(const struct step *s, const struct cells *cl, char *out, size_t size)
+{
+    int k = atoi(get(s, "param:k")), qh = home_queue(s->o), line, ev, src = -1;
+    char slot[48];
+    if (k < qh) {
+        snprintf(slot, sizeof slot, "hnet.m[%d]", k);
+        line = atoi(get(s, "%s.ln", slot));
+        ev = home_msg_event(s, slot, line, &src);
+    } else {
+        line = (k - qh) / 4;
+        snprintf(slot, sizeof slot, "D[%d].q[0]", line);
+        int kind = (k - qh) % 4;
+        ev = kind == 0   ? home_msg_event(s, slot, line, &src)
+             : kind == 1 ? HE_Done
+             : kind == 2 ? HE_Mem_Data
+                         : HE_Mem_Ack;
+    }
+    const char *sv = get(s, "D[%d].st", line);
+    int st = lookup(sv, "H_", home_states, HS_COUNT);
+    const char *const *alias = s->p->home.state_alias;
+    const char *sn = st < 0 ? "?" : alias && alias[st] ? alias[st] : home_states[st];
+    char event[64], cell[256];
+    snprintf(event, sizeof event, "%s", ev >= 0 ? cc_home_event_names[ev] : "?");
+    if (src >= 0)
+        snprintf(event + strlen(event), sizeof event - strlen(event), " (core %d)%s", src,
+                 k >= qh ? ", parked" : "");
+    describe_cell(&s->p->home, &cl->home[0][0], HE_COUNT, st, ev, sn, event, home_states, cell,
+                  sizeof cell);
+    snprintf(out, size, "home     line %d  %s", line, cell);
+}
+
+bool cc_murphi_step(const struct cc_protocol *p, const struct cc_murphi_opts *o, const char *rule,
+                    cc_murphi_get getter, void *ctx, char *out, size_t size)
+{
+    struct cells cl;
+    memset(&cl, 0, sizeof cl);
+    expand(&p->cache, &cl.cache[0][0], CS_COUNT, CE_COUNT);
+    expand(&p->home, &cl.home[0][0], HS_COUNT, HE_COUNT);
+    struct step s = {p, o, getter, ctx};
+    if (strcmp(rule, "cache") == 0)
+        cache_step(&s, &cl, out, size);
+    else if (strcmp(rule, "home") == 0)
+        home_step(&s, &cl, out, size);
+    else
+        return false;
+    return true;
 }

@@ -270,5 +270,23 @@ struct cc_murphi_opts {
     bool broadcast, owned_write_writeback;
 };
 void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts *o, FILE *f);
+/* One step of a counterexample of that model, as the row that ran:
+ * "core 1 line 0  IS_D, Data_S (from the home) -> S   (row 12: write_data,
+ * send_unblock)". `rule` is the rule that fired ("cache" or "home"); get
+ * gives the model's state before the step by component name as the
+ * verifier prints it ("C[Cache_1].ln[0].st"), and the rule's parameters as
+ * "param:NAME"; NULL for a component it has not seen. False for another
+ * rule. */
+typedef const char *(*cc_murphi_get)(void *ctx, const char *name);
+bool cc_murphi_step(const struct cc_protocol *p, const struct cc_murphi_opts *o, const char *rule,
+                    cc_murphi_get get, void *ctx, char *out, size_t size);
+
+/* Single-row mutations of p's tables (mutate.c: a stall row removed, a
+ * missing invalidation, an ack not counted, a wrong next state), numbered
+ * 0 .. cc_mutant_count(p) - 1. cc_mutant_make returns mutant i (a copy of
+ * p, freed by cc_mutant_free) and says what changed in `what`, or NULL. */
+int cc_mutant_count(const struct cc_protocol *p);
+struct cc_protocol *cc_mutant_make(const struct cc_protocol *p, int i, char *what, size_t size);
+void cc_mutant_free(struct cc_protocol *m);
 
 #endif
