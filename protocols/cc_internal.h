@@ -350,7 +350,9 @@ struct cc_system {
  *     .pending, .supplier, .gone, .upgrade; owner, fwd, requester and
  *     supplier are undefined when there is none);
  * and the model's helpers: to_home(type, c, line, requester, data?, value,
- * gone?), to_cache(type, dst, line, requester, data?, value), is(x, k) (x
+ * gone?), to_cache(type, dst, line, requester, data?, value) (from the
+ * home), to_peer(type, c, requester, line, value) (data from cache c to the
+ * requester), is(x, k) (x
  * is defined and is k), perform(c, l, f), park(l, m), await_answers(l, k),
  * forward(l, type, to, await?), pick_sharer(l, except, pick, var result),
  * clear_holders(l); NV, PUTS_CARRY_DATA, owned_write_writeback,
@@ -377,11 +379,11 @@ struct cc_system {
     X(send_inv_ack, "tell the home the copy is dropped",                                           \
       "to_home(M_INV_ACK, c, l, m.rq, false, 0, false);")                                          \
     X(send_data_s_to_req, "send the requester the data, to hold shared",                           \
-      "to_cache(M_DATA_S, m.rq, l, m.rq, true, cl.v);")                                            \
+      "to_peer(M_DATA_S, c, m.rq, l, cl.v);")                                                      \
     X(send_data_f_to_req, "send the requester the data, to hold as the forwarder",                 \
-      "to_cache(M_DATA_F, m.rq, l, m.rq, true, cl.v);")                                            \
+      "to_peer(M_DATA_F, c, m.rq, l, cl.v);")                                                      \
     X(send_data_m_to_req, "send the requester the data, to write",                                 \
-      "to_cache(M_DATA_M, m.rq, l, m.rq, true, cl.v);")                                            \
+      "to_peer(M_DATA_M, c, m.rq, l, cl.v);")                                                      \
     X(send_fwd_ack, "tell the home the request was answered; this copy stays clean",               \
       "to_home(M_FWD_ACK, c, l, m.rq, false, 0, false);")                                          \
     X(send_fwd_ack_data, "tell the home the request was answered, writing the line back",          \

@@ -32,9 +32,10 @@
  *     or older). A store ages every value of its line and writes age 0.
  *     Which value a store writes does not matter to a protocol, only
  *     whether a copy holds the last write, so NV = 2 is exact.
- *   - The runtime runs a row's consequences in the same step: Done, the
- *     replay of parked requests, the drain of a stable line's queue. The
- *     model runs them as steps of their own that go before any other.
+ *   - As in the runtime, Done follows a home row in the same step when
+ *     nothing more is awaited, and a request parked on a line is replayed
+ *     in the step that makes the line stable; the drain of a stable line's
+ *     queue is a step of its own that goes before any other.
  *   - home.probe_filter and home.owned_write_writeback are constants of
  *     the model (cc_murphi_opts), one model per setting.
  */
@@ -162,10 +163,12 @@ static void print_types(FILE *f)
                "  Dir: record\n"
                "    st: HState; owner: Cache; fwd: Cache; sharer: array[Cache] of boolean;\n"
                "    mem: Value; requester: Cache; pending: 0..PMAX; supplier: Cache;\n"
-               "    gone: boolean; upgrade: boolean; done_due: boolean;\n"
+               "    gone: boolean; upgrade: boolean;\n"
                "    mem_reads: 0..2; mem_acks: 0..2; qn: 0..HQMAX; q: array[0..HQMAX-1] of Msg;\n"
                "  end;\n"
-               "  Step: record stalled: boolean; performed: boolean; end;\n\n");
+               "  -- a step's request: the core's own (C[c].rq), or a sibling thread's\n"
+               "  Step: record stalled: boolean; performed: boolean; req: ReqKind;\n"
+               "    sibling: boolean; end;\n\n");
     fprintf(f, "var\n"
                "  net: array[Cache] of CChan;  -- what each cache is sent\n"
                "  hnet: HChan;                 -- what the home is sent\n"
@@ -349,6 +352,13 @@ static const char *const glue[] = {
     "  m.v := data ? v : 0;\n"
     "  deliver_h(m);\n"
     "end;\n\n"
+    "procedure to_peer(t: MType; c: Cache; rq: Cache; l: Line; v: Value);\n"
+    "var m: Msg;\n"
+    "begin\n"
+    "  m.t := t; m.ln := l; m.src := c; m.rq := rq; m.data := true; m.gone := false;\n"
+    "  m.v := v;\n"
+    "  deliver_c(rq, m);\n"
+    "end;\n\n"
     "procedure to_cache(t: MType; dst: Cache; l: Line; rq: Cache; data: boolean; v: Value);\n"
     "var m: Msg;\n"
     "begin\n"
@@ -444,12 +454,12 @@ static const char *const glue[] = {
     "procedure perform(c: Cache; l: Line; var f: Step);\n"
     "begin\n"
     "  assert readable(C[c].ln[l].st) \"perform_request on a copy that cannot be read\";\n"
-    "  if C[c].rq = R_Store then\n"
+    "  if f.req = R_Store then\n"
     "    assert writable(C[c].ln[l].st) \"a store on a copy that is not writable\";\n"
     "    age(l);\n"
     "    C[c].ln[l].v := 0;\n"
     "  endif;\n"
-    "  C[c].rq := R_None; C[c].rl := 0;\n"
+    "  if !f.sibling then C[c].rq := R_None; C[c].rl := 0; endif;\n"
     "  f.performed := true;\n"
     "end;\n\n",
     "-- a parked request is replayed as soon as its line is stable\n"
@@ -460,13 +470,12 @@ static const char *const glue[] = {
     "-- the runtime drains a stable line's queue before anything else\n"
     "function drain_due(l: Line): boolean;\n"
     "begin\n"
-    "  return stable_h(D[l].st) & D[l].qn > 0 & !D[l].done_due;\n"
+    "  return stable_h(D[l].st) & D[l].qn > 0;\n"
     "end;\n\n"
     "-- what the runtime does in the step that caused it goes first\n"
     "function urgent(): boolean;\n"
     "begin\n"
-    "  return (exists l: Line do D[l].done_due | drain_due(l) end)\n"
-    "    | (exists c: Cache do replay_due(c) end);\n"
+    "  return exists l: Line do drain_due(l) end;\n"
     "end;\n\n"
     "-- after a step at the home: a stable line forgets its transaction; a\n"
     "-- busy one sends the parked requests it takes back to the home's input\n"
@@ -568,15 +577,19 @@ static void print_runner(FILE *f, const struct cc_table *t, bool home)
                 CC_MAX_ACTIONS - 1, CC_MAX_ACTIONS);
     else
         fprintf(f,
-                "procedure cache_run(c: Cache; l: Line; ev: CEvent; m: Msg);\n"
+                "procedure cache_run(c: Cache; l: Line; ev: CEvent; m: Msg; sibling: boolean);\n"
                 "var f: Step; a: array[0..%d] of CAct; n: 0..%d; row: 0..64; same: boolean;\n"
                 "    next: CState;\nbegin\n  row := cache_row_of(C[c].ln[l].st, ev);\n",
                 CC_MAX_ACTIONS - 1, CC_MAX_ACTIONS);
     fprintf(f,
             "  if row = 0 then error \"no row for the %s's state and event\"; endif;\n"
             "  f.stalled := false; f.performed := false; same := true; n := 0;\n"
+            "%s"
             "  switch row\n",
-            home ? "home" : "cache");
+            home ? "home" : "cache",
+            home ? "  f.req := R_None; f.sibling := false;\n"
+                 : "  f.sibling := sibling;\n"
+                   "  f.req := ev = CE_Load ? R_Load : (ev = CE_Store ? R_Store : R_None);\n");
     for (size_t i = 0; i < t->nrows; i++)
         print_row_case(f, t, i, home);
     fprintf(f, "  endswitch;\n  for k: 0..%d do\n    if k < n then ", CC_MAX_ACTIONS - 1);
@@ -594,118 +607,126 @@ static void print_runner(FILE *f, const struct cc_table *t, bool home)
 }
 
 /* The rules: who may act now (k); the event follows from the state. A
- * cache acts on message slot
- * k < QC, else on line (k - QC) / 3 with its core's Load, Store or a
- * Replace; the home on message slot k < QH, else on line (k - QH) / 4
- * with a parked request, Done, memory's data or memory's ack. */
+ * cache acts on message slot k < QC, else on line (k - QC) / 5 with its
+ * core's Load, Store, a Replace, a sibling's Load or Store; the home on
+ * message slot k < QH, else on
+ * line (k - QH) / 3 with a parked request, memory's data or memory's ack. */
 static const char *const rules[] = {
-    "function cache_ready(c: Cache; k: 0..QC+3*NL-1): boolean;\n"
-    "var l: Line; j: 0..3*NL;\n"
+    "function cache_ready(c: Cache; k: 0..QC+5*NL-1): boolean;\n"
+    "var l: Line; j: 0..5*NL;\n"
     "begin\n"
-    "  if k >= QC then l := (k - QC) / 3; j := (k - QC) % 3; endif;\n"
-    "  if U then -- only the replay of a parked request\n"
-    "    return k >= QC & j < 2 & replay_due(c) & C[c].rl = l\n"
-    "      & C[c].rq = (j = 0 ? R_Load : R_Store);\n"
-    "  endif;\n"
+    "  if U then return false; endif; -- the home drains a queue first\n"
     "  if k < QC then return k < net[c].n; endif;\n"
+    "  l := (k - QC) / 5; j := (k - QC) % 5;\n"
     "  if j < 2 then return C[c].rq = R_None; endif;\n"
+    "  if j > 2 then return C[c].rq != R_None & C[c].rl = l; endif;\n"
     "  return stable_c(C[c].ln[l].st) & C[c].ln[l].st != C_I\n"
     "    & !(C[c].rq != R_None & C[c].rl = l);\n"
     "end;\n\n"
-    "function cache_ev(c: Cache; k: 0..QC+3*NL-1): CEvent;\n"
+    "function cache_ev(c: Cache; k: 0..QC+5*NL-1): CEvent;\n"
     "begin\n"
     "  if k < QC then return cache_event(net[c].m[k].t); endif;\n"
-    "  switch (k - QC) % 3\n"
-    "  case 0: return CE_Load;\n"
-    "  case 1: return CE_Store;\n"
+    "  switch (k - QC) % 5\n"
+    "  case 0, 3: return CE_Load;\n"
+    "  case 1, 4: return CE_Store;\n"
     "  else return CE_Replace;\n"
     "  endswitch;\n"
     "end;\n\n"
-    "ruleset c: Cache; k: 0..QC+3*NL-1 do\n"
+    "-- a cache acts: a message, its core's request (while the core waits, a\n"
+    "-- sibling hardware thread's request on the same line: it is performed,\n"
+    "-- or parked and, as far as the line can tell, tried again later), or a\n"
+    "-- replacement; a request it parked is replayed in the same step as soon\n"
+    "-- as its line is stable, as the runtime does\n"
+    "ruleset c: Cache; k: 0..QC+5*NL-1 do\n"
     "  rule \"cache\"\n"
     "    cache_ready(c, k)\n"
     "  ==>\n"
-    "  var m: Msg; l: Line; e: CEvent;\n"
+    "  var m: Msg; l: Line; e: CEvent; go: boolean; sibling: boolean;\n"
     "  begin\n"
-    "    e := cache_ev(c, k);\n"
+    "    e := cache_ev(c, k); sibling := false;\n"
     "    if k < QC then\n"
     "      m := net[c].m[k]; l := m.ln; take_c(c, k);\n"
     "    else\n"
-    "      clear_msg(m); l := (k - QC) / 3;\n"
-    "      if e = CE_Load then C[c].rq := R_Load; C[c].rl := l; endif;\n"
-    "      if e = CE_Store then C[c].rq := R_Store; C[c].rl := l; endif;\n"
+    "      clear_msg(m); l := (k - QC) / 5; sibling := (k - QC) % 5 > 2;\n"
+    "      if !sibling & e = CE_Load then C[c].rq := R_Load; C[c].rl := l; endif;\n"
+    "      if !sibling & e = CE_Store then C[c].rq := R_Store; C[c].rl := l; endif;\n"
     "    endif;\n"
-    "    cache_run(c, l, e, m);\n"
+    "    go := true;\n"
+    "    while go do\n"
+    "      cache_run(c, l, e, m, sibling);\n"
+    "      go := replay_due(c);\n"
+    "      if go then\n"
+    "        clear_msg(m); l := C[c].rl; e := C[c].rq = R_Load ? CE_Load : CE_Store;\n"
+    "        sibling := false;\n"
+    "      endif;\n"
+    "    end;\n"
     "    U := urgent();\n"
     "  end;\n"
     "end;\n\n",
-    "function home_line(k: 0..QH+4*NL-1): Line;\n"
+    "function home_line(k: 0..QH+3*NL-1): Line;\n"
     "begin\n"
     "  if k < QH then return hnet.m[k].ln; endif;\n"
-    "  return (k - QH) / 4;\n"
+    "  return (k - QH) / 3;\n"
     "end;\n\n"
-    "function home_ready(k: 0..QH+4*NL-1): boolean;\n"
+    "function home_ready(k: 0..QH+3*NL-1): boolean;\n"
     "var l: Line;\n"
     "begin\n"
-    "  l := home_line(k);\n"
-    "  if U then -- only Done, or the drain of a stable line's queue\n"
-    "    return k >= QH & (((k - QH) % 4 = 0 & drain_due(l))\n"
-    "                      | ((k - QH) % 4 = 1 & D[l].done_due));\n"
-    "  endif;\n"
-    "  if k < QH then return k < hnet.n; endif;\n"
-    "  switch (k - QH) % 4\n"
-    "  case 2: return D[l].mem_reads > 0;\n"
-    "  case 3: return D[l].mem_acks > 0;\n"
-    "  else return false;\n"
+    "  if k < QH then return !U & k < hnet.n; endif;\n"
+    "  l := (k - QH) / 3;\n"
+    "  switch (k - QH) % 3\n"
+    "  case 0: return drain_due(l);\n"
+    "  case 1: return !U & D[l].mem_reads > 0;\n"
+    "  else return !U & D[l].mem_acks > 0;\n"
     "  endswitch;\n"
     "end;\n\n"
-    "function home_ev(k: 0..QH+4*NL-1): HEvent;\n"
+    "function home_ev(k: 0..QH+3*NL-1): HEvent;\n"
     "begin\n"
     "  if k < QH then return home_event(hnet.m[k]); endif;\n"
-    "  switch (k - QH) % 4\n"
-    "  case 0: return home_event(D[(k - QH) / 4].q[0]);\n"
-    "  case 1: return HE_Done;\n"
-    "  case 2: return HE_Mem_Data;\n"
+    "  switch (k - QH) % 3\n"
+    "  case 0: return home_event(D[(k - QH) / 3].q[0]);\n"
+    "  case 1: return HE_Mem_Data;\n"
     "  else return HE_Mem_Ack;\n"
     "  endswitch;\n"
     "end;\n\n"
     "-- a step whose row chooses a cache is tried with every pick; any other\n"
     "-- with one (its requester), so that picks do not multiply its states\n"
-    "function pick_ok(k: 0..QH+4*NL-1; pick: Cache): boolean;\n"
+    "function pick_ok(k: 0..QH+3*NL-1; pick: Cache): boolean;\n"
     "var l: Line;\n"
     "begin\n"
     "  l := home_line(k);\n"
     "  if k < QH then\n"
     "    if pick = hnet.m[k].rq then return true; endif;\n"
-    "  elsif (k - QH) % 4 = 0 then\n"
+    "  elsif (k - QH) % 3 = 0 then\n"
     "    if pick = D[l].q[0].rq then return true; endif;\n"
     "  elsif is(D[l].requester, pick) | isundefined(D[l].requester) then\n"
     "    return true;\n"
     "  endif;\n"
     "  return PICKS & row_picks(home_row_of(D[l].st, home_ev(k)));\n"
     "end;\n\n"
+    "-- the home takes a message (or a parked request, or memory's answer);\n"
+    "-- Done follows in the same step when every awaited answer of a\n"
+    "-- transient line is in, as the runtime does\n"
     "%HOME_RULE%"
     "    e := home_ev(k); clear_msg(m);\n"
     "    if k < QH then\n"
     "      m := hnet.m[k]; l := m.ln; take_h(k);\n"
     "    else\n"
-    "      l := (k - QH) / 4;\n"
-    "      switch (k - QH) % 4\n"
+    "      l := (k - QH) / 3;\n"
+    "      switch (k - QH) % 3\n"
     "      case 0: m := D[l].q[0]; unpark(l);\n"
-    "      case 1: D[l].done_due := false;\n"
-    "      case 2: D[l].mem_reads := D[l].mem_reads - 1;\n"
+    "      case 1: D[l].mem_reads := D[l].mem_reads - 1;\n"
     "      else D[l].mem_acks := D[l].mem_acks - 1;\n"
     "      endswitch;\n"
     "    endif;\n"
-    "    home_run(l, e, m, pick);\n"
-    "    -- Done is raised when every awaited answer of a transient line is in\n"
-    "    assert stable_h(D[l].st) | !isundefined(D[l].requester)\n"
-    "      \"a busy line with no requester\";\n"
-    "    if e != HE_Done & !stable_h(D[l].st) & D[l].pending = 0 then\n"
-    "      D[l].done_due := true;\n"
-    "    else\n"
-    "      settle(l);\n"
-    "    endif;\n"
+    "    go := true;\n"
+    "    while go do\n"
+    "      home_run(l, e, m, pick);\n"
+    "      assert stable_h(D[l].st) | !isundefined(D[l].requester)\n"
+    "        \"a busy line with no requester\";\n"
+    "      go := e != HE_Done & !stable_h(D[l].st) & D[l].pending = 0;\n"
+    "      if go then e := HE_Done; clear_msg(m); endif;\n"
+    "    end;\n"
+    "    settle(l);\n"
     "    U := urgent();\n"
     "  end;\n"
     "end;\n\n",
@@ -725,13 +746,13 @@ static void print_rules(FILE *f, const struct cc_table *home)
         }
         fprintf(f, "%.*s", (int)(at - *r), *r);
         if (picks)
-            fprintf(f, "ruleset k: 0..QH+4*NL-1; pick: Cache do\n  rule \"home\"\n"
+            fprintf(f, "ruleset k: 0..QH+3*NL-1; pick: Cache do\n  rule \"home\"\n"
                        "    home_ready(k) & pick_ok(k, pick)\n  ==>\n"
-                       "  var m: Msg; l: Line; e: HEvent;\n  begin\n");
+                       "  var m: Msg; l: Line; e: HEvent; go: boolean;\n  begin\n");
         else
-            fprintf(f, "ruleset k: 0..QH+4*NL-1 do\n  rule \"home\"\n    home_ready(k)\n  ==>\n"
-                       "  var m: Msg; l: Line; e: HEvent; pick: Cache; -- no row chooses: unused\n"
-                       "  begin\n");
+            fprintf(f, "ruleset k: 0..QH+3*NL-1 do\n  rule \"home\"\n    home_ready(k)\n  ==>\n"
+                       "  var m: Msg; l: Line; e: HEvent; go: boolean;\n"
+                       "      pick: Cache; -- no row chooses a cache: unused\n  begin\n");
         fputs(at + strlen("%HOME_RULE%"), f);
     }
 }
@@ -755,7 +776,7 @@ static const char *const start_and_invariants[] = {
     "      D[l].st := H_I; undefine D[l].owner; undefine D[l].fwd; D[l].mem := 0;\n"
     "      for c: Cache do D[l].sharer[c] := false; end;\n"
     "      undefine D[l].requester; D[l].pending := 0; undefine D[l].supplier;\n"
-    "      D[l].gone := false; D[l].upgrade := false; D[l].done_due := false;\n"
+    "      D[l].gone := false; D[l].upgrade := false;\n"
     "      D[l].mem_reads := 0; D[l].mem_acks := 0; D[l].qn := 0;\n"
     "      for i: 0..HQMAX-1 do clear_msg(D[l].q[i]); end;\n"
     "    end;\n"
@@ -773,7 +794,7 @@ static const char *const start_and_invariants[] = {
     "-- nothing under way on the line: no message, no transaction, no transient copy\n"
     "function quiet(l: Line): boolean;\n"
     "begin\n"
-    "  return stable_h(D[l].st) & D[l].qn = 0 & !D[l].done_due & D[l].mem_reads = 0\n"
+    "  return stable_h(D[l].st) & D[l].qn = 0 & D[l].mem_reads = 0\n"
     "    & D[l].mem_acks = 0\n"
     "    & (forall c: Cache do stable_c(C[c].ln[l].st) end)\n"
     "    & no_message(l);\n"
@@ -798,11 +819,21 @@ static const char *const start_and_invariants[] = {
     "     end);\n"
     "  end;\n"
     "end;\n\n",
+    "-- writable copies, and readable ones (a writable copy is readable too)\n"
+    "function swmr(l: Line): boolean;\n"
+    "var w: 0..NC; r: 0..NC;\n"
+    "begin\n"
+    "  w := 0; r := 0;\n"
+    "  for c: Cache do\n"
+    "    if readable(C[c].ln[l].st) then\n"
+    "      r := r + 1;\n"
+    "      if writable(C[c].ln[l].st) then w := w + 1; endif;\n"
+    "    endif;\n"
+    "  end;\n"
+    "  return w = 0 | (w = 1 & r = 1);\n"
+    "end;\n\n"
     "invariant \"single writer or many readers\"\n"
-    "  forall l: Line do\n"
-    "    (forall c: Cache do writable(C[c].ln[l].st) ->\n"
-    "       forall k: Cache do k = c | !readable(C[k].ln[l].st) end end)\n"
-    "  end;\n\n",
+    "  forall l: Line do swmr(l) end;\n\n",
     "invariant \"every readable copy holds the last write\"\n"
     "  forall l: Line do forall c: Cache do\n"
     "    readable(C[c].ln[l].st) -> C[c].ln[l].v = 0\n"
@@ -811,10 +842,8 @@ static const char *const start_and_invariants[] = {
     "  forall l: Line do\n"
     "    (quiet(l) & copies(l, C_M, C_O) = 0 & D[l].st != H_GOLS) -> D[l].mem = 0\n"
     "  end;\n\n",
-    "invariant \"at most one F copy\"\n"
-    "  forall l: Line do copies(l, C_F, C_FM_D) <= 1 end;\n\n",
-    "invariant \"at most one O copy\"\n"
-    "  forall l: Line do copies(l, C_O, C_OM_D) <= 1 end;\n\n",
+    "%ONE_F%",
+    "%ONE_O%",
     "invariant \"the directory agrees with the caches on a quiet line\"\n"
     "  forall l: Line do quiet(l) -> dir_agrees(l) end;\n\n",
     "-- a deadlock: something on the line waits (a transient copy, a busy\n"
@@ -824,13 +853,21 @@ static const char *const start_and_invariants[] = {
     "begin\n"
     "  return ((exists c: Cache do !stable_c(C[c].ln[l].st) end) | !stable_h(D[l].st)\n"
     "          | D[l].qn > 0)\n"
-    "    & D[l].mem_reads = 0 & D[l].mem_acks = 0 & !D[l].done_due & !drain_due(l)\n"
-    "    & (forall c: Cache do !(replay_due(c) & C[c].rl = l) end)\n"
+    "    & D[l].mem_reads = 0 & D[l].mem_acks = 0 & !drain_due(l)\n"
     "    & no_message(l);\n"
     "end;\n\n"
     "invariant \"no deadlock: whatever waits on a line has a message or a step coming\"\n"
     "  forall l: Line do !stuck(l) end;\n",
     NULL};
+
+/* Whether a table ever puts a line in state st. */
+static bool uses_state(const struct cc_table *t, int st)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        if (t->rows[i].next == st)
+            return true;
+    return false;
+}
 
 /* No message of line l in any channel (one line: no message at all). */
 static void print_no_message(FILE *f, const struct cc_murphi_opts *o)
@@ -877,30 +914,61 @@ void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts
     print_rules(f, &p->home);
     fprintf(f, "-- ------------------------------------------------ start and properties\n\n");
     print_no_message(f, o);
-    print_text(f, start_and_invariants);
+    for (const char *const *t = start_and_invariants; *t; t++) {
+        if (strcmp(*t, "%ONE_F%") == 0) {
+            if (uses_state(&p->cache, CS_F))
+                fprintf(f, "invariant \"at most one F copy\"\n"
+                           "  forall l: Line do copies(l, C_F, C_FM_D) <= 1 end;\n\n");
+        } else if (strcmp(*t, "%ONE_O%") == 0) {
+            if (uses_state(&p->cache, CS_O))
+                fprintf(f, "invariant \"at most one O copy\"\n"
+                           "  forall l: Line do copies(l, C_O, C_OM_D) <= 1 end;\n\n");
+        } else
+            fputs(*t, f);
+    }
 }
 
 /* ------------------------------------------------------------ counterexamples */
 
-/* A step of a counterexample, read from the model's state before it. */
+/* A step of a counterexample, read from the model's states before and
+ * after it. */
 struct step {
     const struct cc_protocol *p;
     const struct cc_murphi_opts *o;
+    struct cells cl;
     cc_murphi_get get;
-    void *ctx;
+    void *before, *after;
+    FILE *out;
 };
+
+static const char *getv(const struct step *s, void *ctx, const char *fmt, va_list ap)
+{
+    char name[160];
+    vsnprintf(name, sizeof name, fmt, ap);
+    const char *v = s->get(ctx, name);
+    return v ? v : "";
+}
 
 static const char *get(const struct step *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static const char *get(const struct step *s, const char *fmt, ...)
 {
-    char name[160];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
+    const char *v = getv(s, s->before, fmt, ap);
     va_end(ap);
-    const char *v = s->get(s->ctx, name);
-    return v ? v : "";
+    return v;
+}
+
+static const char *get_after(const struct step *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static const char *get_after(const struct step *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *v = getv(s, s->after, fmt, ap);
+    va_end(ap);
+    return v;
 }
 
 /* "Cache_2" -> 2; "Undefined" -> -1 */
@@ -921,51 +989,74 @@ static int lookup(const char *v, const char *prefix, const char *const *names, i
     return -1;
 }
 
-/* "STATE, EVENT -> NEXT (row K: actions)" for the cell, or "no row". */
-static void describe_cell(const struct cc_table *t, const struct cc_row *const *cells, int ne,
-                          int st, int ev, const char *state, const char *event,
-                          const char *const *names, char *out, size_t size)
+/* Prints "WHO  line L  STATE, EVENT -> NEXT   (row K: actions)" for the
+ * cell (or that it has no row); returns the next state, or -1. */
+static int print_cell(const struct step *s, bool home, const char *who, int line, int st, int ev,
+                      const char *note)
 {
+    const struct cc_table *t = home ? &s->p->home : &s->p->cache;
+    const char *const *names = home ? home_states : cache_states;
+    const char *const *alias = t->state_alias;
+    int ne = home ? HE_COUNT : CE_COUNT;
+    const struct cc_row *const *cells = home ? &s->cl.home[0][0] : &s->cl.cache[0][0];
     const struct cc_row *r = st >= 0 && ev >= 0 ? cells[st * ne + ev] : NULL;
+    const char *sn = st < 0 ? "?" : alias && alias[st] ? alias[st] : names[st];
+    const char *en = ev < 0 ? "?" : home ? cc_home_event_names[ev] : cc_cache_event_names[ev];
+    fprintf(s->out, "%-7s line %d  %s, %s%s", who, line, sn, en, note);
     if (!r) {
-        snprintf(out, size, "%s, %s: the table has no row for this", state, event);
-        return;
+        fprintf(s->out, ": the table has no row for this\n");
+        return -1;
     }
     int next = r->next == CC_SAME ? st : r->next;
-    const char *const *alias = t->state_alias;
-    const char *nn = alias && alias[next] ? alias[next] : names[next];
-    int n = snprintf(out, size, "%s, %s -> %s   (row %zu:", state, event, nn,
-                     (size_t)(r - t->rows) + 1);
-    for (int a = 0; a < CC_MAX_ACTIONS && r->actions[a] && n > 0 && (size_t)n < size; a++)
-        n += snprintf(out + n, size - (size_t)n, "%s %s", a ? "," : "", r->actions[a]->name);
-    if (n > 0 && (size_t)n < size)
-        snprintf(out + n, size - (size_t)n, "%s)", r->actions[0] ? "" : " nothing");
+    fprintf(s->out, " -> %s   (row %zu:", alias && alias[next] ? alias[next] : names[next],
+            (size_t)(r - t->rows) + 1);
+    for (int a = 0; a < CC_MAX_ACTIONS && r->actions[a]; a++)
+        fprintf(s->out, "%s %s", a ? "," : "", r->actions[a]->name);
+    fprintf(s->out, "%s)\n", r->actions[0] ? "" : " nothing");
+    return next;
 }
 
-static void cache_step(const struct step *s, const struct cells *cl, char *out, size_t size)
+static bool row_of_cell_has(const struct step *s, int st, int ev, const struct cc_action *a)
+{
+    const struct cc_row *r = st >= 0 && ev >= 0 ? s->cl.cache[st][ev] : NULL;
+    for (int i = 0; r && i < CC_MAX_ACTIONS && r->actions[i]; i++)
+        if (r->actions[i] == a)
+            return true;
+    return false;
+}
+
+static void cache_step(const struct step *s)
 {
     const char *c = get(s, "param:c");
     int k = atoi(get(s, "param:k")), qc = cache_queue(s->o), line, ev;
-    char from[48] = "";
+    char who[16], note[48] = "";
+    snprintf(who, sizeof who, "core %d", cache_number(c));
     if (k < qc) {
         int t = atoi(get(s, "net[%s].m[%d].t", c, k)) - 1;
         line = atoi(get(s, "net[%s].m[%d].ln", c, k));
         ev = t >= 0 && t < M_COUNT ? cc_cache_event_of(t) : -1;
         int src = cache_number(get(s, "net[%s].m[%d].src", c, k));
-        if (src >= 0)
-            snprintf(from, sizeof from, " (from core %d)", src);
-        else
-            snprintf(from, sizeof from, " (from the home)");
+        snprintf(note, sizeof note, src >= 0 ? " (from core %d)" : " (from the home)", src);
     } else {
-        line = (k - qc) / 3;
-        ev = (k - qc) % 3 == 0 ? CE_Load : (k - qc) % 3 == 1 ? CE_Store : CE_Replace;
+        int j = (k - qc) % 5;
+        line = (k - qc) / 5;
+        ev = j == 0 || j == 3 ? CE_Load : j == 1 || j == 4 ? CE_Store : CE_Replace;
+        if (j > 2)
+            snprintf(note, sizeof note, " (a sibling thread's)");
     }
     int st = lookup(get(s, "C[%s].ln[%d].st", c, line), "C_", cache_states, CS_COUNT);
-    char event[64], cell[256];
-    snprintf(event, sizeof event, "%s%s", ev >= 0 ? cc_cache_event_names[ev] : "?", from);
-    describe_cell(&s->p->cache, &cl->cache[0][0], CE_COUNT, st, ev,
-                  st >= 0 ? cache_states[st] : "?", event, cache_states, cell, sizeof cell);
-    snprintf(out, size, "core %-2d line %d  %s", cache_number(c), line, cell);
+    int next = print_cell(s, false, who, line, st, ev, note);
+    /* a request waiting on the line is replayed when it is stable */
+    const char *rq = k < qc ? get(s, "C[%s].rq", c) : ev == CE_Load ? "R_Load" : "R_Store";
+    bool sibling = k >= qc && (k - qc) % 5 > 2;
+    if (sibling)
+        rq = get(s, "C[%s].rq", c);
+    bool waits = k < qc || sibling
+                     ? strcmp(rq, "R_None") != 0 && atoi(get(s, "C[%s].rl", c)) == line
+                     : ev != CE_Replace && row_of_cell_has(s, st, ev, &cc_act_stall);
+    if (next >= 0 && waits && cache_stable(next))
+        print_cell(s, false, who, line, next, strcmp(rq, "R_Load") == 0 ? CE_Load : CE_Store,
+                   " (replayed)");
 }
 
 /* The home event of the message in `slot` ("hnet.m[3]" or "D[0].q[0]"). */
@@ -986,49 +1077,47 @@ static int home_msg_event(const struct step *s, const char *slot, int line, int 
     return t >= 0 && t < M_COUNT ? cc_home_event_for(t, &w) : -1;
 }
 
-static void home_step(const struct step *s, const struct cells *cl, char *out, size_t size)
+static void home_step(const struct step *s)
 {
     int k = atoi(get(s, "param:k")), qh = home_queue(s->o), line, ev, src = -1;
-    char slot[48];
+    char slot[48], note[48] = "";
     if (k < qh) {
         snprintf(slot, sizeof slot, "hnet.m[%d]", k);
         line = atoi(get(s, "%s.ln", slot));
         ev = home_msg_event(s, slot, line, &src);
     } else {
-        line = (k - qh) / 4;
+        line = (k - qh) / 3;
         snprintf(slot, sizeof slot, "D[%d].q[0]", line);
-        int kind = (k - qh) % 4;
-        ev = kind == 0   ? home_msg_event(s, slot, line, &src)
-             : kind == 1 ? HE_Done
-             : kind == 2 ? HE_Mem_Data
-                         : HE_Mem_Ack;
+        int kind = (k - qh) % 3;
+        ev = kind == 0 ? home_msg_event(s, slot, line, &src) : kind == 1 ? HE_Mem_Data : HE_Mem_Ack;
     }
-    const char *sv = get(s, "D[%d].st", line);
-    int st = lookup(sv, "H_", home_states, HS_COUNT);
-    const char *const *alias = s->p->home.state_alias;
-    const char *sn = st < 0 ? "?" : alias && alias[st] ? alias[st] : home_states[st];
-    char event[64], cell[256];
-    snprintf(event, sizeof event, "%s", ev >= 0 ? cc_home_event_names[ev] : "?");
     if (src >= 0)
-        snprintf(event + strlen(event), sizeof event - strlen(event), " (core %d)%s", src,
-                 k >= qh ? ", parked" : "");
-    describe_cell(&s->p->home, &cl->home[0][0], HE_COUNT, st, ev, sn, event, home_states, cell,
-                  sizeof cell);
-    snprintf(out, size, "home     line %d  %s", line, cell);
+        snprintf(note, sizeof note, " (core %d%s)", src, k >= qh ? ", parked" : "");
+    int st = lookup(get(s, "D[%d].st", line), "H_", home_states, HS_COUNT);
+    int next = print_cell(s, true, "home", line, st, ev, note);
+    if (next < 0 || home_stable(next))
+        return;
+    /* Done follows in the same step when nothing more is awaited: the line
+     * then left `next`, or awaits nothing; a Done row that stays and awaits
+     * more leaves no trace the states show */
+    int after = lookup(get_after(s, "D[%d].st", line), "H_", home_states, HS_COUNT);
+    const struct cc_row *done = s->cl.home[next][HE_Done];
+    if (after != next || atoi(get_after(s, "D[%d].pending", line)) == 0)
+        print_cell(s, true, "home", line, next, HE_Done, "");
+    else if (done && (done->next == CC_SAME || done->next == next))
+        print_cell(s, true, "home", line, next, HE_Done, " (if every answer was in)");
 }
 
 bool cc_murphi_step(const struct cc_protocol *p, const struct cc_murphi_opts *o, const char *rule,
-                    cc_murphi_get getter, void *ctx, char *out, size_t size)
+                    cc_murphi_get getter, void *before, void *after, FILE *out)
 {
-    struct cells cl;
-    memset(&cl, 0, sizeof cl);
-    expand(&p->cache, &cl.cache[0][0], CS_COUNT, CE_COUNT);
-    expand(&p->home, &cl.home[0][0], HS_COUNT, HE_COUNT);
-    struct step s = {p, o, getter, ctx};
+    struct step s = {.p = p, .o = o, .get = getter, .before = before, .after = after, .out = out};
+    expand(&p->cache, &s.cl.cache[0][0], CS_COUNT, CE_COUNT);
+    expand(&p->home, &s.cl.home[0][0], HS_COUNT, HE_COUNT);
     if (strcmp(rule, "cache") == 0)
-        cache_step(&s, &cl, out, size);
+        cache_step(&s);
     else if (strcmp(rule, "home") == 0)
-        home_step(&s, &cl, out, size);
+        home_step(&s);
     else
         return false;
     return true;

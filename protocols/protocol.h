@@ -270,16 +270,17 @@ struct cc_murphi_opts {
     bool broadcast, owned_write_writeback;
 };
 void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts *o, FILE *f);
-/* One step of a counterexample of that model, as the row that ran:
- * "core 1 line 0  IS_D, Data_S (from the home) -> S   (row 12: write_data,
- * send_unblock)". `rule` is the rule that fired ("cache" or "home"); get
- * gives the model's state before the step by component name as the
- * verifier prints it ("C[Cache_1].ln[0].st"), and the rule's parameters as
- * "param:NAME"; NULL for a component it has not seen. False for another
- * rule. */
+/* One step of a counterexample of that model, printed to `out` as the
+ * table rows that ran, a line each: "core 1  line 0  IS_D, Data_S (from
+ * the home) -> S   (row 12: write_data, send_unblock)". `rule` is the rule
+ * that fired ("cache" or "home"); get(before, NAME) and get(after, NAME)
+ * give the model's states before and after the step by component name as
+ * the verifier prints it ("C[Cache_1].ln[0].st"; NULL for one not seen),
+ * and get(before, "param:NAME") the rule's parameters. False (nothing
+ * printed) for another rule. */
 typedef const char *(*cc_murphi_get)(void *ctx, const char *name);
 bool cc_murphi_step(const struct cc_protocol *p, const struct cc_murphi_opts *o, const char *rule,
-                    cc_murphi_get get, void *ctx, char *out, size_t size);
+                    cc_murphi_get get, void *before, void *after, FILE *out);
 
 /* Single-row mutations of p's tables (mutate.c: a stall row removed, a
  * missing invalidation, an ack not counted, a wrong next state), numbered

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The model checker bites: for protocol NAME, the first single-row mutant of
+# each kind (ccsim verify NAME --mutants: a stall row removed, a missing
+# invalidation, an ack not counted, a wrong next state) must fail
+# `ccsim verify` (exit 1, a counterexample). With CCSIM_TEST_SCALE=small only
+# the missing invalidation. Prints one line a mutant and the kill count;
+# exits 1 if a mutant survived or the verifier did not run.
+# Usage: tests/verify-mutants.sh CCSIM NAME
+set -uo pipefail
+ccsim=$1
+name=$2
+kinds=("stall row removed" "missing invalidation" "ack not counted" "wrong next state")
+if [ "${CCSIM_TEST_SCALE:-}" = small ]; then kinds=("missing invalidation"); fi
+list=$("$ccsim" verify "$name" --mutants) || { echo "cannot list $name's mutants"; exit 1; }
+tried=0 killed=0
+for kind in "${kinds[@]}"; do
+  k=$(grep -m1 ": $kind\$" <<<"$list" | awk '{print $1}')
+  [ -n "$k" ] || { echo "$name has no mutant of kind '$kind'"; exit 1; }
+  out=$("$ccsim" verify "$name" --caches 2 --mutant "$k" 2>&1)
+  status=$?
+  tried=$((tried + 1))
+  what=$(grep '^mutant' <<<"$out")
+  if [ $status -eq 1 ] && grep -q '^verdict: FAIL' <<<"$out" && grep -q '(row ' <<<"$out"; then
+    killed=$((killed + 1))
+    echo "killed   $what -- $(grep '^verdict' <<<"$out" | cut -c16-)"
+  else
+    echo "SURVIVED $what (exit $status)"
+    echo "$out"
+  fi
+done
+echo "mutants of $name: $killed killed of $tried"
+[ $killed -eq $tried ]
