@@ -263,6 +263,39 @@ static void print_row_fn(FILE *f, const char *fn, const char *stype, const char 
     fprintf(f, "  else return %s;\n  endswitch;\nend;\n\n", takes ? "false" : "0");
 }
 
+/* A sibling thread's request in a cell whose row only parks it, or only
+ * performs it, leaving the line as it is: the invariant sibling_ok judges
+ * it without a step; any other row (none in the tables built) runs as a
+ * rule. */
+static int sibling_kind(const struct cc_row *r)
+{
+    if (!r || r->next != CC_SAME || !r->actions[0] || r->actions[1])
+        return 0;
+    return r->actions[0] == &cc_act_stall ? 1 : r->actions[0] == &cc_act_perform_request ? 2 : 0;
+}
+
+static void print_siblings(FILE *f, const struct cells *cl)
+{
+    fprintf(f, "function sibling_simple(s: CState; e: CEvent): boolean;\nbegin\n  return false");
+    for (int st = 0; st < CS_COUNT; st++)
+        for (int ev = CE_Load; ev <= CE_Store; ev++)
+            if (sibling_kind(cl->cache[st][ev]) || !cl->cache[st][ev])
+                fprintf(f, "\n    | (s = C_%s & e = CE_%s)", cache_states[st],
+                        cc_cache_event_names[ev]);
+    fprintf(f, ";\nend;\n\n");
+    fprintf(f, "-- a sibling's request in state s has a row, and performs only on a copy\n"
+               "-- it may read (a load) or write (a store)\n"
+               "function sibling_ok(s: CState): boolean;\nbegin\n  switch s\n");
+    for (int st = 0; st < CS_COUNT; st++) {
+        const struct cc_row *ld = cl->cache[st][CE_Load], *sr = cl->cache[st][CE_Store];
+        bool ok = ld && sr;
+        ok = ok && (sibling_kind(ld) != 2 || cc_state_readable(st));
+        ok = ok && (sibling_kind(sr) != 2 || cc_state_writable(st));
+        fprintf(f, "  case C_%s: return %s;\n", cache_states[st], ok ? "true" : "false");
+    }
+    fprintf(f, "  endswitch;\nend;\n\n");
+}
+
 /* Whether a home row chooses a cache (a supplier among the sharers). */
 static bool row_picks(const struct cc_row *r)
 {
@@ -619,7 +652,10 @@ static const char *const rules[] = {
     "  if k < QC then return k < net[c].n; endif;\n"
     "  l := (k - QC) / 5; j := (k - QC) % 5;\n"
     "  if j < 2 then return C[c].rq = R_None; endif;\n"
-    "  if j > 2 then return C[c].rq != R_None & C[c].rl = l; endif;\n"
+    "  if j > 2 then -- cells the invariant cannot judge\n"
+    "    return C[c].rq != R_None & C[c].rl = l\n"
+    "      & !sibling_simple(C[c].ln[l].st, j = 3 ? CE_Load : CE_Store);\n"
+    "  endif;\n"
     "  return stable_c(C[c].ln[l].st) & C[c].ln[l].st != C_I\n"
     "    & !(C[c].rq != R_None & C[c].rl = l);\n"
     "end;\n\n"
@@ -834,6 +870,9 @@ static const char *const start_and_invariants[] = {
     "end;\n\n"
     "invariant \"single writer or many readers\"\n"
     "  forall l: Line do swmr(l) end;\n\n",
+    "invariant \"a sibling thread's request while the core waits has a row, and performs only "
+    "on a copy it may use\"\n"
+    "  forall c: Cache do C[c].rq != R_None -> sibling_ok(C[c].ln[C[c].rl].st) end;\n\n"
     "invariant \"every readable copy holds the last write\"\n"
     "  forall l: Line do forall c: Cache do\n"
     "    readable(C[c].ln[l].st) -> C[c].ln[l].v = 0\n"
@@ -902,6 +941,7 @@ void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts
     print_row_fn(f, "home_takes", "HState", "HEvent", "H_", "HE_", home_states, cc_home_event_names,
                  &p->home, &cl.home[0][0], HS_COUNT, HE_COUNT, true);
     print_row_picks(f, &p->home);
+    print_siblings(f, &cl);
     print_cache_event(f);
     fprintf(f, "-- ------------------------------------------------ the runtime's glue\n\n");
     print_glue(f, o);
