@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Set-up on a fresh Debian machine: installs what is missing with apt (rumur
-# for `ccsim verify` among it), then
-# configures and builds ccsim in build/. Safe to run again (it only rebuilds).
+# Set-up on a fresh Debian machine: installs what is missing with apt (rumur,
+# for `ccsim verify`, among it), then configures and builds ccsim in build/.
+# Safe to run again (it only rebuilds).
 # CI=true (or CCSIM_WERROR=ON) turns warnings into errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
