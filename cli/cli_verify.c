@@ -130,7 +130,8 @@ static void map_copy(struct state_map *dst, const struct state_map *src)
         if (!dst->c)
             sim_panic("out of memory");
     }
-    memcpy(dst->c, src->c, src->n * sizeof *src->c);
+    if (src->n)
+        memcpy(dst->c, src->c, src->n * sizeof *src->c);
     dst->n = src->n;
 }
 
