@@ -3,14 +3,20 @@
 # each kind (ccsim verify NAME --mutants: a stall row removed, a missing
 # invalidation, an ack not counted, a home row's wrong next state) must fail
 # `ccsim verify` (exit 1, a counterexample). With CCSIM_TEST_SCALE=small only
-# the missing invalidation. Prints one line a mutant and the kill count;
-# exits 1 if a mutant survived or the verifier did not run.
+# msi's missing invalidation (the others exit 77: skipped). Prints one line
+# a mutant and the kill count; exits 1 if a mutant survived or the verifier
+# did not run.
 # Usage: tests/verify-mutants.sh CCSIM NAME
 set -uo pipefail
 ccsim=$1
 name=$2
 kinds=("stall row removed" "missing invalidation" "ack not counted" "wrong next state")
-if [ "${CCSIM_TEST_SCALE:-}" = small ]; then kinds=("missing invalidation"); fi
+if [ "${CCSIM_TEST_SCALE:-}" = small ]; then
+  # the sanitizer pass checks ccsim's own code on one counterexample; the
+  # normal pass checks every protocol's mutants
+  if [ "$name" != msi ]; then echo "skipped in the small pass (msi's mutant runs)"; exit 77; fi
+  kinds=("missing invalidation")
+fi
 list=$("$ccsim" verify "$name" --mutants) || { echo "cannot list $name's mutants"; exit 1; }
 tried=0 killed=0
 for kind in "${kinds[@]}"; do
