@@ -108,6 +108,12 @@ int cli_microbench(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+/* protocol --murphi and verify: --caches (C), --lines (L), --values (V);
+ * false if c is none of them or its value is bad (the error printed). */
+bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_opts *o);
+/* The table protocol (not the SCC) named `name`, or NULL with the error printed. */
+const struct cc_protocol *cli_table_protocol(const char *sub, const char *name);
 int cli_sweep(int argc, char **argv);
 int cli_tune(int argc, char **argv);
 /* Resolves -c (a path or a shipped name) and loads it with the --set

@@ -107,18 +107,76 @@ static const char *memsys_list(void)
     return buf;
 }
 
+/* --caches, --lines, --values, shared by protocol --murphi and verify. */
+bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_opts *o)
+{
+    uint64_t v;
+    if (c == 'C' && cli_parse_u64(sub, "--caches", arg, 1, 8, &v))
+        o->caches = (int)v;
+    else if (c == 'L' && cli_parse_u64(sub, "--lines", arg, 1, 4, &v))
+        o->lines = (int)v;
+    else if (c == 'V' && cli_parse_u64(sub, "--values", arg, 2, 16, &v))
+        o->values = (int)v;
+    else
+        return false;
+    return true;
+}
+
+/* The table protocol NAME, or NULL with a usage error printed. */
+const struct cc_protocol *cli_table_protocol(const char *sub, const char *name)
+{
+    const struct machine_memsys *ms = machine_memsys_find(name);
+    if (!ms) {
+        cli_usage_error(sub, "no protocol '%s' (known: %s)", name, memsys_list());
+        return NULL;
+    }
+    if (!ms->coherent) {
+        cli_usage_error(sub, "%s is no table protocol: it has no Murphi model", name);
+        return NULL;
+    }
+    return cc_protocol_find(name);
+}
+
 int cli_protocol(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-')
-            return cli_usage_error("protocol", "unknown option '%s'", argv[i]);
-    if (argc > 2)
-        return cli_usage_error("protocol", "unexpected argument '%s' (name one protocol)", argv[2]);
-    if (argc != 2)
+    static const struct option longs[] = {{"murphi", no_argument, NULL, 'M'},
+                                          {"caches", required_argument, NULL, 'C'},
+                                          {"lines", required_argument, NULL, 'L'},
+                                          {"values", required_argument, NULL, 'V'},
+                                          {0}};
+    struct cc_murphi_opts mo = {.caches = 3, .lines = 1, .values = 2};
+    bool murphi = false, sized = false;
+    int c, bad = 0;
+    optind = 1;
+    while ((c = cli_next_opt("protocol", argc, argv, ":", longs, &bad)) != -1) {
+        if (bad)
+            return bad;
+        if (c == 'M')
+            murphi = true;
+        else if (!cli_murphi_opt("protocol", c, optarg, &mo))
+            return SIM_EXIT_INPUT;
+        else
+            sized = true;
+    }
+    if (optind + 1 < argc)
+        return cli_usage_error("protocol", "unexpected argument '%s' (name one protocol)",
+                               argv[optind + 1]);
+    if (optind + 1 != argc)
         return cli_usage_error("protocol", "name one protocol (%s)", memsys_list());
-    const struct machine_memsys *ms = machine_memsys_find(argv[1]);
+    if (sized && !murphi)
+        return cli_usage_error("protocol",
+                               "--caches, --lines and --values size the --murphi model");
+    const char *name = argv[optind];
+    if (murphi) {
+        const struct cc_protocol *p = cli_table_protocol("protocol", name);
+        if (!p)
+            return SIM_EXIT_INPUT;
+        cc_protocol_murphi(p, &mo, stdout);
+        return SIM_EXIT_OK;
+    }
+    const struct machine_memsys *ms = machine_memsys_find(name);
     if (!ms)
-        return cli_usage_error("protocol", "no protocol '%s' (known: %s)", argv[1], memsys_list());
+        return cli_usage_error("protocol", "no protocol '%s' (known: %s)", name, memsys_list());
     machine_memsys_print(ms, stdout);
     return SIM_EXIT_OK;
 }

@@ -6,14 +6,17 @@
 
 #include <string.h>
 
-#define CACHE_ACTION(name, doc)                                                                    \
+/* Every action has a Murphi body (cc_internal.h): an empty one does not build. */
+#define CACHE_ACTION(name, doc, murphi)                                                            \
     static void cc_##name(struct cc_ctx *c);                                                       \
-    const struct cc_action cc_act_##name = {#name, doc, cc_##name};
+    _Static_assert(sizeof(murphi) > 1, "cache action " #name " has no Murphi body");               \
+    const struct cc_action cc_act_##name = {#name, doc, cc_##name, murphi};
 CC_CACHE_ACTIONS(CACHE_ACTION)
 #undef CACHE_ACTION
-#define HOME_ACTION(name, doc)                                                                     \
+#define HOME_ACTION(name, doc, murphi)                                                             \
     static void hc_##name(struct cc_ctx *c);                                                       \
-    const struct cc_action hc_act_##name = {#name, doc, hc_##name};
+    _Static_assert(sizeof(murphi) > 1, "home action " #name " has no Murphi body");                \
+    const struct cc_action hc_act_##name = {#name, doc, hc_##name, murphi};
 CC_HOME_ACTIONS(HOME_ACTION)
 #undef HOME_ACTION
 

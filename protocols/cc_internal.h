@@ -60,7 +60,7 @@
     X(GOLS, "sharers of a dirty line, no owner; memory is stale")                                  \
     X(IE_M, "GetS on I: reading memory, then E")                                                   \
     X(IM_M, "GetX on I: reading memory, then M")                                                   \
-    X(SS_M, "GetS on a line nobody owns (S; I on MSI): reading memory, then shared")                                         \
+    X(SS_M, "GetS on a line nobody owns (S; I on MSI): reading memory, then shared")               \
     X(SM_A, "write on a shared line: collecting invalidation acks (and memory)")                   \
     X(MS_F, "GetS on an owner: waiting for its answer and the unblock, then shared")               \
     X(MO_F, "GetS on an owner that keeps the line as O: waiting, then O")                          \
@@ -154,11 +154,13 @@ extern const char *const cc_msg_docs[M_COUNT];
 
 struct cc_ctx;
 
-/* An action: a verb_object name, what it does, and the code. */
+/* An action: a verb_object name, what it does, the code, and the same
+ * action in Murphi (the model `ccsim protocol NAME --murphi` writes). */
 struct cc_action {
     const char *name;
     const char *doc;
     void (*fn)(struct cc_ctx *c);
+    const char *murphi;
 };
 
 #define CC_MAX_ACTIONS 6
@@ -345,65 +347,148 @@ struct cc_system {
 
 /* ------------------------------------------------------------ runtime API */
 
-/* The actions every protocol may use (defined in actions.c). */
+/* The actions every protocol may use: X(name, what it does, its Murphi
+ * body). The C code is in actions.c (cc_NAME, hc_NAME); the Murphi body is
+ * the same action in the model `ccsim protocol NAME --murphi` writes
+ * (murphi.c), so an action without one does not build (actions.c asserts
+ * it is there). A body runs inside a procedure with these names:
+ *   cache side: c (the cache), l (the line), cl (alias of C[c].ln[l]: .st,
+ *     .v the copy's value), m (the message, or an empty one for a core's
+ *     request: .t, .src the sending cache, .rq the requester, .data, .v,
+ *     .gone), f (the step: f.stalled, f.performed);
+ *   home side: l, m, f, ev (the event), pick (a cache the step may choose),
+ *     d (alias of D[l]: .st, .owner, .fwd, .sharer[], .mem, .requester,
+ *     .pending, .supplier, .gone, .upgrade; owner, fwd, requester and
+ *     supplier are undefined when there is none);
+ * and the model's helpers: to_home(type, c, line, requester, data?, value,
+ * gone?), to_cache(type, dst, line, requester, data?, value) (from the
+ * home), to_peer(type, c, requester, line, value) (data from cache c to the
+ * requester), is(x, k) (x
+ * is defined and is k), perform(c, l, f), park(l, m), await_answers(l, k),
+ * forward(l, type, to, await?), pick_sharer(l, except, pick, var result),
+ * clear_holders(l); NV, PUTS_CARRY_DATA, owned_write_writeback,
+ * probe_filter. Caches are a scalarset: the model is symmetric in them. */
 #define CC_CACHE_ACTIONS(X)                                                                        \
-    X(perform_request, "do the load, store or atomic on the copy held; answer the core")           \
-    X(stall, "park the request or message until the line changes state")                           \
-    X(send_gets, "ask the home for a copy to read")                                                \
-    X(send_getx, "ask the home for a copy to write")                                               \
-    X(send_upgrade, "ask the home for permission to write the copy held")                          \
-    X(send_upgrade_data, "ask to write, writing the Owned line back (owned_write_writeback)")      \
-    X(send_puts, "tell the home this shared copy leaves")                                          \
-    X(send_putx, "tell the home the owned copy leaves (with the data if dirty)")                   \
-    X(write_data, "fill the copy from the message")                                                \
-    X(send_unblock, "tell the home the transaction is over")                                       \
-    X(send_inv_ack, "tell the home the copy is dropped")                                           \
-    X(send_data_s_to_req, "send the requester the data, to hold shared")                           \
-    X(send_data_f_to_req, "send the requester the data, to hold as the forwarder")                 \
-    X(send_data_m_to_req, "send the requester the data, to write")                                 \
-    X(send_fwd_ack, "tell the home the request was answered; this copy stays clean")               \
-    X(send_fwd_ack_data, "tell the home the request was answered, writing the line back")          \
-    X(send_fwd_ack_owned, "tell the home the request was answered; this copy stays Owned")         \
-    X(send_fwd_ack_dirty, "tell the home the request was answered; the line stays dirty (GOLS)")   \
-    X(send_probe_ack, "answer a broadcast probe")
+    X(perform_request, "do the load, store or atomic on the copy held; answer the core",           \
+      "perform(c, l, f);")                                                                         \
+    X(stall, "park the request or message until the line changes state",                           \
+      "assert m.t = M_NONE \"a cache parks only its core's requests\"; f.stalled := true;")        \
+    X(send_gets, "ask the home for a copy to read", "to_home(M_GETS, c, l, c, false, 0, false);")  \
+    X(send_getx, "ask the home for a copy to write", "to_home(M_GETX, c, l, c, false, 0, false);") \
+    X(send_upgrade, "ask the home for permission to write the copy held",                          \
+      "to_home(M_GETX, c, l, c, false, 0, false);")                                                \
+    X(send_upgrade_data, "ask to write, writing the Owned line back (owned_write_writeback)",      \
+      "to_home(M_GETX, c, l, c, owned_write_writeback, cl.v, false);")                             \
+    X(send_puts, "tell the home this shared copy leaves",                                          \
+      "to_home(M_PUTS, c, l, c, PUTS_CARRY_DATA, cl.v, false);")                                   \
+    X(send_putx, "tell the home the owned copy leaves (with the data if dirty)",                   \
+      "to_home(M_PUTX, c, l, c, cl.st = C_M | cl.st = C_O, cl.v, false);")                         \
+    X(write_data, "fill the copy from the message",                                                \
+      "assert m.data \"write_data: the message carries no data\"; cl.v := m.v;")                   \
+    X(send_unblock, "tell the home the transaction is over",                                       \
+      "to_home(M_UNBLOCK, c, l, c, false, 0, false);")                                             \
+    X(send_inv_ack, "tell the home the copy is dropped",                                           \
+      "to_home(M_INV_ACK, c, l, m.rq, false, 0, false);")                                          \
+    X(send_data_s_to_req, "send the requester the data, to hold shared",                           \
+      "to_peer(M_DATA_S, c, m.rq, l, cl.v);")                                                      \
+    X(send_data_f_to_req, "send the requester the data, to hold as the forwarder",                 \
+      "to_peer(M_DATA_F, c, m.rq, l, cl.v);")                                                      \
+    X(send_data_m_to_req, "send the requester the data, to write",                                 \
+      "to_peer(M_DATA_M, c, m.rq, l, cl.v);")                                                      \
+    X(send_fwd_ack, "tell the home the request was answered; this copy stays clean",               \
+      "to_home(M_FWD_ACK, c, l, m.rq, false, 0, false);")                                          \
+    X(send_fwd_ack_data, "tell the home the request was answered, writing the line back",          \
+      "to_home(M_FWD_ACK_DATA, c, l, m.rq, true, cl.v, "                                           \
+      "cl.st = C_MI_A | cl.st = C_EI_A | cl.st = C_OI_A);")                                        \
+    X(send_fwd_ack_owned, "tell the home the request was answered; this copy stays Owned",         \
+      "to_home(M_FWD_ACK_OWNED, c, l, m.rq, false, 0, false);")                                    \
+    X(send_fwd_ack_dirty, "tell the home the request was answered; the line stays dirty (GOLS)",   \
+      "to_home(M_FWD_ACK_DIRTY, c, l, m.rq, false, 0, false);")                                    \
+    X(send_probe_ack, "answer a broadcast probe",                                                  \
+      "to_home(M_PROBE_ACK, c, l, m.rq, false, 0, false);")
 
 #define CC_HOME_ACTIONS(X)                                                                         \
-    X(stall, "park the request until the line's transaction is over")                              \
-    X(start_tx, "remember the requester; the line is busy")                                        \
-    X(probe_others, "(broadcast homes only) probe every other cache and await its answer")         \
-    X(read_memory, "read the line from memory (one answer awaited)")                               \
-    X(write_memory, "write the message's data to memory")                                          \
-    X(write_memory_wait, "write the request's data to memory and wait for it")                     \
-    X(take_fwd_data, "write the owner's data to memory")                                           \
-    X(inv_sharers, "send every other holder an invalidation; await their acks")                    \
-    X(inv_sharers_but_supplier, "invalidate every other sharer but one, which will supply")        \
-    X(send_data_e, "send the requester the data, exclusive")                                       \
-    X(send_data_s, "send the requester the data, shared")                                          \
-    X(send_data_f, "send the requester the data, as the new forwarder")                            \
-    X(send_data_m, "send the requester the data, to write")                                        \
-    X(send_grant, "let the requester write the copy it holds")                                     \
-    X(send_data_or_grant, "data if the requester holds no copy any more, else a grant")            \
-    X(fwd_gets_to_owner, "forward the read to the owner; await its answer")                        \
-    X(fwd_gets_to_forwarder, "forward the read to the forwarder; await its answer")                \
-    X(share_read, "make the reader a sharer now, forward the read to the line's supplier (one "    \
-                  "sharer, the same for every read until the line is quiet), await the reader's "  \
-                  "unblock and the supplier's answer")                                             \
-    X(fwd_getx_to_owner, "forward the write to the owner")                                         \
-    X(fwd_getx_to_supplier, "forward the write to the sharer chosen to supply")                    \
-    X(await_unblock, "await the requester's unblock")                                              \
-    X(count_answer, "one awaited answer is in")                                                    \
-    X(note_gone, "the answering owner was evicting: it keeps no copy")                             \
-    X(set_owner, "the requester is the owner; no sharers")                                         \
-    X(add_sharer, "the requester becomes a sharer")                                                \
-    X(add_owner_as_sharer, "the old owner keeps a shared copy (unless it left)")                   \
-    X(set_forwarder, "the requester is the forwarder")                                             \
-    X(remove_sender, "the sender holds no copy any more")                                          \
-    X(send_put_ack, "accept the eviction")
+    X(stall, "park the request until the line's transaction is over",                              \
+      "assert m.t = M_GETS | m.t = M_GETX | m.t = M_PUTS | m.t = M_PUTX "                          \
+      "\"a home parks only requests\"; park(l, m); f.stalled := true;")                            \
+    X(start_tx, "remember the requester; the line is busy",                                        \
+      "d.requester := m.src; d.pending := 0; undefine d.supplier; d.gone := false; "               \
+      "d.upgrade := ev = HE_Upgrade;")                                                             \
+    X(probe_others, "(broadcast homes only) probe every other cache and await its answer",         \
+      "if !probe_filter then for k: Cache do "                                                     \
+      "if !is(d.requester, k) & !is(d.owner, k) & !d.sharer[k] then "                              \
+      "to_cache(M_PROBE, k, l, d.requester, false, 0); await_answers(l, 1); "                      \
+      "endif; endfor; endif;")                                                                     \
+    X(read_memory, "read the line from memory (one answer awaited)",                               \
+      "await_answers(l, 1); d.mem_reads := d.mem_reads + 1;")                                      \
+    X(write_memory, "write the message's data to memory", "if m.data then d.mem := m.v; endif;")   \
+    X(write_memory_wait, "write the request's data to memory and wait for it",                     \
+      "if m.data then d.mem := m.v; await_answers(l, 1); d.mem_acks := d.mem_acks + 1; endif;")    \
+    X(take_fwd_data, "write the owner's data to memory", "if m.data then d.mem := m.v; endif;")    \
+    X(inv_sharers, "send every other holder an invalidation; await their acks",                    \
+      "for k: Cache do if !is(d.requester, k) & (d.sharer[k] | is(d.owner, k)) then "              \
+      "to_cache(M_INV, k, l, d.requester, false, 0); await_answers(l, 1); "                        \
+      "endif; endfor;")                                                                            \
+    X(inv_sharers_but_supplier, "invalidate every other sharer but one, which will supply",        \
+      "if !isundefined(d.owner) then d.supplier := d.owner; "                                      \
+      "else pick_sharer(l, d.requester, pick, d.supplier); endif; "                                \
+      "assert !isundefined(d.supplier) \"inv_sharers_but_supplier: nobody to supply\"; "           \
+      "for k: Cache do if !is(d.requester, k) & !is(d.supplier, k) & (d.sharer[k] | is(d.owner, "  \
+      "k)) "                                                                                       \
+      "then to_cache(M_INV, k, l, d.requester, false, 0); await_answers(l, 1); "                   \
+      "endif; endfor;")                                                                            \
+    X(send_data_e, "send the requester the data, exclusive",                                       \
+      "to_cache(M_DATA_E, d.requester, l, d.requester, true, d.mem);")                             \
+    X(send_data_s, "send the requester the data, shared",                                          \
+      "to_cache(M_DATA_S, d.requester, l, d.requester, true, d.mem);")                             \
+    X(send_data_f, "send the requester the data, as the new forwarder",                            \
+      "to_cache(M_DATA_F, d.requester, l, d.requester, true, d.mem);")                             \
+    X(send_data_m, "send the requester the data, to write",                                        \
+      "to_cache(M_DATA_M, d.requester, l, d.requester, true, d.mem);")                             \
+    X(send_grant, "let the requester write the copy it holds",                                     \
+      "to_cache(M_GRANT, d.requester, l, d.requester, false, 0);")                                 \
+    X(send_data_or_grant, "data if the requester holds no copy any more, else a grant",            \
+      "if d.upgrade then to_cache(M_GRANT, d.requester, l, d.requester, false, 0); "               \
+      "else to_cache(M_DATA_M, d.requester, l, d.requester, true, d.mem); endif;")                 \
+    X(fwd_gets_to_owner, "forward the read to the owner; await its answer",                        \
+      "forward(l, M_FWD_GETS, d.owner, true);")                                                    \
+    X(fwd_gets_to_forwarder, "forward the read to the forwarder; await its answer",                \
+      "forward(l, M_FWD_GETS, d.fwd, true);")                                                      \
+    X(share_read,                                                                                  \
+      "make the reader a sharer now, forward the read to the line's supplier (one "                \
+      "sharer, the same for every read until the line is quiet), await the reader's "              \
+      "unblock and the supplier's answer",                                                         \
+      "if isundefined(d.supplier) then pick_sharer(l, m.src, pick, d.supplier); endif; "           \
+      "assert !isundefined(d.supplier) \"share_read: nobody to supply\"; "                         \
+      "assert d.supplier != m.src \"share_read: the reader supplies itself\"; "                    \
+      "d.sharer[m.src] := true; to_cache(M_FWD_GETS, d.supplier, l, m.src, false, 0); "            \
+      "await_answers(l, 2);")                                                                      \
+    X(fwd_getx_to_owner, "forward the write to the owner",                                         \
+      "forward(l, M_FWD_GETX, d.owner, false);")                                                   \
+    X(fwd_getx_to_supplier, "forward the write to the sharer chosen to supply",                    \
+      "forward(l, M_FWD_GETX, d.supplier, false);")                                                \
+    X(await_unblock, "await the requester's unblock", "await_answers(l, 1);")                      \
+    X(count_answer, "one awaited answer is in",                                                    \
+      "assert d.pending > 0 \"count_answer: no answer was awaited\"; "                             \
+      "d.pending := d.pending - 1;")                                                               \
+    X(note_gone, "the answering owner was evicting: it keeps no copy",                             \
+      "if m.gone then d.gone := true; endif;")                                                     \
+    X(set_owner, "the requester is the owner; no sharers",                                         \
+      "clear_holders(l); d.owner := d.requester;")                                                 \
+    X(add_sharer, "the requester becomes a sharer", "d.sharer[d.requester] := true;")              \
+    X(add_owner_as_sharer, "the old owner keeps a shared copy (unless it left)",                   \
+      "assert !isundefined(d.owner) \"add_owner_as_sharer: no owner\"; "                           \
+      "if !d.gone then d.sharer[d.owner] := true; endif; undefine d.owner;")                       \
+    X(set_forwarder, "the requester is the forwarder", "d.fwd := d.requester;")                    \
+    X(remove_sender, "the sender holds no copy any more",                                          \
+      "d.sharer[m.src] := false; if is(d.owner, m.src) then undefine d.owner; endif; "             \
+      "if is(d.fwd, m.src) then undefine d.fwd; endif;")                                           \
+    X(send_put_ack, "accept the eviction", "to_cache(M_PUT_ACK, m.src, l, m.src, false, 0);")
 
-#define CC_DECLARE_ACTION(name, doc) extern const struct cc_action cc_act_##name;
+#define CC_DECLARE_ACTION(name, doc, murphi) extern const struct cc_action cc_act_##name;
 CC_CACHE_ACTIONS(CC_DECLARE_ACTION)
 #undef CC_DECLARE_ACTION
-#define CC_DECLARE_ACTION(name, doc) extern const struct cc_action hc_act_##name;
+#define CC_DECLARE_ACTION(name, doc, murphi) extern const struct cc_action hc_act_##name;
 CC_HOME_ACTIONS(CC_DECLARE_ACTION)
 #undef CC_DECLARE_ACTION
 
@@ -428,6 +513,19 @@ unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, uint64_t line)
 void cc_write_memory_event(struct cc_ctx *c);
 struct cc_home *cc_home_of(struct cc_system *s, uint64_t line);
 struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line);
+
+/* What the home knows of a message's sender, and the home event of a
+ * message of `type` from it, or -1 (runtime.c). */
+struct cc_sender {
+    bool sharer, owner, forwarder; /* the sender is a sharer, the owner, the forwarder */
+    bool any_owner;                /* the line has an owner */
+    int sharers;                   /* sharers listed (the sender among them, if it is one) */
+};
+int cc_home_event_for(int type, const struct cc_sender *w);
+/* The cache event of a message type, or -1 (runtime.c). */
+int cc_cache_event_of(int type);
+/* runtime.c's home_event_of as a Murphi function (for murphi.c). */
+extern const char cc_murphi_home_event[];
 
 /* The checker (checker.c). */
 void cc_check_load(struct cc_system *s, int core, uint64_t line, unsigned word, uint64_t value);

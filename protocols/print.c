@@ -22,10 +22,10 @@ static void print_set(FILE *f, uint64_t bits, const char *const *names, const ch
 static void print_rows(FILE *f, const struct cc_table *t, const char *const *states, int nstates,
                        const char *const *events, int nevents)
 {
-    fprintf(f, "| state | event | actions | next |\n|---|---|---|---|\n");
+    fprintf(f, "| row | state | event | actions | next |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < t->nrows; i++) {
         const struct cc_row *r = &t->rows[i];
-        fprintf(f, "| ");
+        fprintf(f, "| %zu | ", i + 1);
         print_set(f, r->states, states, t->state_alias, nstates);
         fprintf(f, " | ");
         print_set(f, r->events, events, NULL, nevents);
@@ -88,7 +88,8 @@ void cc_protocol_print(const struct cc_protocol *p, FILE *f)
     fprintf(f, "\n");
     fprintf(f, "A row applies to every state and every event it lists. `stall` parks the "
                "request until the line's state changes. A (state, event) pair that is in no "
-               "row ends the run with an error naming line, node, state and event.\n");
+               "row ends the run with an error naming line, node, state and event. Rows are "
+               "numbered from 1 in each table, as `ccsim verify` names them.\n");
 
     fprintf(f, "\n## Cache controller\n\n");
     print_rows(f, &p->cache, cc_cache_state_names, CS_COUNT, cc_cache_event_names, CE_COUNT);

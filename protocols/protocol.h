@@ -303,4 +303,34 @@ extern const char *const cc_built_protocols[]; /* NULL-terminated */
 /* The tables as Markdown: one table per controller, with a legend. */
 void cc_protocol_print(const struct cc_protocol *p, FILE *f);
 
+/* The tables as a Murphi model for Rumur (murphi.c says what it models):
+ * `caches` caches (1..), `lines` lines, data values 0..values-1, channels
+ * of `queue` messages (0: a bound that fits the protocols built); the
+ * home.probe_filter = false (broadcast) and home.owned_write_writeback
+ * settings. */
+struct cc_murphi_opts {
+    int caches, lines, values, queue;
+    bool broadcast, owned_write_writeback;
+};
+void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts *o, FILE *f);
+/* One step of a counterexample of that model, printed to `out` as the
+ * table rows that ran, a line each: "core 1  line 0  IS_D, Data_S (from
+ * the home) -> S   (row 12: write_data, send_unblock)". `rule` is the rule
+ * that fired ("cache" or "home"); get(before, NAME) and get(after, NAME)
+ * give the model's states before and after the step by component name as
+ * the verifier prints it ("C[Cache_1].ln[0].st"; NULL for one not seen),
+ * and get(before, "param:NAME") the rule's parameters. False (nothing
+ * printed) for another rule. */
+typedef const char *(*cc_murphi_get)(void *ctx, const char *name);
+bool cc_murphi_step(const struct cc_protocol *p, const struct cc_murphi_opts *o, const char *rule,
+                    cc_murphi_get get, void *before, void *after, FILE *out);
+
+/* Single-row mutations of p's tables (mutate.c: a stall row removed, a
+ * missing invalidation, an ack not counted, a wrong next state), numbered
+ * 0 .. cc_mutant_count(p) - 1. cc_mutant_make returns mutant i (a copy of
+ * p, freed by cc_mutant_free) and says what changed in `what`, or NULL. */
+int cc_mutant_count(const struct cc_protocol *p);
+struct cc_protocol *cc_mutant_make(const struct cc_protocol *p, int i, char *what, size_t size);
+void cc_mutant_free(struct cc_protocol *m);
+
 #endif

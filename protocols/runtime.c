@@ -588,7 +588,7 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
     process_request(s, &s->caches[r->core], r);
 }
 
-static int cache_event_of(int type)
+int cc_cache_event_of(int type)
 {
     switch (type) {
     case M_DATA_S:
@@ -622,7 +622,7 @@ static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
     struct sim_msg *m = (struct sim_msg *)(uintptr_t)arg;
     struct cc_system *s = c->sys;
     (void)k;
-    int ev = cache_event_of(m->type);
+    int ev = cc_cache_event_of(m->type);
     if (ev < 0)
         no_row(s, "cache", c->id, m->line, "-", cc_msg_table_names[m->type]);
     struct cc_line *cl = cache_find(s, c, m->line);
@@ -662,26 +662,23 @@ static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
 
 /* ------------------------------------------------------------ home side */
 
-static int home_event_of(struct cc_system *s, struct cc_dir *d, struct sim_msg *m)
+int cc_home_event_for(int type, const struct cc_sender *w)
 {
-    int src = m->src;
-    bool sharer = src >= 0 && src < s->p.cores && cc_is_sharer(s, d, src);
-    int others = cc_sharer_count(s, d) - (sharer ? 1 : 0);
-    switch (m->type) {
+    switch (type) {
     case M_GETS:
         return HE_GetS;
     case M_GETX:
-        return (sharer || d->owner == src) ? HE_Upgrade : HE_GetX;
+        return (w->sharer || w->owner) ? HE_Upgrade : HE_GetX;
     case M_PUTS:
-        if (!sharer)
+        if (!w->sharer)
             return HE_Put_Stale;
-        if (others == 0 && d->owner < 0)
+        if (w->sharers == 1 && !w->any_owner)
             return HE_PutS_Last;
-        return d->forwarder == src ? HE_PutF : HE_PutS;
+        return w->forwarder ? HE_PutF : HE_PutS;
     case M_PUTX:
-        if (d->owner != src)
+        if (!w->owner)
             return HE_Put_Stale;
-        return cc_sharer_count(s, d) == 0 ? HE_PutX_Last : HE_PutX;
+        return w->sharers == 0 ? HE_PutX_Last : HE_PutX;
     case M_INV_ACK:
         return HE_Inv_Ack;
     case M_FWD_ACK:
@@ -700,6 +697,52 @@ static int home_event_of(struct cc_system *s, struct cc_dir *d, struct sim_msg *
         return -1;
     }
 }
+
+static int home_event_of(struct cc_system *s, struct cc_dir *d, struct sim_msg *m)
+{
+    int src = m->src;
+    struct cc_sender w = {.sharer = src >= 0 && src < s->p.cores && cc_is_sharer(s, d, src),
+                          .owner = d->owner == src,
+                          .forwarder = d->forwarder == src,
+                          .any_owner = d->owner >= 0,
+                          .sharers = cc_sharer_count(s, d)};
+    return cc_home_event_for(m->type, &w);
+}
+
+/* home_event_of in Murphi, for the model murphi.c writes: keep the two alike. */
+const char cc_murphi_home_event[] =
+    "function home_event(m: Msg): HEvent;\n"
+    "var sharer: boolean; n: 0..NC; others: 0..NC;\n"
+    "begin\n"
+    "  sharer := D[m.ln].sharer[m.src];\n"
+    "  n := 0;\n"
+    "  for k: Cache do if D[m.ln].sharer[k] then n := n + 1; endif; end;\n"
+    "  others := n - (sharer ? 1 : 0);\n"
+    "  switch m.t\n"
+    "  case M_GETS: return HE_GetS;\n"
+    "  case M_GETX:\n"
+    "    if sharer | is(D[m.ln].owner, m.src) then return HE_Upgrade; endif;\n"
+    "    return HE_GetX;\n"
+    "  case M_PUTS:\n"
+    "    if !sharer then return HE_Put_Stale; endif;\n"
+    "    if others = 0 & isundefined(D[m.ln].owner) then return HE_PutS_Last; endif;\n"
+    "    if is(D[m.ln].fwd, m.src) then return HE_PutF; endif;\n"
+    "    return HE_PutS;\n"
+    "  case M_PUTX:\n"
+    "    if !is(D[m.ln].owner, m.src) then return HE_Put_Stale; endif;\n"
+    "    if n = 0 then return HE_PutX_Last; endif;\n"
+    "    return HE_PutX;\n"
+    "  case M_INV_ACK: return HE_Inv_Ack;\n"
+    "  case M_FWD_ACK: return HE_Fwd_Ack;\n"
+    "  case M_FWD_ACK_DATA: return HE_Fwd_Ack_Data;\n"
+    "  case M_FWD_ACK_OWNED: return HE_Fwd_Ack_Owned;\n"
+    "  case M_FWD_ACK_DIRTY: return HE_Fwd_Ack_Dirty;\n"
+    "  case M_UNBLOCK: return HE_Unblock;\n"
+    "  case M_PROBE_ACK: return HE_Probe_Ack;\n"
+    "  else error \"the home got a message it has no event for\";\n"
+    "  endswitch;\n"
+    "  return HE_Done;\n"
+    "end;\n\n";
 
 static void drain_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d);
 static void readmit_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d);

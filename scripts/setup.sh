@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Set-up on a fresh Debian machine: installs what is missing with apt, then
-# configures and builds ccsim in build/. Safe to run again (it only rebuilds).
+# Set-up on a fresh Debian machine: installs what is missing with apt (rumur,
+# for `ccsim verify`, among it), then configures and builds ccsim in build/.
+# Safe to run again (it only rebuilds).
 # CI=true (or CCSIM_WERROR=ON) turns warnings into errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gcc make cmake pkg-config libconfig-dev check gnuplot-nox)
+packages=(gcc make cmake pkg-config libconfig-dev check gnuplot-nox rumur)
 # clang and its runtime for the fuzzers (scripts/fuzz.sh), unless they are skipped
 if [ "${CCSIM_NO_FUZZ:-}" != "1" ]; then packages+=(clang libclang-rt-14-dev); fi
 # Optional: OpenMPI for `mpirun -n N ccsim sweep` (docs/cluster.md); CCSIM_MPI=OFF skips it.

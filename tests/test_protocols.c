@@ -981,7 +981,7 @@ START_TEST(test_protocol_print)
     fclose(f);
     ck_assert_msg(strstr(buf, "## Cache controller") != NULL, "%s", cc_built_protocols[_i]);
     ck_assert_msg(strstr(buf, "## Home controller") != NULL, "%s", cc_built_protocols[_i]);
-    ck_assert_msg(strstr(buf, "\n| I | Load | send_gets, stall | IS_D |\n") != NULL, "%s: %s",
+    ck_assert_msg(strstr(buf, "\n| 1 | I | Load | send_gets, stall | IS_D |\n") != NULL, "%s: %s",
                   cc_built_protocols[_i], buf);
     free(buf);
 }
