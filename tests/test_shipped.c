@@ -95,11 +95,17 @@ START_TEST(test_every_generator_every_machine)
     struct machine_cfg m;
     load(machines[_i], &m);
     static const int counts[] = {2, 5, 16};
-    int ran = 0;
+    /* the sanitizer pass (tu_small_scale) leaves out 5 threads */
+    size_t ncounts = SIM_COUNT_OF(counts);
+    int ran = 0, tried = 0;
     for (size_t s = 0; s < SIM_COUNT_OF(specs); s++)
-        for (size_t c = 0; c < SIM_COUNT_OF(counts); c++)
+        for (size_t c = 0; c < ncounts; c++) {
+            if (tu_small_scale() && counts[c] == 5)
+                continue;
             ran += run_one(&m, specs[s], counts[c]);
-    ck_assert_int_ge(ran, (int)(SIM_COUNT_OF(specs) - 2) * 3);
+            tried++;
+        }
+    ck_assert_int_ge(ran, tried - 2 * (tried / (int)SIM_COUNT_OF(specs)));
 }
 END_TEST
 
