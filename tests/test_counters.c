@@ -16,24 +16,12 @@
 
 static struct tu_run r;
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    ck_assert_msg(f != NULL, "cannot read %s", path);
-    static char buf[1 << 20];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* The number after `"key": ` in text (the first one), or -1. */
 static double json_field(const char *text, const char *key)
 {
-    char want[96];
-    snprintf(want, sizeof want, "\"%s\": ", key);
-    const char *p = strstr(text, want);
-    return p ? strtod(p + strlen(want), NULL) : -1;
+    double v = -1;
+    tu_json_number(text, key, &v);
+    return v;
 }
 
 /* Lab 1: two threads add to their own words of one line. Each add takes
@@ -48,7 +36,7 @@ START_TEST(test_lab1_counters)
     ck_assert_msg(strstr(r.out, "counters: loads 0  stores 0  atomics 4000  misses 4000  "
                                 "invalidations 3900  handoffs 3900"),
                   "%s", r.out);
-    const char *text = slurp(json);
+    const char *text = tu_slurp(json);
     ck_assert(json_field(text, "atomics") == 4000);
     ck_assert(json_field(text, "stores") == 0);
     ck_assert(json_field(text, "invalidations") == 3900);
@@ -62,7 +50,7 @@ START_TEST(test_per_thread_and_iteration_latency)
     const char *json = tu_write("pt.json", "");
     tu_ccsim(&r, "run -c teach-xbar %s --json %s", LAB1, json);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    const char *text = slurp(json);
+    const char *text = tu_slurp(json);
     ck_assert_msg(strstr(text, "\"thread_latency_ns\": [") &&
                       strstr(text, "{\"thread\": 0, \"iterations\": 100, \"min\": 1596.000, "
                                    "\"median\": 1596.000, \"max\": 1596.000") &&
@@ -71,7 +59,7 @@ START_TEST(test_per_thread_and_iteration_latency)
     ck_assert(strstr(text, "per_iteration_ns") == NULL);
     tu_ccsim(&r, "run -c teach-xbar %s --json %s --per-iteration", LAB1, json);
     ck_assert_msg(r.status == 0, "%s", r.err);
-    text = slurp(json);
+    text = tu_slurp(json);
     const char *all = strstr(text, "\n \"per_iteration_ns\": [");
     ck_assert_msg(all != NULL, "%s", text);
     int n = 1;

@@ -19,25 +19,12 @@ struct figures {
 
 static struct tu_run r;
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot read %s", path);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* The number after "key": in the JSON text. */
 static double field(const char *json, const char *key)
 {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\": ", key);
-    const char *p = strstr(json, pat);
-    ck_assert_msg(p != NULL, "no %s in %s", key, json);
-    return strtod(p + strlen(pat), NULL);
+    double v = 0;
+    ck_assert_msg(tu_json_number(json, key, &v), "no %s in %s", key, json);
+    return v;
 }
 
 /* Runs `ccsim run -c CONFIG LAB/TRACE --json` and reads the figures. */
@@ -48,7 +35,7 @@ static struct figures run_lab_set(const char *config, const char *trace, const c
     snprintf(json, sizeof json, "%s/lab.json", tu_dir());
     tu_ccsim(&r, "run -c %s/%s %s/%s --json %s %s", CCSIM_CONFIGS, config, LABS, trace, json, set);
     ck_assert_msg(r.status == status, "%s: exit %d\n%s", trace, r.status, r.err);
-    const char *j = slurp(json);
+    const char *j = tu_slurp(json);
     const char *lat = strstr(j, "\"latency_ns\"");
     ck_assert(lat != NULL);
     struct figures f = {.median = field(lat, "median"),

@@ -107,20 +107,14 @@ START_TEST(test_tables_json)
     tu_ccsim(&r, "microbench -c teach-xbar -i 4 --json %s/mb.json", tu_dir());
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(strstr(r.out, "seed 000 Table 2") && strstr(r.out, "seed 000 Table 4"));
-    char path[600], json[65536];
+    char path[600];
     snprintf(path, sizeof path, "%s/mb.json", tu_dir());
-    FILE *f = fopen(path, "r");
-    size_t n = fread(json, 1, sizeof json - 1, f);
-    fclose(f);
-    json[n] = 0;
+    const char *json = tu_slurp(path);
     ck_assert(strstr(json, "\"tables\": {\"table2\": {\"EE\": {\"b_ns\": ") != NULL);
     ck_assert(strstr(json, "\"inter\": null") && strstr(json, "\"p_ns_line\": "));
     tu_ccsim(&r, "microbench -c scc -i 3 --json %s/mb.json", tu_dir());
     ck_assert_int_eq(r.status, 0);
-    f = fopen(path, "r");
-    n = fread(json, 1, sizeof json - 1, f);
-    fclose(f);
-    json[n] = 0;
+    json = tu_slurp(path);
     ck_assert(strstr(json, "\"tables\": null") != NULL); /* no coherence: no tables */
 }
 END_TEST

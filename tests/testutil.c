@@ -77,6 +77,35 @@ void tu_load_config(const char *name, const char *const *sets, size_t nsets, str
     ck_assert_msg(machine_load(m, path, sets, nsets, &d), "%s", d.text);
 }
 
+const char *tu_slurp(const char *path)
+{
+    static char *buf;
+    static size_t cap;
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot read %s", path);
+    size_t n = 0, got;
+    do {
+        if (n + 1 >= cap)
+            buf = realloc(buf, cap = cap ? 2 * cap : 65536);
+        ck_assert(buf != NULL);
+        got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+bool tu_json_number(const char *json, const char *key, double *out)
+{
+    char want[128];
+    snprintf(want, sizeof want, "\"%s\": ", key);
+    const char *p = strstr(json, want);
+    if (p)
+        *out = strtod(p + strlen(want), NULL);
+    return p != NULL;
+}
+
 char *tu_print_program(const struct wl_program *p)
 {
     char *buf = NULL;

@@ -56,6 +56,12 @@ struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *p
  * runs them whole. */
 bool tu_small_scale(void);
 
+/* The whole file as a NUL-terminated string in a buffer of the helper's
+ * (valid until the next call); fails the test if it cannot be read. */
+const char *tu_slurp(const char *path);
+/* The number after the first `"key": ` in JSON text; false if there is none. */
+bool tu_json_number(const char *json, const char *key, double *out);
+
 /* The program as wl_program_print writes it (malloc'ed). */
 char *tu_print_program(const struct wl_program *p);
 /* parse -> print -> parse -> print: equal programs, identical texts (the
