@@ -1,0 +1,106 @@
+/*
+ * test_seed002.c -- seed 002's barrier and reduction claims on seed 002's own
+ * SKL (configs/skylake-6140.cfg, 18 cores on a mesh), as relations between
+ * simulated runs with --check on, after every seed 002 generator has run clean
+ * at the full core count. What holds: the extended butterfly beats
+ * the centralized barriers at the full core count, and its reduction of 7
+ * values costs little more than of 1 (Fig 13's shape). What does not: the
+ * dissemination barrier is faster than the extended butterfly here, where the
+ * paper measured the extended butterfly ahead (README says why).
+ */
+#include "cli.h"
+#include "testutil.h"
+
+#include <stdio.h>
+
+#define ITERS 20
+
+/* The median latency (ns) of spec at n threads on SKL, checked: no value
+ * error, no violation, every iteration done. */
+static double skl_median(const char *spec, int n)
+{
+    struct machine_cfg m;
+    tu_load_config("skylake-6140", NULL, 0, &m);
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_program *p = machine_generate(spec, n, ITERS, &m, &d);
+    ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
+    struct core_result r;
+    tu_run_program(&m, p, true, &r, &d);
+    ck_assert_msg(!r.deadlock && !r.input_error && r.value_errors == 0 &&
+                      r.coherence_violations == 0 && r.iterations == ITERS,
+                  "%s -t %d on skylake-6140: deadlock %d, input error %d, value errors %llu: %s",
+                  spec, n, r.deadlock, r.input_error, (unsigned long long)r.value_errors, d.text);
+    double med = r.latency.median;
+    core_result_free(&r);
+    wl_program_free(p);
+    printf("skylake-6140 -t %d %-30s %8.1f ns\n", n, spec, med);
+    return med;
+}
+
+/* Every seed 002 generator runs clean on SKL at its full core count (the
+ * butterfly at 16: it needs a power of two), checked. */
+START_TEST(test_skl_every_seed002_generator)
+{
+    static const char *const specs[] = {
+        "barrier-central",      "barrier-linear",         "barrier-combining",
+        "barrier-extbutterfly", "reduce-linear:values=7", "reduce-extbutterfly:values=7",
+        "reduce-linear",        "reduce-extbutterfly",
+    };
+    for (size_t i = 0; i < SIM_COUNT_OF(specs); i++)
+        ck_assert(skl_median(specs[i], 18) > 0);
+    ck_assert(skl_median("barrier-butterfly", 16) > 0);
+}
+END_TEST
+
+/* Seed 002 Sec V-B (Fig 10, SKL): at the full core count the extended
+ * butterfly barrier and reduction beat the linear centralized ones, and the
+ * barrier beats the sense-reversing centralized one. */
+START_TEST(test_skl_extbutterfly_beats_centralized)
+{
+    double ext = skl_median("barrier-extbutterfly", 18);
+    ck_assert(ext < skl_median("barrier-linear", 18));
+    ck_assert(ext < skl_median("barrier-central", 18));
+    ck_assert(skl_median("reduce-extbutterfly:values=7", 18) <
+              skl_median("reduce-linear:values=7", 18));
+}
+END_TEST
+
+/* Seed 002 Fig 13: 7 values carried with the flag cost little more than 1
+ * (they travel in the flag's line): within 25 %. */
+START_TEST(test_skl_seven_values_cost_little_more)
+{
+    double one = skl_median("reduce-extbutterfly:values=1", 18);
+    double seven = skl_median("reduce-extbutterfly:values=7", 18);
+    ck_assert_msg(seven >= one && seven < 1.25 * one, "7 values %.0f ns, 1 value %.0f ns", seven,
+                  one);
+}
+END_TEST
+
+/* Not reproduced (README): on the simulated SKL the dissemination barrier
+ * (5 rounds of one line each at 18 threads) is faster than the extended
+ * butterfly (a pair step, 4 rounds among 9 masters, a release step). Asserted
+ * as it stands, so that a change that reproduces the paper shows here. */
+START_TEST(test_skl_dissemination_ahead_of_extbutterfly)
+{
+    ck_assert(skl_median("barrier-dissemination", 18) < skl_median("barrier-extbutterfly", 18));
+}
+END_TEST
+
+static Suite *seed002_suite(void)
+{
+    Suite *s = suite_create("seed002");
+    TCase *tc = tcase_create("skylake");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_skl_every_seed002_generator);
+    tcase_add_test(tc, test_skl_extbutterfly_beats_centralized);
+    tcase_add_test(tc, test_skl_seven_values_cost_little_more);
+    tcase_add_test(tc, test_skl_dissemination_ahead_of_extbutterfly);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(seed002_suite());
+}
