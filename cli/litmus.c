@@ -307,7 +307,8 @@ static void init_item(struct rd *r, char *item, int line)
         return;
     }
     /* a type before the name (`int x`) changes nothing */
-    char *sp = strrchr(skip_ws(item), ' ');
+    trim(item);
+    char *sp = strrchr(item, ' ');
     if (sp && !strchr(sp, ':'))
         item = sp + 1;
     struct lit_var var;
