@@ -185,6 +185,24 @@ START_TEST(test_wrong_verdict_fails)
 }
 END_TEST
 
+/* The layout herd's catalogue uses: diy's KEY=VALUE lines, the braces on
+ * lines of their own, the condition on the line after `exists`; and lower
+ * case, spaces around '=', a type in the init. */
+START_TEST(test_herd_layout)
+{
+    const char *f = tu_write(
+        "layout.litmus",
+        "X86 layout\n\"PodWW Rfe PodRR Fre\"\nGenerator=diyone7\nCom=Rf Fr\n{\nint x = 0;\n"
+        "1:EBX = 7;\n}\n P0         | P1          ;\n mov [x],$1 | mov eax,[x] ;\n"
+        "            | lock xadd [x],EBX ;\nlocations [x;]\nexists\n(1:EAX = 0 /\\ 1:EBX=0)\n");
+    tu_ccsim(&r, "litmus --runs 40 %s", f);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, ">x=1; 1:EAX=0; 1:EBX=0;") &&
+                      strstr(r.out, ">x=8; 1:EAX=1; 1:EBX=1;"),
+                  "%s", r.out);
+}
+END_TEST
+
 /* Malformed tests: exit 2 and FILE:LINE: naming what is wrong. */
 static const struct {
     const char *text;
@@ -223,6 +241,7 @@ int main(void)
     tcase_add_loop_test(tc, test_sc_outcomes_appear, 0, 4);
     tcase_add_test(tc, test_same_seeds_same_bytes);
     tcase_add_test(tc, test_wrong_verdict_fails);
+    tcase_add_test(tc, test_herd_layout);
     tcase_add_loop_test(tc, test_malformed, 0, (int)(sizeof bad / sizeof bad[0]));
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
