@@ -732,6 +732,25 @@ static void show_atoms(struct lit_test *t)
     }
 }
 
+/* The rest of the file from p (on the current line), lines joined by
+ * spaces, and the line of each of its bytes. */
+static struct buf join_rest(struct rd *r, const char *p, int **line_of)
+{
+    struct buf b = {0};
+    size_t cap = 0;
+    for (int i = r->at; i < r->nlines; i++) {
+        size_t before = b.len;
+        buf_add(&b, "%s ", i == r->at ? p : r->line[i]);
+        if (b.len + 1 > cap) {
+            cap = 2 * (b.len + 1);
+            *line_of = sim_xrealloc(*line_of, cap * sizeof **line_of);
+        }
+        for (size_t k = before; k <= b.len; k++)
+            (*line_of)[k] = i + 1;
+    }
+    return b;
+}
+
 static void read_condition(struct rd *r)
 {
     char *p = skip_ws(r->line[r->at]);
@@ -744,20 +763,8 @@ static void read_condition(struct rd *r)
         }
         p = skip_ws(r->line[r->at]);
     }
-    /* the rest of the file, lines joined */
-    struct buf b = {0};
     int *line_of = NULL;
-    size_t cap = 0;
-    for (int i = r->at; i < r->nlines; i++) {
-        size_t before = b.len;
-        buf_add(&b, "%s ", i == r->at ? p : r->line[i]);
-        if (b.len + 1 > cap) {
-            cap = 2 * (b.len + 1);
-            line_of = sim_xrealloc(line_of, cap * sizeof *line_of);
-        }
-        for (size_t k = before; k <= b.len; k++)
-            line_of[k] = i + 1;
-    }
+    struct buf b = join_rest(r, p, &line_of);
     struct cp c = {r, b.s, 0, line_of};
     struct lit_test *t = r->t;
     if (cp_eat(&c, "exists"))
