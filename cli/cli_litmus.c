@@ -198,9 +198,20 @@ static int run_test(const char *file, const struct machine_cfg *m, const struct 
     }
     if (a->print_trace)
         printf("%s", t.trace);
+    if (t.threads > m->machine.cores) {
+        sim_diag_add(&d, file, t.threads_line,
+                     "%d threads, but %s has %lld cores (a thread a core: use a larger machine)",
+                     t.threads, m->machine.name, (long long)m->machine.cores);
+        sim_diag_print(&d);
+        lit_free(&t);
+        return SIM_EXIT_INPUT;
+    }
     struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
                                (int)m->machine.threads_per_core};
-    struct wl_program *p = wl_parse_text(file, t.trace, strlen(t.trace), &po, &d);
+    /* the trace's own lines in its messages (--print-trace shows them) */
+    char name[600];
+    snprintf(name, sizeof name, "%s (as a trace)", file);
+    struct wl_program *p = wl_parse_text(name, t.trace, strlen(t.trace), &po, &d);
     if (!p) {
         sim_diag_print(&d);
         lit_free(&t);

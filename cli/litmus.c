@@ -395,6 +395,7 @@ static void read_threads(struct rd *r)
         }
     }
     r->t->threads = n;
+    r->t->threads_line = r->at + 1;
     r->at++;
 }
 

@@ -54,6 +54,7 @@ struct lit_test {
     char file[512];
     char name[64];
     int threads;
+    int threads_line; /* the P0 | P1 ; line */
     int nlocs, nregs;
     char locs[LIT_MAX_LOCS][32];
     char regs[LIT_MAX_REGS][16];

@@ -218,6 +218,8 @@ static const struct {
     {"X86 t\n{ x=0; }\n P0 ;\n INC [x] ;\nexists (x=1)\n", 4, "without LOCK"},
     {"X86 t\n{ x=0; }\n P0 ;\n MOV EAX,[x] ;\nexists (3:EAX=1)\n", 5, "thread 3"},
     {"X86 t\n{ x=0; }\n P0 ;\n MOV EAX,[x] ;\nexists (0:EAX=1))\n", 5, "unexpected ')'"},
+    {"X86 t\n{ x=0; }\n\n P0 | P1 | P2 | P3 | P4 ;\n | | | | ;\nexists (x=1)\n", 4,
+     "5 threads, but teach-xbar has 4 cores"},
 };
 
 START_TEST(test_malformed)
