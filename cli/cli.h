@@ -109,6 +109,7 @@ int cli_validate(int argc, char **argv);
 int cli_calibrate(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
 int cli_verify(int argc, char **argv);
+int cli_litmus(int argc, char **argv);
 /* protocol --murphi and verify: --caches (C), --lines (L), --values (V);
  * false if c is none of them or its value is bad (the error printed). */
 bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_opts *o);

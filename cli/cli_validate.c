@@ -42,6 +42,7 @@ struct val_row {
     int threads;
     double min, median, max;
     bool modelled, in_band;
+    bool min_in_band, max_in_band; /* sim min >= T_min (1 - tol), sim max <= T_max (1 + tol) */
     struct val_band band;
     const char *why; /* no model: the reason */
 };
@@ -317,6 +318,8 @@ static void judge(const struct val_args *a, const struct val_machine *vm,
     double lo = fmin(row->band.min, row->band.max), hi = fmax(row->band.min, row->band.max);
     row->in_band = row->modelled && row->median >= lo * (1 - a->tolerance) &&
                    row->median <= hi * (1 + a->tolerance);
+    row->min_in_band = row->modelled && row->min >= lo * (1 - a->tolerance);
+    row->max_in_band = row->modelled && row->max <= hi * (1 + a->tolerance);
 }
 
 static void print_header(const struct val_args *a, const struct machine_cfg *m,
@@ -339,9 +342,10 @@ static void print_header(const struct val_args *a, const struct machine_cfg *m,
     if (!table)
         return;
     printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "
-           "T_min > T_max); error = (median - T_min) / T_min\n");
-    printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s\n", "algorithm (times in ns)", "threads",
-           "sim min", "median", "max", "T_min", "T_max", "in band", "error");
+           "T_min > T_max); error = (median - T_min) / T_min;\nmin, max: whether the simulated "
+           "min >= T_min (1 - tol) and the simulated max <= T_max (1 + tol)\n");
+    printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s %4s %4s\n", "algorithm (times in ns)", "threads",
+           "sim min", "median", "max", "T_min", "T_max", "in band", "error", "min", "max");
 }
 
 /* A figure in a column of `width`: "-" when there is none (never nan). */
@@ -360,8 +364,9 @@ static void print_row(const struct val_row *r)
     print_num(9, r->median);
     print_num(9, r->max);
     if (r->modelled)
-        printf(" %9.1f %9.1f %7s %+7.1f%%%s\n", r->band.min, r->band.max, r->in_band ? "yes" : "no",
-               100 * (r->median - r->band.min) / r->band.min,
+        printf(" %9.1f %9.1f %7s %+7.1f%% %4s %4s%s\n", r->band.min, r->band.max,
+               r->in_band ? "yes" : "no", 100 * (r->median - r->band.min) / r->band.min,
+               r->min_in_band ? "yes" : "no", r->max_in_band ? "yes" : "no",
                r->band.min > r->band.max ? "  (T_min > T_max)" : "");
     else
         printf("  no model: %s\n", r->why);
@@ -385,11 +390,13 @@ static void json_row(FILE *f, const struct val_row *r)
     json_num(f, "sim_max_ns", r->max);
     json_num(f, "model_min_ns", r->modelled ? r->band.min : NAN);
     json_num(f, "model_max_ns", r->modelled ? r->band.max : NAN);
-    fprintf(f, ", \"in_band\": %s}", !r->modelled ? "null" : r->in_band ? "true" : "false");
+    fprintf(f, ", \"in_band\": %s", !r->modelled ? "null" : r->in_band ? "true" : "false");
+    fprintf(f, ", \"min_in_band\": %s", !r->modelled ? "null" : r->min_in_band ? "true" : "false");
+    fprintf(f, ", \"max_in_band\": %s}", !r->modelled ? "null" : r->max_in_band ? "true" : "false");
 }
 
 static bool write_json(const struct val_args *a, const struct machine_cfg *m,
-                       const struct val_row *rows, int n, double fraction)
+                       const struct val_row *rows, int n, const double fraction[3])
 {
     FILE *f = cli_json_open(a->json);
     if (!f)
@@ -405,11 +412,15 @@ static bool write_json(const struct val_args *a, const struct machine_cfg *m,
         fprintf(f, "%s\n  ", i ? "," : "");
         json_row(f, &rows[i]);
     }
-    fprintf(f, "],\n \"in_band_fraction\": ");
-    if (isfinite(fraction))
-        fprintf(f, "%.4f}\n", fraction);
-    else
-        fprintf(f, "null}\n");
+    const char *keys[3] = {"in_band_fraction", "min_in_band_fraction", "max_in_band_fraction"};
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ", " : "],\n ", keys[i]);
+        if (isfinite(fraction[i]))
+            fprintf(f, "%.4f", fraction[i]);
+        else
+            fprintf(f, "null");
+    }
+    fprintf(f, "}\n");
     return cli_json_close(f, a->json);
 }
 
@@ -576,13 +587,22 @@ static int optimize(const struct val_args *a, const struct val_machine *vm,
 static int finish(const struct val_args *a, const struct machine_cfg *m, const struct val_row *rows,
                   int n)
 {
-    int in = 0, modelled = 0;
+    int in = 0, min_in = 0, max_in = 0, modelled = 0;
     for (int i = 0; i < n; i++) {
         modelled += rows[i].modelled;
         in += rows[i].in_band;
+        min_in += rows[i].min_in_band;
+        max_in += rows[i].max_in_band;
     }
-    double fraction = modelled ? (double)in / modelled : NAN;
-    printf("%d of %d points in band (%.0f %%)\n", in, modelled, modelled ? 100 * fraction : 0.0);
+    double fraction[3] = {NAN, NAN, NAN};
+    if (modelled)
+        fraction[0] = (double)in / modelled, fraction[1] = (double)min_in / modelled,
+        fraction[2] = (double)max_in / modelled;
+    printf("%d of %d points in band (%.0f %%)\n", in, modelled, modelled ? 100 * fraction[0] : 0.0);
+    printf("simulated min >= T_min at %d of %d points (%.0f %%), simulated max <= T_max at %d "
+           "(%.0f %%)\n",
+           min_in, modelled, modelled ? 100 * fraction[1] : 0.0, max_in,
+           modelled ? 100 * fraction[2] : 0.0);
     if (a->json && !write_json(a, m, rows, n, fraction))
         return SIM_EXIT_INPUT;
     if (a->plot && !plot_all(a, rows, n))

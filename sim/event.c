@@ -26,7 +26,9 @@
  *     slot sorted when opened (appends are nearly always in order).
  *   - bitmap bit i is set iff wheel slot i is non-empty.
  *   - pending counts scheduled events not yet fired nor cancelled.
- * Ties: equal times fire in increasing seq, i.e. in scheduling order.
+ * Ties: equal times fire in increasing seq, i.e. in scheduling order. A
+ * ranked event (sim_schedule_ranked) carries its rank above RANK_SHIFT in
+ * its seq, so at its time it fires after the plain events, in rank order.
  */
 #include "sim.h"
 
@@ -39,6 +41,7 @@
 #define SLOT_SHIFT   8 /* 256 ps per slot: below every clock period we model */
 #define BLOCK_EVENTS 50
 #define TICKET_CHUNK 256
+#define RANK_SHIFT   40 /* seqs of plain events stay below 2^40 */
 
 struct ev {
     sim_time_t time;
@@ -214,15 +217,16 @@ static void cur_reserve(struct sim_kernel *k, size_t n)
     k->cur_cap = cap;
 }
 
-/* Inserts into the open slot's sorted array. e has the largest seq, so it
- * goes after every event with time <= e->time; usually that is the end. */
+/* Inserts into the open slot's sorted array. A plain e has the largest
+ * seq of the plain events, so it goes after every event with time <=
+ * e->time but the ranked ones of its time; usually that is the end. */
 static void cur_insert(struct sim_kernel *k, const struct ev *e)
 {
     if (k->cur_pos == k->cur_len)
         k->cur_pos = k->cur_len = 0;
     cur_reserve(k, k->cur_len + 1);
     size_t i = k->cur_len;
-    while (i > k->cur_pos && k->cur[i - 1].time > e->time)
+    while (i > k->cur_pos && ev_before(e, &k->cur[i - 1]))
         i--;
     memmove(&k->cur[i + 1], &k->cur[i], (k->cur_len - i) * sizeof *k->cur);
     k->cur[i] = *e;
@@ -335,6 +339,19 @@ void sim_schedule_at(struct sim_kernel *k, sim_time_t t, sim_handler_fn fn, void
         sim_panic("event scheduled in the past or without a handler (%llu ps, now %llu ps)",
                   (unsigned long long)t, (unsigned long long)k->head.now);
     struct ev e = {t, k->next_seq++, fn, obj, arg};
+    place(k, &e);
+    k->pending++;
+}
+
+void sim_schedule_ranked(struct sim_kernel *k, sim_time_t t, uint32_t rank, sim_handler_fn fn,
+                         void *obj, uint64_t arg)
+{
+    if (t < k->head.now || !fn || rank >= SIM_RANK_LIMIT)
+        sim_panic("ranked event in the past, without a handler or of rank %u (%llu ps, now %llu "
+                  "ps)",
+                  rank, (unsigned long long)t, (unsigned long long)k->head.now);
+    SIM_ASSERT(k->next_seq < 1ull << RANK_SHIFT);
+    struct ev e = {t, ((uint64_t)rank + 1) << RANK_SHIFT | k->next_seq++, fn, obj, arg};
     place(k, &e);
     k->pending++;
 }

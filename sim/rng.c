@@ -59,3 +59,11 @@ double sim_rng_unit(struct sim_rng *r)
 {
     return (double)(sim_rng_next(r) >> 11) * 0x1.0p-53;
 }
+
+uint64_t sim_rng_hash(uint64_t seed, uint64_t a, uint64_t b)
+{
+    uint64_t x = seed ^ (a * 0xd1342543de82ef95ull);
+    uint64_t h = splitmix64(&x);
+    x = h ^ b;
+    return splitmix64(&x);
+}

@@ -119,6 +119,10 @@ uint64_t sim_rng_next(struct sim_rng *r);
 uint64_t sim_rng_below(struct sim_rng *r, uint64_t n);
 /* Uniform in [0, 1). */
 double sim_rng_unit(struct sim_rng *r);
+/* A number that depends on (seed, a, b) alone (a counter-based generator:
+ * no state, so drawing one shifts no stream), e.g. the arbitration rank of
+ * node a at time b. */
+uint64_t sim_rng_hash(uint64_t seed, uint64_t a, uint64_t b);
 
 /* ---------------------------------------------------------------- kernel */
 
@@ -152,6 +156,13 @@ static inline void sim_schedule(struct sim_kernel *k, sim_time_t delay, sim_hand
 {
     sim_schedule_at(k, sim_now(k) + delay, fn, obj, arg);
 }
+/* Like sim_schedule_at, but among the events of time t the ranked ones
+ * fire after the plain ones, in increasing rank (equal ranks in scheduling
+ * order). A random rank is random arbitration among simultaneous arrivals
+ * (the machine's `variability.arbitration`). rank < SIM_RANK_LIMIT. */
+#define SIM_RANK_LIMIT (1u << 23)
+void sim_schedule_ranked(struct sim_kernel *k, sim_time_t t, uint32_t rank, sim_handler_fn fn,
+                         void *obj, uint64_t arg);
 /* A cancellable event: like sim_schedule_at, plus a handle for sim_cancel. */
 sim_event_id sim_timer_at(struct sim_kernel *k, sim_time_t t, sim_handler_fn fn, void *obj,
                           uint64_t arg);

@@ -314,6 +314,9 @@ START_TEST(test_cli_teach_xbar)
     ck_assert_int_eq(sscanf(sum, "%d of %d points in band", &in, &all), 2);
     ck_assert_int_eq(all, 4);
     ck_assert(in >= 0 && in <= all);
+    ck_assert_msg(strstr(r.out, "simulated min >= T_min at ") &&
+                      strstr(r.out, "simulated max <= T_max at "),
+                  "%s", r.out);
     char path[600], json[16384];
     snprintf(path, sizeof path, "%s/v.json", tu_dir());
     FILE *f = fopen(path, "r");
@@ -322,11 +325,23 @@ START_TEST(test_cli_teach_xbar)
     fclose(f);
     json[n] = '\0';
     ck_assert_msg(json_ok(json), "malformed JSON: %s", json);
-    const char *keys[] = {
-        "\"config\"",          "\"params\"",       "\"tolerance\"",    "\"rows\"",
-        "\"algorithm\"",       "\"threads\"",      "\"sim_min_ns\"",   "\"sim_median_ns\"",
-        "\"sim_max_ns\"",      "\"model_min_ns\"", "\"model_max_ns\"", "\"in_band\"",
-        "\"in_band_fraction\""};
+    const char *keys[] = {"\"config\"",
+                          "\"params\"",
+                          "\"tolerance\"",
+                          "\"rows\"",
+                          "\"algorithm\"",
+                          "\"threads\"",
+                          "\"sim_min_ns\"",
+                          "\"sim_median_ns\"",
+                          "\"sim_max_ns\"",
+                          "\"model_min_ns\"",
+                          "\"model_max_ns\"",
+                          "\"in_band\"",
+                          "\"in_band_fraction\"",
+                          "\"min_in_band\"",
+                          "\"max_in_band\"",
+                          "\"min_in_band_fraction\"",
+                          "\"max_in_band_fraction\""};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         ck_assert_msg(strstr(json, keys[i]) != NULL, "%s missing from %s", keys[i], json);
 }

@@ -189,8 +189,8 @@ static void router(struct mesh *ms, struct sim_msg *m, int t)
         net_deliver_at(&ms->base, m, start);
         return;
     }
-    sim_schedule_at(ms->base.k, start + ms->link_ps + ms->router_ps, router_at,
-                    &ms->route[next_tile(ms, t, port)], (uint64_t)(uintptr_t)m);
+    net_schedule_hop(&ms->base, start + ms->link_ps + ms->router_ps, router_at,
+                     &ms->route[next_tile(ms, t, port)], m);
 }
 
 static void router_at(struct sim_kernel *k, void *obj, uint64_t arg)
@@ -209,7 +209,7 @@ static void mesh_send(struct net *n, struct sim_msg *m)
     struct net_link *in = &ms->links[(size_t)t * NPORTS + P_IN];
     sim_time_t start =
         net_link_take(n, in, sim_clock_edge(ms->clk, m->sent), occupy(ms, m), m->bytes);
-    sim_schedule_at(n->k, start + ms->router_ps, router_at, &ms->route[t], (uint64_t)(uintptr_t)m);
+    net_schedule_hop(n, start + ms->router_ps, router_at, &ms->route[t], m);
 }
 
 static void port_name(const struct mesh *ms, int t, int port, char *buf, size_t size)

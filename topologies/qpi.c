@@ -171,7 +171,7 @@ static void qpi_leave(void *owner, struct net_ring *r, struct sim_msg *m, sim_ti
     else if (t == sim_now(q->base.k))
         cross(q, m, r->id);
     else
-        sim_schedule_at(q->base.k, t, cross_at, r, (uint64_t)(uintptr_t)m);
+        net_schedule_hop(&q->base, t, cross_at, r, m);
 }
 
 static void qpi_place(struct qpi *q, const struct net_layout *l)

@@ -70,6 +70,22 @@ void net_set_jitter(struct net *n, sim_time_t ps, uint64_t seed)
     sim_rng_init(&n->jitter_rng, seed, 0x6a6974 /* "jit" */);
 }
 
+void net_set_arbitration(struct net *n, uint64_t seed)
+{
+    n->arbitration = true;
+    n->arb_seed = seed;
+}
+
+void net_schedule_hop(struct net *n, sim_time_t t, sim_handler_fn fn, void *obj, struct sim_msg *m)
+{
+    if (!n->arbitration) {
+        sim_schedule_at(n->k, t, fn, obj, (uint64_t)(uintptr_t)m);
+        return;
+    }
+    uint64_t h = sim_rng_hash(n->arb_seed, (uint64_t)m->src, t);
+    sim_schedule_ranked(n->k, t, (uint32_t)(h % SIM_RANK_LIMIT), fn, obj, (uint64_t)(uintptr_t)m);
+}
+
 void net_deliver_at(struct net *n, struct sim_msg *m, sim_time_t t)
 {
     SIM_ASSERT(m->dst >= 0 && m->dst < n->nnodes && n->deliver[m->dst]);
@@ -77,7 +93,7 @@ void net_deliver_at(struct net *n, struct sim_msg *m, sim_time_t t)
         t += sim_rng_below(&n->jitter_rng, n->jitter + 1);
     n->stats.messages++;
     n->stats.bytes += m->bytes;
-    sim_schedule_at(n->k, t, arrive, n, (uint64_t)(uintptr_t)m);
+    net_schedule_hop(n, t, arrive, n, m);
 }
 
 int net_hops(const struct net *n, int a, int b)

@@ -76,6 +76,9 @@ struct net {
     struct net_stats stats;
     sim_time_t jitter; /* random extra delay per message, uniform in [0, jitter] */
     struct sim_rng jitter_rng;
+    bool arbitration; /* messages meeting at a node or a link in the same instant go
+                         in a random order (seeded) instead of the order they were sent */
+    uint64_t arb_seed;
 };
 
 /* The backends; NULL if name is not one. */
@@ -93,6 +96,11 @@ void net_destroy(struct net *n);
  * stress tester uses it to reorder messages and force protocol races). */
 void net_set_jitter(struct net *n, sim_time_t ps, uint64_t seed);
 
+/* Messages of different sources that arrive at a node, or at a link, at
+ * the same instant go in an order drawn from (seed, source, time) instead
+ * of the order they were sent; one source's messages keep their order. */
+void net_set_arbitration(struct net *n, uint64_t seed);
+
 /* Links from node a to node b, or 0 if the backend has no geometry. */
 int net_hops(const struct net *n, int a, int b);
 
@@ -100,5 +108,8 @@ int net_hops(const struct net *n, int a, int b);
 void net_base_init(struct net *n, const struct net_ops *ops, struct sim_kernel *k, int nodes);
 void net_base_destroy(struct net *n);
 void net_deliver_at(struct net *n, struct sim_msg *m, sim_time_t t);
+/* m's next hop at absolute time t: fn(k, obj, m) as sim_schedule_at, ranked
+ * by its source when arbitration is on (a link's arbiter). */
+void net_schedule_hop(struct net *n, sim_time_t t, sim_handler_fn fn, void *obj, struct sim_msg *m);
 
 #endif

@@ -100,7 +100,29 @@ static const struct cfg_key model_keys[] = {
 #undef MODEL_KEY
 #undef T
 
-enum { SEC_MACHINE, SEC_CORE, SEC_L1, SEC_L2, SEC_MEMORY, SEC_HOME, SEC_MODEL, SEC_COUNT };
+#define T struct machine_variability_sec
+static const struct cfg_key variability_keys[] = {
+    CFG_FLOAT_KEY(T, start_skew_ns, false, 0.0, 100000.0, "ns",
+                  "each thread leaves the start and every sync after a random delay in [0, this]"),
+    CFG_FLOAT_KEY(T, jitter_ns, false, 0.0, 10000.0, "ns",
+                  "each message arrives after a random extra delay in [0, this]"),
+    CFG_BOOL_KEY(T, arbitration, false,
+                 "messages of different sources meeting at a node or a link in the same instant "
+                 "go in a random order (false: the order they were sent)"),
+};
+#undef T
+
+enum {
+    SEC_MACHINE,
+    SEC_CORE,
+    SEC_L1,
+    SEC_L2,
+    SEC_MEMORY,
+    SEC_HOME,
+    SEC_MODEL,
+    SEC_VARIABILITY,
+    SEC_COUNT
+};
 #define SEC_MAX (SEC_COUNT + 8) /* room for the memory system's and the topology's sections */
 
 /* The sections of a machine config: ours, the memory system's, the topology's. */
@@ -125,6 +147,10 @@ static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SE
         (struct cfg_section){"model",    false,
                              model_keys, SIM_COUNT_OF(model_keys),
                              &m->model,  "the papers' measured figures (for comparison)"};
+    secs[SEC_VARIABILITY] = (struct cfg_section){
+        "variability",    false,
+        variability_keys, SIM_COUNT_OF(variability_keys),
+        &m->variability,  "seeded timing variation (0: every seed gives the same run)"};
     size_t n = SEC_COUNT;
     if (m->memsys && m->memsys->cfg_sections)
         n += m->memsys->cfg_sections(m->memsys_cfg, secs + n, SEC_MAX - n);
@@ -285,6 +311,13 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
         ok = false;
     }
     ok &= caches_check(m, cf, d);
+    if (m->variability.jitter_ns > 0 && !m->memsys->coherent) {
+        cfg_diag(d, cf, "variability.jitter_ns",
+                 "variability.jitter_ns = %g: message jitter reorders one source's messages, "
+                 "which the %s memory system relies on (use 0)",
+                 m->variability.jitter_ns, m->machine.protocol);
+        ok = false;
+    }
     if (ok && m->topo && m->topo->check) {
         struct net_layout l = layout_of(m);
         ok = m->topo->check(m->topo_cfg, &l, cf, d);
@@ -400,6 +433,8 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
         return m->memsys->memory_controllers;
     if (strcmp(sec, "core") == 0 && strcmp(key, "snoop_cycles") == 0)
         return coherent;
+    if (strcmp(sec, "variability") == 0 && strcmp(key, "jitter_ns") == 0)
+        return coherent; /* refused elsewhere: it would reorder one source's messages */
     return true;
 }
 
@@ -592,6 +627,12 @@ struct machine *machine_build_with(const struct machine_cfg *m, const struct cc_
         free(mc);
         return NULL;
     }
+    mc->seed = seed;
+    const struct machine_variability_sec *v = &m->variability;
+    if (v->jitter_ns > 0)
+        net_set_jitter(mc->net, (sim_time_t)(v->jitter_ns * SIM_PS_PER_NS + 0.5), seed);
+    if (v->arbitration)
+        net_set_arbitration(mc->net, seed);
     mc->cc = machine_memsys_create(m->memsys, mc->k, mc->net, &p, m->memsys_cfg);
     return mc;
 }
@@ -619,6 +660,9 @@ void machine_view(const struct machine *mc, struct core_machine *w)
     w->line_bytes = (unsigned)m->machine.line_bytes;
     w->memory_nodes = mc->params.mcs ? mc->params.mcs : (int)m->machine.sockets;
     w->clock = mc->params.clock;
+    w->seed = mc->seed;
+    w->start_skew_ps = (sim_time_t)(m->variability.start_skew_ns * SIM_PS_PER_NS + 0.5);
+    w->arbitration = m->variability.arbitration;
 }
 
 /* ------------------------------------------------------------- generators */

@@ -7,7 +7,8 @@
  * (workloads/core). Only this folder and the application above it
  * (cli/) see every module.
  *
- * Sections owned here: machine, core, l1, l2, memory, home, model. The
+ * Sections owned here: machine, core, l1, l2, memory, home, model,
+ * variability. The
  * memory system's own section (the SCC's `mpb`) and the topology's come
  * from their modules through the registry and struct net_ops.
  */
@@ -63,6 +64,15 @@ struct machine_home_sec {
     bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
 };
 
+/* Seeded timing variation (all 0 / false: every seed gives the same run).
+ * Each source draws from its own stream of the run's seed. */
+struct machine_variability_sec {
+    double start_skew_ns; /* each thread leaves the run's start and every sync after a
+                             delay uniform in [0, start_skew_ns] */
+    double jitter_ns;     /* each message arrives after an extra delay uniform in [0, jitter_ns] */
+    bool arbitration;     /* simultaneous arrivals at a node or a link in a random order */
+};
+
 /* The papers' measured figures for this machine (seed 000 Tables 1-4), for
  * comparison and for validate's `--params paper`; 0: not given. */
 struct machine_model_sec {
@@ -90,6 +100,7 @@ struct machine_cfg {
     struct machine_cache_sec l1, l2;
     struct machine_memory_sec memory;
     struct machine_home_sec home;
+    struct machine_variability_sec variability;
     int protocol_line, topology_line;           /* where they are named, for messages */
     const struct machine_memsys *memsys;        /* NULL if the protocol is not built */
     _Alignas(16) unsigned char memsys_cfg[128]; /* the memory system's own section */
@@ -143,6 +154,7 @@ struct machine {
     struct cc_system *cc;
     struct cc_params params;
     const struct machine_cfg *cfg;
+    uint64_t seed; /* the run's: the variability's streams */
 };
 
 /* Loads and checks a machine config; `sets` are --set overrides

@@ -27,9 +27,10 @@ struct thr {
     enum thr_state st;
     struct wl_cursor cur;
     struct wl_op op;
-    struct cc_req req; /* scalar operations */
-    uint64_t iter;     /* syncs passed */
-    bool reload;       /* the wait's next load is a re-load */
+    struct cc_req req;       /* scalar operations */
+    uint64_t iter;           /* syncs passed */
+    struct sim_rng skew_rng; /* its start skews */
+    bool reload;             /* the wait's next load is a re-load */
 
     sim_time_t op_start; /* when the current op started (on_op) */
     /* its latencies: the one of the iteration it last marked in (not yet
@@ -70,6 +71,24 @@ struct run {
 };
 
 static void step(struct thr *t);
+
+static void step_at(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    (void)k;
+    (void)arg;
+    step(obj);
+}
+
+/* The thread starts (the run's start, a sync's release): after its skew. */
+static void start_thread(struct thr *t)
+{
+    const struct core_machine *m = t->run->m;
+    if (!m->start_skew_ps) {
+        step(t);
+        return;
+    }
+    sim_schedule(m->k, sim_rng_below(&t->skew_rng, m->start_skew_ps + 1), step_at, t, 0);
+}
 
 /* Tells the on_op callback that the current op has ended now. */
 static void op_ended(struct thr *t)
@@ -205,7 +224,7 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
         t->st = T_RUN;
         t->iter = next;
         op_ended(t);
-        step(t);
+        start_thread(t);
     }
 }
 
@@ -242,7 +261,14 @@ static void access_at(struct sim_kernel *k, void *obj, uint64_t arg)
 
 static void start_access(struct thr *t, struct cc_req *req)
 {
-    sim_schedule_at(t->run->m->k, issue_time(t), access_at, req, 0);
+    const struct core_machine *m = t->run->m;
+    sim_time_t at = issue_time(t);
+    if (!m->arbitration) {
+        sim_schedule_at(m->k, at, access_at, req, 0);
+        return;
+    }
+    uint64_t h = sim_rng_hash(m->seed ^ 0x636f7265 /* "core" */, (uint64_t)t->core, at);
+    sim_schedule_ranked(m->k, at, (uint32_t)(h % SIM_RANK_LIMIT), access_at, req, 0);
 }
 
 static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_t v, uint64_t v2)
@@ -643,6 +669,8 @@ static void step(struct thr *t)
         }
         if (nr == WL_NEXT_END) {
             t->st = T_DONE;
+            if (r->o.on_done)
+                r->o.on_done(r->o.done_ctx, t->id, t->cur.reg, wl_program_reg_count(r->prog));
             r->live--;
             maybe_release(r);
             return;
@@ -991,12 +1019,13 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         t->sreq = sim_xcalloc((size_t)m->mshrs, sizeof *t->sreq);
         t->sbuf = sim_xcalloc((size_t)m->mshrs, m->line_bytes);
         wl_cursor_init(&t->cur, prog, i);
+        sim_rng_init(&t->skew_rng, m->seed, 0x736b6577 /* "skew" */ + (uint64_t)i);
     }
     iteration(&r, 0)->start = 0;
     double t0 = wall_now();
     sim_watchdog(m->k, o->watchdog_ps, on_stall, &r);
     for (int i = 0; i < r.nthr; i++)
-        step(&r.thr[i]);
+        start_thread(&r.thr[i]);
     enum sim_run_status rs = r.stopped ? SIM_RUN_STOPPED : sim_run(m->k, SIM_TIME_MAX);
     res->wall_s = wall_now() - t0;
     if (rs == SIM_RUN_EMPTY && r.live > 0 && !res->input_error) {

@@ -39,6 +39,9 @@
  *     WL_MAX_ZERO_OPS zero-time ops in a row is a run-time error.
  *   - An iteration's latency runs from the sync that opens it to the last
  *     mark in it (the slowest thread).
+ *   - With start_skew_ps, each thread starts (at the run's start and after
+ *     every sync) after its own random delay: threads never leave a real
+ *     barrier in the same cycle.
  * Invariant: a run is a pure function of (machine, program, seed).
  */
 struct core_machine {
@@ -53,6 +56,12 @@ struct core_machine {
                          line without home= lives in the socket of the first
                          thread that touches it */
     struct sim_clock clock;
+    /* seeded variation (0 / false: none; machine.h's variability section) */
+    uint64_t seed;
+    sim_time_t start_skew_ps; /* a thread leaves the start and each sync after a delay
+                                 uniform in [0, start_skew_ps], drawn from its own stream */
+    bool arbitration;         /* cores issuing in the same instant reach their caches in an
+                                 order drawn from (seed, core, time), not thread order */
 };
 
 struct core_run_opts {
@@ -72,6 +81,10 @@ struct core_run_opts {
      * outermost loop around the sync: `it` = 5), loop_var NULL outside loops */
     void (*on_iteration)(void *ctx, uint64_t iteration, const char *loop_var, int64_t loop_value);
     void *iteration_ctx;
+    /* optional: called when a thread has run out of operations, with its
+     * registers (wl_program_reg's order), e.g. a litmus test's outcome */
+    void (*on_done)(void *ctx, int thread, const int64_t *regs, int nregs);
+    void *done_ctx;
 };
 
 struct core_stats {
