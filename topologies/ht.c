@@ -111,30 +111,42 @@ static bool ht_pair(const struct ht_cfg *c, int i, int sockets, int *a, int *b)
     return *a >= 0 && *a < sockets && *b >= 0 && *b < sockets;
 }
 
-/* Breadth-first from every destination: dist and next for every pair;
- * returns false if some socket cannot reach another. adj[a * s + b] says
- * whether a link joins a and b. */
+/* Links from every socket to `to` (-1: unreachable), breadth-first; queue
+ * has room for s sockets. Returns how many sockets reach `to`. */
+static int ht_bfs(const bool *adj, int s, int to, int *dist, int *queue)
+{
+    for (int a = 0; a < s; a++)
+        dist[a * s + to] = -1;
+    dist[to * s + to] = 0;
+    int head = 0, tail = 0;
+    queue[tail++] = to;
+    while (head < tail) {
+        int b = queue[head++];
+        for (int a = 0; a < s; a++)
+            if (adj[a * s + b] && dist[a * s + to] < 0) {
+                dist[a * s + to] = dist[b * s + to] + 1;
+                queue[tail++] = a;
+            }
+    }
+    return tail;
+}
+
+/* dist and next for every pair: the next socket from a toward `to` is the
+ * lowest-numbered neighbour one link nearer. Returns false if some socket
+ * cannot reach another. adj[a * s + b]: a link joins a and b. */
 static bool ht_routes(const bool *adj, int s, int *dist, int *next)
 {
     int *queue = sim_xmalloc((size_t)s * sizeof *queue);
     bool ok = true;
     for (int to = 0; to < s; to++) {
-        for (int a = 0; a < s; a++)
-            dist[a * s + to] = -1;
-        dist[to * s + to] = 0;
-        next[to * s + to] = to;
-        int head = 0, tail = 0;
-        queue[tail++] = to;
-        while (head < tail) {
-            int b = queue[head++];
-            for (int a = 0; a < s; a++) /* ascending: the lowest neighbour wins ties */
-                if (adj[a * s + b] && dist[a * s + to] < 0) {
-                    dist[a * s + to] = dist[b * s + to] + 1;
+        ok = ok && ht_bfs(adj, s, to, dist, queue) == s;
+        for (int a = 0; a < s; a++) {
+            next[a * s + to] = a == to ? to : -1;
+            for (int b = 0; b < s && next[a * s + to] < 0; b++)
+                if (adj[a * s + b] && dist[a * s + to] > 0 &&
+                    dist[b * s + to] == dist[a * s + to] - 1)
                     next[a * s + to] = b;
-                    queue[tail++] = a;
-                }
         }
-        ok = ok && tail == s;
     }
     free(queue);
     return ok;
