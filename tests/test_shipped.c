@@ -88,7 +88,7 @@ static const char *const specs[] = {
     "barrier-radix:radix=4",
 };
 
-static const char *const machines[] = {"snb-e5-2660", "knc-5110p", "opteron-6272"};
+static const char *const machines[] = {"snb-e5-2660", "knc-5110p", "opteron-6272", "barcelona"};
 
 START_TEST(test_every_generator_every_machine)
 {

@@ -1,0 +1,127 @@
+/*
+ * test_seed003.c -- seed 003's claims (Nishtala & Yelick) on seed 003's
+ * own machines, as relations between simulated runs: Table 2 (the
+ * reduction's radix, loose and strict) and the flat/tree crossover of Fig 4
+ * on the eight-socket Barcelona (configs/barcelona.cfg, 32 threads). The
+ * runs are cut small to stay fast: a 512-byte reduction (64 doubles), 2
+ * collectives an iteration, 2 iterations; README quotes the 8 KB figures of
+ * `ccsim run`. Claims that do not hold are asserted as the simulator has
+ * them, with the missing physics named.
+ */
+#include "cli.h"
+#include "testutil.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define ITERS 2
+#define COUNT 2 /* collectives an iteration (the generators' count=) */
+
+/* The median time (ns) of one collective of spec at n threads on a shipped
+ * machine, the checker off as in timing runs; the run must end right. */
+static double per_collective(const char *machine, const char *spec, int n)
+{
+    struct machine_cfg m;
+    tu_load_config(machine, NULL, 0, &m);
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_program *p = machine_generate(spec, n, ITERS, &m, &d);
+    ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
+    struct machine *mc = machine_build(&m, 1, &d);
+    ck_assert_msg(mc != NULL, "%s", d.text);
+    cc_check_enable(mc->cc, false);
+    struct core_machine w;
+    machine_view(mc, &w);
+    struct core_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 0};
+    struct core_result r;
+    core_run(&w, p, &o, &r, &d);
+    ck_assert_msg(!r.deadlock && !r.input_error && r.value_errors == 0 && r.iterations == ITERS,
+                  "%s -t %d on %s: deadlock %d, input error %d, value errors %llu: %s", spec, n,
+                  machine, r.deadlock, r.input_error, (unsigned long long)r.value_errors, d.text);
+    double t = r.latency.median / COUNT;
+    core_result_free(&r);
+    machine_free(mc);
+    wl_program_free(p);
+    return t;
+}
+
+/* On Barcelona at 32 threads, reduce-radix:radix=R,sync=SYNC,elements=E. */
+static double barcelona(int radix, const char *sync, int elements)
+{
+    char spec[128];
+    if (radix)
+        snprintf(spec, sizeof spec, "reduce-radix:radix=%d,sync=%s,elements=%d,count=%d", radix,
+                 sync, elements, COUNT);
+    else
+        snprintf(spec, sizeof spec, "reduce-flat:sync=%s,elements=%d,count=%d", sync, elements,
+                 COUNT);
+    double t = per_collective("barcelona", spec, 32);
+    printf("barcelona -t 32 %s: %.0f ns a collective\n", spec, t);
+    return t;
+}
+
+/* Table 2 (one test: the chain's strict run serves two claims).
+ *
+ * Strict: a shallow tree beats the chain (deep: latency) and the radix-16
+ * tree (wide: a parent adds many children in turn); the paper: radix 2 at
+ * 110 us against 306 (chain) and 213 (radix 16). Radix 2 and 4 are within
+ * 1 % of each other here (82.8 and 83.1 us at 8 KB), so the test does not
+ * order them.
+ *
+ * Loose against strict: the loosely synchronised chain beats the strictly
+ * synchronised one (paper: 46.4 against 306 us).
+ *
+ * CLAIM NOT REPRODUCED (loose): the paper's chain is the best loose tree
+ * (46.4 us against 52.9 for radix 2); here radix 2 beats the chain (70
+ * against 103 us at 8 KB, 2 collectives; 94 against 104 us with 40).
+ * Missing physics: the runtime's broadcast home probes every core (31
+ * probes a miss) where a Barcelona northbridge probes every socket once
+ * (7) and its cores answer together, so the HyperTransport links carry
+ * about four times the probe traffic and saturate (link queueing dominates
+ * the run); once the links are the bottleneck every radix moves the same
+ * bytes and the chain's pipelining gains nothing while its depth (31
+ * levels) still costs. This asserts what the simulator does. */
+START_TEST(test_barcelona_table2)
+{
+    double chain = barcelona(1, "strict", 64), r2 = barcelona(2, "strict", 64);
+    double r16 = barcelona(16, "strict", 64);
+    ck_assert_msg(r2 < chain && r2 < r16, "strict: radix 2 %.0f, chain %.0f, radix 16 %.0f ns", r2,
+                  chain, r16);
+    double loose_chain = barcelona(1, "loose", 64), loose_r2 = barcelona(2, "loose", 64);
+    ck_assert_msg(loose_chain < chain, "chain: loose %.0f, strict %.0f ns", loose_chain, chain);
+    ck_assert_msg(loose_r2 < loose_chain, "loose: radix 2 %.0f, chain %.0f ns", loose_r2,
+                  loose_chain);
+}
+END_TEST
+
+/* CLAIM NOT REPRODUCED (Fig 4): on the paper's Barcelona the flat
+ * reduction beats the best tree below about 8 doubles (loose) and 32
+ * (strict); here a tree beats flat at every size down to one double (loose
+ * 971 against 4075 ns, strict 4792 against 8939 ns, 10 collectives).
+ * Missing physics: the flat root waits for its 31 children's flags and
+ * loads their lines one after the other (the core model is in order; a
+ * copy stream overlaps misses, a wait does not), so it pays 31 remote
+ * misses in series, where an out-of-order Opteron keeps up to 8 such loads
+ * in flight. This asserts what the simulator does. */
+START_TEST(test_barcelona_flat_tree_crossover)
+{
+    double flat = barcelona(0, "loose", 1), tree = barcelona(2, "loose", 1);
+    ck_assert_msg(tree < flat, "1 double, loose: radix 2 %.0f, flat %.0f ns", tree, flat);
+}
+END_TEST
+
+static Suite *seed003_suite(void)
+{
+    Suite *s = suite_create("seed003");
+    TCase *tc = tcase_create("barcelona");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_barcelona_table2);
+    tcase_add_test(tc, test_barcelona_flat_tree_crossover);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run_suite(seed003_suite());
+}
