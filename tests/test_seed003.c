@@ -64,23 +64,27 @@ static double barcelona(int radix, const char *sync, int elements)
  *
  * Strict: a shallow tree beats the chain (deep: latency) and the radix-16
  * tree (wide: a parent adds many children in turn); the paper: radix 2 at
- * 110 us against 306 (chain) and 213 (radix 16). Radix 2 and 4 are within
- * 1 % of each other here (82.8 and 83.1 us at 8 KB), so the test does not
- * order them.
+ * 110 us against 306 (chain) and 213 (radix 16). At 8 KB radix 2 is the
+ * best (80.3 us against 84.9 and 84.0 for radix 4 and 8), too close for the
+ * cut-down run to order them.
  *
  * Loose against strict: the loosely synchronised chain beats the strictly
  * synchronised one (paper: 46.4 against 306 us).
  *
  * CLAIM NOT REPRODUCED (loose): the paper's chain is the best loose tree
- * (46.4 us against 52.9 for radix 2); here radix 2 beats the chain (70
- * against 103 us at 8 KB, 2 collectives; 94 against 104 us with 40).
+ * (46.4 us against 52.9 for radix 2); here radix 2 beats the chain (69
+ * against 103 us at 8 KB, 2 collectives; 95 against 102 us with 40).
  * Missing physics: the runtime's broadcast home probes every core (31
- * probes a miss) where a Barcelona northbridge probes every socket once
- * (7) and its cores answer together, so the HyperTransport links carry
- * about four times the probe traffic and saturate (link queueing dominates
- * the run); once the links are the bottleneck every radix moves the same
- * bytes and the chain's pipelining gains nothing while its depth (31
- * levels) still costs. This asserts what the simulator does. */
+ * probes a miss) and collects every answer, spending home.occupancy_cycles
+ * on each, where a Barcelona northbridge probes each socket once (7) and
+ * the answers go to the requester; so the homes and the HyperTransport
+ * links saturate (home and link queueing dominate the run) and every radix
+ * moves the same messages through them, leaving the chain's pipelining
+ * nothing to gain while its depth (31 levels) still costs. Without the
+ * home's cost of the answers and with four times the link bandwidth (--set
+ * home.occupancy_cycles=0 ht.link_bytes_per_ns=16) the chain ties radix 2
+ * at 10 collectives (194.5 us an iteration each), so the gap is these
+ * two. This asserts what the simulator does. */
 START_TEST(test_barcelona_table2)
 {
     double chain = barcelona(1, "strict", 64), r2 = barcelona(2, "strict", 64);
@@ -97,7 +101,7 @@ END_TEST
 /* CLAIM NOT REPRODUCED (Fig 4): on the paper's Barcelona the flat
  * reduction beats the best tree below about 8 doubles (loose) and 32
  * (strict); here a tree beats flat at every size down to one double (loose
- * 971 against 4075 ns, strict 4792 against 8939 ns, 10 collectives).
+ * 969 against 4095 ns, strict 4839 against 9052 ns, 10 collectives).
  * Missing physics: the flat root waits for its 31 children's flags and
  * loads their lines one after the other (the core model is in order; a
  * copy stream overlaps misses, a wait does not), so it pays 31 remote
