@@ -6,7 +6,8 @@
  * runs are cut small to stay fast: a 512-byte reduction (64 doubles), 2
  * collectives an iteration, 2 iterations; README quotes the 8 KB figures of
  * `ccsim run`. Claims that do not hold are asserted as the simulator has
- * them, with the missing physics named.
+ * them, with the missing physics named. And the generators at 32 threads
+ * with the invariant checker on.
  */
 #include "cli.h"
 #include "testutil.h"
@@ -114,6 +115,37 @@ START_TEST(test_barcelona_flat_tree_crossover)
 }
 END_TEST
 
+/* Seed 003's generators at the paper's 32 threads with the invariant
+ * checker on every access (test_shipped runs them all at 2, 5 and 16). */
+START_TEST(test_barcelona_checked)
+{
+    static const char *const specs[] = {
+        "reduce-radix:radix=2,sync=strict,elements=9,count=2",
+        "reduce-radix:radix=1,sync=loose,elements=9,count=2",
+        "reduce-radix:radix=16,sync=loose,elements=9,count=2",
+        "reduce-flat:sync=strict,elements=9,count=2",
+        "barrier-radix:radix=4",
+    };
+    struct machine_cfg m;
+    tu_load_config("barcelona", NULL, 0, &m);
+    for (size_t i = 0; i < SIM_COUNT_OF(specs); i++) {
+        struct sim_diag d;
+        sim_diag_init(&d);
+        struct wl_program *p = machine_generate(specs[i], 32, ITERS, &m, &d);
+        ck_assert_msg(p != NULL, "%s: %s", specs[i], d.text);
+        struct core_result r;
+        tu_run_program(&m, p, true, &r, &d);
+        TU_CHECK(!r.deadlock && r.value_errors == 0 && r.coherence_violations == 0 &&
+                     r.iterations == ITERS,
+                 "%s -t 32: deadlock %d, value errors %llu, violations %llu: %s", specs[i],
+                 r.deadlock, (unsigned long long)r.value_errors,
+                 (unsigned long long)r.coherence_violations, d.text);
+        core_result_free(&r);
+        wl_program_free(p);
+    }
+}
+END_TEST
+
 static Suite *seed003_suite(void)
 {
     Suite *s = suite_create("seed003");
@@ -121,6 +153,7 @@ static Suite *seed003_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_barcelona_table2);
     tcase_add_test(tc, test_barcelona_flat_tree_crossover);
+    tcase_add_test(tc, test_barcelona_checked);
     suite_add_tcase(s, tc);
     return s;
 }
