@@ -279,16 +279,22 @@ static void hc_start_tx(struct cc_ctx *c)
 
 /* A broadcast home (no probe filter) asks every cache; those the directory
  * does not list answer at once (the listed ones get their invalidations and
- * forwards from the rows as usual). */
+ * forwards from the rows as usual). With probe_per_socket it asks one such
+ * cache of each socket, the lowest-numbered: its answer stands for the
+ * socket's northbridge, which probes its own cores and answers once. */
 static void hc_probe_others(struct cc_ctx *c)
 {
     struct cc_system *s = c->sys;
     struct cc_dir *d = c->dir;
     if (s->p.probe_filter)
         return;
+    int cps = s->p.cores / (s->p.sockets > 0 ? s->p.sockets : 1), probed = -1;
     for (int core = 0; core < s->p.cores; core++) {
         if (core == d->tx.requester || core == d->owner || cc_is_sharer(s, d, core))
             continue;
+        if (s->p.probe_per_socket && core / cps == probed)
+            continue;
+        probed = core / cps;
         cc_send(s, M_PROBE, c->home->id, core, c->line, d->tx.requester, NULL, 0);
         d->tx.pending++;
         s->stats.probes++;

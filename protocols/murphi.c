@@ -38,6 +38,10 @@
  *     queue is a step of its own that goes before any other.
  *   - home.probe_filter and home.owned_write_writeback are constants of
  *     the model (cc_murphi_opts), one model per setting.
+ *   - home.probe_per_socket is not: the model has no sockets and its
+ *     broadcast home probes every cache the directory does not list. A
+ *     probe's answer changes no state, so the simulator's one probe a
+ *     socket sends a subset of the model's probes.
  */
 #include "cc_internal.h"
 

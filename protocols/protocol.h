@@ -112,6 +112,7 @@ struct cc_params {
     sim_time_t llc_ps;               /* a read of a line the home's LLC holds; 0: no LLC */
     bool owned_write_writeback;      /* MOESI: a write to an Owned line writes it back */
     bool probe_filter;               /* false: a broadcast home probes every cache (HT) */
+    bool probe_per_socket;           /* a broadcast home probes one cache of each socket */
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
     int first_home_node;             /* node ids: caches 0..cores-1, homes after */
     int sockets;                     /* homes and cores divide evenly among them */

@@ -88,10 +88,14 @@ static const char *const specs[] = {
     "barrier-radix:radix=4",
 };
 
-static const char *const machines[] = {"snb-e5-2660", "knc-5110p", "opteron-6272"};
+static const char *const machines[] = {"snb-e5-2660", "knc-5110p", "opteron-6272", "barcelona"};
 
 START_TEST(test_every_generator_every_machine)
 {
+    /* the sanitizer pass leaves out barcelona (16 s there): test_seed003
+     * runs it under the sanitizers, and test_topology its network */
+    if (tu_small_scale() && strcmp(machines[_i], "barcelona") == 0)
+        return;
     struct machine_cfg m;
     load(machines[_i], &m);
     static const int counts[] = {2, 5, 16};

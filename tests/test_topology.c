@@ -674,9 +674,115 @@ START_TEST(test_qpi_refused)
 }
 END_TEST
 
+/* ------------------------------------------------------------ ht */
+
+/* 4 sockets of 2 cores and 1 home; a crossbar is 1 ns, a link 10 ns after
+ * serialisation at 8 B/ns (a 72-byte message occupies it 9 ns). */
+#define HT_CFG                                                                                     \
+    "ht = { links = [%s]; xbar_ns = 1.0; link_latency_ns = 10.0; link_bytes_per_ns = 8.0; };\n"
+static const struct net_layout ht_layout = {8, 4, 4, 0};
+#define HT_LINE "\"0-1\", \"1-2\", \"2-3\""
+#define HT_RING "\"0-1\", \"1-2\", \"2-3\", \"3-0\""
+
+static struct rig *ht_rig(const char *links, struct net_layout l, bool ok)
+{
+    char text[512];
+    snprintf(text, sizeof text, HT_CFG, links);
+    return ok ? rig_new("ht", text, l) : rig_try("ht", text, l);
+}
+
+START_TEST(test_ht_multi_hop)
+{
+    struct rig *r = ht_rig(HT_LINE, ht_layout, true);
+    send(r, 1, 0, 1, 72, SIM_VNET_DATA); /* within socket 0: its crossbar */
+    send(r, 2, 2, 7, 72, SIM_VNET_DATA); /* socket 1 -> socket 3: 2 hops */
+    send(r, 3, 8, 6, 8, SIM_VNET_REQ);   /* home 0 (socket 0) -> socket 3: 3 hops */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 1), 1000);
+    /* crossbar 1000, then per hop 9000 + 10000 and the next crossbar 1000 */
+    ck_assert_uint_eq(arrival(r, 2, 7), 1000 + 2 * 20000);
+    /* 8 bytes: 1000 a hop; at socket 2 at 25000 it waits for message 2 on
+     * link 2->3 (busy from 21000 to 30000) */
+    ck_assert_uint_eq(arrival(r, 3, 6), 30000 + 1000 + 10000 + 1000);
+    ck_assert_int_eq(net_hops(r->net, 0, 7), 3);
+    ck_assert_int_eq(net_hops(r->net, 2, 9), 0);
+    ck_assert_int_eq(net_hops(r->net, 11, 0), 3);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "ht 0->1"), 1);
+    ck_assert_uint_eq(link_messages(list, "ht 1->2"), 2);
+    ck_assert_uint_eq(link_messages(list, "ht 2->3"), 2);
+    ck_assert_ptr_null(link_line(list, "ht 3->2"));
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ht_tie_goes_to_the_lowest_neighbour)
+{
+    struct rig *r = ht_rig(HT_RING, ht_layout, true);
+    send(r, 1, 0, 4, 8, SIM_VNET_REQ); /* socket 0 -> 2: via 1 or 3, equally short */
+    send(r, 2, 6, 2, 8, SIM_VNET_REQ); /* socket 3 -> 1: via 0 or 2 */
+    send(r, 3, 0, 6, 8, SIM_VNET_REQ); /* socket 0 -> 3: the direct link */
+    send(r, 4, 4, 0, 8, SIM_VNET_REQ); /* socket 2 -> 0: via 1 or 3 */
+    run(r);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "ht 0->1"), 2);
+    ck_assert_uint_eq(link_messages(list, "ht 1->2"), 1);
+    ck_assert_uint_eq(link_messages(list, "ht 3->0"), 1);
+    ck_assert_uint_eq(link_messages(list, "ht 0->3"), 1);
+    ck_assert_uint_eq(link_messages(list, "ht 2->1"), 1);
+    ck_assert_uint_eq(link_messages(list, "ht 1->0"), 1);
+    ck_assert_int_eq(count_lines(list), 6);
+    free(list);
+    ck_assert_int_eq(net_hops(r->net, 0, 4), 2);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ht_link_queue)
+{
+    struct rig *r = ht_rig(HT_LINE, ht_layout, true);
+    send(r, 1, 0, 2, 72, SIM_VNET_DATA);
+    send(r, 2, 1, 3, 72, SIM_VNET_DATA); /* the same link 0->1, 9 ns later */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 2), 21000);
+    ck_assert_uint_eq(arrival(r, 2, 3), 30000);
+    ck_assert_uint_eq(r->net->stats.queue_ps, 9000);
+    char *list = listing(r);
+    ck_assert_double_eq(link_queue_ns(list, "ht 0->1"), 9.0);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_ht_refused)
+{
+    struct {
+        const char *links;
+        struct net_layout l;
+        const char *msg;
+    } bad[] = {
+        {HT_LINE, {6, 4, 4, 0}, "6 cores and 4 homes do not divide among 4 sockets"},
+        {"\"0-4\"", ht_layout, "link \"0-4\" is not two sockets \"A-B\" of the machine's"},
+        {"\"0+1\"", ht_layout, "link \"0+1\" is not two sockets"},
+        {"\"0-1x\"", ht_layout, "link \"0-1x\" is not two sockets"},
+        {"\"2-2\"", ht_layout, "link \"2-2\" joins a socket to itself"},
+        {"\"0-1\", \"1-0\"", ht_layout, "link \"1-0\" is listed twice"},
+        {"\"0-1\", \"2-3\"", ht_layout, "the links do not join all 4 sockets"},
+    };
+    for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
+        struct rig *r = ht_rig(bad[i].links, bad[i].l, false);
+        ck_assert_ptr_null(r->net);
+        ck_assert_msg(strstr(r->d.text, bad[i].msg) != NULL, "%s", r->d.text);
+        sim_kernel_free(r->k);
+        free(r);
+    }
+}
+END_TEST
+
 START_TEST(test_registry)
 {
-    const char *names[] = {"xbar", "ring", "mesh", "qpi"};
+    const char *names[] = {"xbar", "ring", "mesh", "qpi", "ht"};
     for (size_t i = 0; i < SIM_COUNT_OF(names); i++) {
         ck_assert_ptr_nonnull(net_find(names[i]));
         ck_assert_str_eq(net_built_names[i], names[i]);
@@ -764,6 +870,12 @@ static Suite *topology_suite(void)
     tcase_add_test(qpi, test_qpi_refused);
     tcase_add_test(qpi, test_registry);
     suite_add_tcase(s, qpi);
+    TCase *ht = tcase_create("ht");
+    tcase_add_test(ht, test_ht_multi_hop);
+    tcase_add_test(ht, test_ht_tie_goes_to_the_lowest_neighbour);
+    tcase_add_test(ht, test_ht_link_queue);
+    tcase_add_test(ht, test_ht_refused);
+    suite_add_tcase(s, ht);
     TCase *stress = tcase_create("stress");
     tcase_add_loop_test(stress, test_stress, 0,
                         (int)(SIM_COUNT_OF(machines) * SIM_COUNT_OF(protocols)));

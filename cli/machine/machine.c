@@ -64,6 +64,11 @@ static const struct cfg_key home_keys[] = {
                  "the home knows which caches hold a line (true, default); false: a "
                  "broadcast home probes every cache on every request (HyperTransport "
                  "without HT Assist)"),
+    CFG_BOOL_KEY(T, probe_per_socket, false,
+                 "a broadcast home sends one probe to each socket (to a cache there the "
+                 "directory does not list; its answer stands for the socket's, as a "
+                 "HyperTransport northbridge probes its cores and answers once); false "
+                 "(default): one to every such cache"),
     CFG_BOOL_KEY(T, owned_write_writeback, false,
                  "MOESI (Bulldozer): writing an Owned line writes it back first"),
 };
@@ -302,6 +307,12 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  m->machine.protocol);
         ok = false;
     }
+    if (m->home.probe_per_socket && m->home.probe_filter) {
+        cfg_diag(d, cf, "home.probe_per_socket",
+                 "home.probe_per_socket applies to a broadcast home only (home.probe_filter = "
+                 "false)");
+        ok = false;
+    }
     if (m->memsys->check)
         ok &= m->memsys->check(m, cf, d);
     if (m->machine.cores % m->machine.sockets != 0) {
@@ -420,7 +431,8 @@ bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key *
 
 /* Whether a key changes anything on this machine: the SCC's homes are its
  * tiles (only their count counts) and its caches take no snoops; only
- * MOESI has an Owned line to write back; memory controllers are nodes with
+ * MOESI has an Owned line to write back; only a broadcast home probes
+ * per socket; memory controllers are nodes with
  * a bandwidth only where the memory system models them (the SCC); the
  * coherent runtime reads memory at the homes. */
 static bool key_used(const struct machine_cfg *m, const char *sec, const char *key)
@@ -428,7 +440,8 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
     bool coherent = m->memsys->coherent;
     if (strcmp(sec, "home") == 0)
         return strcmp(key, "count") == 0 ||
-               (coherent && (strcmp(key, "owned_write_writeback") != 0 || m->memsys->owned_state));
+               (coherent && (strcmp(key, "owned_write_writeback") != 0 || m->memsys->owned_state) &&
+                (strcmp(key, "probe_per_socket") != 0 || !m->home.probe_filter));
     if (strcmp(sec, "memory") == 0 && strcmp(key, "latency_ns") != 0)
         return m->memsys->memory_controllers;
     if (strcmp(sec, "core") == 0 && strcmp(key, "snoop_cycles") == 0)
@@ -573,6 +586,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->llc_ps = (sim_time_t)m->home.llc_cycles * p->clock.period_ps;
     p->owned_write_writeback = m->home.owned_write_writeback;
     p->probe_filter = m->home.probe_filter;
+    p->probe_per_socket = m->home.probe_per_socket;
     p->ctrl_bytes = 8;
     p->data_bytes = 8 + line;
     p->first_home_node = p->cores;

@@ -61,6 +61,7 @@ struct machine_home_sec {
     int64_t lookup_cycles;      /* from a message's turn to its first action */
     int64_t llc_cycles;         /* a read the home's inclusive LLC serves; 0: no LLC */
     bool probe_filter;          /* false: every request probes every cache (HyperTransport) */
+    bool probe_per_socket;      /* a broadcast home probes one cache of each socket */
     bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
 };
 
