@@ -44,7 +44,7 @@ static const struct expect expects[] = {
     {"mesi", 'S', 'S', "DATA_S", 'S', 'S', 1, "FWD_ACK_DATA", 'S', 'S', 0, 1},
     {"mesif", 'F', 'S', "DATA_F", 'F', 'S', 1, "FWD_ACK_DATA", 'F', 'S', 1, 0},
     {"moesi", 'S', 'S', "DATA_S", 'S', 'O', 0, "FWD_ACK_OWNED", 'S', 'S', 0, 1},
-    {"gols", 'S', 'S', "DATA_S", 'S', 'S', 0, "FWD_ACK_DIRTY", 'S', 'S', 0, 1},
+    {"gols", 'S', 'S', "DATA_S", 'S', 'S', 0, "FWD_ACK_DIRTY", 'S', 'S', 1, 0},
 };
 #define NPROTOS ((int)SIM_COUNT_OF(expects))
 

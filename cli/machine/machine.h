@@ -40,6 +40,7 @@ struct machine_core_sec {
     int64_t poll_cycles;        /* between a failed wait's wake-up and its re-load */
     int64_t snoop_cycles;       /* a forwarded request or invalidation at a cache; 0: hit latency */
     int64_t atomic_store_bytes; /* what one store writes atomically (seed 002 Table I) */
+    int64_t fwd_busy_cycles; /* a cache busy with one forwarded request of a line; 0: hit latency */
 };
 
 struct machine_cache_sec {
@@ -52,6 +53,7 @@ struct machine_memory_sec {
     int64_t controllers;
     double latency_ns;    /* DRAM access at the controller */
     double bandwidth_gbs; /* per controller */
+    double bank_busy_ns; /* a line's bank serves one access at a time (coherent runtime); 0: none */
 };
 
 struct machine_home_sec {
