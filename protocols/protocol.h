@@ -112,6 +112,7 @@ struct cc_params {
     unsigned home_occupancy_cycles; /* per message handled */
     unsigned home_lookup_cycles;    /* from a request's turn to its first action */
     sim_time_t memory_ps;           /* a memory read or write at the home */
+    sim_time_t home_retry_ps;       /* a request for a busy line retries after this; 0: it queues */
     sim_time_t bank_busy_ps;        /* a line's DRAM bank serves one access at a time; 0: no wait */
     sim_time_t llc_ps;              /* a read of a line the home's LLC holds; 0: no LLC */
     bool owned_write_writeback;     /* MOESI: a write to an Owned line writes it back */

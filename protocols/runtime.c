@@ -835,8 +835,23 @@ static void drain_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d
     d->draining = false;
 }
 
+static void home_retry(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    home_deliver(k, obj, (struct sim_msg *)(uintptr_t)arg);
+}
+
+/* A request for a busy line waits in the line's queue (served in arrival
+ * order when the line is quiet) or, with home_retry_ps, is refused and
+ * comes back through the home's input after that long (ring-based
+ * homes retry a request that meets a busy address: the first retry after
+ * the line is free wins, whoever sent it first). */
 void cc_park_message(struct cc_dir *d, struct sim_msg *m)
 {
+    struct cc_system *s = d->home->sys;
+    if (s->p.home_retry_ps) {
+        sim_schedule(s->k, s->p.home_retry_ps, home_retry, d->home, (uint64_t)(uintptr_t)m);
+        return;
+    }
     m->next = NULL;
     if (d->queue_tail)
         d->queue_tail->next = m;

@@ -71,6 +71,9 @@ static const struct cfg_key home_keys[] = {
                  "without HT Assist)"),
     CFG_BOOL_KEY(T, owned_write_writeback, false,
                  "MOESI (Bulldozer): writing an Owned line writes it back first"),
+    CFG_INT_KEY(T, retry_cycles, false, 0, 100000, "cycles",
+                "a request for a busy line is refused and retries after this many cycles "
+                "(0: it waits in the line's queue, served in arrival order)"),
 };
 #undef T
 
@@ -545,6 +548,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     }
     p->home_occupancy_cycles = (unsigned)m->home.occupancy_cycles;
     p->home_lookup_cycles = (unsigned)m->home.lookup_cycles;
+    p->home_retry_ps = (sim_time_t)m->home.retry_cycles * p->clock.period_ps;
     p->memory_ps = (sim_time_t)(m->memory.latency_ns * SIM_PS_PER_NS + 0.5);
     p->llc_ps = (sim_time_t)m->home.llc_cycles * p->clock.period_ps;
     p->owned_write_writeback = m->home.owned_write_writeback;

@@ -63,6 +63,7 @@ struct machine_home_sec {
     int64_t llc_cycles;         /* a read the home's inclusive LLC serves; 0: no LLC */
     bool probe_filter;          /* false: every request probes every cache (HyperTransport) */
     bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
+    int64_t retry_cycles;       /* a request for a busy line retries after this; 0: it queues */
 };
 
 /* The papers' measured figures for this machine (seed 000 Tables 1-4), for
