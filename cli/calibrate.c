@@ -16,11 +16,17 @@ static const char *const fig_names[] = {
 #define CAL_X_NAME(key, field, doc) #key,
     CAL_FIGURES(CAL_X_NAME)
 #undef CAL_X_NAME
+#define CAL_X_TNAME(key, table, row, coef, doc) #key,
+        CAL_TABLE_FIGURES(CAL_X_TNAME)
+#undef CAL_X_TNAME
 };
 static const char *const fig_docs[] = {
 #define CAL_X_DOC(key, field, doc) doc,
     CAL_FIGURES(CAL_X_DOC)
 #undef CAL_X_DOC
+#define CAL_X_TDOC(key, table, row, coef, doc) doc,
+        CAL_TABLE_FIGURES(CAL_X_TDOC)
+#undef CAL_X_TDOC
 };
 
 const char *cal_figure_name(enum cal_figure f)
@@ -43,6 +49,13 @@ static const struct cfg_key target_keys[] = {
      0,    "ns",      doc},
     CAL_FIGURES(CAL_X_KEY)
 #undef CAL_X_KEY
+#define CAL_X_TKEY(key, table, row, coef, doc) CAL_X_KEY(key, 0, doc)
+#define CAL_X_KEY(key, field, doc)                                                                 \
+    {#key, CFG_FLOAT, false, 1e-6, 1e9, 0, NULL, offsetof(T, fig) + CAL_##key * sizeof(double),    \
+     0,    "ns",      doc},
+        CAL_TABLE_FIGURES(CAL_X_TKEY)
+#undef CAL_X_KEY
+#undef CAL_X_TKEY
 };
 #undef T
 
@@ -113,17 +126,45 @@ bool cal_add_params(struct cal_problem *pb, struct machine_cfg *m, char names[][
 
 /* ------------------------------------------------------------ evaluation */
 
-static double figure_of(const struct mb_result *r, enum cal_figure f)
+/* A row of the tables: Table 2 and 4 by buffer states, Table 3 by 0/1. */
+static const struct mb_row *table_row(const struct mb_tables *t, int table, int row)
 {
+    if (table == 2)
+        return &t->table2[row];
+    if (table == 4)
+        return &t->table4[row];
+    return row ? &t->table3_inter : &t->table3_intra;
+}
+
+/* Figure f from the microbenchmarks (r) or the tables (t, NULL when they
+ * were not measured); NAN where the machine has none. */
+static double figure_of(const struct mb_result *r, const struct mb_tables *t, enum cal_figure f)
+{
+    const struct mb_row *row;
     switch (f) {
 #define CAL_X_CASE(key, field, doc)                                                                \
     case CAL_##key:                                                                                \
         return r->field;
         CAL_FIGURES(CAL_X_CASE)
 #undef CAL_X_CASE
+#define CAL_X_TCASE(key, table, rw, coef, doc)                                                     \
+    case CAL_##key:                                                                                \
+        row = t ? table_row(t, table, rw) : NULL;                                                  \
+        return row && row->n ? row->k[coef] : NAN;
+        CAL_TABLE_FIGURES(CAL_X_TCASE)
+#undef CAL_X_TCASE
     default:
         return NAN;
     }
+}
+
+/* Whether some target is a figure of the tables (they take longer). */
+static bool needs_tables(const struct cal_targets *t)
+{
+    for (int f = CAL_FIRST_TABLE_FIGURE; f < CAL_NFIG; f++)
+        if (t->fig[f] > 0)
+            return true;
+    return false;
 }
 
 static void format_value(const struct cal_param *p, double v, char *buf, size_t size)
@@ -151,11 +192,15 @@ static bool measure(const struct cal_problem *pb, const double *x, double fig[CA
         sets[n++] = buf[i];
     }
     static struct machine_cfg m;
+    static struct mb_tables t;
     struct mb_result r;
     if (!machine_load(&m, pb->config, sets, n, d) || !mb_run(&m, pb->iterations, &r, d))
         return false;
+    bool tables = needs_tables(&pb->targets);
+    if (tables && !mb_tables(&m, pb->iterations, &t, d))
+        return false;
     for (int f = 0; f < CAL_NFIG; f++)
-        fig[f] = figure_of(&r, f);
+        fig[f] = figure_of(&r, tables ? &t : NULL, f);
     return true;
 }
 

@@ -37,12 +37,32 @@
     X(multiline_q_ns, multiline_q, "multi-line q + o N: q")                                        \
     X(multiline_o_ns, multiline_o, "multi-line q + o N: o per line")
 
+/* The slopes of seed 000 Tables 2-4 measured the paper's way (struct
+ * mb_tables): X(key, table, row, coefficient, what it is); row is the
+ * buffer states (enum mb_states) or, in Table 3, 0 intra and 1 inter. */
+#define CAL_TABLE_FIGURES(X)                                                                       \
+    X(table2_EE_c_ns, 2, MB_EE, 1, "Table 2 E/E: c per reader")                                    \
+    X(table2_EI_c_ns, 2, MB_EI, 1, "Table 2 E/I: c per reader")                                    \
+    X(table2_IE_c_ns, 2, MB_IE, 1, "Table 2 I/E: c per reader")                                    \
+    X(table2_II_c_ns, 2, MB_II, 1, "Table 2 I/I: c per reader")                                    \
+    X(table3_intra_o_ns, 3, 0, 1, "Table 3 intra socket: o per line")                              \
+    X(table3_inter_o_ns, 3, 1, 1, "Table 3 inter socket: o per line")                              \
+    X(table3_inter_c_ns, 3, 1, 2, "Table 3 inter socket: c per line and thread (QPI)")             \
+    X(table4_EE_o_ns, 4, MB_EE, 1, "Table 4 E/E: o per line")                                      \
+    X(table4_EI_o_ns, 4, MB_EI, 1, "Table 4 E/I: o per line")                                      \
+    X(table4_IE_o_ns, 4, MB_IE, 1, "Table 4 I/E: o per line")                                      \
+    X(table4_II_o_ns, 4, MB_II, 1, "Table 4 I/I: o per line")
+
 enum cal_figure {
 #define CAL_X_ENUM(key, field, doc) CAL_##key,
     CAL_FIGURES(CAL_X_ENUM)
 #undef CAL_X_ENUM
-        CAL_NFIG
+#define CAL_X_TENUM(key, table, row, coef, doc) CAL_##key,
+        CAL_TABLE_FIGURES(CAL_X_TENUM)
+#undef CAL_X_TENUM
+            CAL_NFIG
 };
+#define CAL_FIRST_TABLE_FIGURE CAL_table2_EE_c_ns
 
 /* A targets file: `targets = { source = "..."; R_R_ns = 235.8; ...;
  * params = ["home.occupancy_cycles", ...]; };` (every figure optional, > 0). */

@@ -117,8 +117,8 @@ static void coef(const char *name, double sim, const double *paper, int i, bool 
 }
 
 /* The largest deviation of the simulated points from the paper's curve
- * where the slope dominates (x >= 8). */
-static void curve(int table, const struct mb_row *row, const double *paper)
+ * where the slope dominates (x >= 8), a fraction; NAN without one. */
+static double curve_error(int table, const struct mb_row *row, const double *paper)
 {
     double worst = NAN;
     for (int i = 0; paper && i < row->n; i++) {
@@ -129,6 +129,12 @@ static void curve(int table, const struct mb_row *row, const double *paper)
         if (isnan(worst) || fabs(e) > fabs(worst))
             worst = e;
     }
+    return worst;
+}
+
+static void curve(int table, const struct mb_row *row, const double *paper)
+{
+    double worst = curve_error(table, row, paper);
     if (isnan(worst))
         printf("  curve x>=8      -\n");
     else
@@ -180,15 +186,41 @@ static void json_points(FILE *f, const struct mb_point *p, int n)
     fprintf(f, "]");
 }
 
-/* One row of Tables 2-4: its coefficients by name, and its points. */
-static void json_row(FILE *f, const char *name, const struct mb_row *row, const char *const keys[3],
-                     bool threads)
+/* The paper's coefficients of a row and the error of each simulated one
+ * (percent; null where the paper's is 0 or absent), and the curve's. */
+static void json_paper(FILE *f, int table, const struct mb_row *row, const double *paper,
+                       const char *const keys[3])
+{
+    if (!paper) {
+        fprintf(f, "\"paper\": null, \"error_pct\": null, \"curve_error_pct\": null, ");
+        return;
+    }
+    fprintf(f, "\"paper\": {");
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_num(f, keys[i], paper[i]);
+    }
+    fprintf(f, "}, \"error_pct\": {");
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        json_num(f, keys[i], paper[i] != 0 ? 100.0 * (row->k[i] - paper[i]) / paper[i] : NAN);
+    }
+    fprintf(f, "}, ");
+    json_num(f, "curve_error_pct", 100.0 * curve_error(table, row, paper));
+    fprintf(f, ", ");
+}
+
+/* One row of Tables 2-4: its coefficients by name, the paper's with the
+ * errors, and its points. */
+static void json_row(FILE *f, int table, const char *name, const struct mb_row *row,
+                     const double *paper, const char *const keys[3], bool threads)
 {
     fprintf(f, "\"%s\": {", name);
     for (int i = 0; i < 3; i++) {
         json_num(f, keys[i], row->k[i]);
         fprintf(f, ", ");
     }
+    json_paper(f, table, row, paper, keys);
     fprintf(f, "\"points\": [");
     for (int i = 0; i < row->n; i++) {
         fprintf(f, "%s[", i ? ", " : "");
@@ -199,28 +231,52 @@ static void json_row(FILE *f, const char *name, const struct mb_row *row, const 
     fprintf(f, "]}");
 }
 
-static void json_tables(FILE *f, const struct mb_tables *t)
+/* Table 1: each figure with the paper's and its error (null where the
+ * machine or the paper has none). */
+static void json_table1(FILE *f, const struct machine_model_sec *p, const struct mb_result *r)
+{
+    const char *names[] = {"R_L", "R_R", "R_Q", "R_I", "R_QI"};
+    const double sim[] = {r->r_l, r->r_r, r->r_q, r->r_i, r->r_qi};
+    const double paper[] = {p->R_L_ns, p->R_R_ns, p->R_Q_ns, p->R_I_ns, p->R_QI_ns};
+    fprintf(f, "\"table1\": {");
+    for (int i = 0; i < 5; i++) {
+        fprintf(f, "%s\"%s\": {", i ? ", " : "", names[i]);
+        json_num(f, "ns", sim[i]);
+        fprintf(f, ", ");
+        json_num(f, "paper_ns", paper[i] > 0 ? paper[i] : NAN);
+        fprintf(f, ", ");
+        json_num(f, "error_pct",
+                 paper[i] > 0 && !isnan(sim[i]) ? 100.0 * (sim[i] - paper[i]) / paper[i] : NAN);
+        fprintf(f, "}");
+    }
+    fprintf(f, "},\n  ");
+}
+
+static void json_tables(FILE *f, const struct machine_model_sec *p, const struct mb_result *r,
+                        const struct mb_tables *t)
 {
     static const char *const ids[MB_NSTATES] = {"EE", "EI", "IE", "II"};
     static const char *const t2[3] = {"b_ns", "c_ns_per_thread", "a_ns_thread"};
     static const char *const t3[3] = {"q_ns", "o_ns_per_line", "c_ns_per_line_thread"};
     static const char *const t4[3] = {"q_ns", "o_ns_per_line", "p_ns_line"};
-    fprintf(f, ",\n \"tables\": {\"table2\": {");
+    fprintf(f, ",\n \"tables\": {");
+    json_table1(f, p, r);
+    fprintf(f, "\"table2\": {");
     for (int s = 0; s < MB_NSTATES; s++) {
         fprintf(f, "%s", s ? ", " : "");
-        json_row(f, ids[s], &t->table2[s], t2, false);
+        json_row(f, 2, ids[s], &t->table2[s], paper_row(p, 2, s), t2, false);
     }
     fprintf(f, "},\n  \"table3\": {");
-    json_row(f, "intra", &t->table3_intra, t3, true);
+    json_row(f, 3, "intra", &t->table3_intra, paper_row(p, 3, 0), t3, true);
     if (t->table3_inter.n) {
         fprintf(f, ", ");
-        json_row(f, "inter", &t->table3_inter, t3, true);
+        json_row(f, 3, "inter", &t->table3_inter, paper_row(p, 3, 1), t3, true);
     } else
         fprintf(f, ", \"inter\": null");
     fprintf(f, "},\n  \"table4\": {");
     for (int s = 0; s < MB_NSTATES; s++) {
         fprintf(f, "%s", s ? ", " : "");
-        json_row(f, ids[s], &t->table4[s], t4, false);
+        json_row(f, 4, ids[s], &t->table4[s], paper_row(p, 4, s), t4, false);
     }
     fprintf(f, "}}");
 }
@@ -266,7 +322,7 @@ static bool write_json(const char *path, struct machine_cfg *m, const struct mb_
     if (!r->scc) {
         fprintf(f, "},\n \"mpb\": null, \"dram\": null");
         if (t)
-            json_tables(f, t);
+            json_tables(f, &m->model, r, t);
         else
             fprintf(f, ",\n \"tables\": null");
         fprintf(f, "}\n");

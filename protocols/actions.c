@@ -435,6 +435,17 @@ static void hc_share_read(struct cc_ctx *c)
     d->tx.pending += 2; /* the reader's unblock and the supplier's answer */
 }
 
+/* Reads that join a read of an uncached line while memory is read: each is
+ * a read of its own at the memory (queued at the line's bank), answered
+ * straight to the reader; the directory awaits the reader's unblock. */
+static void hc_share_read_memory(struct cc_ctx *c)
+{
+    int reader = c->msg->src;
+    cc_set_sharer(c->sys, c->dir, reader, true);
+    cc_supply_from_memory(c, reader);
+    c->dir->tx.pending++; /* the reader's unblock */
+}
+
 static void hc_fwd_getx_to_owner(struct cc_ctx *c)
 {
     forward(c, M_FWD_GETX, c->dir->owner, false);

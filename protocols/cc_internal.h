@@ -73,7 +73,11 @@
     X(XF_A, "write from a non-holder on O or GOLS: collecting acks, then the supplier answers")    \
     X(B_EM, "data sent: waiting for the unblock, then one owner")                                  \
     X(B_S, "data sent: waiting for the unblock, then shared")                                      \
-    X(B_SF, "data sent: waiting for the unblock, then shared with the requester as forwarder")
+    X(B_SF, "data sent: waiting for the unblock, then shared with the requester as forwarder")     \
+    X(SS_N, "GetS on a clean shared line forwarded to a sharer, more accepted: waiting for the "   \
+            "readers' unblocks, then shared")                                                      \
+    X(IS_M, "GetS on I joined by more reads while memory is read: memory supplies every reader, "  \
+            "waiting for it and the readers' unblocks, then shared")
 
 #define CC_HOME_EVENTS(X)                                                                          \
     X(GetS, "a core asks to read")                                                                 \
@@ -265,6 +269,7 @@ struct cc_dir {
     bool in_llc;                        /* the home's LLC holds the line (if it has one) */
     int transient_caches;               /* caches holding the line in a transient state */
     uint8_t *memory;                    /* the memory's copy */
+    sim_time_t bank_until;              /* the line's DRAM bank is busy until then */
     struct cc_hist hist[CC_HIST];       /* a ring: the newest at hist_next - 1 */
     uint8_t hist_next, hist_len;        /* hist_len <= CC_HIST */
 };
@@ -463,6 +468,11 @@ struct cc_system {
       "assert d.supplier != m.src \"share_read: the reader supplies itself\"; "                    \
       "d.sharer[m.src] := true; to_cache(M_FWD_GETS, d.supplier, l, m.src, false, 0); "            \
       "await_answers(l, 2);")                                                                      \
+    X(share_read_memory,                                                                           \
+      "make the reader a sharer now and have memory send it the data (its own read, queued at "    \
+      "the line's bank); await the reader's unblock",                                              \
+      "d.sharer[m.src] := true; to_cache(M_DATA_S, m.src, l, m.src, true, d.mem); "                \
+      "await_answers(l, 1);")                                                                      \
     X(fwd_getx_to_owner, "forward the write to the owner",                                         \
       "forward(l, M_FWD_GETX, d.owner, false);")                                                   \
     X(fwd_getx_to_supplier, "forward the write to the sharer chosen to supply",                    \
@@ -507,6 +517,8 @@ void cc_set_sharer(struct cc_system *s, struct cc_dir *d, int core, bool on);
 int cc_sharer_count(const struct cc_system *s, const struct cc_dir *d);
 int cc_first_sharer(const struct cc_system *s, const struct cc_dir *d, int except);
 void cc_read_memory(struct cc_ctx *c);
+/* Memory sends `reader` the line as Data_S after its read (runtime.c). */
+void cc_supply_from_memory(struct cc_ctx *c, int reader);
 /* Wakes the watchers of line in cache c (its copy changed or left). */
 void cc_fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line);
 unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, uint64_t line);
@@ -562,7 +574,7 @@ bool cc_state_writable(int state); /* a store may be performed (E or M) */
 #define CC_HOME_TRANSIENT                                                                          \
     (CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MO_F) |           \
      CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(FF_F) | CC_HS(OO_F) | CC_HS(GG_N) | CC_HS(XF_A) |           \
-     CC_HS(B_EM) | CC_HS(B_S) | CC_HS(B_SF))
+     CC_HS(B_EM) | CC_HS(B_S) | CC_HS(B_SF) | CC_HS(SS_N) | CC_HS(IS_M))
 #define CC_HOME_REQUESTS                                                                           \
     (CC_HE(GetS) | CC_HE(GetX) | CC_HE(Upgrade) | CC_HE(PutS) | CC_HE(PutS_Last) | CC_HE(PutF) |   \
      CC_HE(PutX) | CC_HE(PutX_Last) | CC_HE(Put_Stale))

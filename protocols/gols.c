@@ -61,8 +61,25 @@ static const struct cc_row gols_home[] = {
     /* reads */
     CC_ROW(CC_HS(I), CC_HE(GetS), HS_IE_M, HA(start_tx), HA(probe_others), HA(read_memory)),
     CC_ROW(CC_HS(IE_M), CC_HE(Done), HS_B_EM, HA(send_data_e), HA(await_unblock)),
-    CC_ROW(CC_HS(S), CC_HE(GetS), HS_SS_M, HA(start_tx), HA(probe_others), HA(read_memory)),
-    CC_ROW(CC_HS(SS_M), CC_HE(Done), HS_B_S, HA(send_data_s), HA(await_unblock)),
+    /* reads of an uncached line (GI) while memory is read do not wait: the
+     * directory sends each to memory, which answers the reader (Chrysos:
+     * "if not found on chip, the TD sends the request to the memory
+     * controller"), so n readers of a line in memory queue at its bank
+     * (memory.bank_busy_ns) and the first one gets the line shared */
+    CC_ROW(CC_HS(IE_M), CC_HE(GetS), HS_IS_M, HA(share_read_memory)),
+    CC_ROW(CC_HS(IS_M), CC_HE(GetS), CC_SAME, HA(share_read_memory)),
+    CC_ROW(CC_HS(IS_M), CC_HE(Mem_Data), CC_SAME, HA(send_data_s), HA(await_unblock),
+           HA(count_answer)),
+    CC_ROW(CC_HS(IS_M), CC_HE(Done), HS_S, HA(add_sharer)),
+    /* a clean shared line (GS) is supplied by a sharer, as a GOLS line is:
+     * on a miss the tag directory forwards the request to a core whose L2
+     * holds the line and goes to memory only when no core does (G. Chrysos,
+     * "Intel Xeon Phi coprocessor (codename Knights Corner)", Hot Chips 24,
+     * 2012: seed 000 ref [5]); reads pipeline at the directory, and the cost
+     * each added reader pays is the supplier's handling of one forwarded
+     * request of the line after another (core.fwd_busy_cycles) */
+    CC_ROW(CC_HS(S), CC_HE(GetS), HS_SS_N, HA(start_tx), HA(probe_others), HA(share_read)),
+    CC_ROW0(CC_HS(SS_N), CC_HE(Done), HS_S),
     CC_ROW(CC_HS(B_S), CC_HE(Done), HS_S, HA(add_sharer)),
     CC_ROW(CC_HS(EM), CC_HE(GetS), HS_MS_F, HA(start_tx), HA(probe_others), HA(fwd_gets_to_owner),
            HA(await_unblock)),
@@ -76,8 +93,9 @@ static const struct cc_row gols_home[] = {
      * same supplier while earlier ones are under way (seed 000 Table 2: a
      * reader of a contended line costs far less than a transfer) */
     CC_ROW(CC_HS(GOLS), CC_HE(GetS), HS_GG_N, HA(start_tx), HA(probe_others), HA(share_read)),
-    CC_ROW(CC_HS(GG_N), CC_HE(GetS), CC_SAME, HA(share_read)),
-    CC_ROW(CC_HS(GG_N), CC_HE(Fwd_Ack), CC_SAME, HA(count_answer)), /* the supplier keeps it */
+    CC_ROW(CC_HS(GG_N) | CC_HS(SS_N), CC_HE(GetS), CC_SAME, HA(share_read)),
+    CC_ROW(CC_HS(GG_N) | CC_HS(SS_N), CC_HE(Fwd_Ack), CC_SAME,
+           HA(count_answer)), /* the supplier keeps it */
     CC_ROW0(CC_HS(GG_N), CC_HE(Done), HS_GOLS),
     /* writes */
     CC_ROW(CC_HS(I), CC_HE(GetX), HS_IM_M, HA(start_tx), HA(probe_others), HA(read_memory)),
@@ -96,9 +114,9 @@ static const struct cc_row gols_home[] = {
            HA(await_unblock)),
     CC_ROW(CC_HS(MM_U) | CC_HS(B_EM), CC_HE(Done), HS_EM, HA(set_owner)),
     /* answers every transaction counts */
-    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A), CC_HE(Mem_Data), CC_SAME,
-           HA(count_answer)),
-    CC_ROW(CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_N) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SM_A), CC_HE(Mem_Data), CC_SAME, HA(count_answer)),
+    CC_ROW(CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_N) | CC_HS(SS_N) | CC_HS(IS_M) | CC_HS(MM_U) |
+               CC_HS(B_EM) | CC_HS(B_S),
            CC_HE(Unblock), CC_SAME, HA(count_answer)),
     /* evictions: the last copy of a GOLS line is written back */
     CC_ROW(CC_HS(S) | CC_HS(GOLS), CC_HE(PutS), CC_SAME, HA(remove_sender), HA(send_put_ack)),
@@ -110,13 +128,14 @@ static const struct cc_row gols_home[] = {
     CC_ROW(CC_HS(I) | CC_HS(S) | CC_HS(EM) | CC_HS(GOLS), CC_HE(Put_Stale), CC_SAME,
            HA(send_put_ack)),
     /* one transaction per line: the others wait (reads of a GOLS line join) */
-    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) |
-               CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+    CC_ROW(CC_HS(IM_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(XF_A) | CC_HS(MM_U) |
+               CC_HS(B_EM) | CC_HS(B_S),
            CC_HOME_REQUESTS, CC_SAME, HA(stall)),
-    CC_ROW(CC_HS(GG_N), CC_HOME_REQUESTS & ~CC_HE(GetS), CC_SAME, HA(stall)),
+    CC_ROW(CC_HS(GG_N) | CC_HS(SS_N) | CC_HS(IE_M) | CC_HS(IS_M), CC_HOME_REQUESTS & ~CC_HE(GetS),
+           CC_SAME, HA(stall)),
     /* broadcast probes are answered while the transaction runs */
-    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) |
-               CC_HS(GG_N) | CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_N) |
+               CC_HS(SS_N) | CC_HS(IS_M) | CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
            CC_HE(Probe_Ack), CC_SAME, HA(count_answer)),
 };
 

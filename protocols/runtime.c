@@ -635,11 +635,11 @@ static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
 }
 
 /* Snoops take snoop_cycles. A cache takes the snoops of one line in order,
- * and a forwarded request reads the line out of the data array for a hit's
- * cycles before the next snoop of that line starts (same-address requests
- * serialise in a cache controller; other lines pipeline): forwards of a
- * shared line to its supplier queue there, which is where contention on
- * one line emerges. Invalidations and probes use the tags only. */
+ * and a forwarded request reads the line out of the data array for
+ * fwd_busy_cycles (default: a hit's) before the next snoop of that line starts (same-address
+ * requests serialise in a cache controller; other lines pipeline): forwards of a shared line to its
+ * supplier queue there, which is where contention on one line emerges. Invalidations and probes use
+ * the tags only. */
 static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
 {
     struct cc_cache *c = node;
@@ -651,7 +651,7 @@ static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     if (cl) {
         start = sim_clock_edge(s->p.clock, start > cl->snoop_until ? start : cl->snoop_until);
         cl->snoop_until =
-            start + (forward ? (sim_time_t)s->p.hit_cycles * s->p.clock.period_ps : 0);
+            start + (forward ? (sim_time_t)s->p.fwd_busy_cycles * s->p.clock.period_ps : 0);
     }
     if (snoop && (s->p.snoop_cycles || start > sim_now(k)))
         sim_schedule_at(k, sim_clock_after(s->p.clock, start, s->p.snoop_cycles), cache_handle, c,
@@ -835,8 +835,23 @@ static void drain_queue(struct cc_system *s, struct cc_home *h, struct cc_dir *d
     d->draining = false;
 }
 
+static void home_retry(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    home_deliver(k, obj, (struct sim_msg *)(uintptr_t)arg);
+}
+
+/* A request for a busy line waits in the line's queue (served in arrival
+ * order when the line is quiet) or, with home_retry_ps, is refused and
+ * comes back through the home's input after that long (ring-based
+ * homes retry a request that meets a busy address: the first retry after
+ * the line is free wins, whoever sent it first). */
 void cc_park_message(struct cc_dir *d, struct sim_msg *m)
 {
+    struct cc_system *s = d->home->sys;
+    if (s->p.home_retry_ps) {
+        sim_schedule(s->k, s->p.home_retry_ps, home_retry, d->home, (uint64_t)(uintptr_t)m);
+        return;
+    }
     m->next = NULL;
     if (d->queue_tail)
         d->queue_tail->next = m;
@@ -878,29 +893,68 @@ static void memory_done(struct sim_kernel *k, void *obj, uint64_t arg)
     run_home(h->sys, h, d, (int)(arg & 0xff), NULL);
 }
 
-/* A read at the home: from its LLC if it has one and the line is there (an
- * inclusive LLC of unlimited size keeps every line once read, until the
- * methodology's evict puts it back in memory), else from memory. */
+/* The wait for the line's DRAM bank: a bank serves one access at a time
+ * (bank_busy_ps: the row cycle of a closed-page controller), so accesses
+ * to one line queue there; the wait is counted as home queueing. */
+static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
+{
+    sim_time_t now = sim_now(s->k), start = d->bank_until > now ? d->bank_until : now;
+    if (!s->p.bank_busy_ps)
+        return 0;
+    d->bank_until = start + s->p.bank_busy_ps;
+    s->stats.home_queue_ps += start - now;
+    return start - now;
+}
+
+/* How long a read at the home takes: from its LLC if it has one and the
+ * line is there (an inclusive LLC of unlimited size keeps every line once
+ * read, until the methodology's evict puts it back in memory), else from
+ * memory, after the line's bank is free. */
+static sim_time_t read_time(struct cc_system *s, struct cc_dir *d)
+{
+    sim_time_t t = s->p.memory_ps;
+    if (s->p.llc_ps && d->in_llc) {
+        t = s->p.llc_ps;
+        s->stats.llc_hits++;
+    } else {
+        t += bank_wait(s, d);
+        s->stats.memory_reads++;
+    }
+    d->in_llc = s->p.llc_ps != 0;
+    return t;
+}
+
 void cc_read_memory(struct cc_ctx *c)
 {
     struct cc_system *s = c->sys;
-    sim_time_t t = s->p.memory_ps;
     c->dir->tx.pending++;
     s->memory_pending++;
-    if (s->p.llc_ps && c->dir->in_llc) {
-        t = s->p.llc_ps;
-        s->stats.llc_hits++;
-    } else
-        s->stats.memory_reads++;
-    c->dir->in_llc = s->p.llc_ps != 0;
-    sim_schedule(s->k, t, memory_done, c->dir, HE_Mem_Data);
+    sim_schedule(s->k, read_time(s, c->dir), memory_done, c->dir, HE_Mem_Data);
+}
+
+/* Memory answers a reader itself (arg: the reader): the line as Data_S. */
+static void memory_supplied(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct cc_dir *d = obj;
+    struct cc_system *s = d->home->sys;
+    (void)k;
+    s->memory_pending--;
+    cc_send(s, M_DATA_S, d->home->id, (int)arg, d->line, (int)arg, d->memory, 0);
+}
+
+void cc_supply_from_memory(struct cc_ctx *c, int reader)
+{
+    struct cc_system *s = c->sys;
+    s->memory_pending++;
+    sim_schedule(s->k, read_time(s, c->dir), memory_supplied, c->dir, (uint64_t)reader);
 }
 
 void cc_write_memory_event(struct cc_ctx *c)
 {
+    struct cc_system *s = c->sys;
     c->dir->tx.pending++;
-    c->sys->memory_pending++;
-    sim_schedule(c->sys->k, c->sys->p.memory_ps, memory_done, c->dir, HE_Mem_Ack);
+    s->memory_pending++;
+    sim_schedule(s->k, s->p.memory_ps + bank_wait(s, c->dir), memory_done, c->dir, HE_Mem_Ack);
 }
 
 /* ------------------------------------------------------------ lifecycle */

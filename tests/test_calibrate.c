@@ -153,6 +153,27 @@ START_TEST(test_shipped_targets)
 }
 END_TEST
 
+/* A target among the slopes of Tables 2-4 measures the tables: the
+ * figure is printed with its value (one evaluation on the teaching
+ * machine). */
+START_TEST(test_table_targets)
+{
+    const char *targets = tu_write("t2.cfg", "targets = { source = \"made up\";\n"
+                                             "  table2_EE_c_ns = 30.0; table4_EE_o_ns = 5.0; };\n");
+    tu_ccsim(&r,
+             "calibrate -c teach-xbar --targets %s --params core.fwd_busy_cycles -i 2 "
+             "--max-evals 1",
+             targets);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    double c = 0, o = 0;
+    const char *l2 = strstr(r.out, "table2_EE_c_ns"), *l4 = strstr(r.out, "table4_EE_o_ns");
+    ck_assert_msg(l2 && l4 && sscanf(l2, "table2_EE_c_ns %*f %lf", &c) == 1 &&
+                      sscanf(l4, "table4_EE_o_ns %*f %lf", &o) == 1,
+                  "%s", r.out);
+    ck_assert_msg(c > 0 && o > 0, "%s", r.out); /* measured, not left out */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("calibrate");
@@ -161,6 +182,7 @@ int main(void)
     tcase_add_test(tc, test_absent_key_goes_into_its_section);
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_shipped_targets);
+    tcase_add_test(tc, test_table_targets);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

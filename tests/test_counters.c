@@ -44,6 +44,23 @@ START_TEST(test_lab1_counters)
 }
 END_TEST
 
+/* n-writers (seed 000 Sec 2.3): three threads add to one line while
+ * thread 0 polls it. Its re-load after losing the line is a poll
+ * re-fetch (one an iteration). A home that queues requests for a busy
+ * line serves the poller's re-load after the adds (no steal); one that
+ * refuses and retries them lets the re-load in between two adds: it
+ * takes the line from a writer and must re-load again. */
+START_TEST(test_n_writers_refetch_and_retry)
+{
+    tu_ccsim(&r, "run -c teach-xbar -w m2o -t 4 -i 20");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "poll_refetches 20  steals 0 "), "%s", r.out);
+    tu_ccsim(&r, "run -c teach-xbar -w m2o -t 4 -i 20 --set home.retry_cycles=5");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "poll_refetches 60  steals 40 "), "%s", r.out);
+}
+END_TEST
+
 /* Per-thread latency in every JSON; every iteration's with --per-iteration. */
 START_TEST(test_per_thread_and_iteration_latency)
 {
@@ -127,6 +144,7 @@ static Suite *counters_suite(void)
     Suite *s = suite_create("counters");
     TCase *tc = tcase_create("counters");
     tcase_add_test(tc, test_lab1_counters);
+    tcase_add_test(tc, test_n_writers_refetch_and_retry);
     tcase_add_test(tc, test_per_thread_and_iteration_latency);
     tcase_add_test(tc, test_mean_within_min_max);
     tcase_add_test(tc, test_sweep_queueing_columns);

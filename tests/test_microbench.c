@@ -104,13 +104,28 @@ END_TEST
 START_TEST(test_tables_json)
 {
     static struct tu_run r;
-    tu_ccsim(&r, "microbench -c teach-xbar -i 4 --json %s/mb.json", tu_dir());
+    /* the teaching machine with a paper's row of Table 2 and Table 1's R_L */
+    const char *cfg =
+        tu_write("paper.cfg", "@include \"" CCSIM_CONFIGS "/teach-xbar.cfg\"\n"
+                              "model = { R_L_ns = 2.0; table2_EE = [100.0, 10.0, 0.0]; };\n");
+    tu_ccsim(&r, "microbench -c %s -i 4 --json %s/mb.json", cfg, tu_dir());
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(strstr(r.out, "seed 000 Table 2") && strstr(r.out, "seed 000 Table 4"));
     char path[600];
     snprintf(path, sizeof path, "%s/mb.json", tu_dir());
     const char *json = tu_slurp(path);
-    ck_assert(strstr(json, "\"tables\": {\"table2\": {\"EE\": {\"b_ns\": ") != NULL);
+    ck_assert_msg(
+        strstr(json, "\"tables\": {\"table1\": {\"R_L\": {\"ns\": ") &&
+            strstr(json, "\"paper_ns\": 2.000, \"error_pct\": ") &&
+            strstr(json, "\"R_Q\": {\"ns\": null, \"paper_ns\": null, \"error_pct\": null}"),
+        "%s", json);
+    ck_assert_msg(strstr(json, "\"table2\": {\"EE\": {\"b_ns\": ") &&
+                      strstr(json, "\"paper\": {\"b_ns\": 100.000, \"c_ns_per_thread\": 10.000, "
+                                   "\"a_ns_thread\": 0.000}, \"error_pct\": {\"b_ns\": ") &&
+                      strstr(json, "\"a_ns_thread\": null}, \"curve_error_pct\": "),
+                  "%s", json);
+    ck_assert(strstr(json, "\"EI\": {\"b_ns\": ") &&
+              strstr(json, "\"paper\": null, \"error_pct\": null"));
     ck_assert(strstr(json, "\"inter\": null") && strstr(json, "\"p_ns_line\": "));
     tu_ccsim(&r, "microbench -c scc -i 3 --json %s/mb.json", tu_dir());
     ck_assert_int_eq(r.status, 0);

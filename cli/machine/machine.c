@@ -35,6 +35,9 @@ static const struct cfg_key core_keys[] = {
     CFG_INT_KEY(T, atomic_store_bytes, false, 8, 256, "B",
                 "bytes one store writes atomically: 8, or a whole 64-byte line with "
                 "512-bit vector stores (seed 002 Table I)"),
+    CFG_INT_KEY(T, fwd_busy_cycles, false, 0, 100000, "cycles",
+                "a cache reads a line out for one forwarded request before it takes the next "
+                "of that line (0: its hit latency)"),
 };
 #undef T
 #define T struct machine_cache_sec
@@ -49,6 +52,8 @@ static const struct cfg_key memory_keys[] = {
     CFG_INT_KEY(T, controllers, false, 1, 64, NULL, "memory controllers"),
     CFG_FLOAT_KEY(T, latency_ns, true, 1.0, 10000.0, "ns", "DRAM access latency"),
     CFG_FLOAT_KEY(T, bandwidth_gbs, false, 0.1, 10000.0, "GB/s", "bandwidth per controller"),
+    CFG_FLOAT_KEY(T, bank_busy_ns, false, 0.0, 10000.0, "ns",
+                  "a line's DRAM bank serves one access at a time for this long (0: no queueing)"),
 };
 #undef T
 
@@ -71,6 +76,9 @@ static const struct cfg_key home_keys[] = {
                  "(default): one to every such cache"),
     CFG_BOOL_KEY(T, owned_write_writeback, false,
                  "MOESI (Bulldozer): writing an Owned line writes it back first"),
+    CFG_INT_KEY(T, retry_cycles, false, 0, 100000, "cycles",
+                "a request for a busy line is refused and retries after this many cycles "
+                "(0: it waits in the line's queue, served in arrival order)"),
 };
 #undef T
 
@@ -442,9 +450,12 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
         return strcmp(key, "count") == 0 ||
                (coherent && (strcmp(key, "owned_write_writeback") != 0 || m->memsys->owned_state) &&
                 (strcmp(key, "probe_per_socket") != 0 || !m->home.probe_filter));
+    if (strcmp(sec, "memory") == 0 && strcmp(key, "bank_busy_ns") == 0)
+        return coherent;
     if (strcmp(sec, "memory") == 0 && strcmp(key, "latency_ns") != 0)
         return m->memsys->memory_controllers;
-    if (strcmp(sec, "core") == 0 && strcmp(key, "snoop_cycles") == 0)
+    if (strcmp(sec, "core") == 0 &&
+        (strcmp(key, "snoop_cycles") == 0 || strcmp(key, "fwd_busy_cycles") == 0))
         return coherent;
     if (strcmp(sec, "variability") == 0 && strcmp(key, "jitter_ns") == 0)
         return coherent; /* refused elsewhere: it would reorder one source's messages */
@@ -575,6 +586,9 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->hit_cycles = (unsigned)outer->latency_cycles;
     p->snoop_cycles =
         (unsigned)(m->core.snoop_cycles ? m->core.snoop_cycles : outer->latency_cycles);
+    p->fwd_busy_cycles =
+        (unsigned)(m->core.fwd_busy_cycles ? m->core.fwd_busy_cycles : outer->latency_cycles);
+    p->bank_busy_ps = (sim_time_t)(m->memory.bank_busy_ns * SIM_PS_PER_NS + 0.5);
     if (m->l2.size_kb) {
         p->l1_ways = (unsigned)m->l1.ways;
         p->l1_sets = (unsigned)(m->l1.size_kb * 1024 / line / m->l1.ways);
@@ -582,6 +596,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     }
     p->home_occupancy_cycles = (unsigned)m->home.occupancy_cycles;
     p->home_lookup_cycles = (unsigned)m->home.lookup_cycles;
+    p->home_retry_ps = (sim_time_t)m->home.retry_cycles * p->clock.period_ps;
     p->memory_ps = (sim_time_t)(m->memory.latency_ns * SIM_PS_PER_NS + 0.5);
     p->llc_ps = (sim_time_t)m->home.llc_cycles * p->clock.period_ps;
     p->owned_write_writeback = m->home.owned_write_writeback;

@@ -41,6 +41,7 @@ struct machine_core_sec {
     int64_t poll_cycles;        /* between a failed wait's wake-up and its re-load */
     int64_t snoop_cycles;       /* a forwarded request or invalidation at a cache; 0: hit latency */
     int64_t atomic_store_bytes; /* what one store writes atomically (seed 002 Table I) */
+    int64_t fwd_busy_cycles; /* a cache busy with one forwarded request of a line; 0: hit latency */
 };
 
 struct machine_cache_sec {
@@ -53,6 +54,7 @@ struct machine_memory_sec {
     int64_t controllers;
     double latency_ns;    /* DRAM access at the controller */
     double bandwidth_gbs; /* per controller */
+    double bank_busy_ns; /* a line's bank serves one access at a time (coherent runtime); 0: none */
 };
 
 struct machine_home_sec {
@@ -63,6 +65,7 @@ struct machine_home_sec {
     bool probe_filter;          /* false: every request probes every cache (HyperTransport) */
     bool probe_per_socket;      /* a broadcast home probes one cache of each socket */
     bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
+    int64_t retry_cycles;       /* a request for a busy line retries after this; 0: it queues */
 };
 
 /* Seeded timing variation (all 0 / false: every seed gives the same run).

@@ -355,13 +355,13 @@ static void wait_loaded(struct thr *t)
 {
     struct run *r = t->run;
     int64_t v = (int64_t)t->req.result;
+    if (t->reload) /* a re-load after the copy changed or left, whatever it reads */
+        r->res->poll_refetches++;
     if (wl_cmp_holds(t->op.cmp, v, t->op.value[0])) {
         set_reg(t, v);
         finish_op(t);
         return;
     }
-    if (t->reload)
-        r->res->poll_refetches++;
     if (t->req.from_writer)
         r->res->steals++;
     t->st = T_POLL;

@@ -23,8 +23,9 @@
  *     share its cache and its issue slot (one operation a core cycle).
  *   - copy/addline stream their lines with up to `mshrs` lines in flight.
  *   - wait loads; while the condition is false it sleeps until its copy is
- *     invalidated or updated, then re-loads after poll_cycles. Each failed
- *     re-load counts in poll_refetches; a failed poll whose data came from a
+ *     invalidated or updated, then re-loads after poll_cycles. Each re-load
+ *     counts in poll_refetches (the one that succeeds too: the poller lost
+ *     its copy and fetched the line again); a failed poll whose data came from a
  *     core that held the line writable counts as a steal.
  *   - sync, evict, prime, expect and fence cost no simulated time (neither
  *     does let, done by the cursor); sync releases every live thread at
