@@ -87,10 +87,13 @@ START_TEST(test_explain_names_threads_and_words)
 }
 END_TEST
 
+/* The longest line after the header (which names the trace by the path it
+ * was given: as long as the checkout's path, not the narration's). */
 static int longest_line(const char *out)
 {
     int longest = 0;
-    for (const char *p = out; *p;) {
+    const char *body = strchr(out, '\n');
+    for (const char *p = body ? body + 1 : out; *p;) {
         const char *eol = strchr(p, '\n');
         int len = eol ? (int)(eol - p) : (int)strlen(p);
         longest = len > longest ? len : longest;
