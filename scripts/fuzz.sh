@@ -13,6 +13,7 @@ seconds=${1:-${CCSIM_FUZZ_SECONDS:-60}}
 build=build-fuzz
 command -v clang >/dev/null || { echo "fuzz: clang is not installed" >&2; exit 2; }
 CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCSIM_FUZZ=ON \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
   -DCCSIM_TESTS=OFF -DCCSIM_MPI=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target fuzz_trace fuzz_config fuzz_sweep >/dev/null
 export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp"

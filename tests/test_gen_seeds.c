@@ -282,15 +282,15 @@ END_TEST
 
 /* The median latency (ns) of spec at n threads on a shipped machine (the
  * checker off, as in timing runs); no value error allowed. The sanitizer
- * pass (tu_small_scale) runs the runs of more than 16 threads for 5
+ * pass (tu_small_scale) runs the runs of more than 4 threads for 5
  * iterations, not ITERS; the configs' variability makes the iterations
- * differ, so a claim between close figures (a few threads) keeps ITERS. */
+ * differ, so the claims between close figures (4 threads) keep ITERS. */
 static double median(const char *machine, const char *spec, int n)
 {
     struct machine_cfg m;
     tu_load_config(machine, NULL, 0, &m);
     struct core_result r;
-    long iters = tu_small_scale() && n > 16 ? 5 : ITERS;
+    long iters = tu_small_scale() && n > 4 ? 5 : ITERS;
     run_spec(&m, spec, n, iters, false, &r);
     ck_assert_msg(r.value_errors == 0, "%s -t %d on %s: %llu value errors", spec, n, machine,
                   (unsigned long long)r.value_errors);
