@@ -268,6 +268,25 @@ static int ev_cmp(const void *a, const void *b)
     return ev_before(x, y) ? -1 : ev_before(y, x) ? 1 : 0;
 }
 
+/* Sorts cur by (time, seq). A slot's events arrive nearly in order (a few
+ * ranked or late ones out of place), so insertion sort, whose compare is
+ * inlined, does it in a few passes; qsort only for a long slot. The order
+ * is total (seqs are unique), so either gives the same result. */
+static void sort_cur(struct sim_kernel *k)
+{
+    if (k->cur_len > 64) {
+        qsort(k->cur, k->cur_len, sizeof *k->cur, ev_cmp);
+        return;
+    }
+    for (size_t i = 1; i < k->cur_len; i++) {
+        struct ev e = k->cur[i];
+        size_t j = i;
+        for (; j > 0 && ev_before(&e, &k->cur[j - 1]); j--)
+            k->cur[j] = k->cur[j - 1];
+        k->cur[j] = e;
+    }
+}
+
 /* Moves the cursor to abs slot s (cur is empty), pulls heap events into the
  * new horizon, and copies slot s into cur. */
 static void open_slot(struct sim_kernel *k, uint64_t s)
@@ -289,7 +308,7 @@ static void open_slot(struct sim_kernel *k, uint64_t s)
         block_put(k, b);
     }
     if (sl->unsorted)
-        qsort(k->cur, k->cur_len, sizeof *k->cur, ev_cmp);
+        sort_cur(k);
     sl->head = sl->tail = NULL;
     sl->unsorted = false;
 }
