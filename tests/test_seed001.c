@@ -12,22 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The median of spec for 2 threads, checked (testutil's tu_median). */
 static double median_of(const struct machine_cfg *m, const char *spec, int iters)
 {
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_program *p = machine_generate(spec, 2, iters, m, &d);
-    ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
-    struct core_result r;
-    tu_run_program(m, p, true, &r, &d);
-    ck_assert_msg(
-        !r.deadlock && !r.input_error && r.value_errors == 0 && r.iterations == (uint64_t)iters,
-        "%s on %s: deadlock %d, input error %d, value errors %llu: %s", spec, m->machine.name,
-        r.deadlock, r.input_error, (unsigned long long)r.value_errors, d.text);
-    double med = r.latency.median;
-    core_result_free(&r);
-    wl_program_free(p);
-    return med;
+    return tu_median(m, spec, 2, iters, true);
 }
 
 START_TEST(test_every_option_delivers_the_message)

@@ -26,26 +26,7 @@ static double per_collective(const char *machine, const char *spec, int n, int c
 {
     struct machine_cfg m;
     tu_load_config(machine, NULL, 0, &m);
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_program *p = machine_generate(spec, n, ITERS, &m, &d);
-    ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
-    struct machine *mc = machine_build(&m, 1, &d);
-    ck_assert_msg(mc != NULL, "%s", d.text);
-    cc_check_enable(mc->cc, false);
-    struct core_machine w;
-    machine_view(mc, &w);
-    struct core_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 0};
-    struct core_result r;
-    core_run(&w, p, &o, &r, &d);
-    ck_assert_msg(!r.deadlock && !r.input_error && r.value_errors == 0 && r.iterations == ITERS,
-                  "%s -t %d on %s: deadlock %d, input error %d, value errors %llu: %s", spec, n,
-                  machine, r.deadlock, r.input_error, (unsigned long long)r.value_errors, d.text);
-    double t = r.latency.median / count;
-    core_result_free(&r);
-    machine_free(mc);
-    wl_program_free(p);
-    return t;
+    return tu_median(&m, spec, n, ITERS, false) / count;
 }
 
 /* On Barcelona at 32 threads, reduce-radix:radix=R,sync=SYNC,elements=E

@@ -190,6 +190,27 @@ void tu_run_program(const struct machine_cfg *m, const struct wl_program *p, boo
     machine_free(mc);
 }
 
+double tu_median(const struct machine_cfg *m, const char *spec, int n, long iters, bool check)
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_program *p = machine_generate(spec, n, iters, m, &d);
+    ck_assert_msg(p != NULL, "%s -t %d on %s: %s", spec, n, m->machine.name, d.text);
+    struct core_result r;
+    tu_run_program(m, p, check, &r, &d);
+    ck_assert_msg(!r.deadlock && !r.input_error && r.value_errors == 0 &&
+                      r.coherence_violations == 0 && r.iterations == (uint64_t)iters,
+                  "%s -t %d on %s: deadlock %d, input error %d, value errors %llu, violations "
+                  "%llu, iterations %llu: %s",
+                  spec, n, m->machine.name, r.deadlock, r.input_error,
+                  (unsigned long long)r.value_errors, (unsigned long long)r.coherence_violations,
+                  (unsigned long long)r.iterations, d.text);
+    double median = r.latency.median;
+    core_result_free(&r);
+    wl_program_free(p);
+    return median;
+}
+
 void tu_run_text(const struct machine_cfg *m, const char *name, const char *text,
                  struct core_result *res, struct sim_diag *d)
 {

@@ -40,6 +40,11 @@ void tu_load_config(const char *name, const char *const *sets, size_t nsets, str
  * watchdog is 100 ms of simulated time. */
 void tu_run_program(const struct machine_cfg *m, const struct wl_program *p, bool check_fatal,
                     struct core_result *res, struct sim_diag *d);
+/* Generates spec (a generator with its options) for n threads and `iters`
+ * iterations, runs it as tu_run_program does (the checker on and fatal when
+ * `check`) and returns the median latency (ns); the run must end right: no
+ * deadlock, input error, value error or violation, every iteration done. */
+double tu_median(const struct machine_cfg *m, const char *spec, int n, long iters, bool check);
 /* Parses trace text (named `name`) for m and runs it as tu_run_program does
  * with a fatal checker. */
 void tu_run_text(const struct machine_cfg *m, const char *name, const char *text,
