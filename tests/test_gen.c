@@ -106,6 +106,7 @@ static const struct variant variants[] = {
     {"barrier-extbutterfly", 1, {NULL}},
     {"reduce-linear:values=3", 1, {NULL}},
     {"reduce-extbutterfly:values=7", 1, {NULL}},
+    {"reduce-extbutterfly-separate:values=7", 1, {NULL}},
     {"reduce-flat:sync=loose,count=3", 1, {NULL}},
     {"reduce-radix:radix=3,elements=12,count=2", 1, {NULL}},
     {"barrier-radix:radix=4", 1, {NULL}},
@@ -493,7 +494,7 @@ START_TEST(test_list)
         snprintf(head, sizeof head, "\n%s  [seed 00", *name);
         ck_assert_msg(strstr(buf, head) != NULL, "%s missing from:\n%s", *name, buf);
     }
-    ck_assert_int_eq(count, 32);
+    ck_assert_int_eq(count, 33);
     ck_assert(strstr(buf, "    lines=1\n") != NULL);
     ck_assert(strstr(buf, "    shape=flat\n") != NULL);
     /* the help text is wrapped: join its lines */

@@ -209,6 +209,7 @@ START_TEST(test_checks_catch_broken_algorithms)
     } cases[] = {
         {"reduce-extbutterfly:values=3", "addline acc[t] step1[t]", 8},
         {"reduce-extbutterfly", "copy flag[t] acc[t]", 5},
+        {"reduce-extbutterfly-separate:values=3", "addline sum[t]", 5},
         {"reduce-linear:values=2", "addline acc[t] flag[j]", 4},
         {"reduce-radix:radix=2,sync=loose", "addline buf", 5},
         {"reduce-flat:elements=12", "addline buf", 3},
@@ -260,6 +261,10 @@ START_TEST(test_bad_specs)
     ck_assert_msg(strstr(d.text, "values=4 needs 40-byte lines (the flag and 4 words); this "
                                  "machine's lines hold 4 words (expected values=1..3)") != NULL,
                   "%s", d.text);
+    sim_diag_init(&d);
+    ck_assert(gen_trace("reduce-extbutterfly-separate:values=4", 4, 2, &small, &d) == NULL);
+    ck_assert_msg(strstr(d.text, "values=4 needs 40-byte lines (words 1..4;") != NULL, "%s",
+                  d.text);
 }
 END_TEST
 

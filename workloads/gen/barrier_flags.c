@@ -6,7 +6,8 @@
  * combining tree and butterfly barriers, Sec III's extended butterfly
  * barrier, and Sec IV's reductions that carry the values in the flag's own
  * line (linear centralized, extended butterfly, and the dissemination
- * barrier whose redundant paths make the sum wrong, Fig 8).
+ * barrier whose redundant paths make the sum wrong, Fig 8), and the
+ * separate reduction after a barrier they are compared with (Alg. 1).
  *
  * The paper's sense flags become epochs: a flag carries it+1 (or 2it+1 for
  * "arrived" and 2it+2 for "go" when one line serves both phases), so no
@@ -393,13 +394,79 @@ static void ebf_butterfly(struct gen *g, const struct ebf *e, const struct paylo
     free(peer);
 }
 
-/* The whole extended butterfly (Alg. 2): incoming phase (Alg. 3), the
- * masters' butterfly (Alg. 4), outgoing phase (Alg. 5). */
-static bool ebf_emit(struct gen *g, int values)
+/* The separate reduction's lines: acc in two halves of n lines, the
+ * iteration's parity choosing the half (ACC), so that a thread that writes
+ * the next iteration's values does not overwrite a line another thread is
+ * still adding (Alg. 1's second barrier does that job in the paper). */
+#define SEP_ACC "acc[%s+it%%2*n]"
+
+static void separate_decl(struct gen *g)
 {
+    gen_line(g, "acc", 2L * g->n,
+             "acc[t+it%2*n]: thread t's values in words 1..V (user data, M), a half per "
+             "iteration parity");
+    gen_line(g, "sum", g->n, "sum[t]: thread t's sum (its own line, M)");
+}
+
+/* Opens the iteration: values into this parity's acc line, sync, evict the
+ * flag lines (names[0..cnt), n lines each), prime acc and sum. */
+static void separate_open(struct gen *g, int values, const char *const *names, int cnt)
+{
+    char last[16], own[32];
+    snprintf(last, sizeof last, "%d", values);
+    snprintf(own, sizeof own, SEP_ACC, "t");
+    gen_iter_open(g);
+    gen_out(g, "all: write %s 0", own);
+    gen_for(g, "w", "1", last);
+    gen_out(g, "all: write %s.(w) t+1+it+w", own);
+    gen_end(g);
+    gen_sync(g);
+    for (int i = 0; i < cnt; i++)
+        gen_evict(g, names[i], g->n);
+    gen_out(g, "all: prime %s M", own);
+    gen_out(g, "all: prime sum[t] M");
+}
+
+/* Seed 002 Sec IV, Alg. 1 with the local sums its text proposes: after the
+ * barrier every thread adds every other thread's values line into its own
+ * sum[t] (its copy of its own values to start with). */
+static void separate_sum(struct gen *g, const struct payload *pl)
+{
+    char last[16], own[32], other[32];
+    snprintf(last, sizeof last, "%d", pl->values);
+    snprintf(own, sizeof own, SEP_ACC, "t");
+    snprintf(other, sizeof other, SEP_ACC, "j");
+    gen_note(g, "the separate reduction: every thread adds every other thread's values line");
+    gen_out(g, "all: copy %s sum[t] 1", own);
+    gen_for(g, "j", "0", "t-1");
+    gen_out(g, "all: addline sum[t] %s 1", other);
+    gen_end(g);
+    gen_for(g, "j", "t+1", "n-1");
+    gen_out(g, "all: addline sum[t] %s 1", other);
+    gen_end(g);
+    gen_mark(g);
+    gen_for(g, "w", "1", last);
+    gen_out(g, "all: expect sum[t].(w) == n*(n+1)/2+n*(it+w)");
+    gen_end(g);
+    gen_end(g);
+}
+
+/* The whole extended butterfly (Alg. 2): incoming phase (Alg. 3), the
+ * masters' butterfly (Alg. 4), outgoing phase (Alg. 5). With `separate`
+ * the flags travel bare and the values are reduced after the barrier
+ * (separate_sum). */
+static bool ebf_emit(struct gen *g, int values, bool separate)
+{
+    if (separate && values >= g->words)
+        return gen_fail(g,
+                        "values=%d needs %d-byte lines (words 1..%d; word 0 is left as "
+                        "reduce-extbutterfly leaves it for the flag); this machine's lines hold "
+                        "%d words (expected values=1..%d)",
+                        values, WL_WORD_BYTES * (values + 1), values, g->words, g->words - 1);
     if (!payload_fits(g, values))
         return false;
-    struct payload pl = payload_of(g, values);
+    struct payload vals = payload_of(g, values);
+    struct payload pl = payload_of(g, separate ? 0 : values);
     struct ebf e;
     ebf_init(g, &e);
     const char *names[1 + 32];
@@ -409,11 +476,17 @@ static bool ebf_emit(struct gen *g, int values)
         snprintf(steps[s], sizeof steps[s], "step%d", s);
         names[1 + s] = steps[s];
     }
-    frame_decl(g, &pl);
+    if (separate)
+        separate_decl(g);
+    else
+        frame_decl(g, &vals);
     gen_line(g, "flag", g->n, "flag[t]: 2it+1 once t arrived at its master, 2it+2 released");
     for (int s = 0; s < e.steps; s++)
         gen_line(g, steps[s], g->n, "step line of each master, written by its partner");
-    frame_open(g, &pl, names, 1 + e.steps);
+    if (separate)
+        separate_open(g, values, names, 1 + e.steps);
+    else
+        frame_open(g, &vals, names, 1 + e.steps);
     struct gen_who members = {e.members, e.nmem, NULL}, masters = {e.masters, e.nm, NULL};
     if (e.nmem) {
         gen_note(g, "incoming: the second thread of each pair notifies its master");
@@ -426,7 +499,10 @@ static bool ebf_emit(struct gen *g, int values)
         send(g, &pl, &masters, "flag[t+1]", "2*it+2");
         receive(g, &pl, &members, "flag[t]", "2*it+2", false);
     }
-    frame_close(g, &pl);
+    if (separate)
+        separate_sum(g, &vals);
+    else
+        frame_close(g, &vals);
     ebf_free(&e);
     return true;
 }
@@ -442,7 +518,7 @@ bool gen_emit_barrier_butterfly(struct gen *g)
                         "barrier-butterfly needs a power-of-two thread count, not %d threads "
                         "(barrier-extbutterfly takes any count)",
                         g->n);
-    return ebf_emit(g, 0);
+    return ebf_emit(g, 0, false);
 }
 
 /* barrier-extbutterfly (seed 002 Sec III, Fig 5): groups of at most two
@@ -451,7 +527,7 @@ bool gen_emit_barrier_butterfly(struct gen *g)
  * with compact affinity). On a power of two it is the butterfly. */
 bool gen_emit_barrier_extbutterfly(struct gen *g)
 {
-    return ebf_emit(g, 0);
+    return ebf_emit(g, 0, false);
 }
 
 /* reduce-extbutterfly (seed 002 Sec IV-D, Alg. 2-5): the extended
@@ -460,7 +536,19 @@ bool gen_emit_barrier_extbutterfly(struct gen *g)
  * receive at every butterfly step, and the release carries the sum. */
 bool gen_emit_reduce_extbutterfly(struct gen *g)
 {
-    return ebf_emit(g, g->a->values);
+    return ebf_emit(g, g->a->values, false);
+}
+
+/* reduce-extbutterfly-separate (seed 002 Sec IV, Alg. 1; the comparison
+ * of Sec IV's first paragraph): the same sum done apart from the
+ * synchronisation. Each thread's values are in its own line acc[t] before
+ * the extended butterfly barrier, whose flags travel bare; after it every
+ * thread adds the n-1 other lines into its own sum[t] (the text's "each
+ * thread reduces the values into a local variable", so no second
+ * barrier). */
+bool gen_emit_reduce_extbutterfly_separate(struct gen *g)
+{
+    return ebf_emit(g, g->a->values, true);
 }
 
 /* ---------------------------------------------------------------- dissemination */

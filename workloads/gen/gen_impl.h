@@ -221,6 +221,7 @@ bool gen_emit_barrier_butterfly(struct gen *g);
 bool gen_emit_barrier_extbutterfly(struct gen *g);
 bool gen_emit_reduce_linear(struct gen *g);
 bool gen_emit_reduce_extbutterfly(struct gen *g);
+bool gen_emit_reduce_extbutterfly_separate(struct gen *g);
 bool gen_emit_reduce_diss(struct gen *g);
 bool gen_emit_reduce_flat(struct gen *g);
 bool gen_emit_reduce_radix(struct gen *g);

@@ -6,10 +6,10 @@
  * generators are in one file per algorithm family: notify.c (ping-pong,
  * many-to-one, one-to-many), tree.c (tree shapes, notification trees),
  * barrier_dissemination.c, barrier_flags.c (centralized, linear,
- * combining, butterfly barriers and the reductions carried in their
- * flags), radix.c (flat and k-nomial barriers and reductions), bcast.c,
- * reduce.c, mpi_shm.c (the shared-memory MPI transfer) and rcce.c (the
- * SCC's RCCE collectives); the emit helpers in emit.c.
+ * combining, butterfly barriers, the reductions carried in their flags
+ * and the separate one after a barrier), radix.c (flat and k-nomial barriers and reductions),
+ * bcast.c, reduce.c, mpi_shm.c (the shared-memory MPI transfer) and rcce.c (the SCC's RCCE
+ * collectives); the emit helpers in emit.c.
  */
 #include "gen_impl.h"
 
@@ -276,6 +276,13 @@ static const struct gen_param par_group[] = {
 static const struct gen_param par_values[] = {
     {"values", "1", VALUES_HELP, "an integer 1..7", GP_INT(values, 1, GEN_MAX_VALUES)},
 };
+static const struct gen_param par_values_sep[] = {
+    {"values", "1",
+     "integers each thread contributes, in words 1..V of its own line (acc, one a thread and "
+     "iteration parity, so the next iteration's values do not overwrite a line still being "
+     "added); word 0 stays 0, where reduce-extbutterfly carries the flag, so the same V fit",
+     "an integer 1..7", GP_INT(values, 1, GEN_MAX_VALUES)},
+};
 static const struct gen_param par_bradix[] = {
     {"radix", "2",
      "radix R of the k-nomial tree (children t+j*R^l, j=1..R-1); R >= n-1 is the flat "
@@ -441,6 +448,11 @@ enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
       "Sec IV-D, Alg. 2-5",                                                                        \
       "extended butterfly all-reduce: flag and up to 7 values travel in one line through the "     \
       "groups, the masters' butterfly and the release; every thread ends with the sum")            \
+    X("reduce-extbutterfly-separate", reduce_extbutterfly_separate, PARAMS(par_values_sep), 2, 0,  \
+      P002, "Sec IV, Alg. 1",                                                                      \
+      "a barrier, then a separate reduction (what reduce-extbutterfly is compared with): the "     \
+      "extended butterfly barrier with bare flags, each thread's values in its own line; after "   \
+      "it every thread adds the other threads' lines into its own sum")                            \
     X("reduce-dissemination", reduce_diss, NO_PARAMS, 2, 0, P002, "Sec IV-C, Fig 8",               \
       "a sum carried through a dissemination barrier: redundant paths make it WRONG when the "     \
       "thread count is not a power of two (8 instead of 5 for five ones); its expect states the "  \
