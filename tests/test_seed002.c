@@ -25,19 +25,7 @@ static double median_on(const char *machine, const char *spec, int n, long iters
 {
     struct machine_cfg m;
     tu_load_config(machine, NULL, 0, &m);
-    struct sim_diag d;
-    sim_diag_init(&d);
-    struct wl_program *p = machine_generate(spec, n, iters, &m, &d);
-    ck_assert_msg(p != NULL, "%s: %s", spec, d.text);
-    struct core_result r;
-    tu_run_program(&m, p, true, &r, &d);
-    ck_assert_msg(!r.deadlock && !r.input_error && r.value_errors == 0 &&
-                      r.coherence_violations == 0 && r.iterations == (uint64_t)iters,
-                  "%s -t %d on %s: deadlock %d, input error %d, value errors %llu: %s", spec, n,
-                  machine, r.deadlock, r.input_error, (unsigned long long)r.value_errors, d.text);
-    double med = r.latency.median;
-    core_result_free(&r);
-    wl_program_free(p);
+    double med = tu_median(&m, spec, n, iters, true);
     printf("%s -t %d %-30s %8.1f ns\n", machine, n, spec, med);
     return med;
 }
