@@ -337,6 +337,24 @@ static void copy_result(const struct core_result *w, struct sweep_result *r)
 }
 
 /* A trace's point: parsed for the machine and run as `ccsim run` does. */
+/* Builds the machine (seed), runs p on it and keeps the result in r (whose
+ * status stays SWEEP_FAILED if the machine cannot be built). */
+static void run_program(const struct machine_cfg *m, const struct wl_program *p, uint64_t seed,
+                        struct sweep_result *r, struct sim_diag *d)
+{
+    struct machine *mc = machine_build(m, seed, d);
+    if (!mc)
+        return;
+    struct core_machine w;
+    machine_view(mc, &w);
+    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    struct core_result res;
+    core_run(&w, p, &o, &res, d);
+    copy_result(&res, r);
+    core_result_free(&res);
+    machine_free(mc);
+}
+
 static void run_trace(const struct machine_cfg *m, const char *path, uint64_t seed,
                       struct sweep_result *r, struct sim_diag *d)
 {
@@ -345,17 +363,8 @@ static void run_trace(const struct machine_cfg *m, const char *path, uint64_t se
     struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
                                (int)m->machine.threads_per_core};
     struct wl_program *p = wl_parse_file(path, &po, d);
-    struct machine *mc = p ? machine_build(m, seed, d) : NULL;
-    if (mc) {
-        struct core_machine w;
-        machine_view(mc, &w);
-        struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
-        struct core_result res;
-        core_run(&w, p, &o, &res, d);
-        copy_result(&res, r);
-        core_result_free(&res);
-        machine_free(mc);
-    }
+    if (p)
+        run_program(m, p, seed, r, d);
     wl_program_free(p);
 }
 
@@ -385,17 +394,7 @@ void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, 
     if (!p)
         return;
     r->status = SWEEP_FAILED;
-    struct machine *mc = machine_build(m, seed, d);
-    if (mc) {
-        struct core_machine w;
-        machine_view(mc, &w);
-        struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
-        struct core_result res;
-        core_run(&w, p, &o, &res, d);
-        copy_result(&res, r);
-        core_result_free(&res);
-        machine_free(mc);
-    }
+    run_program(m, p, seed, r, d);
     wl_program_free(p);
 }
 

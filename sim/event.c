@@ -375,6 +375,13 @@ void sim_schedule_ranked(struct sim_kernel *k, sim_time_t t, uint32_t rank, sim_
     k->pending++;
 }
 
+void sim_schedule_shuffled(struct sim_kernel *k, sim_time_t t, uint64_t seed, uint64_t who,
+                           sim_handler_fn fn, void *obj, uint64_t arg)
+{
+    uint64_t h = sim_rng_hash(seed, who, t);
+    sim_schedule_ranked(k, t, (uint32_t)(h % SIM_RANK_LIMIT), fn, obj, arg);
+}
+
 /* ------------------------------------------------------------- timers */
 
 static struct ticket *ticket_get(struct sim_kernel *k)

@@ -163,6 +163,10 @@ static inline void sim_schedule(struct sim_kernel *k, sim_time_t delay, sim_hand
 #define SIM_RANK_LIMIT (1u << 23)
 void sim_schedule_ranked(struct sim_kernel *k, sim_time_t t, uint32_t rank, sim_handler_fn fn,
                          void *obj, uint64_t arg);
+/* sim_schedule_ranked with the rank sim_rng_hash(seed, who, t) draws: where
+ * several `who`s act at the same t, their order is the seed's. */
+void sim_schedule_shuffled(struct sim_kernel *k, sim_time_t t, uint64_t seed, uint64_t who,
+                           sim_handler_fn fn, void *obj, uint64_t arg);
 /* A cancellable event: like sim_schedule_at, plus a handle for sim_cancel. */
 sim_event_id sim_timer_at(struct sim_kernel *k, sim_time_t t, sim_handler_fn fn, void *obj,
                           uint64_t arg);

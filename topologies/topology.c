@@ -82,8 +82,7 @@ void net_schedule_hop(struct net *n, sim_time_t t, sim_handler_fn fn, void *obj,
         sim_schedule_at(n->k, t, fn, obj, (uint64_t)(uintptr_t)m);
         return;
     }
-    uint64_t h = sim_rng_hash(n->arb_seed, (uint64_t)m->src, t);
-    sim_schedule_ranked(n->k, t, (uint32_t)(h % SIM_RANK_LIMIT), fn, obj, (uint64_t)(uintptr_t)m);
+    sim_schedule_shuffled(n->k, t, n->arb_seed, (uint64_t)m->src, fn, obj, (uint64_t)(uintptr_t)m);
 }
 
 void net_deliver_at(struct net *n, struct sim_msg *m, sim_time_t t)

@@ -267,8 +267,8 @@ static void start_access(struct thr *t, struct cc_req *req)
         sim_schedule_at(m->k, at, access_at, req, 0);
         return;
     }
-    uint64_t h = sim_rng_hash(m->seed ^ 0x636f7265 /* "core" */, (uint64_t)t->core, at);
-    sim_schedule_ranked(m->k, at, (uint32_t)(h % SIM_RANK_LIMIT), access_at, req, 0);
+    sim_schedule_shuffled(m->k, at, m->seed ^ 0x636f7265 /* "core" */, (uint64_t)t->core, access_at,
+                          req, 0);
 }
 
 static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_t v, uint64_t v2)
