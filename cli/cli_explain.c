@@ -22,7 +22,7 @@ struct narrator {
     int only_decl;       /* -1: every declaration */
     int64_t only_line;   /* -1: every line of it */
     sim_time_t from, to; /* the window, ps */
-    int thread, core;    /* --thread and its core, or -1 */
+    int thread, core;    /* --thread and its core's cache node, or -1 */
     bool want_iteration; /* --iteration */
     int64_t iteration;   /* as the trace counts it */
     bool in_iteration;   /* the iteration that is open is the one asked for */
@@ -131,8 +131,9 @@ static int resolve_thread(struct narrator *n, const struct cli_session *ss, int6
         return cli_usage_error("explain", "--thread %lld: the trace has %d thread%s (0..%d)",
                                (long long)thread, threads, threads == 1 ? "" : "s", threads - 1);
     n->thread = (int)thread;
-    n->core =
+    int core =
         wl_program_pinned(n->p) ? wl_program_pin(n->p, n->thread).core : n->thread % ss->w.cores;
+    n->core = core / ss->w.cores_per_cache;
     return 0;
 }
 
@@ -140,6 +141,9 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
 {
     printf("ccsim explain: %s on %s (%s, %s); times in ns\n", cli_workload_name(a),
            ss->m.machine.name, ss->m.machine.protocol, ss->m.machine.topology);
+    int cpc = ss->w.cores_per_cache;
+    if (cpc > 1)
+        printf("  cores share caches: cache N serves cores %d*N..%d*N+%d\n", cpc, cpc, cpc - 1);
     if (a->only_line)
         printf("  only line %s\n", a->only_line);
     if (a->explain_thread >= 0)
@@ -216,7 +220,8 @@ int cli_explain(int argc, char **argv)
     n.nc = (struct narrate_ctx){
         .p = ss.p,
         .names = &n.names,
-        .cores = ss.w.cores,
+        .cores = ss.w.cores / ss.w.cores_per_cache,
+        .shared_caches = ss.w.cores_per_cache > 1,
         .tiles = cc_place_count(ss.mc->cc, CC_LINE_MPB) > 0 ? ss.mc->params.homes : 0,
         .wide = a.wide};
     if (a.only_line)

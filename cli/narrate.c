@@ -44,6 +44,14 @@ static const char *chunk_at(const struct text *t, int i)
 
 /* ------------------------------------------------------------ names */
 
+/* What a cache node is called: a core's own cache is named by its core. */
+static const char *cache_word(const struct narrate_ctx *n, bool plural)
+{
+    if (n->shared_caches)
+        return plural ? "caches" : "cache";
+    return plural ? "cores" : "core";
+}
+
 void narrate_who(const struct narrate_ctx *n, int node, bool home, char *buf, size_t size)
 {
     if (home && n->tiles && node - n->cores >= n->tiles)
@@ -53,7 +61,7 @@ void narrate_who(const struct narrate_ctx *n, int node, bool home, char *buf, si
     else if (home)
         snprintf(buf, size, "home %d", node - n->cores);
     else
-        snprintf(buf, size, "core %d", node);
+        snprintf(buf, size, "%s %d", cache_word(n, false), node);
 }
 
 static void node_name(const struct narrate_ctx *n, int node, char *buf, size_t size)
@@ -186,7 +194,7 @@ static void set_text(const struct narrate_ctx *n, const struct cc_dir_view *v, c
                      size_t size)
 {
     if (v->sharers > 8) {
-        snprintf(buf, size, "{%d cores}", v->sharers);
+        snprintf(buf, size, "{%d %s}", v->sharers, cache_word(n, true));
         return;
     }
     size_t len = (size_t)snprintf(buf, size, "{");
@@ -207,10 +215,11 @@ static void dir_text(const struct narrate_ctx *n, const struct cc_dir_view *v, c
     size_t len = 0;
     buf[0] = '\0';
     if (v->owner >= 0)
-        len += (size_t)snprintf(buf + len, size - len, "owner core %d", v->owner);
+        len += (size_t)snprintf(buf + len, size - len, "owner %s %d", cache_word(n, false),
+                                v->owner);
     if (v->forwarder >= 0 && len < size)
-        len += (size_t)snprintf(buf + len, size - len, "%sforwarder core %d", len ? ", " : "",
-                                v->forwarder);
+        len += (size_t)snprintf(buf + len, size - len, "%sforwarder %s %d", len ? ", " : "",
+                                cache_word(n, false), v->forwarder);
     if (v->sharers > 0 && len < size) {
         set_text(n, v, set, sizeof set);
         snprintf(buf + len, size - len, "%ssharers %s", len ? ", " : "", set);
@@ -228,10 +237,10 @@ static bool same_sharers(const struct narrate_ctx *n, const struct cc_dir_view *
     return true;
 }
 
-static void core_or_none(int core, char *buf, size_t size)
+static void core_or_none(const struct narrate_ctx *n, int core, char *buf, size_t size)
 {
     if (core >= 0)
-        snprintf(buf, size, "core %d", core);
+        snprintf(buf, size, "%s %d", cache_word(n, false), core);
     else
         snprintf(buf, size, "none");
 }
@@ -245,13 +254,13 @@ static void dir_changes(const struct narrate_ctx *n, struct text *t, const struc
         chunk(t, "%s was evicting: it keeps no copy", x);
     }
     if (a->owner != b->owner) {
-        core_or_none(a->owner, x, sizeof x);
-        core_or_none(b->owner, y, sizeof y);
+        core_or_none(n, a->owner, x, sizeof x);
+        core_or_none(n, b->owner, y, sizeof y);
         chunk(t, "owner %s -> %s", x, y);
     }
     if (a->forwarder != b->forwarder) {
-        core_or_none(a->forwarder, x, sizeof x);
-        core_or_none(b->forwarder, y, sizeof y);
+        core_or_none(n, a->forwarder, x, sizeof x);
+        core_or_none(n, b->forwarder, y, sizeof y);
         chunk(t, "forwarder %s -> %s", x, y);
     }
     if (!same_sharers(n, a, b)) {
@@ -368,9 +377,9 @@ static void node_list(const struct narrate_ctx *n, const struct cc_sent *s, int 
     int base = cores ? 0 : n->cores;
     size_t len = 0;
     if (count > 4)
-        len = (size_t)snprintf(buf, size, "%d %s: ", count, cores ? "cores" : "homes");
+        len = (size_t)snprintf(buf, size, "%d %s: ", count, cores ? cache_word(n, true) : "homes");
     else
-        len = (size_t)snprintf(buf, size, "%s ", cores ? "cores" : "homes");
+        len = (size_t)snprintf(buf, size, "%s ", cores ? cache_word(n, true) : "homes");
     for (int k = 0; k < count && len < size;) {
         int e = k;
         while (count > 4 && e + 1 < count && s[e + 1].dst == s[e].dst + 1)

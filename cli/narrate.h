@@ -33,7 +33,8 @@ struct narrate_legend {
 struct narrate_ctx {
     const struct wl_program *p;
     const struct sim_map *names; /* line number -> line index + 1 */
-    int cores;
+    int cores; /* cache nodes: 0..cores-1 (a core's own, or shared by several) */
+    bool shared_caches; /* caches serve several cores: a cache node is "cache N" */
     int tiles; /* the SCC: homes are tiles, then memory controllers; else 0 */
     bool wide; /* every gloss inline, no wrapping */
     struct narrate_legend legend;
@@ -43,7 +44,8 @@ struct narrate_ctx {
 void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f);
 /* Prints the legend of the names the steps used. */
 void narrate_legend_print(const struct narrate_ctx *n, FILE *f);
-/* A node as a reader names it: "core 3", "home 0", "tile 5", "mc 1". */
+/* A node as a reader names it: "core 3" ("cache 3" where cores share
+ * caches), "home 0", "tile 5", "mc 1". */
 void narrate_who(const struct narrate_ctx *n, int node, bool home, char *buf, size_t size);
 /* A line by the trace's name ("data[2]"), or "#N" for a line it does not name. */
 void narrate_line_name(const struct narrate_ctx *n, uint64_t line, char *buf, size_t size);

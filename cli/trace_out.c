@@ -226,10 +226,11 @@ static struct track *track_get(struct trace_out *t, int64_t line, int node)
         snprintf(name, sizeof name, "line %s", lname);
         meta_name(t, "process_name", line_pid(line), 0, name);
     }
-    if (node < t->w->cores)
-        snprintf(name, sizeof name, "core %d", node);
+    int cpc = t->w->cores_per_cache > 1 ? t->w->cores_per_cache : 1, caches = t->w->cores / cpc;
+    if (node < caches)
+        snprintf(name, sizeof name, "%s %d", cpc > 1 ? "cache" : "core", node);
     else
-        snprintf(name, sizeof name, "home %d", node - t->w->cores);
+        snprintf(name, sizeof name, "home %d", node - caches);
     meta_name(t, "thread_name", line_pid(line), node, name);
     return tr;
 }

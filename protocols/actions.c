@@ -29,15 +29,24 @@ static void request_done(struct sim_kernel *k, void *obj, uint64_t arg)
     r->done(k, r);
 }
 
+/* Core's L1 tag filter: l1_sets * l1_ways tags of its own among its cache's. */
+static size_t l1_base(const struct cc_system *s, const struct cc_cache *cache, int core,
+                      uint64_t line)
+{
+    size_t per_core = (size_t)s->p.l1_sets * s->p.l1_ways;
+    size_t slot = (size_t)(core - cache->id * s->p.cores_per_cache);
+    return slot * per_core + (size_t)(line & (s->p.l1_sets - 1)) * s->p.l1_ways;
+}
+
 /* Hit latency: the L1 tag filter decides between l1 and the coherent level;
  * the line is in the L1 afterwards. */
-unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, uint64_t line)
+unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line)
 {
     if (!cache->l1_tags)
         return s->p.hit_cycles;
-    unsigned set = (unsigned)(line & (s->p.l1_sets - 1));
-    uint64_t *tags = &cache->l1_tags[(size_t)set * s->p.l1_ways];
-    uint64_t *lru = &cache->l1_lru[(size_t)set * s->p.l1_ways];
+    size_t base = l1_base(s, cache, core, line);
+    uint64_t *tags = &cache->l1_tags[base];
+    uint64_t *lru = &cache->l1_lru[base];
     unsigned victim = 0;
     for (unsigned w = 0; w < s->p.l1_ways; w++) {
         if (tags[w] == line + 1) {
@@ -50,6 +59,21 @@ unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, uint64_t line)
     tags[victim] = line + 1;
     lru[victim] = ++cache->tick;
     return s->p.hit_cycles;
+}
+
+void cc_l1_drop_others(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line)
+{
+    if (!cache->l1_tags || s->p.cores_per_cache == 1)
+        return;
+    int first = cache->id * s->p.cores_per_cache;
+    for (int other = first; other < first + s->p.cores_per_cache; other++) {
+        if (other == core)
+            continue;
+        uint64_t *tags = &cache->l1_tags[l1_base(s, cache, other, line)];
+        for (unsigned w = 0; w < s->p.l1_ways; w++)
+            if (tags[w] == line + 1)
+                tags[w] = 0;
+    }
 }
 
 void cc_op_apply(struct cc_req *r, uint8_t *line, unsigned line_bytes)
@@ -103,7 +127,7 @@ static void perform_on_line(struct cc_system *s, struct cc_req *r, struct cc_lin
         return;
     SIM_ASSERT(cc_state_writable(cl->state));
     if (s->check)
-        cc_check_store(s, r->core, cl->line, cl->data);
+        cc_check_store(s, cc_cache_of_core(s, r->core), cl->line, cl->data);
 }
 
 static void cc_perform_request(struct cc_ctx *c)
@@ -117,9 +141,12 @@ static void cc_perform_request(struct cc_ctx *c)
     perform_on_line(s, r, cl);
     cl->lru = ++c->cache->tick;
     c->performed = true;
-    if (!cc_op_reads(r->op) && r->op != CC_FLUSH)
-        cc_fire_watches(s, c->cache, cl->line); /* a sibling hardware thread may wait on it */
-    unsigned cycles = cc_l1_touch(s, c->cache, cl->line);
+    bool writes = !cc_op_reads(r->op) && r->op != CC_FLUSH;
+    if (writes)
+        cc_fire_watches(s, c->cache, cl->line); /* a sibling thread or core may wait on it */
+    if (writes || r->missed)
+        cc_l1_drop_others(s, c->cache, r->core, cl->line);
+    unsigned cycles = cc_l1_touch(s, c->cache, r->core, cl->line);
     if (r->missed)
         cycles = 0; /* the fill brought it: answered with the fill */
     else
@@ -288,14 +315,14 @@ static void hc_probe_others(struct cc_ctx *c)
     struct cc_dir *d = c->dir;
     if (s->p.probe_filter)
         return;
-    int cps = s->p.cores / (s->p.sockets > 0 ? s->p.sockets : 1), probed = -1;
-    for (int core = 0; core < s->p.cores; core++) {
-        if (core == d->tx.requester || core == d->owner || cc_is_sharer(s, d, core))
+    int cps = s->ncaches / (s->p.sockets > 0 ? s->p.sockets : 1), probed = -1;
+    for (int cache = 0; cache < s->ncaches; cache++) {
+        if (cache == d->tx.requester || cache == d->owner || cc_is_sharer(s, d, cache))
             continue;
-        if (s->p.probe_per_socket && core / cps == probed)
+        if (s->p.probe_per_socket && cache / cps == probed)
             continue;
-        probed = core / cps;
-        cc_send(s, M_PROBE, c->home->id, core, c->line, d->tx.requester, NULL, 0);
+        probed = cache / cps;
+        cc_send(s, M_PROBE, c->home->id, cache, c->line, d->tx.requester, NULL, 0);
         d->tx.pending++;
         s->stats.probes++;
     }
@@ -339,9 +366,9 @@ static void inv_all_but(struct cc_ctx *c, int keep)
     struct cc_system *s = c->sys;
     struct cc_dir *d = c->dir;
     int req = d->tx.requester;
-    for (int core = 0; core < s->p.cores; core++)
-        if (core != req && core != keep && (cc_is_sharer(s, d, core) || d->owner == core))
-            send_inv(c, core);
+    for (int cache = 0; cache < s->ncaches; cache++)
+        if (cache != req && cache != keep && (cc_is_sharer(s, d, cache) || d->owner == cache))
+            send_inv(c, cache);
 }
 
 static void hc_inv_sharers(struct cc_ctx *c)

@@ -227,12 +227,12 @@ struct cc_watch {
 
 struct cc_cache {
     struct cc_system *sys;
-    int id;                /* = core = node id */
+    int id;                /* = node id (= core where each core has its own cache) */
     struct cc_line *lines; /* sets * ways */
     uint64_t *tags;        /* sets * ways: line + 1 of a valid way, 0 for a free one (mirrors
                               lines[].valid and .line, compact for lookups) */
     uint8_t *data;         /* sets * ways * line_bytes */
-    uint64_t *l1_tags;     /* l1_sets * l1_ways, line+1 (0 = empty) */
+    uint64_t *l1_tags;     /* per core of the cache: l1_sets * l1_ways, line+1 (0 = empty) */
     uint64_t *l1_lru;
     struct cc_req **set_waiting; /* per set: requests waiting for a free way */
     struct cc_watch *watches;
@@ -329,7 +329,8 @@ struct cc_system {
     const struct cc_protocol *proto;
     const struct cc_row *cache_cell[CS_COUNT][CE_COUNT];
     const struct cc_row *home_cell[HS_COUNT][HE_COUNT];
-    struct cc_cache *caches;
+    struct cc_cache *caches; /* ncaches: cache i serves cores i * cores_per_cache .. + cpc - 1 */
+    int ncaches;             /* = p.cores / p.cores_per_cache; nodes 0..ncaches-1 */
     struct cc_home *homes;
     size_t sharer_words;
     struct sim_msg_pool msgs;
@@ -521,7 +522,23 @@ void cc_read_memory(struct cc_ctx *c);
 void cc_supply_from_memory(struct cc_ctx *c, int reader);
 /* Wakes the watchers of line in cache c (its copy changed or left). */
 void cc_fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line);
-unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, uint64_t line);
+/* The cache that serves a core, and the core's slot among its cores. */
+static inline int cc_cache_of_core(const struct cc_system *s, int core)
+{
+    return core / s->p.cores_per_cache;
+}
+/* A hit's latency for core's access to line (its L1 filter decides), the
+ * line in that core's L1 afterwards. */
+unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);
+/* The line leaves the L1 filters of cache's other cores (a store by core, or
+ * a fill the others' stale copies predate). */
+void cc_l1_drop_others(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);
+/* "core" where each core has its own cache, "cache" where cores share one:
+ * what a cache's number names in messages. */
+static inline const char *cc_cache_word(const struct cc_system *s)
+{
+    return s->p.cores_per_cache > 1 ? "cache" : "core";
+}
 void cc_write_memory_event(struct cc_ctx *c);
 struct cc_home *cc_home_of(struct cc_system *s, uint64_t line);
 struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line);
@@ -541,8 +558,10 @@ extern const char cc_murphi_home_event[];
 
 /* The checker (checker.c). */
 void cc_check_load(struct cc_system *s, int core, uint64_t line, unsigned word, uint64_t value);
-void cc_check_store(struct cc_system *s, int core, uint64_t line, const uint8_t *data);
-void cc_check_fill(struct cc_system *s, int core, uint64_t line, const uint8_t *data);
+void cc_check_store(struct cc_system *s, int cache, uint64_t line, const uint8_t *data);
+void cc_check_fill(struct cc_system *s, int cache, uint64_t line, const uint8_t *data);
+/* The state letter of line in cache (cc_state_of's, by cache number). */
+char cc_cache_state_of(const struct cc_system *s, int cache, uint64_t line);
 void cc_check_states(struct cc_system *s, uint64_t line);
 uint8_t *cc_shadow(struct cc_system *s, uint64_t line);
 void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)

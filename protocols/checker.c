@@ -28,8 +28,8 @@ uint8_t *cc_shadow(struct cc_system *s, uint64_t line)
 static void report_line(struct cc_system *s, uint64_t line)
 {
     fprintf(stderr, "  caches:");
-    for (int c = 0; c < s->p.cores; c++) {
-        char st = cc_state_of(s, c, line);
+    for (int c = 0; c < s->ncaches; c++) {
+        char st = cc_cache_state_of(s, c, line);
         if (st != 'I')
             fprintf(stderr, " %d:%c", c, st);
     }
@@ -70,22 +70,23 @@ void cc_check_load(struct cc_system *s, int core, uint64_t line, unsigned word, 
                      (unsigned long long)value, (unsigned long long)want);
 }
 
-void cc_check_store(struct cc_system *s, int core, uint64_t line, const uint8_t *data)
+void cc_check_store(struct cc_system *s, int cache, uint64_t line, const uint8_t *data)
 {
     s->stats.checks++;
-    for (int c = 0; c < s->p.cores; c++) {
-        char st = cc_state_of(s, c, line);
-        if (c != core && st != 'I' && st != 'T')
-            cc_violation(s, line, "core %d wrote while core %d holds a %c copy", core, c, st);
+    for (int c = 0; c < s->ncaches; c++) {
+        char st = cc_cache_state_of(s, c, line);
+        if (c != cache && st != 'I' && st != 'T')
+            cc_violation(s, line, "%s %d wrote while %s %d holds a %c copy", cc_cache_word(s),
+                         cache, cc_cache_word(s), c, st);
     }
     memcpy(cc_shadow(s, line), data, s->p.line_bytes);
 }
 
-void cc_check_fill(struct cc_system *s, int core, uint64_t line, const uint8_t *data)
+void cc_check_fill(struct cc_system *s, int cache, uint64_t line, const uint8_t *data)
 {
     s->stats.checks++;
     if (memcmp(cc_shadow(s, line), data, s->p.line_bytes) != 0)
-        cc_violation(s, line, "core %d was filled with a stale copy", core);
+        cc_violation(s, line, "%s %d was filled with a stale copy", cc_cache_word(s), cache);
 }
 
 /* Single writer or many readers. Transient states that can still be read
@@ -94,7 +95,7 @@ void cc_check_states(struct cc_system *s, uint64_t line)
 {
     int writers = 0, readers = 0, writer = -1;
     s->stats.checks++;
-    for (int c = 0; c < s->p.cores; c++) {
+    for (int c = 0; c < s->ncaches; c++) {
         struct cc_cache *cache = &s->caches[c];
         struct cc_line *set = &cache->lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
         for (unsigned w = 0; w < s->p.ways; w++) {
@@ -108,6 +109,6 @@ void cc_check_states(struct cc_system *s, uint64_t line)
         }
     }
     if (writers > 1 || (writers == 1 && readers > 0))
-        cc_violation(s, line, "%d writable and %d readable copies (a writer: core %d)", writers,
-                     readers, writer);
+        cc_violation(s, line, "%d writable and %d readable copies (a writer: %s %d)", writers,
+                     readers, cc_cache_word(s), writer);
 }

@@ -7,8 +7,11 @@
  * alike, executed by one runtime (runtime.c). Adding a protocol means adding
  * a file of tables (mesi.c, mesif.c, moesi.c, gols.c), not branches here.
  *
- * The system: one private cache controller per core (the coherent level; an
- * L1 tag filter in front of it only decides the hit latency), and `homes`
+ * The system: one cache controller per `cores_per_cache` cores (the coherent
+ * level: private to a core, or shared by the cores of a die, a tile or a
+ * core complex), each core with its own L1 tag filter in front of it that
+ * only decides the hit latency (a store drops the line from the other
+ * cores' filters: their next access pays the shared level's), and `homes`
  * home controllers. A line's home is chosen by a hash of its number. A home
  * keeps a directory entry per line, serves one transaction per line at a
  * time (others wait in the line's queue: contention emerges there) and
@@ -96,7 +99,8 @@ struct cc_protocol; /* a pair of tables */
 
 struct cc_params {
     const struct cc_protocol *protocol;
-    int cores;
+    int cores;           /* physical cores: the ids cc_req.core and the calls below take */
+    int cores_per_cache; /* cores sharing one coherent cache (0 or 1: a cache per core) */
     int homes;
     unsigned line_bytes;
     struct sim_clock clock; /* core, cache and home clock */

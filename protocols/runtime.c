@@ -169,7 +169,7 @@ int cc_sharer_count(const struct cc_system *s, const struct cc_dir *d)
 
 int cc_first_sharer(const struct cc_system *s, const struct cc_dir *d, int except)
 {
-    for (int c = 0; c < s->p.cores; c++)
+    for (int c = 0; c < s->ncaches; c++)
         if (c != except && cc_is_sharer(s, d, c))
             return c;
     return -1;
@@ -223,7 +223,7 @@ void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int
     s->sent[type]++;
     if (type == M_INV || type == M_FWD_GETX)
         s->stats.invalidations++; /* a copy taken away for a write */
-    if (type == M_DATA_M && src < s->p.cores)
+    if (type == M_DATA_M && src < s->ncaches)
         s->stats.handoffs++; /* the line, to write, from cache to cache */
     if (s->check)
         log_message(s, m);
@@ -585,7 +585,7 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
     r->from_writer = false;
     r->missed = false;
     r->next = NULL;
-    process_request(s, &s->caches[r->core], r);
+    process_request(s, &s->caches[cc_cache_of_core(s, r->core)], r);
 }
 
 int cc_cache_event_of(int type)
@@ -701,7 +701,7 @@ int cc_home_event_for(int type, const struct cc_sender *w)
 static int home_event_of(struct cc_system *s, struct cc_dir *d, struct sim_msg *m)
 {
     int src = m->src;
-    struct cc_sender w = {.sharer = src >= 0 && src < s->p.cores && cc_is_sharer(s, d, src),
+    struct cc_sender w = {.sharer = src >= 0 && src < s->ncaches && cc_is_sharer(s, d, src),
                           .owner = d->owner == src,
                           .forwarder = d->forwarder == src,
                           .any_owner = d->owner >= 0,
@@ -969,11 +969,14 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
     expand_table(&s->proto->cache, &s->cache_cell[0][0], CS_COUNT, CE_COUNT, "cache",
                  s->proto->name);
     expand_table(&s->proto->home, &s->home_cell[0][0], HS_COUNT, HE_COUNT, "home", s->proto->name);
-    s->sharer_words = ((size_t)p->cores + 63) / 64;
+    SIM_ASSERT(p->cores % s->p.cores_per_cache == 0);
+    s->ncaches = p->cores / s->p.cores_per_cache;
+    s->sharer_words = ((size_t)s->ncaches + 63) / 64;
     s->obs_bits = sim_xcalloc(s->sharer_words, sizeof *s->obs_bits);
-    s->caches = sim_xcalloc((size_t)p->cores, sizeof *s->caches);
+    s->caches = sim_xcalloc((size_t)s->ncaches, sizeof *s->caches);
     size_t nlines = (size_t)p->sets * p->ways;
-    for (int i = 0; i < p->cores; i++) {
+    size_t l1_tags = (size_t)p->l1_sets * p->l1_ways * (size_t)s->p.cores_per_cache;
+    for (int i = 0; i < s->ncaches; i++) {
         struct cc_cache *c = &s->caches[i];
         c->id = i;
         c->sys = s;
@@ -984,8 +987,8 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
             c->lines[j].data = c->data + j * p->line_bytes;
         c->set_waiting = sim_xcalloc(p->sets, sizeof *c->set_waiting);
         if (p->l1_sets && p->l1_ways) {
-            c->l1_tags = sim_xcalloc((size_t)p->l1_sets * p->l1_ways, sizeof *c->l1_tags);
-            c->l1_lru = sim_xcalloc((size_t)p->l1_sets * p->l1_ways, sizeof *c->l1_lru);
+            c->l1_tags = sim_xcalloc(l1_tags, sizeof *c->l1_tags);
+            c->l1_lru = sim_xcalloc(l1_tags, sizeof *c->l1_lru);
         }
         net_attach(net, i, cache_deliver, c);
     }
@@ -1026,7 +1029,7 @@ static void free_bytes(uint64_t key, void *val, void *ctx)
 
 void cc_coh_destroy(struct cc_system *s)
 {
-    for (int i = 0; i < s->p.cores; i++) {
+    for (int i = 0; i < s->ncaches; i++) {
         struct cc_cache *c = &s->caches[i];
         while (c->watches) {
             struct cc_watch *w = c->watches;

@@ -89,7 +89,7 @@ static void coh_print_outstanding(const struct cc_system *s, FILE *f)
 {
     fprintf(f, "transactions in flight:\n");
     int shown = 0;
-    for (int i = 0; i < s->p.cores; i++) {
+    for (int i = 0; i < s->ncaches; i++) {
         const struct cc_cache *c = &s->caches[i];
         for (size_t j = 0; j < (size_t)s->p.sets * s->p.ways; j++) {
             const struct cc_line *cl = &c->lines[j];
@@ -99,7 +99,7 @@ static void coh_print_outstanding(const struct cc_system *s, FILE *f)
             for (const struct cc_req *r = cl->waiting; r; r = r->next)
                 waiting++;
             if (shown++ < 64)
-                fprintf(f, "  core %d line 0x%llx: %s, %d request(s) waiting\n", i,
+                fprintf(f, "  %s %d line 0x%llx: %s, %d request(s) waiting\n", cc_cache_word(s), i,
                         (unsigned long long)cl->line, cc_cache_state_names[cl->state], waiting);
         }
     }
@@ -112,14 +112,14 @@ static void coh_print_outstanding(const struct cc_system *s, FILE *f)
 
 /* ------------------------------------------------------------ queries */
 
-static struct cc_line *find_line(const struct cc_system *s, int core, uint64_t line)
+static struct cc_line *find_line(const struct cc_system *s, int cache, uint64_t line)
 {
-    return cc_way_find(s, &s->caches[core], line);
+    return cc_way_find(s, &s->caches[cache], line);
 }
 
-static char coh_state_of(const struct cc_system *s, int core, uint64_t line)
+char cc_cache_state_of(const struct cc_system *s, int cache, uint64_t line)
 {
-    const struct cc_line *cl = find_line(s, core, line);
+    const struct cc_line *cl = find_line(s, cache, line);
     if (!cl)
         return 'I';
     if (cl->state >= CS_IS_D)
@@ -127,7 +127,12 @@ static char coh_state_of(const struct cc_system *s, int core, uint64_t line)
     return cc_cache_state_names[cl->state][0];
 }
 
-/* The core that holds the current value of a quiet line, or -1 for memory:
+static char coh_state_of(const struct cc_system *s, int core, uint64_t line)
+{
+    return cc_cache_state_of(s, cc_cache_of_core(s, core), line);
+}
+
+/* The cache that holds the current value of a quiet line, or -1 for memory:
  * the owner (E, M, O), else any sharer of a GOLS line (dirty, shared). */
 static int current_holder(const struct cc_system *s, const struct cc_dir *d)
 {
@@ -156,7 +161,7 @@ static uint64_t coh_peek_word(const struct cc_system *s, uint64_t line, unsigned
         memcpy(&v, (cl ? cl->data : q->memory) + 8 * word, 8);
         return v;
     }
-    for (int c = 0; c < s->p.cores; c++) {
+    for (int c = 0; c < s->ncaches; c++) {
         const struct cc_line *cl = find_line(s, c, line);
         if (cl && (cl->state == CS_M || cl->state == CS_O || cl->state == CS_E ||
                    cl->state == CS_MI_A || cl->state == CS_OI_A)) {
@@ -165,7 +170,7 @@ static uint64_t coh_peek_word(const struct cc_system *s, uint64_t line, unsigned
         }
     }
     /* GOLS: a dirty line shared by caches; any holder has it */
-    for (int c = 0; c < s->p.cores; c++) {
+    for (int c = 0; c < s->ncaches; c++) {
         const struct cc_line *cl = find_line(s, c, line);
         if (cl && cc_state_readable(cl->state)) {
             memcpy(&v, cl->data + 8 * word, 8);
@@ -179,7 +184,7 @@ static uint64_t coh_peek_word(const struct cc_system *s, uint64_t line, unsigned
 static bool coh_local_word(const struct cc_system *s, int core, uint64_t line, unsigned word,
                            uint64_t *value)
 {
-    const struct cc_line *cl = find_line(s, core, line);
+    const struct cc_line *cl = find_line(s, cc_cache_of_core(s, core), line);
     if (!cl || !cc_state_readable(cl->state))
         return false;
     memcpy(value, cl->data + 8 * word, 8);
@@ -188,7 +193,8 @@ static bool coh_local_word(const struct cc_system *s, int core, uint64_t line, u
 
 static void coh_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn fn, void *ctx)
 {
-    const struct cc_line *cl = find_line(s, core, line);
+    int cache = cc_cache_of_core(s, core);
+    const struct cc_line *cl = find_line(s, cache, line);
     if (!cl || !cc_state_readable(cl->state)) {
         fn(s->k, ctx);
         return;
@@ -197,8 +203,8 @@ static void coh_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn 
     w->line = line;
     w->fn = fn;
     w->ctx = ctx;
-    w->next = s->caches[core].watches;
-    s->caches[core].watches = w;
+    w->next = s->caches[cache].watches;
+    s->caches[cache].watches = w;
 }
 
 /* ------------------------------------------------------------ methodology */
@@ -222,12 +228,12 @@ static struct cc_dir *dir_of(struct cc_system *s, uint64_t line)
     return cc_dir_get(s, cc_home_of(s, line), line);
 }
 
-static void drop_copy(struct cc_system *s, int core, struct cc_line *cl, struct cc_dir *d)
+static void drop_copy(struct cc_system *s, int cache, struct cc_line *cl, struct cc_dir *d)
 {
     if (cl->state == CS_M || cl->state == CS_O || (cl->state == CS_S && d->state == HS_GOLS))
         memcpy(d->memory, cl->data, s->p.line_bytes);
     cl->state = CS_I;
-    struct cc_cache *c = &s->caches[core];
+    struct cc_cache *c = &s->caches[cache];
     cc_way_free(c, cl);
     struct cc_watch **pp = &c->watches;
     while (*pp) {
@@ -264,11 +270,11 @@ static void coh_evict_line(struct cc_system *s, uint64_t line)
     d->in_llc = false; /* back in memory */
 }
 
-/* A way for the line in core's cache, dropping the LRU stable line of a
- * full set at no cost (its data goes home). */
-static struct cc_line *place_line(struct cc_system *s, int core, uint64_t line)
+/* A way for the line in a cache, dropping the LRU stable line of a full
+ * set at no cost (its data goes home). */
+static struct cc_line *place_line(struct cc_system *s, int cache, uint64_t line)
 {
-    struct cc_cache *c = &s->caches[core];
+    struct cc_cache *c = &s->caches[cache];
     struct cc_line *set = &c->lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
     struct cc_line *victim = NULL;
     for (unsigned w = 0; w < s->p.ways; w++) {
@@ -291,24 +297,28 @@ static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char st
     bool shared_ok = state == 'S' && (d->state == HS_I || d->state == HS_S);
     if (!shared_ok)
         coh_evict_line(s, line);
-    struct cc_line *cl = find_line(s, core, line);
+    int cache = cc_cache_of_core(s, core);
+    struct cc_cache *c = &s->caches[cache];
+    struct cc_line *cl = find_line(s, cache, line);
     if (!cl) {
-        cl = place_line(s, core, line);
+        cl = place_line(s, cache, line);
         if (!cl)
             sim_panic("prime: no way for line 0x%llx in core %d", (unsigned long long)line, core);
-        cc_way_fill(&s->caches[core], cl, line);
+        cc_way_fill(c, cl, line);
         cl->waiting = cl->waiting_tail = NULL;
         memcpy(cl->data, d->memory, s->p.line_bytes);
     }
-    cl->lru = ++s->caches[core].tick;
-    cc_l1_touch(s, &s->caches[core], line); /* primed into the whole private hierarchy */
+    cl->lru = ++c->tick;
+    if (state != 'S')
+        cc_l1_drop_others(s, c, core, line);
+    cc_l1_touch(s, c, core, line); /* primed into the whole private hierarchy */
     if (state == 'S') {
         cl->state = CS_S;
-        cc_set_sharer(s, d, core, true);
+        cc_set_sharer(s, d, cache, true);
         d->state = HS_S;
     } else {
         cl->state = state == 'M' ? CS_M : CS_E;
-        d->owner = core;
+        d->owner = cache;
         d->state = HS_EM;
     }
     if (s->check)
@@ -363,6 +373,8 @@ struct cc_system *cc_system_new(struct sim_kernel *k, struct net *net, const str
     s->k = k;
     s->net = net;
     s->p = *p;
+    if (s->p.cores_per_cache < 1)
+        s->p.cores_per_cache = 1; /* a cache per core */
     s->be = be;
     s->state = state;
     return s;

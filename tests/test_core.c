@@ -294,6 +294,72 @@ START_TEST(test_broadcast_home)
 }
 END_TEST
 
+/* Two cores sharing one cache (l2 shared, an l1 each): a line one writes
+ * the other reads from the shared cache, without a coherence message, at
+ * the shared level's latency the first time and its own l1's after; a core
+ * of the other cache misses. Relations against the same trace with a
+ * cache per core. */
+START_TEST(test_cores_share_a_cache)
+{
+    const char *text = "ccsim-trace 1\nthreads 3\nline x\n"
+                       "0: write x 7\nall: sync\n1: read x\n1: mark m\n"
+                       "all: sync\n1: read x\n1: mark m\n"
+                       "all: sync\n0: write x 8\nall: sync\n1: read x -> v\n1: expect x == 8\n"
+                       "1: mark m\nall: sync\n2: read x\n2: mark m\n";
+    const char *shared[] = {"machine.cores_per_cache=2", "l2.size_kb=64", "l2.ways=8",
+                            "l2.latency_cycles=12"};
+    const char *priv[] = {"l2.size_kb=64", "l2.ways=8", "l2.latency_cycles=12"};
+    run_text(text, shared, 4, &res, &diag);
+    run_text(text, priv, 3, &res2, &diag);
+    ck_assert_uint_eq(res.value_errors, 0);
+    ck_assert_uint_eq(res.iterations, 4);
+    /* the sibling's write is in the shared cache: a hit, not a transfer */
+    ck_assert(res.latency_ns[0] < res2.latency_ns[0]);
+    ck_assert(res.latency_ns[1] < res.latency_ns[0]); /* then in its own l1 */
+    /* a store by the sibling drops the copy from this core's l1 */
+    ck_assert(res.latency_ns[2] > res.latency_ns[1]);
+    ck_assert(res.latency_ns[2] < res2.latency_ns[2]);
+    ck_assert(res.latency_ns[3] > res.latency_ns[0]); /* core 2: the other cache */
+    ck_assert_uint_lt(res.misses, res2.misses);
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
+/* What a shared cache needs, refused with the key's place. */
+START_TEST(test_shared_cache_refusals)
+{
+    struct tu_run r;
+    tu_ccsim(&r, "config -c teach-xbar --set machine.cores_per_cache=2");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "machine.cores_per_cache = 2") && strstr(r.err, "no l2 section"),
+                  "%s", r.err);
+    tu_ccsim(&r, "config -c teach-xbar --set machine.cores_per_cache=3 --set l2.size_kb=64 "
+                 "--set l2.ways=8 --set l2.latency_cycles=12");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "do not divide into whole caches"), "%s", r.err);
+    tu_ccsim(&r, "config -c scc --set machine.cores_per_cache=2");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "no shared cache level"), "%s", r.err);
+}
+END_TEST
+
+/* explain names a shared cache as a cache, never as one of its cores. */
+START_TEST(test_explain_names_shared_caches)
+{
+    const char *path = tu_write("shared.trace", "ccsim-trace 1\nthreads 3\nline x\n"
+                                                "0: write x 7\nall: sync\n2: read x\n");
+    struct tu_run r;
+    tu_ccsim(&r, "explain -c teach-xbar --set machine.cores_per_cache=2 --set l2.size_kb=64 "
+                 "--set l2.ways=8 --set l2.latency_cycles=12 %s",
+             path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "cache N serves cores 2*N..2*N+1"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "Fwd_GetS from home 0 in M: sends Data_S to cache 1"), "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "core 1"), "%s", r.out);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -311,6 +377,9 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_llc_serves_shared_reads);
     tcase_add_test(tc, test_broadcast_home);
+    tcase_add_test(tc, test_cores_share_a_cache);
+    tcase_add_test(tc, test_shared_cache_refusals);
+    tcase_add_test(tc, test_explain_names_shared_caches);
     tcase_add_test(tc, test_shipped_traces_run_on_every_protocol);
     suite_add_tcase(s, tc);
     return s;

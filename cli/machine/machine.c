@@ -21,6 +21,9 @@ static const struct cfg_key machine_keys[] = {
     CFG_INT_KEY(T, sockets, false, 1, 64, NULL, "sockets (packages)"),
     CFG_INT_KEY(T, cores, true, 1, 4096, NULL, "cores in all sockets"),
     CFG_INT_KEY(T, threads_per_core, false, 1, 8, NULL, "hardware threads per core"),
+    CFG_INT_KEY(T, cores_per_cache, false, 1, 64, NULL,
+                "cores sharing one coherent cache (the l2 section's; each core keeps its own "
+                "private l1)"),
     CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "core clock"),
     CFG_INT_KEY(T, line_bytes, true, 16, 256, "B", "cache line size (a power of two)"),
 };
@@ -177,6 +180,7 @@ static void machine_defaults(struct machine_cfg *m)
     memset(m, 0, sizeof *m);
     m->machine.sockets = 1;
     m->machine.threads_per_core = 1;
+    m->machine.cores_per_cache = 1;
     m->core.mshrs = 10;
     m->core.poll_cycles = 0;
     m->core.atomic_store_bytes = 8;
@@ -251,8 +255,37 @@ static bool foreign_topology(const struct machine_cfg *m, const struct cfg_file 
 /* The layout the network is built for (machine_build's). */
 static struct net_layout layout_of(const struct machine_cfg *m)
 {
-    return (struct net_layout){(int)m->machine.cores, (int)m->home.count, (int)m->machine.sockets,
+    return (struct net_layout){(int)(m->machine.cores / m->machine.cores_per_cache),
+                               (int)m->home.count, (int)m->machine.sockets,
                                m->memsys->memory_controllers ? (int)m->memory.controllers : 0};
+}
+
+/* A cache shared by several cores: the l2 section describes it (each core
+ * keeps its own l1), the cores divide evenly among the caches and the
+ * caches among the sockets, on the coherent runtime. */
+static bool sharing_check(const struct machine_cfg *m, const struct cfg_file *cf,
+                          struct sim_diag *d)
+{
+    long long cpc = (long long)m->machine.cores_per_cache;
+    if (cpc == 1)
+        return true;
+    if (!m->memsys->coherent)
+        cfg_diag(d, cf, "machine.cores_per_cache",
+                 "machine.cores_per_cache = %lld: the %s memory system has no shared cache level",
+                 cpc, m->machine.protocol);
+    else if (!m->l2.size_kb)
+        cfg_diag(d, cf, "machine.cores_per_cache",
+                 "machine.cores_per_cache = %lld: the shared cache is the l2 section's level, "
+                 "and this machine has no l2 section",
+                 cpc);
+    else if (m->machine.cores % (cpc * m->machine.sockets) != 0)
+        cfg_diag(d, cf, "machine.cores_per_cache",
+                 "machine.cores_per_cache = %lld: machine.cores = %lld do not divide into whole "
+                 "caches in each of the %lld sockets",
+                 cpc, (long long)m->machine.cores, (long long)m->machine.sockets);
+    else
+        return true;
+    return false;
 }
 
 /* Each cache level: a power-of-two number of sets; an L2 holds at least
@@ -330,6 +363,7 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
         ok = false;
     }
     ok &= caches_check(m, cf, d);
+    ok &= sharing_check(m, cf, d);
     if (m->variability.jitter_ns > 0 && !m->memsys->coherent) {
         cfg_diag(d, cf, "variability.jitter_ns",
                  "variability.jitter_ns = %g: message jitter reorders one source's messages, "
@@ -578,6 +612,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     unsigned line = (unsigned)m->machine.line_bytes;
     const struct machine_cache_sec *outer = m->l2.size_kb ? &m->l2 : &m->l1;
     p->cores = (int)m->machine.cores;
+    p->cores_per_cache = (int)m->machine.cores_per_cache;
     p->homes = (int)m->home.count;
     p->line_bytes = line;
     p->clock = sim_clock_ghz(m->machine.clock_ghz);
@@ -604,7 +639,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->probe_per_socket = m->home.probe_per_socket;
     p->ctrl_bytes = 8;
     p->data_bytes = 8 + line;
-    p->first_home_node = p->cores;
+    p->first_home_node = p->cores / p->cores_per_cache;
     p->sockets = (int)m->machine.sockets;
     if (m->memsys->memory_controllers) {
         p->mcs = (int)m->memory.controllers;
@@ -684,6 +719,7 @@ void machine_view(const struct machine *mc, struct core_machine *w)
     w->net = mc->net;
     w->cores = (int)m->machine.cores;
     w->threads_per_core = (int)m->machine.threads_per_core;
+    w->cores_per_cache = (int)m->machine.cores_per_cache;
     w->mshrs = (int)m->core.mshrs;
     w->poll_cycles = (unsigned)m->core.poll_cycles;
     w->line_bytes = (unsigned)m->machine.line_bytes;

@@ -32,6 +32,7 @@ struct machine_sec {
     int64_t sockets;
     int64_t cores; /* in all sockets */
     int64_t threads_per_core;
+    int64_t cores_per_cache; /* cores sharing one coherent (l2) cache; >= 1 */
     double clock_ghz;
     int64_t line_bytes;
 };

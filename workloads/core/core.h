@@ -50,6 +50,7 @@ struct core_machine {
     struct cc_system *cc;
     struct net *net;
     int cores, threads_per_core;
+    int cores_per_cache; /* cores sharing one coherent cache (its node: core / cores_per_cache) */
     int mshrs;
     unsigned poll_cycles;
     unsigned line_bytes;
