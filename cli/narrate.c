@@ -215,8 +215,8 @@ static void dir_text(const struct narrate_ctx *n, const struct cc_dir_view *v, c
     size_t len = 0;
     buf[0] = '\0';
     if (v->owner >= 0)
-        len += (size_t)snprintf(buf + len, size - len, "owner %s %d", cache_word(n, false),
-                                v->owner);
+        len +=
+            (size_t)snprintf(buf + len, size - len, "owner %s %d", cache_word(n, false), v->owner);
     if (v->forwarder >= 0 && len < size)
         len += (size_t)snprintf(buf + len, size - len, "%sforwarder %s %d", len ? ", " : "",
                                 cache_word(n, false), v->forwarder);

@@ -33,10 +33,10 @@ struct narrate_legend {
 struct narrate_ctx {
     const struct wl_program *p;
     const struct sim_map *names; /* line number -> line index + 1 */
-    int cores; /* cache nodes: 0..cores-1 (a core's own, or shared by several) */
-    bool shared_caches; /* caches serve several cores: a cache node is "cache N" */
-    int tiles; /* the SCC: homes are tiles, then memory controllers; else 0 */
-    bool wide; /* every gloss inline, no wrapping */
+    int cores;                   /* cache nodes: 0..cores-1 (a core's own, or shared by several) */
+    bool shared_caches;          /* caches serve several cores: a cache node is "cache N" */
+    int tiles;                   /* the SCC: homes are tiles, then memory controllers; else 0 */
+    bool wide;                   /* every gloss inline, no wrapping */
     struct narrate_legend legend;
 };
 

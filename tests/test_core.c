@@ -350,8 +350,9 @@ START_TEST(test_explain_names_shared_caches)
     const char *path = tu_write("shared.trace", "ccsim-trace 1\nthreads 3\nline x\n"
                                                 "0: write x 7\nall: sync\n2: read x\n");
     struct tu_run r;
-    tu_ccsim(&r, "explain -c teach-xbar --set machine.cores_per_cache=2 --set l2.size_kb=64 "
-                 "--set l2.ways=8 --set l2.latency_cycles=12 %s",
+    tu_ccsim(&r,
+             "explain -c teach-xbar --set machine.cores_per_cache=2 --set l2.size_kb=64 "
+             "--set l2.ways=8 --set l2.latency_cycles=12 %s",
              path);
     ck_assert_int_eq(r.status, 0);
     ck_assert_msg(strstr(r.out, "cache N serves cores 2*N..2*N+1"), "%s", r.out);
