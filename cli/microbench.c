@@ -68,10 +68,16 @@ double mb_measure(struct mb *b, const char *text)
     return median;
 }
 
-/* The core of the i-th thread of socket s. */
-static int core_of(const struct mb *b, int s, int i)
+int mb_core(const struct mb *b, int s, int i)
 {
-    return s * b->cps + i;
+    int cpc = (int)b->m->machine.cores_per_cache, caches = b->cps / cpc;
+    return s * b->cps + (i % caches) * cpc + (i / caches) % cpc;
+}
+
+int mb_machine_core(const struct mb *b, int t)
+{
+    t %= (int)b->m->machine.cores;
+    return mb_core(b, t / b->cps, t % b->cps);
 }
 
 /* One line read by thread 1 after thread 0 set it up; home: the socket of
@@ -98,7 +104,7 @@ static double r_local(struct mb *b)
 static double r_remote(struct mb *b, int socket)
 {
     /* first touch: the line's memory is in its owner's socket */
-    return single(b, 0, core_of(b, socket, socket ? 0 : 1), "  0: prime x[it%64] M\n", socket);
+    return single(b, 0, mb_core(b, socket, socket ? 0 : 1), "  0: prime x[it%64] M\n", socket);
 }
 
 /* R_I / R_QI: a line in memory of this / the other socket. */
@@ -112,9 +118,9 @@ static double r_invalid(struct mb *b, int socket)
 static double contention(struct mb *b, int n)
 {
     char text[8192], pin[4096] = "";
-    int cores = (int)b->m->machine.cores, len = 0;
+    int len = 0;
     for (int t = 0; t <= n && len < (int)sizeof pin - 16; t++)
-        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", t % cores);
+        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", mb_machine_core(b, t));
     snprintf(text, sizeof text,
              "ccsim-trace 1\nthreads %d\npin%s\nline x 64 home=0\nline r %d home=0\n"
              "for it 0..%d {\n  all: sync\n  0: evict x[it%%64]\n  0: prime x[it%%64] M\n"
@@ -130,9 +136,9 @@ static double congestion(struct mb *b, int n)
     char text[8192], pin[4096] = "";
     int len = 0;
     for (int i = 0; i < n; i++)
-        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", core_of(b, 1, i));
+        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", mb_core(b, 1, i));
     for (int i = 0; i < n; i++)
-        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", core_of(b, 0, i));
+        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", mb_core(b, 0, i));
     snprintf(text, sizeof text,
              "ccsim-trace 1\nthreads %d\npin%s\nline x %d home=1\nline r %d home=0\n"
              "for it 0..%d {\n  all: sync\n  0..%d: prime x[t] M\n  %d..%d: prime r[t-%d] M\n"

@@ -89,12 +89,12 @@ void mb_fit_table3(struct mb_row *row, bool congestion)
 
 /* ------------------------------------------------------------ traces */
 
-/* "pin" and the cores of threads 0 .. n-1: thread t on core t % cores. */
+/* "pin" and the cores of threads 0 .. n-1 (mb_machine_core's). */
 static void pin_line(const struct mb *b, int threads, char *buf, size_t size)
 {
     int len = snprintf(buf, size, "pin");
     for (int t = 0; t < threads && len < (int)size - 8; t++)
-        len += snprintf(buf + len, size - (size_t)len, " %d", t % (int)b->m->machine.cores);
+        len += snprintf(buf + len, size - (size_t)len, " %d", mb_machine_core(b, t));
 }
 
 /* Table 2: n readers copy thread 0's send line into their own lines. */
@@ -135,10 +135,10 @@ static double multiline_row(struct mb *b, int n, int lines, int from, int to)
     char text[8192], pin[4096];
     int len = snprintf(pin, sizeof pin, "pin");
     for (int i = 0; i < n; i++) /* owners, then copiers; within a socket on other cores */
-        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", from * b->cps + i);
+        len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", mb_core(b, from, i));
     for (int i = 0; i < n; i++)
         len += snprintf(pin + len, sizeof pin - (size_t)len, " %d",
-                        to * b->cps + (from == to ? n + i : i));
+                        mb_core(b, to, from == to ? n + i : i));
     snprintf(text, sizeof text,
              "ccsim-trace 1\nthreads %d\n%s\nline x %d home=%d\nline r %d home=%d\n"
              "for it 0..%d {\n  all: sync\n  for j 0..%d {\n    0..%d: prime x[t*%d+j] M\n"

@@ -134,6 +134,26 @@ START_TEST(test_tables_json)
 }
 END_TEST
 
+/* Where cores share caches, "another core" is a core of another cache:
+ * R_R is a transfer between caches, as with a cache per core, not a hit in
+ * the shared cache. */
+START_TEST(test_other_core_is_another_cache)
+{
+    const char *l2 = "-c teach-xbar --set l2.size_kb=64 --set l2.ways=8 --set l2.latency_cycles=12";
+    struct tu_run r;
+    double shared, own;
+    tu_ccsim(&r, "microbench %s --set machine.cores_per_cache=2 --json %s/s.json", l2, tu_dir());
+    ck_assert_int_eq(r.status, 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/s.json", tu_dir());
+    ck_assert(tu_json_number(tu_slurp(path), "R_R_ns", &shared));
+    tu_ccsim(&r, "microbench %s --json %s/s.json", l2, tu_dir());
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(tu_json_number(tu_slurp(path), "R_R_ns", &own));
+    ck_assert_msg(shared == own, "R_R %.1f ns with shared caches, %.1f ns without", shared, own);
+}
+END_TEST
+
 static Suite *microbench_suite(void)
 {
     Suite *s = suite_create("microbench");
@@ -145,6 +165,7 @@ static Suite *microbench_suite(void)
     tcase_add_test(tc, test_fit_congestion_term);
     tcase_add_test(tc, test_tables_measured);
     tcase_add_test(tc, test_tables_json);
+    tcase_add_test(tc, test_other_core_is_another_cache);
     suite_add_tcase(s, tc);
     return s;
 }
