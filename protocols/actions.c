@@ -38,12 +38,12 @@ static size_t l1_base(const struct cc_system *s, const struct cc_cache *cache, i
     return slot * per_core + (size_t)(line & (s->p.l1_sets - 1)) * s->p.l1_ways;
 }
 
-/* Hit latency: the L1 tag filter decides between l1 and the coherent level;
- * the line is in the L1 afterwards. */
-unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line)
+/* Whether core's L1 tag filter holds the line (no filter: false, the
+ * coherent level answers); the line is in the L1 afterwards. */
+bool cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line)
 {
     if (!cache->l1_tags)
-        return s->p.hit_cycles;
+        return false;
     size_t base = l1_base(s, cache, core, line);
     uint64_t *tags = &cache->l1_tags[base];
     uint64_t *lru = &cache->l1_lru[base];
@@ -51,14 +51,14 @@ unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint
     for (unsigned w = 0; w < s->p.l1_ways; w++) {
         if (tags[w] == line + 1) {
             lru[w] = ++cache->tick;
-            return s->p.l1_cycles;
+            return true;
         }
         if (lru[w] < lru[victim])
             victim = w;
     }
     tags[victim] = line + 1;
     lru[victim] = ++cache->tick;
-    return s->p.hit_cycles;
+    return false;
 }
 
 void cc_l1_drop_others(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line)
@@ -130,6 +130,32 @@ static void perform_on_line(struct cc_system *s, struct cc_req *r, struct cc_lin
         cc_check_store(s, cc_cache_of_core(s, r->core), cl->line, cl->data);
 }
 
+/* When an access the L1 did not serve starts at the coherent level: the
+ * line's bank serves one access at a time, for bank_busy_cycles each (no
+ * banks: at once). */
+static sim_time_t bank_start(struct cc_system *s, struct cc_cache *cache, uint64_t line,
+                             sim_time_t now)
+{
+    if (!s->p.banks)
+        return now;
+    sim_time_t *until = &cache->bank_until[line % s->p.banks];
+    sim_time_t start = sim_clock_edge(s->p.clock, now > *until ? now : *until);
+    *until = start + (sim_time_t)s->p.bank_busy_cycles * s->p.clock.period_ps;
+    return start;
+}
+
+/* When a hit answers: from the core's L1, or from the coherent level (a
+ * miss in the L1, or a store through a write-through L1) after its bank. */
+static sim_time_t hit_done(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line,
+                           bool writes)
+{
+    bool in_l1 = cc_l1_touch(s, cache, core, line) && !(writes && s->p.l1_write_through);
+    sim_time_t now = sim_now(s->k);
+    if (in_l1)
+        return sim_clock_after(s->p.clock, now, s->p.l1_cycles);
+    return sim_clock_after(s->p.clock, bank_start(s, cache, line, now), s->p.hit_cycles);
+}
+
 static void cc_perform_request(struct cc_ctx *c)
 {
     struct cc_system *s = c->sys;
@@ -146,12 +172,15 @@ static void cc_perform_request(struct cc_ctx *c)
         cc_fire_watches(s, c->cache, cl->line); /* a sibling thread or core may wait on it */
     if (writes || r->missed)
         cc_l1_drop_others(s, c->cache, r->core, cl->line);
-    unsigned cycles = cc_l1_touch(s, c->cache, r->core, cl->line);
-    if (r->missed)
-        cycles = 0; /* the fill brought it: answered with the fill */
-    else
+    sim_time_t done;
+    if (r->missed) { /* the fill brought it: answered with the fill */
+        cc_l1_touch(s, c->cache, r->core, cl->line);
+        done = sim_clock_after(s->p.clock, sim_now(s->k), 0);
+    } else {
         s->stats.hits++;
-    sim_schedule_at(s->k, sim_clock_after(s->p.clock, sim_now(s->k), cycles), request_done, r, 0);
+        done = hit_done(s, c->cache, r->core, cl->line, writes);
+    }
+    sim_schedule_at(s->k, done, request_done, r, 0);
 }
 
 static void cc_stall(struct cc_ctx *c)

@@ -234,6 +234,7 @@ struct cc_cache {
     uint8_t *data;         /* sets * ways * line_bytes */
     uint64_t *l1_tags;     /* per core of the cache: l1_sets * l1_ways, line+1 (0 = empty) */
     uint64_t *l1_lru;
+    sim_time_t *bank_until;      /* per bank (p.banks): busy until then, one access at a time */
     struct cc_req **set_waiting; /* per set: requests waiting for a free way */
     struct cc_watch *watches;
     uint64_t tick; /* LRU clock */
@@ -527,9 +528,9 @@ static inline int cc_cache_of_core(const struct cc_system *s, int core)
 {
     return core / s->p.cores_per_cache;
 }
-/* A hit's latency for core's access to line (its L1 filter decides), the
- * line in that core's L1 afterwards. */
-unsigned cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);
+/* Whether core's L1 filter holds line (a hit there costs l1_cycles, else the
+ * coherent level's hit_cycles); the line is in that core's L1 afterwards. */
+bool cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);
 /* The line leaves the L1 filters of cache's other cores (a store by core, or
  * a fill the others' stale copies predate). */
 void cc_l1_drop_others(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);

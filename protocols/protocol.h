@@ -113,6 +113,10 @@ struct cc_params {
     unsigned fwd_busy_cycles;
     /* the L1 tag filter: a hit in it costs l1_cycles */
     unsigned l1_sets, l1_ways, l1_cycles;
+    bool l1_write_through; /* every store goes on to the coherent level (hit_cycles) */
+    /* the coherent level's banks (line % banks): each serves one access the
+     * L1 did not answer at a time, for bank_busy_cycles; 0: no queueing */
+    unsigned banks, bank_busy_cycles;
     unsigned home_occupancy_cycles; /* per message handled */
     unsigned home_lookup_cycles;    /* from a request's turn to its first action */
     sim_time_t memory_ps;           /* a memory read or write at the home */

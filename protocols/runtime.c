@@ -986,6 +986,8 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
         for (size_t j = 0; j < nlines; j++)
             c->lines[j].data = c->data + j * p->line_bytes;
         c->set_waiting = sim_xcalloc(p->sets, sizeof *c->set_waiting);
+        if (p->banks)
+            c->bank_until = sim_xcalloc(p->banks, sizeof *c->bank_until);
         if (p->l1_sets && p->l1_ways) {
             c->l1_tags = sim_xcalloc(l1_tags, sizeof *c->l1_tags);
             c->l1_lru = sim_xcalloc(l1_tags, sizeof *c->l1_lru);
@@ -1040,6 +1042,7 @@ void cc_coh_destroy(struct cc_system *s)
         free(c->tags);
         free(c->data);
         free(c->set_waiting);
+        free(c->bank_until);
         free(c->l1_tags);
         free(c->l1_lru);
     }

@@ -326,6 +326,42 @@ START_TEST(test_cores_share_a_cache)
 }
 END_TEST
 
+/* A write-through L1: a store that hits its L1 still goes on to the L2
+ * and waits for it; a read that hits its L1 does not. */
+START_TEST(test_write_through_l1)
+{
+    const char *text = "ccsim-trace 1\nthreads 1\nline x\n0: write x 1\n"
+                       "all: sync\n0: write x 2\n0: mark m\nall: sync\n0: read x\n0: mark m\n";
+    const char *wt[] = {"l2.size_kb=64", "l2.ways=8", "l2.latency_cycles=12",
+                        "l1.write_through=true"};
+    run_text(text, wt, 4, &res, &diag);
+    run_text(text, wt, 3, &res2, &diag);
+    ck_assert_uint_eq(res.iterations, 2);
+    ck_assert(res.latency_ns[0] > res2.latency_ns[0]);  /* the store went on to the l2 */
+    ck_assert(res.latency_ns[1] == res2.latency_ns[1]); /* the read hit its l1 */
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
+/* A shared cache's banks: the readers a write woke reach the line's bank
+ * together and are served one at a time, so the last waits; without banks
+ * they are served at once. */
+START_TEST(test_shared_cache_banks_queue)
+{
+    const char *text = "ccsim-trace 1\nthreads 4\nline x\n0: write x 0\nall: read x\n"
+                       "all: sync\n1..3: wait x == 1\n0: write x 1\nall: mark m\n";
+    const char *banked[] = {"machine.cores_per_cache=4", "l2.size_kb=64", "l2.ways=8",
+                            "l2.latency_cycles=12",      "l2.banks=8",    "l2.bank_busy_cycles=10"};
+    run_text(text, banked, 6, &res, &diag);
+    run_text(text, banked, 4, &res2, &diag);
+    ck_assert(!res.deadlock && !res2.deadlock);
+    ck_assert(res.latency_ns[0] >= res2.latency_ns[0] + 20.0); /* the third waits 2 x 10 cycles */
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
 /* What a shared cache needs, refused with the key's place. */
 START_TEST(test_shared_cache_refusals)
 {
@@ -341,6 +377,9 @@ START_TEST(test_shared_cache_refusals)
     tu_ccsim(&r, "config -c scc --set machine.cores_per_cache=2");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "no shared cache level"), "%s", r.err);
+    tu_ccsim(&r, "config -c teach-xbar --set l1.write_through=true");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "no l2 section"), "%s", r.err);
 }
 END_TEST
 
@@ -380,6 +419,8 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_broadcast_home);
     tcase_add_test(tc, test_cores_share_a_cache);
     tcase_add_test(tc, test_shared_cache_refusals);
+    tcase_add_test(tc, test_write_through_l1);
+    tcase_add_test(tc, test_shared_cache_banks_queue);
     tcase_add_test(tc, test_explain_names_shared_caches);
     tcase_add_test(tc, test_shipped_traces_run_on_every_protocol);
     suite_add_tcase(s, tc);

@@ -44,11 +44,23 @@ static const struct cfg_key core_keys[] = {
 };
 #undef T
 #define T struct machine_cache_sec
-static const struct cfg_key cache_keys[] = {
-    CFG_INT_KEY(T, size_kb, true, 1, 1048576, "KiB", "capacity"),
-    CFG_INT_KEY(T, ways, true, 1, 64, NULL, "associativity"),
-    CFG_INT_KEY(T, latency_cycles, true, 1, 1000, "cycles", "hit latency"),
+#define CACHE_KEYS                                                                                 \
+    CFG_INT_KEY(T, size_kb, true, 1, 1048576, "KiB", "capacity"),                                  \
+        CFG_INT_KEY(T, ways, true, 1, 64, NULL, "associativity"),                                  \
+        CFG_INT_KEY(T, latency_cycles, true, 1, 1000, "cycles", "hit latency")
+static const struct cfg_key l1_keys[] = {
+    CACHE_KEYS,
+    CFG_BOOL_KEY(T, write_through, false,
+                 "every store goes on to the l2, which answers it (l2.latency_cycles)"),
 };
+static const struct cfg_key l2_keys[] = {
+    CACHE_KEYS,
+    CFG_INT_KEY(T, banks, false, 0, 64, NULL,
+                "banks (line number mod banks), each serving one access the l1 did not answer "
+                "at a time (0: no queueing)"),
+    CFG_INT_KEY(T, bank_busy_cycles, false, 0, 1000, "cycles", "a bank's time per access"),
+};
+#undef CACHE_KEYS
 #undef T
 #define T struct machine_memory_sec
 static const struct cfg_key memory_keys[] = {
@@ -150,10 +162,15 @@ static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SE
     secs[SEC_CORE] = (struct cfg_section){
         "core", false, core_keys, SIM_COUNT_OF(core_keys), &m->core, "the core model"};
     secs[SEC_L1] = (struct cfg_section){
-        "l1", true, cache_keys, SIM_COUNT_OF(cache_keys), &m->l1, "private level-1 data cache"};
-    secs[SEC_L2] = (struct cfg_section){"l2",       false,
-                                        cache_keys, SIM_COUNT_OF(cache_keys),
-                                        &m->l2,     "private level-2 cache (optional)"};
+        "l1", true, l1_keys, SIM_COUNT_OF(l1_keys), &m->l1, "private level-1 data cache"};
+    secs[SEC_L2] = (struct cfg_section){
+        "l2",
+        false,
+        l2_keys,
+        SIM_COUNT_OF(l2_keys),
+        &m->l2,
+        "level-2 cache, the coherent level (optional; shared by machine.cores_per_cache "
+        "cores)"};
     secs[SEC_MEMORY] = (struct cfg_section){
         "memory", true, memory_keys, SIM_COUNT_OF(memory_keys), &m->memory, "DRAM"};
     secs[SEC_HOME] = (struct cfg_section){"home",    false,
@@ -318,6 +335,18 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
                  "l2.size_kb = %lld KiB is smaller than l1.size_kb = %lld KiB (the L2 holds "
                  "every line the L1 holds)",
                  (long long)m->l2.size_kb, (long long)m->l1.size_kb);
+        ok = false;
+    }
+    if (m->l1.write_through && !m->l2.size_kb) {
+        cfg_diag(d, cf, "l1.write_through",
+                 "l1.write_through = true: the l1 writes through to the l2, and this machine has "
+                 "no l2 section");
+        ok = false;
+    }
+    if (m->l2.banks && !m->l2.bank_busy_cycles) {
+        cfg_diag(d, cf, "l2.banks",
+                 "l2.banks = %lld without l2.bank_busy_cycles: a bank's time per access is needed",
+                 (long long)m->l2.banks);
         ok = false;
     }
     return ok;
@@ -628,6 +657,9 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
         p->l1_ways = (unsigned)m->l1.ways;
         p->l1_sets = (unsigned)(m->l1.size_kb * 1024 / line / m->l1.ways);
         p->l1_cycles = (unsigned)m->l1.latency_cycles;
+        p->l1_write_through = m->l1.write_through;
+        p->banks = (unsigned)m->l2.banks;
+        p->bank_busy_cycles = (unsigned)m->l2.bank_busy_cycles;
     }
     p->home_occupancy_cycles = (unsigned)m->home.occupancy_cycles;
     p->home_lookup_cycles = (unsigned)m->home.lookup_cycles;

@@ -48,7 +48,10 @@ struct machine_core_sec {
 struct machine_cache_sec {
     int64_t size_kb; /* 0: the level does not exist */
     int64_t ways;
-    int64_t latency_cycles; /* hit latency, core cycles */
+    int64_t latency_cycles;   /* hit latency, core cycles */
+    bool write_through;       /* l1 only: every store goes on to the l2 */
+    int64_t banks;            /* l2 only: banks serving one access at a time (0: no queueing) */
+    int64_t bank_busy_cycles; /* l2 only: a bank's time per access */
 };
 
 struct machine_memory_sec {
