@@ -124,6 +124,101 @@ START_TEST(test_barcelona_checked)
 }
 END_TEST
 
+/* On Niagara2 (configs/niagara2.cfg) at the paper's 256 threads: one
+ * collective of spec, `count` an iteration. */
+static double niagara2(const char *spec, int count)
+{
+    double t = per_collective("niagara2", spec, 256, count);
+    printf("niagara2 -t 256 %s: %.0f ns a collective\n", spec, t);
+    return t;
+}
+
+/* Fig 3, 5 (Niagara2): trees beat the flat reduction at every vector size
+ * (here 1 double: radix 4 3.5 against 65 us; 8 KB: 183 against 4 432 us),
+ * and loose synchronisation beats strict where latency dominates (1
+ * double, radix 2: 1.10 against 2.68 us), the gap closing as the vector
+ * grows (64 doubles: 7.3 against 8.4 us). Table 2, strict: a tree beats the
+ * chain (8 KB: radix 2 118, radix 4 183, chain 1 661 us; the paper 2 115,
+ * 1 774, 3 103 us).
+ *
+ * CLAIM NOT REPRODUCED (Table 2): the paper's best strict radix is 4 and
+ * its best loose tree the chain; here radix 2 wins both (8 KB strict: 118
+ * against 183 us; loose, 10 collectives: 147 against the chain's 567 and
+ * radix 4's 234 us). A parent adds its children's vectors one after the
+ * other through its core's one load/store unit, which its 7 sibling
+ * threads share, so a wider tree costs more than its lost depth saves.
+ * What the model lacks to weigh depth as the machine does is not known:
+ * the paper's figures are 10 to 20 times ours for the trees (ms for an 8 KB
+ * reduction), which no mechanism here accounts for. Asserted as the
+ * simulator has it, cut to 16 doubles. */
+START_TEST(test_niagara2_reductions)
+{
+    double flat = niagara2("reduce-flat:sync=strict,elements=1,count=2", 2);
+    double r4 = niagara2("reduce-radix:radix=4,sync=strict,elements=1,count=2", 2);
+    ck_assert_msg(r4 < flat, "1 double, strict: radix 4 %.0f, flat %.0f ns", r4, flat);
+    double strict = niagara2("reduce-radix:radix=2,sync=strict,elements=1,count=10", 10);
+    double loose = niagara2("reduce-radix:radix=2,sync=loose,elements=1,count=10", 10);
+    ck_assert_msg(loose < strict, "radix 2, 1 double: loose %.0f, strict %.0f ns", loose, strict);
+    double chain = niagara2("reduce-radix:radix=1,sync=strict,elements=16,count=2", 2);
+    double t2 = niagara2("reduce-radix:radix=2,sync=strict,elements=16,count=2", 2);
+    double t4 = niagara2("reduce-radix:radix=4,sync=strict,elements=16,count=2", 2);
+    ck_assert_msg(t2 < chain && t4 < chain, "16 doubles, strict: chain %.0f, radix 2 %.0f, 4 %.0f",
+                  chain, t2, t4);
+    ck_assert_msg(t2 < t4, "16 doubles, strict: radix 2 %.0f, radix 4 %.0f ns", t2, t4);
+}
+END_TEST
+
+/* CLAIM NOT REPRODUCED (Fig 2): on the paper's Niagara2 the tree barrier
+ * beats the flat one by an order of magnitude at 256 threads; here the flat
+ * barrier is faster (1.76 against 2.09 us for radix 4, start skew 0). The
+ * root's counter is added to at its chip's L2 bank, one access every
+ * bank_busy_cycles, and the 255 waiting threads sleep until their line
+ * changes. Missing: spinning threads take their core's issue and
+ * load/store slots from the root and from each other (a T2 core has one
+ * load/store unit for its 8 threads), and an atomic holds its L2 bank for a
+ * read and a write. Asserted as the simulator has it. */
+START_TEST(test_niagara2_flat_barrier)
+{
+    const char *const skew0[] = {"variability.start_skew_ns=0"};
+    struct machine_cfg m;
+    tu_load_config("niagara2", skew0, 1, &m);
+    double flat = tu_median(&m, "barrier-radix:radix=255", 256, 4, false);
+    double tree = tu_median(&m, "barrier-radix:radix=4", 256, 4, false);
+    printf("niagara2 -t 256 barrier: flat %.0f, radix 4 %.0f ns\n", flat, tree);
+    ck_assert_msg(flat < tree, "barrier: flat %.0f, radix 4 %.0f ns", flat, tree);
+}
+END_TEST
+
+/* Seed 003's generators on Niagara2 at 256 threads (every chip, core and
+ * hardware thread) with the invariant checker on every access. */
+START_TEST(test_niagara2_checked)
+{
+    static const char *const specs[] = {
+        "reduce-radix:radix=4,sync=strict,elements=9,count=2",
+        "reduce-radix:radix=1,sync=loose,elements=9,count=2",
+        "reduce-flat:sync=loose,elements=9,count=2",
+        "barrier-radix:radix=8",
+    };
+    struct machine_cfg m;
+    tu_load_config("niagara2", NULL, 0, &m);
+    for (size_t i = 0; i < SIM_COUNT_OF(specs); i++) {
+        struct sim_diag d;
+        sim_diag_init(&d);
+        struct wl_program *p = machine_generate(specs[i], 256, ITERS, &m, &d);
+        ck_assert_msg(p != NULL, "%s: %s", specs[i], d.text);
+        struct core_result r;
+        tu_run_program(&m, p, true, &r, &d);
+        TU_CHECK(!r.deadlock && r.value_errors == 0 && r.coherence_violations == 0 &&
+                     r.iterations == ITERS,
+                 "%s -t 256: deadlock %d, value errors %llu, violations %llu: %s", specs[i],
+                 r.deadlock, (unsigned long long)r.value_errors,
+                 (unsigned long long)r.coherence_violations, d.text);
+        core_result_free(&r);
+        wl_program_free(p);
+    }
+}
+END_TEST
+
 /* The per-socket probe is a broadcast home's: refused with a probe filter. */
 START_TEST(test_probe_per_socket_needs_a_broadcast_home)
 {
@@ -145,6 +240,12 @@ static Suite *seed003_suite(void)
     tcase_add_test(tc, test_barcelona_checked);
     tcase_add_test(tc, test_probe_per_socket_needs_a_broadcast_home);
     suite_add_tcase(s, tc);
+    TCase *n2 = tcase_create("niagara2");
+    tcase_set_timeout(n2, 120);
+    tcase_add_test(n2, test_niagara2_reductions);
+    tcase_add_test(n2, test_niagara2_flat_barrier);
+    tcase_add_test(n2, test_niagara2_checked);
+    suite_add_tcase(s, n2);
     return s;
 }
 

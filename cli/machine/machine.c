@@ -31,6 +31,11 @@ static const struct cfg_key machine_keys[] = {
 #define T struct machine_core_sec
 static const struct cfg_key core_keys[] = {
     CFG_INT_KEY(T, mshrs, false, 1, 64, NULL, "outstanding misses of a copy stream"),
+    CFG_INT_KEY(T, word_issue_cycles, false, 0, 100, "cycles",
+                "issue cycles of each load or store a line op stands for, per 8-byte word (a load "
+                "a word to read a line, a store to write one, a load and a store to add into one: "
+                "the add goes to the FP unit alongside), on the core's load/store issue slot its "
+                "hardware threads share (0: one cycle an op)"),
     CFG_INT_KEY(T, poll_cycles, false, 0, 1000000, "cycles",
                 "from a failed wait's wake-up to its re-load"),
     CFG_INT_KEY(T, snoop_cycles, false, 0, 100000, "cycles",
@@ -754,6 +759,7 @@ void machine_view(const struct machine *mc, struct core_machine *w)
     w->cores_per_cache = (int)m->machine.cores_per_cache;
     w->mshrs = (int)m->core.mshrs;
     w->poll_cycles = (unsigned)m->core.poll_cycles;
+    w->word_issue_cycles = (unsigned)m->core.word_issue_cycles;
     w->line_bytes = (unsigned)m->machine.line_bytes;
     w->memory_nodes = mc->params.mcs ? mc->params.mcs : (int)m->machine.sockets;
     w->clock = mc->params.clock;

@@ -38,9 +38,11 @@ struct machine_sec {
 };
 
 struct machine_core_sec {
-    int64_t mshrs;              /* outstanding misses of a copy stream */
-    int64_t poll_cycles;        /* between a failed wait's wake-up and its re-load */
-    int64_t snoop_cycles;       /* a forwarded request or invalidation at a cache; 0: hit latency */
+    int64_t mshrs;       /* outstanding misses of a copy stream */
+    int64_t poll_cycles; /* between a failed wait's wake-up and its re-load */
+    int64_t
+        word_issue_cycles; /* a line op's issue cycles per word and load or store (0: 1 an op) */
+    int64_t snoop_cycles;  /* a forwarded request or invalidation at a cache; 0: hit latency */
     int64_t atomic_store_bytes; /* what one store writes atomically (seed 002 Table I) */
     int64_t fwd_busy_cycles; /* a cache busy with one forwarded request of a line; 0: hit latency */
 };

@@ -238,14 +238,33 @@ static void maybe_release(struct run *r)
 
 /* ------------------------------------------------------------ issuing */
 
-/* The core's issue slot: one operation a cycle, shared by its threads. */
-static sim_time_t issue_time(struct thr *t)
+/* The core's issue slot, shared by its threads: an operation holds it for
+ * `n` cycles (one a cycle). */
+static sim_time_t issue_time_n(struct thr *t, uint64_t n)
 {
     struct run *r = t->run;
     sim_time_t now = sim_clock_edge(r->m->clock, sim_now(r->m->k));
     sim_time_t at = now > r->core_issue[t->core] ? now : r->core_issue[t->core];
-    r->core_issue[t->core] = at + cycles(r, 1);
+    r->core_issue[t->core] = at + cycles(r, n);
     return at;
+}
+
+static sim_time_t issue_time(struct thr *t)
+{
+    return issue_time_n(t, 1);
+}
+
+/* Issue cycles of an access: a line op is the loads and stores of its
+ * words where the machine counts them (word_issue_cycles), else one. */
+static uint64_t issue_cycles(const struct thr *t, enum cc_op op)
+{
+    const struct core_machine *m = t->run->m;
+    if (!m->word_issue_cycles)
+        return 1;
+    uint64_t words = m->line_bytes / 8, per_word = op == CC_ADD_LINE ? 2 : 1;
+    if (op == CC_LOAD_LINE || op == CC_STORE_LINE || op == CC_ADD_LINE)
+        return words * per_word * m->word_issue_cycles;
+    return 1;
 }
 
 static void op_done(struct sim_kernel *k, struct cc_req *req);
@@ -262,7 +281,7 @@ static void access_at(struct sim_kernel *k, void *obj, uint64_t arg)
 static void start_access(struct thr *t, struct cc_req *req)
 {
     const struct core_machine *m = t->run->m;
-    sim_time_t at = issue_time(t);
+    sim_time_t at = issue_time_n(t, issue_cycles(t, req->op));
     if (!m->arbitration) {
         sim_schedule_at(m->k, at, access_at, req, 0);
         return;

@@ -53,6 +53,10 @@ struct core_machine {
     int cores_per_cache; /* cores sharing one coherent cache (its node: core / cores_per_cache) */
     int mshrs;
     unsigned poll_cycles;
+    /* a line op holds its core's issue slot for this many cycles per word
+     * and load or store (read: a load; write: a store; add into: a load and
+     * a store), 0: one cycle an op */
+    unsigned word_issue_cycles;
     unsigned line_bytes;
     int memory_nodes; /* sockets: a line's declared home=S must be below it; a
                          line without home= lives in the socket of the first
