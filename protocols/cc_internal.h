@@ -237,7 +237,8 @@ struct cc_cache {
     sim_time_t *bank_until;      /* per bank (p.banks): busy until then, one access at a time */
     struct cc_req **set_waiting; /* per set: requests waiting for a free way */
     struct cc_watch *watches;
-    uint64_t tick; /* LRU clock */
+    uint64_t tick;             /* LRU clock */
+    sim_time_t fwd_port_until; /* the next forwarded request starts no earlier (fwd_port_cycles) */
 };
 
 /* A home's transaction on one line. */

@@ -111,6 +111,9 @@ struct cc_params {
     /* a cache reads a line out of its data array for one forwarded request
      * before it takes the next forwarded request of that line */
     unsigned fwd_busy_cycles;
+    /* a cache answers one forwarded request at a time, whatever the line:
+     * the next starts fwd_port_cycles after the last (0: no limit) */
+    unsigned fwd_port_cycles;
     /* the L1 tag filter: a hit in it costs l1_cycles */
     unsigned l1_sets, l1_ways, l1_cycles;
     bool l1_write_through; /* every store goes on to the coherent level (hit_cycles) */

@@ -634,10 +634,21 @@ static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
     sim_msg_free(&s->msgs, m);
 }
 
+/* When a forwarded request that could start at `start` starts: the cache
+ * answers them one at a time, whatever the line (fwd_port_cycles each). */
+static sim_time_t fwd_port_start(struct cc_system *s, struct cc_cache *c, sim_time_t start)
+{
+    if (start < c->fwd_port_until)
+        start = c->fwd_port_until;
+    c->fwd_port_until = start + (sim_time_t)s->p.fwd_port_cycles * s->p.clock.period_ps;
+    return start;
+}
+
 /* Snoops take snoop_cycles. A cache takes the snoops of one line in order,
  * and a forwarded request reads the line out of the data array for
  * fwd_busy_cycles (default: a hit's) before the next snoop of that line starts (same-address
- * requests serialise in a cache controller; other lines pipeline): forwards of a shared line to its
+ * requests serialise in a cache controller; other lines pipeline, one
+ * forward every fwd_port_cycles where that is set): forwards of a shared line to its
  * supplier queue there, which is where contention on one line emerges. Invalidations and probes use
  * the tags only. */
 static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
@@ -650,6 +661,8 @@ static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     struct cc_line *cl = snoop ? cache_find(s, c, m->line) : NULL;
     if (cl) {
         start = sim_clock_edge(s->p.clock, start > cl->snoop_until ? start : cl->snoop_until);
+        if (forward && s->p.fwd_port_cycles)
+            start = fwd_port_start(s, c, start);
         cl->snoop_until =
             start + (forward ? (sim_time_t)s->p.fwd_busy_cycles * s->p.clock.period_ps : 0);
     }

@@ -362,6 +362,26 @@ START_TEST(test_shared_cache_banks_queue)
 }
 END_TEST
 
+/* A cache answers forwarded requests one at a time when fwd_port_cycles is
+ * set: a reader copying 16 lines modified in one other cache gets them at
+ * that rate (the last starts 15 x 20 cycles after the first, at 1 GHz),
+ * where without it four overlap (core.mshrs). */
+START_TEST(test_forward_port_paces_copies)
+{
+    const char *text = "ccsim-trace 1\nthreads 2\nline src 16\nline dst 16\n"
+                       "for j 0..15 {\n  0: prime src[j] M\n  1: prime dst[j] M\n}\n"
+                       "all: sync\n1: copy src dst 16\n1: mark m\n";
+    const char *port[] = {"core.fwd_port_cycles=20"};
+    run_text(text, port, 1, &res, &diag);
+    run_text(text, NULL, 0, &res2, &diag);
+    ck_assert_uint_eq(res.value_errors, 0);
+    ck_assert_msg(res.latency_ns[0] >= 15 * 20.0 && res.latency_ns[0] > res2.latency_ns[0] + 100.0,
+                  "with the port %.1f ns, without %.1f ns", res.latency_ns[0], res2.latency_ns[0]);
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
 /* What a shared cache needs, refused with the key's place. */
 START_TEST(test_shared_cache_refusals)
 {
@@ -420,6 +440,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_cores_share_a_cache);
     tcase_add_test(tc, test_shared_cache_refusals);
     tcase_add_test(tc, test_write_through_l1);
+    tcase_add_test(tc, test_forward_port_paces_copies);
     tcase_add_test(tc, test_shared_cache_banks_queue);
     tcase_add_test(tc, test_explain_names_shared_caches);
     tcase_add_test(tc, test_shipped_traces_run_on_every_protocol);

@@ -43,6 +43,9 @@ static const struct cfg_key core_keys[] = {
     CFG_INT_KEY(T, atomic_store_bytes, false, 8, 256, "B",
                 "bytes one store writes atomically: 8, or a whole 64-byte line with "
                 "512-bit vector stores (seed 002 Table I)"),
+    CFG_INT_KEY(T, fwd_port_cycles, false, 0, 100000, "cycles",
+                "a cache answers forwarded requests one at a time, whatever their lines: the next "
+                "starts this long after the last (its snoop data path; 0: no limit)"),
     CFG_INT_KEY(T, fwd_busy_cycles, false, 0, 100000, "cycles",
                 "a cache reads a line out for one forwarded request before it takes the next "
                 "of that line (0: its hit latency)"),
@@ -523,7 +526,8 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
     if (strcmp(sec, "memory") == 0 && strcmp(key, "latency_ns") != 0)
         return m->memsys->memory_controllers;
     if (strcmp(sec, "core") == 0 &&
-        (strcmp(key, "snoop_cycles") == 0 || strcmp(key, "fwd_busy_cycles") == 0))
+        (strcmp(key, "snoop_cycles") == 0 || strcmp(key, "fwd_busy_cycles") == 0 ||
+         strcmp(key, "fwd_port_cycles") == 0))
         return coherent;
     if (strcmp(sec, "variability") == 0 && strcmp(key, "jitter_ns") == 0)
         return coherent; /* refused elsewhere: it would reorder one source's messages */
@@ -657,6 +661,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
         (unsigned)(m->core.snoop_cycles ? m->core.snoop_cycles : outer->latency_cycles);
     p->fwd_busy_cycles =
         (unsigned)(m->core.fwd_busy_cycles ? m->core.fwd_busy_cycles : outer->latency_cycles);
+    p->fwd_port_cycles = (unsigned)m->core.fwd_port_cycles;
     p->bank_busy_ps = (sim_time_t)(m->memory.bank_busy_ns * SIM_PS_PER_NS + 0.5);
     if (m->l2.size_kb) {
         p->l1_ways = (unsigned)m->l1.ways;

@@ -45,6 +45,8 @@ struct machine_core_sec {
     int64_t snoop_cycles;  /* a forwarded request or invalidation at a cache; 0: hit latency */
     int64_t atomic_store_bytes; /* what one store writes atomically (seed 002 Table I) */
     int64_t fwd_busy_cycles; /* a cache busy with one forwarded request of a line; 0: hit latency */
+    int64_t fwd_port_cycles; /* a cache answers one forwarded request at a time, any line; 0: no
+                                limit */
 };
 
 struct machine_cache_sec {
