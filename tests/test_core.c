@@ -382,8 +382,9 @@ START_TEST(test_forward_port_paces_copies)
 }
 END_TEST
 
-/* What a shared cache needs, refused with the key's place. */
-START_TEST(test_shared_cache_refusals)
+/* What a shared cache, a write-through L1 and a broadcast home need,
+ * refused with the key's place. */
+START_TEST(test_sharing_and_broadcast_refusals)
 {
     struct tu_run r;
     tu_ccsim(&r, "config -c teach-xbar --set machine.cores_per_cache=2");
@@ -397,6 +398,9 @@ START_TEST(test_shared_cache_refusals)
     tu_ccsim(&r, "config -c scc --set machine.cores_per_cache=2");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "no shared cache level"), "%s", r.err);
+    tu_ccsim(&r, "config -c teach-xbar --set machine.protocol=gols --set home.probe_filter=false");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "gols is the KNC's tag directory"), "%s", r.err);
     tu_ccsim(&r, "config -c teach-xbar --set l1.write_through=true");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "no l2 section"), "%s", r.err);
@@ -438,7 +442,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_llc_serves_shared_reads);
     tcase_add_test(tc, test_broadcast_home);
     tcase_add_test(tc, test_cores_share_a_cache);
-    tcase_add_test(tc, test_shared_cache_refusals);
+    tcase_add_test(tc, test_sharing_and_broadcast_refusals);
     tcase_add_test(tc, test_write_through_l1);
     tcase_add_test(tc, test_forward_port_paces_copies);
     tcase_add_test(tc, test_shared_cache_banks_queue);

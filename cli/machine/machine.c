@@ -391,6 +391,15 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  "false)");
         ok = false;
     }
+    if (!m->home.probe_filter && strcmp(m->machine.protocol, "gols") == 0) {
+        /* its pipelined reads list a reader before its data arrives, which a
+         * broadcast's invalidations then meet in IS_D (no row: the random
+         * tester finds it at once) */
+        cfg_diag(d, cf, "home.probe_filter",
+                 "home.probe_filter = false: gols is the KNC's tag directory, which tracks every "
+                 "copy; it has no broadcast form");
+        ok = false;
+    }
     if (m->memsys->check)
         ok &= m->memsys->check(m, cf, d);
     if (m->machine.cores % m->machine.sockets != 0) {
