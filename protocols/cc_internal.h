@@ -289,7 +289,8 @@ struct cc_home {
     int id;    /* node id */
     int index; /* 0..homes-1 */
     struct sim_map dirs;
-    sim_time_t busy_until; /* the input server */
+    sim_time_t busy_until;          /* the input server */
+    const struct sim_msg *arriving; /* the message whose arrival drives the row running now */
 };
 
 /* The context an action runs in. */

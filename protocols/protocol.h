@@ -124,11 +124,14 @@ struct cc_params {
     unsigned home_lookup_cycles;    /* from a request's turn to its first action */
     sim_time_t memory_ps;           /* a memory read or write at the home */
     sim_time_t home_retry_ps;       /* a request for a busy line retries after this; 0: it queues */
-    sim_time_t bank_busy_ps;        /* a line's DRAM bank serves one access at a time; 0: no wait */
-    sim_time_t llc_ps;              /* a read of a line the home's LLC holds; 0: no LLC */
-    bool owned_write_writeback;     /* MOESI: a write to an Owned line writes it back */
-    bool probe_filter;              /* false: a broadcast home probes every cache (HT) */
-    bool probe_per_socket;          /* a broadcast home probes one cache of each socket */
+    /* a request from another socket starts its memory read on arrival, in
+     * parallel with the lookup (the home agent's), a local one after it */
+    bool remote_early_read;
+    sim_time_t bank_busy_ps;    /* a line's DRAM bank serves one access at a time; 0: no wait */
+    sim_time_t llc_ps;          /* a read of a line the home's LLC holds; 0: no LLC */
+    bool owned_write_writeback; /* MOESI: a write to an Owned line writes it back */
+    bool probe_filter;          /* false: a broadcast home probes every cache (HT) */
+    bool probe_per_socket;      /* a broadcast home probes one cache of each socket */
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
     int first_home_node;             /* node ids: caches 0..cores-1, homes after */
     int sockets;                     /* homes and cores divide evenly among them */

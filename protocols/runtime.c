@@ -877,7 +877,10 @@ static void home_handle(struct sim_kernel *k, void *obj, uint64_t arg)
 {
     struct cc_home *h = obj;
     (void)k;
-    home_handle_msg(h->sys, h, (struct sim_msg *)(uintptr_t)arg);
+    struct sim_msg *m = (struct sim_msg *)(uintptr_t)arg;
+    h->arriving = m;
+    home_handle_msg(h->sys, h, m);
+    h->arriving = NULL;
 }
 
 /* Every message waits for the home's input server, then takes
@@ -923,9 +926,9 @@ static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
  * line is there (an inclusive LLC of unlimited size keeps every line once
  * read, until the methodology's evict puts it back in memory), else from
  * memory, after the line's bank is free. */
-static sim_time_t read_time(struct cc_system *s, struct cc_dir *d)
+static sim_time_t read_time(struct cc_system *s, struct cc_dir *d, sim_time_t early)
 {
-    sim_time_t t = s->p.memory_ps;
+    sim_time_t t = s->p.memory_ps - (early < s->p.memory_ps ? early : s->p.memory_ps);
     if (s->p.llc_ps && d->in_llc) {
         t = s->p.llc_ps;
         s->stats.llc_hits++;
@@ -937,12 +940,28 @@ static sim_time_t read_time(struct cc_system *s, struct cc_dir *d)
     return t;
 }
 
+/* How much earlier than its row a read started: with remote_early_read, a
+ * request from another socket, its row driven by its own arrival, started
+ * the read at the home agent on arrival, in parallel with the lookup (a
+ * local request's read waits for its LLC slice to miss). */
+static sim_time_t early_read_ps(const struct cc_ctx *c)
+{
+    const struct cc_system *s = c->sys;
+    const struct sim_msg *m = c->msg;
+    if (!s->p.remote_early_read || !m || m != c->home->arriving || m->src >= s->ncaches)
+        return 0;
+    int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
+    if (m->src / (s->ncaches / sockets) == cc_coh_home_socket(s, c->line))
+        return 0;
+    return (sim_time_t)s->p.home_lookup_cycles * s->p.clock.period_ps;
+}
+
 void cc_read_memory(struct cc_ctx *c)
 {
     struct cc_system *s = c->sys;
     c->dir->tx.pending++;
     s->memory_pending++;
-    sim_schedule(s->k, read_time(s, c->dir), memory_done, c->dir, HE_Mem_Data);
+    sim_schedule(s->k, read_time(s, c->dir, early_read_ps(c)), memory_done, c->dir, HE_Mem_Data);
 }
 
 /* Memory answers a reader itself (arg: the reader): the line as Data_S. */
@@ -959,7 +978,7 @@ void cc_supply_from_memory(struct cc_ctx *c, int reader)
 {
     struct cc_system *s = c->sys;
     s->memory_pending++;
-    sim_schedule(s->k, read_time(s, c->dir), memory_supplied, c->dir, (uint64_t)reader);
+    sim_schedule(s->k, read_time(s, c->dir, 0), memory_supplied, c->dir, (uint64_t)reader);
 }
 
 void cc_write_memory_event(struct cc_ctx *c)

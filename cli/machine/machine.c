@@ -97,6 +97,10 @@ static const struct cfg_key home_keys[] = {
                  "directory does not list; its answer stands for the socket's, as a "
                  "HyperTransport northbridge probes its cores and answers once); false "
                  "(default): one to every such cache"),
+    CFG_BOOL_KEY(T, remote_early_read, false,
+                 "a request from another socket starts its memory read on arrival, in parallel "
+                 "with the lookup (a home agent beside the memory controller; a local request "
+                 "reaches it only after its LLC slice missed)"),
     CFG_BOOL_KEY(T, owned_write_writeback, false,
                  "MOESI (Bulldozer): writing an Owned line writes it back first"),
     CFG_INT_KEY(T, retry_cycles, false, 0, 100000, "cycles",
@@ -688,6 +692,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->owned_write_writeback = m->home.owned_write_writeback;
     p->probe_filter = m->home.probe_filter;
     p->probe_per_socket = m->home.probe_per_socket;
+    p->remote_early_read = m->home.remote_early_read;
     p->ctrl_bytes = 8;
     p->data_bytes = 8 + line;
     p->first_home_node = p->cores / p->cores_per_cache;

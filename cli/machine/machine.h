@@ -66,12 +66,13 @@ struct machine_memory_sec {
 };
 
 struct machine_home_sec {
-    int64_t count;              /* home controllers (LLC slices, tag directories) */
-    int64_t occupancy_cycles;   /* per message handled */
-    int64_t lookup_cycles;      /* from a message's turn to its first action */
-    int64_t llc_cycles;         /* a read the home's inclusive LLC serves; 0: no LLC */
-    bool probe_filter;          /* false: every request probes every cache (HyperTransport) */
-    bool probe_per_socket;      /* a broadcast home probes one cache of each socket */
+    int64_t count;            /* home controllers (LLC slices, tag directories) */
+    int64_t occupancy_cycles; /* per message handled */
+    int64_t lookup_cycles;    /* from a message's turn to its first action */
+    int64_t llc_cycles;       /* a read the home's inclusive LLC serves; 0: no LLC */
+    bool probe_filter;        /* false: every request probes every cache (HyperTransport) */
+    bool probe_per_socket;    /* a broadcast home probes one cache of each socket */
+    bool remote_early_read; /* another socket's request reads memory in parallel with the lookup */
     bool owned_write_writeback; /* MOESI (Bulldozer): writing an O line writes it back */
     int64_t retry_cycles;       /* a request for a busy line retries after this; 0: it queues */
 };
