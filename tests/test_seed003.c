@@ -93,6 +93,29 @@ START_TEST(test_barcelona_flat_tree_crossover)
 }
 END_TEST
 
+/* Each spec at n threads on a shipped machine with the invariant checker
+ * on every access: no deadlock, value error or violation. */
+static void run_checked(const char *machine, const char *const *specs, size_t nspecs, int n)
+{
+    struct machine_cfg m;
+    tu_load_config(machine, NULL, 0, &m);
+    for (size_t i = 0; i < nspecs; i++) {
+        struct sim_diag d;
+        sim_diag_init(&d);
+        struct wl_program *p = machine_generate(specs[i], n, ITERS, &m, &d);
+        ck_assert_msg(p != NULL, "%s: %s", specs[i], d.text);
+        struct core_result r;
+        tu_run_program(&m, p, true, &r, &d);
+        TU_CHECK(!r.deadlock && r.value_errors == 0 && r.coherence_violations == 0 &&
+                     r.iterations == ITERS,
+                 "%s %s -t %d: deadlock %d, value errors %llu, violations %llu: %s", machine,
+                 specs[i], n, r.deadlock, (unsigned long long)r.value_errors,
+                 (unsigned long long)r.coherence_violations, d.text);
+        core_result_free(&r);
+        wl_program_free(p);
+    }
+}
+
 /* Seed 003's generators at the paper's 32 threads with the invariant
  * checker on every access (test_shipped runs them all at 2, 5 and 16). */
 START_TEST(test_barcelona_checked)
@@ -104,23 +127,7 @@ START_TEST(test_barcelona_checked)
         "reduce-flat:sync=strict,elements=9,count=2",
         "barrier-radix:radix=4",
     };
-    struct machine_cfg m;
-    tu_load_config("barcelona", NULL, 0, &m);
-    for (size_t i = 0; i < SIM_COUNT_OF(specs); i++) {
-        struct sim_diag d;
-        sim_diag_init(&d);
-        struct wl_program *p = machine_generate(specs[i], 32, ITERS, &m, &d);
-        ck_assert_msg(p != NULL, "%s: %s", specs[i], d.text);
-        struct core_result r;
-        tu_run_program(&m, p, true, &r, &d);
-        TU_CHECK(!r.deadlock && r.value_errors == 0 && r.coherence_violations == 0 &&
-                     r.iterations == ITERS,
-                 "%s -t 32: deadlock %d, value errors %llu, violations %llu: %s", specs[i],
-                 r.deadlock, (unsigned long long)r.value_errors,
-                 (unsigned long long)r.coherence_violations, d.text);
-        core_result_free(&r);
-        wl_program_free(p);
-    }
+    run_checked("barcelona", specs, SIM_COUNT_OF(specs), 32);
 }
 END_TEST
 
@@ -199,23 +206,7 @@ START_TEST(test_niagara2_checked)
         "reduce-flat:sync=loose,elements=9,count=2",
         "barrier-radix:radix=8",
     };
-    struct machine_cfg m;
-    tu_load_config("niagara2", NULL, 0, &m);
-    for (size_t i = 0; i < SIM_COUNT_OF(specs); i++) {
-        struct sim_diag d;
-        sim_diag_init(&d);
-        struct wl_program *p = machine_generate(specs[i], 256, ITERS, &m, &d);
-        ck_assert_msg(p != NULL, "%s: %s", specs[i], d.text);
-        struct core_result r;
-        tu_run_program(&m, p, true, &r, &d);
-        TU_CHECK(!r.deadlock && r.value_errors == 0 && r.coherence_violations == 0 &&
-                     r.iterations == ITERS,
-                 "%s -t 256: deadlock %d, value errors %llu, violations %llu: %s", specs[i],
-                 r.deadlock, (unsigned long long)r.value_errors,
-                 (unsigned long long)r.coherence_violations, d.text);
-        core_result_free(&r);
-        wl_program_free(p);
-    }
+    run_checked("niagara2", specs, SIM_COUNT_OF(specs), 256);
 }
 END_TEST
 
