@@ -62,7 +62,8 @@ static void print_table(struct machine_cfg *m, const struct mb_result *r)
            m->machine.topology, (long long)m->machine.cores);
     printf("  %-31s %10s %10s %10s\n", "", "simulated", "paper", "error");
     row("R_L  own cache (ns)", r->r_l, p->R_L_ns);
-    row("R_R  other core (ns)", r->r_r, p->R_R_ns);
+    long long cps = m->machine.cores / m->machine.sockets, cpc = m->machine.cores_per_cache;
+    row(cps > cpc ? "R_R  other core (ns)" : "R_R  same-cache core (ns)", r->r_r, p->R_R_ns);
     row("R_Q  other socket (ns)", r->r_q, p->R_Q_ns);
     row("R_I  memory (ns)", r->r_i, p->R_I_ns);
     row("R_QI other socket's memory (ns)", r->r_qi, p->R_QI_ns);
