@@ -525,7 +525,7 @@ void cc_read_memory(struct cc_ctx *c);
 void cc_supply_from_memory(struct cc_ctx *c, int reader);
 /* Wakes the watchers of line in cache c (its copy changed or left). */
 void cc_fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line);
-/* The cache that serves a core, and the core's slot among its cores. */
+/* The cache that serves a core (its node id). */
 static inline int cc_cache_of_core(const struct cc_system *s, int core)
 {
     return core / s->p.cores_per_cache;

@@ -133,7 +133,7 @@ struct cc_params {
     bool probe_filter;          /* false: a broadcast home probes every cache (HT) */
     bool probe_per_socket;      /* a broadcast home probes one cache of each socket */
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
-    int first_home_node;             /* node ids: caches 0..cores-1, homes after */
+    int first_home_node;             /* node ids: caches 0..cores/cores_per_cache-1, homes after */
     int sockets;                     /* homes and cores divide evenly among them */
     /* Memory controllers as nodes of their own (after the homes), for a
      * backend that models them (the SCC's, protocols/scc); 0 where memory
