@@ -153,11 +153,11 @@ static double multiline(struct mb *b, int lines)
 {
     char text[2048];
     snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads 2\npin 1 0\nline src %d home=0\nline dst %d home=0\n"
+             "ccsim-trace 1\nthreads 2\npin %d %d\nline src %d home=0\nline dst %d home=0\n"
              "for it 0..%d {\n  all: sync\n  for i 0..%d {\n    0: prime src[i] M\n"
              "    1: prime dst[i] M\n  }\n  all: sync\n  1: copy src[0] dst[0] %d\n"
              "  1: mark done\n}\n",
-             lines, lines, b->iters - 1, lines - 1, lines);
+             mb_core(b, 0, 1), mb_core(b, 0, 0), lines, lines, b->iters - 1, lines - 1, lines);
     return mb_measure(b, text);
 }
 
@@ -280,10 +280,11 @@ static double copy_rate(struct mb *b, long lines, const char *setup)
 {
     char text[4096];
     snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads 2\npin 0 1\nline src %ld\nline dst %ld\n"
+             "ccsim-trace 1\nthreads 2\npin %d %d\nline src %ld\nline dst %ld\n"
              "for it 0..%d {\n  for j 0..%ld {\n%s  }\n  all: sync\n  0: copy src dst %ld\n"
              "  0: mark done\n  all: sync\n}\n",
-             lines, lines, b->iters - 1, lines - 1, setup, lines);
+             mb_core(b, 0, 0), mb_core(b, 0, 1), lines, lines, b->iters - 1, lines - 1, setup,
+             lines);
     double ns = mb_measure(b, text);
     return (double)lines * (double)b->m->machine.line_bytes / ns;
 }

@@ -117,14 +117,14 @@ static double pingpong_row(struct mb *b, enum mb_states s, int lines)
 {
     char text[4096];
     snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads 2\npin 0 1\nline snd %d home=0\nline rcv %d home=0\n"
+             "ccsim-trace 1\nthreads 2\npin %d %d\nline snd %d home=0\nline rcv %d home=0\n"
              "for it 0..%d {\n  all: sync\n  for i 0..%d {\n    0: write snd[i] it+1\n  }\n"
              "  all: sync\n  for i 0..%d {\n    0: %s snd[i]%s\n    1: %s rcv[i]%s\n  }\n"
              "  all: sync\n  0: copy snd[0] rcv[0] %d\n  1: wait rcv[%d] == it+1\n"
              "  1: mark done\n}\n",
-             lines, lines, b->iters - 1, lines - 1, lines - 1, send_e(s) ? "prime" : "evict",
-             send_e(s) ? " E" : "", recv_e(s) ? "prime" : "evict", recv_e(s) ? " E" : "", lines,
-             lines - 1);
+             mb_core(b, 0, 0), mb_core(b, 0, 1), lines, lines, b->iters - 1, lines - 1, lines - 1,
+             send_e(s) ? "prime" : "evict", send_e(s) ? " E" : "", recv_e(s) ? "prime" : "evict",
+             recv_e(s) ? " E" : "", lines, lines - 1);
     return mb_measure(b, text);
 }
 

@@ -782,7 +782,7 @@ END_TEST
 
 START_TEST(test_registry)
 {
-    const char *names[] = {"xbar", "ring", "mesh", "qpi", "ht"};
+    const char *names[] = {"xbar", "ring", "mesh", "qpi", "ht", "bus"};
     for (size_t i = 0; i < SIM_COUNT_OF(names); i++) {
         ck_assert_ptr_nonnull(net_find(names[i]));
         ck_assert_str_eq(net_built_names[i], names[i]);
