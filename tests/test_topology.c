@@ -780,6 +780,67 @@ START_TEST(test_ht_refused)
 }
 END_TEST
 
+/* ------------------------------------------------------------ bus */
+
+#define BUS_CFG "bus = { arbitration_ns = 10.0; bytes_per_ns = 8.0; hub_ns = 5.0; };\n"
+/* caches 0, 1 on bus 0; 2, 3 on bus 1; homes 4, 5 in the hub */
+static const struct net_layout bus_layout = {4, 2, 2, 0};
+
+START_TEST(test_bus_routes_and_queue)
+{
+    struct rig *r = rig_new("bus", BUS_CFG, bus_layout);
+    send(r, 1, 0, 1, 72, SIM_VNET_DATA); /* one bus: one transaction, 10 + 9 ns */
+    send(r, 2, 2, 4, 8, SIM_VNET_REQ);   /* bus 1 (11 ns), then the hub (5) */
+    send(r, 3, 4, 0, 8, SIM_VNET_REQ);   /* the hub, then bus 0, busy until 19 ns */
+    send(r, 4, 3, 1, 8, SIM_VNET_REQ);   /* bus 1 after message 2, the hub, bus 0 after 3 */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 1), 19000);
+    ck_assert_uint_eq(arrival(r, 2, 4), 16000);
+    ck_assert_uint_eq(arrival(r, 3, 0), 30000);
+    ck_assert_uint_eq(arrival(r, 4, 1), 41000);
+    ck_assert_int_eq(net_hops(r->net, 0, 1), 1);
+    ck_assert_int_eq(net_hops(r->net, 0, 3), 2);
+    ck_assert_int_eq(net_hops(r->net, 4, 2), 1);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "bus 0"), 3);
+    ck_assert_uint_eq(link_messages(list, "bus 1"), 2);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+/* A bus broadcasts: one source's messages of one size put on a bus in the
+ * same instant are one transaction; another size is another. */
+START_TEST(test_bus_broadcast)
+{
+    struct rig *r = rig_new("bus", BUS_CFG, bus_layout);
+    send(r, 1, 4, 0, 8, SIM_VNET_REQ);
+    send(r, 2, 4, 1, 8, SIM_VNET_REQ);
+    send(r, 3, 4, 2, 8, SIM_VNET_REQ);
+    send(r, 4, 4, 1, 72, SIM_VNET_DATA);
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 0), 16000);
+    ck_assert_uint_eq(arrival(r, 2, 1), 16000);
+    ck_assert_uint_eq(arrival(r, 3, 2), 16000);
+    ck_assert_uint_eq(arrival(r, 4, 1), 16000 + 19000);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "bus 0"), 2);
+    ck_assert_uint_eq(link_messages(list, "bus 1"), 1);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_bus_refused)
+{
+    struct rig *r = rig_try("bus", BUS_CFG, (struct net_layout){3, 2, 2, 0});
+    ck_assert_ptr_null(r->net);
+    ck_assert_msg(strstr(r->d.text, "3 caches do not divide among 2 sockets"), "%s", r->d.text);
+    sim_kernel_free(r->k);
+    free(r);
+}
+END_TEST
+
 START_TEST(test_registry)
 {
     const char *names[] = {"xbar", "ring", "mesh", "qpi", "ht", "bus"};
@@ -876,6 +937,11 @@ static Suite *topology_suite(void)
     tcase_add_test(ht, test_ht_link_queue);
     tcase_add_test(ht, test_ht_refused);
     suite_add_tcase(s, ht);
+    TCase *bus = tcase_create("bus");
+    tcase_add_test(bus, test_bus_routes_and_queue);
+    tcase_add_test(bus, test_bus_broadcast);
+    tcase_add_test(bus, test_bus_refused);
+    suite_add_tcase(s, bus);
     TCase *stress = tcase_create("stress");
     tcase_add_loop_test(stress, test_stress, 0,
                         (int)(SIM_COUNT_OF(machines) * SIM_COUNT_OF(protocols)));
