@@ -17,8 +17,9 @@
  *
  * A bus broadcasts: the messages one source puts on a bus in the same
  * instant with the same size (a home's probes or invalidations of several
- * caches of that bus) ride one transaction. That is read off src, send time
- * and bytes only; the network still never looks inside a message.
+ * caches of that bus), reaching it in the same instant, ride one
+ * transaction. That is read off src, send time and bytes only; the network
+ * still never looks inside a message.
  *
  * Timing choice: one event per bus taken and one to deliver, as `ht` has
  * one a hop, so a bus is taken in the order messages reach it.
@@ -41,7 +42,7 @@ struct bus_cfg {
 struct bus_last {
     int src;
     uint32_t bytes;
-    sim_time_t sent, end;
+    sim_time_t sent, at, end; /* sent, reached the bus, ended */
     bool valid;
 };
 
@@ -135,17 +136,20 @@ static int bus_of(const struct bus_net *b, int node)
 
 static void bus_reach(struct sim_kernel *k, void *obj, uint64_t arg);
 
-/* m takes bus s now; returns when its transaction ends. A message of the
- * same source, send time and size as the bus's last transaction is part of
- * that broadcast and ends with it. */
+/* m takes bus s now; returns when its transaction ends. A message that
+ * reaches the bus in the same instant as its last transaction, from the
+ * same source, sent at the same time with the same size, is part of that
+ * broadcast and ends with it. */
 static sim_time_t bus_take(struct bus_net *b, int s, const struct sim_msg *m)
 {
     struct bus_last *last = &b->last[s];
-    if (last->valid && last->src == m->src && last->sent == m->sent && last->bytes == m->bytes)
+    sim_time_t now = sim_now(b->base.k);
+    if (last->valid && last->at == now && last->src == m->src && last->sent == m->sent &&
+        last->bytes == m->bytes)
         return last->end;
     sim_time_t occupy = b->arb_ps + (sim_time_t)ceil((double)m->bytes * b->ps_per_byte);
-    sim_time_t start = net_link_take(&b->base, &b->bus[s], sim_now(b->base.k), occupy, m->bytes);
-    *last = (struct bus_last){m->src, m->bytes, m->sent, start + occupy, true};
+    sim_time_t start = net_link_take(&b->base, &b->bus[s], now, occupy, m->bytes);
+    *last = (struct bus_last){m->src, m->bytes, m->sent, now, start + occupy, true};
     return start + occupy;
 }
 
