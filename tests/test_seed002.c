@@ -111,6 +111,91 @@ START_TEST(test_flag_carried_beats_separate_reduction)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- KNL, Milan */
+
+#define BIG_ITERS 8 /* 64 and 72 threads, checked: few iterations */
+
+/* Every seed 002 generator runs clean on KNL (72 threads) and Milan (64),
+ * checked; the butterfly at 64 on both (a power of two). */
+START_TEST(test_knl_milan_every_seed002_generator)
+{
+    static const char *const specs[] = {
+        "barrier-central",      "barrier-linear",         "barrier-combining",
+        "barrier-extbutterfly", "reduce-linear:values=7", "reduce-extbutterfly:values=7",
+    };
+    for (size_t i = 0; i < SIM_COUNT_OF(specs); i++) {
+        ck_assert(median_on("knl-7290", specs[i], 72, BIG_ITERS) > 0);
+        ck_assert(median_on("milan-7763", specs[i], 64, BIG_ITERS) > 0);
+    }
+    ck_assert(median_on("knl-7290", "barrier-butterfly", 64, BIG_ITERS) > 0);
+}
+END_TEST
+
+/* Seed 002 Fig 11-12: at the full core count the extended butterfly is the
+ * fastest barrier, the dissemination barrier close behind (within 5 %): KNL
+ * 72 threads 1 774 against 1 827 ns (combining 2 517, central 7 697, linear
+ * 18 135); Milan 64 threads 1 398 against 1 399 ns, the butterfly the same
+ * as the extended one at a power of two (combining 1 868, central 2 405,
+ * linear 13 537). */
+static void extbutterfly_fastest(const char *machine, int n)
+{
+    static const char *const others[] = {"barrier-central", "barrier-linear", "barrier-combining"};
+    double ext = median_on(machine, "barrier-extbutterfly", n, BIG_ITERS);
+    for (size_t i = 0; i < SIM_COUNT_OF(others); i++)
+        ck_assert(ext < median_on(machine, others[i], n, BIG_ITERS));
+    double dis = median_on(machine, "barrier-dissemination", n, BIG_ITERS);
+    ck_assert_msg(ext <= dis && dis < 1.05 * ext, "%s: extended butterfly %.0f, dissemination %.0f",
+                  machine, ext, dis);
+}
+
+START_TEST(test_knl_milan_extbutterfly_fastest)
+{
+    extbutterfly_fastest("knl-7290", 72);
+    extbutterfly_fastest("milan-7763", 64);
+}
+END_TEST
+
+/* Seed 002 Fig 12 (Milan, below 30 threads): the linear centralized barrier
+ * is ahead of the extended butterfly for small counts: within one core
+ * complex (2 to 8 threads) 175 against 269 ns at 2, 297 against 574 at 8.
+ * CLAIM NOT REPRODUCED beyond one complex: the paper has the two close up to
+ * 30 threads; here at 16 and 24 threads (two and three complexes) the
+ * linear barrier costs 2.8 and 3.9 times the extended butterfly (2 264
+ * against 821 ns at 16): every arrival at the root's counter in another
+ * complex crosses the I/O die and back, one after the other, where Milan's
+ * fabric may keep several in flight. Asserted as the simulator has it. */
+START_TEST(test_milan_linear_small_counts)
+{
+    for (int n = 2; n <= 8; n *= 2)
+        ck_assert(median_on("milan-7763", "barrier-linear", n, ITERS) <
+                  median_on("milan-7763", "barrier-extbutterfly", n, ITERS));
+    ck_assert(median_on("milan-7763", "barrier-linear", 16, ITERS) >
+              2 * median_on("milan-7763", "barrier-extbutterfly", 16, ITERS));
+}
+END_TEST
+
+/* Seed 002 Fig 13 (KNL, 72 threads): 7 values carried with the flag cost
+ * little more than 1 (2 008 against 1 849 ns, +9 %; 3 values 1 847).
+ * CLAIM NOT REPRODUCED: the paper has all three below 2 000 cycles; here
+ * they take about 2 800 to 3 000 cycles at 1.5 GHz: KNL's core-to-core
+ * latency is fitted to a published 91 ns median (configs/targets), and the
+ * reduction's 8 rounds of transfers cost about that each. Asserted as the
+ * simulator has it (below 3 500 cycles). And the flag-carried reduction
+ * beats the separate one on both machines (KNL 1 849 against 12 136 ns;
+ * Milan 1 370 against 8 226). */
+START_TEST(test_knl_milan_reductions)
+{
+    double one = median_on("knl-7290", "reduce-extbutterfly:values=1", 72, BIG_ITERS);
+    double seven = median_on("knl-7290", "reduce-extbutterfly:values=7", 72, BIG_ITERS);
+    ck_assert_msg(seven >= one && seven < 1.25 * one, "7 values %.0f ns, 1 value %.0f ns", seven,
+                  one);
+    double cycles = seven * 1.5; /* the KNL's 1.5 GHz */
+    ck_assert_msg(cycles > 2000 && cycles < 3500, "7 values: %.0f cycles", cycles);
+    flag_beats_separate("knl-7290", 72, 3);
+    flag_beats_separate("milan-7763", 64, 3);
+}
+END_TEST
+
 static Suite *seed002_suite(void)
 {
     Suite *s = suite_create("seed002");
@@ -122,6 +207,13 @@ static Suite *seed002_suite(void)
     tcase_add_test(tc, test_skl_dissemination_ahead_of_extbutterfly);
     tcase_add_test(tc, test_flag_carried_beats_separate_reduction);
     suite_add_tcase(s, tc);
+    TCase *big = tcase_create("knl-milan");
+    tcase_set_timeout(big, 120);
+    tcase_add_test(big, test_knl_milan_every_seed002_generator);
+    tcase_add_test(big, test_knl_milan_extbutterfly_fastest);
+    tcase_add_test(big, test_milan_linear_small_counts);
+    tcase_add_test(big, test_knl_milan_reductions);
+    suite_add_tcase(s, big);
     return s;
 }
 

@@ -841,9 +841,57 @@ START_TEST(test_bus_refused)
 }
 END_TEST
 
+/* ------------------------------------------------------------ chiplet */
+
+#define CHIPLET_CFG                                                                                \
+    "chiplet = { caches_per_ccx = 2; ccx_ns = 2.0; iod_ns = 10.0; link_latency_ns = 5.0;\n"        \
+    "  link_bytes_per_ns = 8.0; link_up_bytes_per_ns = 4.0; };\n"
+/* caches 0, 1 in CCX 0; 2, 3 in CCX 1; homes 4, 5 on the I/O die */
+static const struct net_layout chiplet_layout = {4, 2, 1, 0};
+
+START_TEST(test_chiplet_routes_and_queue)
+{
+    struct rig *r = rig_new("chiplet", CHIPLET_CFG, chiplet_layout);
+    send(r, 1, 0, 1, 72, SIM_VNET_DATA); /* one CCX: its interconnect, 2 ns */
+    send(r, 2, 0, 4, 8, SIM_VNET_REQ);   /* CCX 0 up (8 B at 4 B/ns) + 5, the I/O die 10 */
+    send(r, 3, 4, 2, 72, SIM_VNET_DATA); /* the I/O die 10, down (72 B at 8 B/ns) + 5, CCX 2 */
+    send(r, 4, 1, 3, 8, SIM_VNET_REQ);   /* up after message 2, the I/O die, down, CCX */
+    run(r);
+    ck_assert_uint_eq(arrival(r, 1, 1), 2000);
+    ck_assert_uint_eq(arrival(r, 2, 4), 2000 + 2000 + 5000 + 10000);
+    ck_assert_uint_eq(arrival(r, 3, 2), 10000 + 9000 + 5000 + 2000);
+    /* up: waits for message 2 (2000..4000), on until 6000, +5, +10 = 21000;
+     * down link 1 busy with message 3 until 19000: free, 1000 + 5 + 2 */
+    ck_assert_uint_eq(arrival(r, 4, 3), 21000 + 1000 + 5000 + 2000);
+    ck_assert_int_eq(net_hops(r->net, 0, 1), 0);
+    ck_assert_int_eq(net_hops(r->net, 0, 3), 2);
+    ck_assert_int_eq(net_hops(r->net, 5, 2), 1);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "chiplet ccx 0->iod"), 2);
+    ck_assert_double_eq(link_queue_ns(list, "chiplet ccx 0->iod"), 2.0);
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
+START_TEST(test_chiplet_refused)
+{
+    struct rig *r = rig_try("chiplet", CHIPLET_CFG, (struct net_layout){3, 2, 1, 0});
+    ck_assert_ptr_null(r->net);
+    ck_assert_msg(strstr(r->d.text, "do not fill whole CCXs"), "%s", r->d.text);
+    sim_kernel_free(r->k);
+    free(r);
+    r = rig_try("chiplet", CHIPLET_CFG, (struct net_layout){4, 2, 2, 0});
+    ck_assert_ptr_null(r->net);
+    ck_assert_msg(strstr(r->d.text, "one socket only"), "%s", r->d.text);
+    sim_kernel_free(r->k);
+    free(r);
+}
+END_TEST
+
 START_TEST(test_registry)
 {
-    const char *names[] = {"xbar", "ring", "mesh", "qpi", "ht", "bus"};
+    const char *names[] = {"xbar", "ring", "mesh", "qpi", "ht", "bus", "chiplet"};
     for (size_t i = 0; i < SIM_COUNT_OF(names); i++) {
         ck_assert_ptr_nonnull(net_find(names[i]));
         ck_assert_str_eq(net_built_names[i], names[i]);
@@ -942,6 +990,10 @@ static Suite *topology_suite(void)
     tcase_add_test(bus, test_bus_broadcast);
     tcase_add_test(bus, test_bus_refused);
     suite_add_tcase(s, bus);
+    TCase *chiplet = tcase_create("chiplet");
+    tcase_add_test(chiplet, test_chiplet_routes_and_queue);
+    tcase_add_test(chiplet, test_chiplet_refused);
+    suite_add_tcase(s, chiplet);
     TCase *stress = tcase_create("stress");
     tcase_add_loop_test(stress, test_stress, 0,
                         (int)(SIM_COUNT_OF(machines) * SIM_COUNT_OF(protocols)));

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* The backends, one file each (NAME.c defines net_NAME_ops). */
-#define NET_BACKENDS(X) X(xbar) X(ring) X(mesh) X(qpi) X(ht) X(bus)
+#define NET_BACKENDS(X) X(xbar) X(ring) X(mesh) X(qpi) X(ht) X(bus) X(chiplet)
 
 #define DECLARE(name) extern const struct net_ops net_##name##_ops;
 NET_BACKENDS(DECLARE)
