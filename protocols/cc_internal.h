@@ -215,7 +215,8 @@ struct cc_line {
                                line out for a hit's cycles, the next snoop waits for it */
     struct cc_req *waiting; /* requests parked on this line, FIFO */
     struct cc_req *waiting_tail;
-    uint8_t *data;
+    uint8_t *data; /* the way's bytes in the cache's data array, set when the way is first
+                      filled (so a large cache's ways cost no memory until used) */
 };
 
 struct cc_watch {
@@ -611,6 +612,7 @@ static inline void cc_way_fill(struct cc_cache *c, struct cc_line *cl, uint64_t 
     cl->valid = true;
     cl->line = line;
     c->tags[cl - c->lines] = line + 1;
+    cl->data = c->data + (size_t)(cl - c->lines) * c->sys->p.line_bytes;
 }
 
 static inline void cc_way_free(struct cc_cache *c, struct cc_line *cl)

@@ -1015,8 +1015,6 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
         c->lines = sim_xcalloc(nlines, sizeof *c->lines);
         c->tags = sim_xcalloc(nlines, sizeof *c->tags);
         c->data = sim_xcalloc(nlines, p->line_bytes);
-        for (size_t j = 0; j < nlines; j++)
-            c->lines[j].data = c->data + j * p->line_bytes;
         c->set_waiting = sim_xcalloc(p->sets, sizeof *c->set_waiting);
         if (p->banks)
             c->bank_until = sim_xcalloc(p->banks, sizeof *c->bank_until);

@@ -206,7 +206,8 @@ START_TEST(test_niagara2_checked)
         "reduce-flat:sync=loose,elements=9,count=2",
         "barrier-radix:radix=8",
     };
-    run_checked("niagara2", specs, SIM_COUNT_OF(specs), 256);
+    /* the sanitizer pass: two of the four chips */
+    run_checked("niagara2", specs, SIM_COUNT_OF(specs), tu_small_scale() ? 64 : 256);
 }
 END_TEST
 
