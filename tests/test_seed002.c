@@ -1,9 +1,11 @@
 /*
  * test_seed002.c -- seed 002's barrier and reduction claims on seed 002's own
- * SKL (configs/skylake-6140.cfg, 18 cores on a mesh), as relations between
- * simulated runs with --check on, after every seed 002 generator has run clean
- * at the full core count (reduce-extbutterfly-separate runs checked in its
- * claim's test). What holds: the extended butterfly beats
+ * SKL (configs/skylake-6140.cfg, 18 cores on a mesh), KNL (knl-7290.cfg, 72
+ * cores in two-core tiles) and Milan (milan-7763.cfg, 64 cores in 8
+ * complexes), as relations between simulated runs with --check on, after
+ * every seed 002 generator has run clean at the full core count
+ * (reduce-extbutterfly-separate runs checked in its claim's test). The SKL
+ * part: What holds: the extended butterfly beats
  * the centralized barriers at the full core count, and its reduction of 7
  * values costs little more than of 1 (Fig 13's shape), and the reduction
  * carried with the flag beats a barrier then a separate reduction (also on
