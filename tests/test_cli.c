@@ -99,9 +99,24 @@ START_TEST(test_list_configs)
 {
     tu_ccsim(&r, "list configs");
     ck_assert_int_eq(r.status, 0);
-    const char *names[] = {"snb-e5-2660.cfg", "knc-5110p.cfg", "scc.cfg", "opteron-6272.cfg"};
+    const char *names[] = {"snb-e5-2660.cfg", "knc-5110p.cfg",   "scc.cfg",      "opteron-6272.cfg",
+                           "clovertown.cfg",  "niagara2.cfg",    "knl-7290.cfg", "milan-7763.cfg",
+                           "barcelona.cfg",   "skylake-6140.cfg"};
     for (size_t i = 0; i < SIM_COUNT_OF(names); i++)
         ck_assert_msg(strstr(r.out, names[i]) != NULL, "%s missing from:\n%s", names[i], r.out);
+}
+END_TEST
+
+/* The random tester is clean on the seeds' machines with shared caches,
+ * buses and chiplets (bench/stress-long.sh runs it long). */
+START_TEST(test_stress_new_machines)
+{
+    const char *names[] = {"clovertown", "niagara2", "knl-7290", "milan-7763"};
+    for (size_t i = 0; i < SIM_COUNT_OF(names); i++) {
+        tu_ccsim(&r, "stress -c %s --ops 20000 --seed %zu", names[i], i + 1);
+        ck_assert_msg(r.status == 0 && strstr(r.out, "violations 0  unexpected 0  deadlock no"),
+                      "%s: %s%s", names[i], r.out, r.err);
+    }
 }
 END_TEST
 
@@ -259,6 +274,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_bad_config_file_line);
     tcase_add_test(tc, test_config_prints_machine);
     tcase_add_test(tc, test_list_configs);
+    tcase_add_test(tc, test_stress_new_machines);
     tcase_add_test(tc, test_bench_engine_runs);
     tcase_add_test(tc, test_run_trace);
     tcase_add_test(tc, test_run_exit_statuses);
