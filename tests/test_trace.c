@@ -722,6 +722,44 @@ START_TEST(test_eval_four_threads)
 }
 END_TEST
 
+/* Constant selector lists (a thread bitmap each, built after the parse)
+ * across several bitmap words, a list repeated, and non-constant items. */
+START_TEST(test_eval_selector_lists)
+{
+    struct wl_program *p = parse_ok("ccsim-trace 1\n"
+                                    "threads 200\n"
+                                    "line x\n"
+                                    "1,63..65,199: write x 1\n"
+                                    "1,63..65,199: write x 2\n"
+                                    "0,128: write x 3\n"
+                                    "for i 0..1 {\n"
+                                    "  i,64+i: write x 4\n"
+                                    "}\n");
+    static const struct {
+        int thread;
+        const char *ops;
+    } want[] = {
+        {0, "write x 3; write x 4"},
+        {1, "write x 1; write x 2; write x 4"},
+        {2, ""},
+        {62, ""},
+        {63, "write x 1; write x 2"},
+        {64, "write x 1; write x 2; write x 4"},
+        {65, "write x 1; write x 2; write x 4"},
+        {66, ""},
+        {128, "write x 3"},
+        {199, "write x 1; write x 2"},
+    };
+    for (size_t i = 0; i < SIM_COUNT_OF(want); i++) {
+        char ops[512];
+        ck_assert_int_eq(run_thread(p, want[i].thread, ops, sizeof ops, 10), WL_NEXT_END);
+        ck_assert_msg(strcmp(ops, want[i].ops) == 0, "thread %d: got '%s', want '%s'",
+                      want[i].thread, ops, want[i].ops);
+    }
+    wl_program_free(p);
+}
+END_TEST
+
 /* The fields of struct wl_op, and laziness: a register set after an op is
  * seen by the next one. */
 START_TEST(test_eval_op_fields)
@@ -990,6 +1028,7 @@ static Suite *trace_suite(void)
     tc = tcase_create("eval");
     tcase_add_test(tc, test_eval_four_threads);
     tcase_add_test(tc, test_eval_op_fields);
+    tcase_add_test(tc, test_eval_selector_lists);
     tcase_add_test(tc, test_runtime_errors);
     suite_add_tcase(s, tc);
     tc = tcase_create("fuzz");

@@ -41,11 +41,18 @@ struct scc_way {
     bool valid, dirty;
 };
 
+#define SCC_FILLED_MAX 16
+
 struct scc_store {
     unsigned sets, ways;
     struct scc_way *w;
     uint8_t *data; /* NULL: tags only */
     uint64_t tick;
+    /* the ways filled since store_drop_all, so that a drop (invmb, at every
+     * poll of an MPB flag) clears those and not the whole store; nfilled >
+     * SCC_FILLED_MAX: too many to list, the drop clears every way */
+    unsigned nfilled;
+    unsigned filled[SCC_FILLED_MAX];
 };
 
 /* The write-combining buffer: one line, the words written so far. */
@@ -289,7 +296,23 @@ static struct scc_way *store_take(struct scc_store *st, uint64_t line, struct sc
     }
     *victim = *v;
     *v = (struct scc_way){.line = line, .lru = ++st->tick, .valid = true};
+    if (st->nfilled < SCC_FILLED_MAX)
+        st->filled[st->nfilled] = (unsigned)(v - st->w);
+    if (st->nfilled <= SCC_FILLED_MAX)
+        st->nfilled++;
     return v;
+}
+
+/* Invalidates every way (a way is valid only if filled since the last drop). */
+static void store_drop_all(struct scc_store *st)
+{
+    if (st->nfilled > SCC_FILLED_MAX)
+        for (size_t i = 0; i < (size_t)st->sets * st->ways; i++)
+            st->w[i].valid = false;
+    else
+        for (unsigned i = 0; i < st->nfilled; i++)
+            st->w[st->filled[i]].valid = false;
+    st->nfilled = 0;
 }
 
 /* ------------------------------------------------------------ messages */
@@ -943,9 +966,7 @@ static uint64_t scc_core_word(const struct cc_system *sys, int core, uint64_t li
 
 static void drop_mpb_copies(struct scc *s, int core)
 {
-    struct scc_store *st = &s->cores[core].mpbc;
-    for (size_t i = 0; i < (size_t)st->sets * st->ways; i++)
-        st->w[i].valid = false;
+    store_drop_all(&s->cores[core].mpbc);
 }
 
 /* A wait on an MPB line polls as RCCE does: invmb, then read again; a

@@ -103,6 +103,10 @@ static bool selects(struct wl_cursor *c, struct sim_diag *d, const struct wl_stm
     *ok = true;
     if (s->sel.kind != WL_SEL_LIST)
         return s->sel.kind == WL_SEL_ALL || c->thread != 0;
+    if (s->sel.bits >= 0) {
+        const uint64_t *b = &c->prog->sel_bits[s->sel.bits];
+        return (b[c->thread / 64] >> (c->thread % 64)) & 1;
+    }
     for (int i = 0; i < s->sel.count && *ok; i++)
         if (item_selects(c, d, s, &c->prog->items[s->sel.first + i], ok))
             return true;

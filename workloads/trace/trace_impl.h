@@ -141,6 +141,9 @@ struct wl_sel {
     enum wl_sel_kind kind;
     int first, count; /* LIST: items first .. first+count-1 */
     bool is_const;    /* every item is a constant */
+    int bits;         /* a constant LIST of 2 or more items: its threads as a bitmap at
+                         prog->sel_bits[bits ..] (sel_words words), set when the parse
+                         succeeds; else -1 (selects() evaluates the items) */
 };
 
 /*
@@ -208,6 +211,8 @@ struct wl_program {
     int nexprs, cap_exprs;
     struct wl_sel_item *items;
     int nitems, cap_items;
+    uint64_t *sel_bits; /* the constant lists' thread bitmaps (struct wl_sel.bits) */
+    int sel_words, nsel_bits, cap_sel_bits;
     struct wl_names regs, labels, vars;
 };
 

@@ -728,6 +728,41 @@ static void finish(struct wl_parser *ps)
     }
 }
 
+/* The thread bitmap of constant list s, at the end of p->sel_bits; the
+ * previous list's when they are equal (generated traces repeat one list). */
+static int sel_bitmap(struct wl_program *p, const struct wl_sel *s)
+{
+    int w = p->sel_words, at = p->nsel_bits;
+    p->sel_bits = wl_grow(p->sel_bits, &p->cap_sel_bits, at + w, sizeof *p->sel_bits);
+    uint64_t *b = &p->sel_bits[at];
+    memset(b, 0, (size_t)w * sizeof *b);
+    for (int i = 0; i < s->count; i++) {
+        const struct wl_sel_item *it = &p->items[s->first + i];
+        int64_t lo = p->exprs[it->lo].value, hi = p->exprs[it->hi >= 0 ? it->hi : it->lo].value;
+        for (int64_t t = lo; t <= hi; t++) /* in range: the parser checked */
+            b[t / 64] |= 1ull << (t % 64);
+    }
+    if (at >= w && memcmp(b - w, b, (size_t)w * sizeof *b) == 0)
+        return at - w;
+    p->nsel_bits += w;
+    return at;
+}
+
+/* After a parse without errors: a bitmap for every constant selector list
+ * of two or more items, so that a thread finds out in one step whether a
+ * statement names it (an SCC collective's statements name every other
+ * thread one by one). */
+static void build_sel_bits(struct wl_program *p)
+{
+    p->sel_words = (p->threads + 63) / 64;
+    for (int i = 0; i < p->nstmts; i++) {
+        struct wl_sel *s = &p->stmts[i].sel;
+        s->bits = -1;
+        if (p->stmts[i].kind == WL_S_OP && s->kind == WL_SEL_LIST && s->is_const && s->count >= 2)
+            s->bits = sel_bitmap(p, s);
+    }
+}
+
 static void parse_lines(struct wl_parser *ps, const char *text, size_t len)
 {
     size_t pos = 0;
@@ -777,8 +812,10 @@ struct wl_program *wl_parse_text(const char *name, const char *text, size_t len,
     finish(&ps);
     free(ps.toks);
     free(ps.decl_hash);
-    if (ps.errors == 0)
+    if (ps.errors == 0) {
+        build_sel_bits(ps.p);
         return ps.p;
+    }
     wl_program_free(ps.p);
     return NULL;
 }

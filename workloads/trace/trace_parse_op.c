@@ -113,7 +113,8 @@ static bool parse_sel_item(struct wl_parser *ps, struct wl_sel *sel)
 
 static bool parse_selector(struct wl_parser *ps, struct wl_sel *sel)
 {
-    *sel = (struct wl_sel){.kind = WL_SEL_LIST, .first = ps->p->nitems, .is_const = true};
+    *sel =
+        (struct wl_sel){.kind = WL_SEL_LIST, .first = ps->p->nitems, .is_const = true, .bits = -1};
     const struct wl_tok *t = wl_peek(ps);
     if (wl_tok_is(t, "all") || wl_tok_is(t, "others")) {
         wl_take(ps);

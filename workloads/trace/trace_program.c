@@ -136,6 +136,7 @@ void wl_program_free(struct wl_program *p)
     free(p->stmts);
     free(p->exprs);
     free(p->items);
+    free(p->sel_bits);
     free(p->pin);
     names_free(&p->regs);
     names_free(&p->labels);
