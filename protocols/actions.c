@@ -531,7 +531,7 @@ static void hc_note_gone(struct cc_ctx *c)
 
 static void clear_holders(struct cc_system *s, struct cc_dir *d)
 {
-    memset(d->sharers, 0, s->sharer_words * sizeof *d->sharers);
+    cc_clear_sharers(s, d);
     d->owner = -1;
     d->forwarder = -1;
 }

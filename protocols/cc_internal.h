@@ -266,6 +266,7 @@ struct cc_dir {
     int owner;         /* E/M/O owner, or -1 */
     int forwarder;     /* MESIF F, or -1 */
     uint64_t *sharers; /* bit set over cores (owner not included) */
+    int nsharers;      /* bits set in sharers: changed only by cc_set_sharer, cc_clear_sharers */
     struct cc_tx tx;
     struct sim_msg *queue, *queue_tail; /* requests waiting for the line */
     bool draining;                      /* the queue is being served */
@@ -520,6 +521,7 @@ int cc_home_node(const struct cc_system *s, uint64_t line);
 bool cc_is_sharer(const struct cc_system *s, const struct cc_dir *d, int core);
 void cc_set_sharer(struct cc_system *s, struct cc_dir *d, int core, bool on);
 int cc_sharer_count(const struct cc_system *s, const struct cc_dir *d);
+void cc_clear_sharers(struct cc_system *s, struct cc_dir *d);
 int cc_first_sharer(const struct cc_system *s, const struct cc_dir *d, int except);
 void cc_read_memory(struct cc_ctx *c);
 /* Memory sends `reader` the line as Data_S after its read (runtime.c). */

@@ -153,18 +153,29 @@ bool cc_is_sharer(const struct cc_system *s, const struct cc_dir *d, int core)
 void cc_set_sharer(struct cc_system *s, struct cc_dir *d, int core, bool on)
 {
     (void)s;
-    if (on)
-        d->sharers[core / 64] |= 1ull << (core % 64);
-    else
-        d->sharers[core / 64] &= ~(1ull << (core % 64));
+    uint64_t bit = 1ull << (core % 64), *w = &d->sharers[core / 64];
+    if (on == ((*w & bit) != 0))
+        return;
+    *w ^= bit;
+    d->nsharers += on ? 1 : -1;
 }
 
+void cc_clear_sharers(struct cc_system *s, struct cc_dir *d)
+{
+    memset(d->sharers, 0, s->sharer_words * sizeof *d->sharers);
+    d->nsharers = 0;
+}
+
+/* Kept as a count (a home asks at every event); the checker recounts. */
 int cc_sharer_count(const struct cc_system *s, const struct cc_dir *d)
 {
-    int n = 0;
-    for (size_t i = 0; i < s->sharer_words; i++)
-        n += __builtin_popcountll(d->sharers[i]);
-    return n;
+    if (s->check) {
+        int n = 0;
+        for (size_t i = 0; i < s->sharer_words; i++)
+            n += __builtin_popcountll(d->sharers[i]);
+        SIM_ASSERT(n == d->nsharers);
+    }
+    return d->nsharers;
 }
 
 int cc_first_sharer(const struct cc_system *s, const struct cc_dir *d, int except)

@@ -264,7 +264,7 @@ static void coh_evict_line(struct cc_system *s, uint64_t line)
             SIM_ASSERT(cl != NULL);
             drop_copy(s, c, cl, d);
         }
-    memset(d->sharers, 0, s->sharer_words * sizeof *d->sharers);
+    cc_clear_sharers(s, d);
     d->owner = d->forwarder = -1;
     d->state = HS_I;
     d->in_llc = false; /* back in memory */

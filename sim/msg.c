@@ -117,6 +117,24 @@ void sim_map_put(struct sim_map *m, uint64_t key, void *val)
     m->vals[i] = val;
 }
 
+void **sim_map_slot(struct sim_map *m, uint64_t key)
+{
+    size_t i = map_hash(key) & (m->cap - 1);
+    while (m->vals[i] && m->keys[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    if (m->vals[i])
+        return &m->vals[i];
+    if (2 * (m->len + 1) > m->cap) { /* as sim_map_put: grow, then look again */
+        map_grow(m);
+        i = map_hash(key) & (m->cap - 1);
+        while (m->vals[i])
+            i = (i + 1) & (m->cap - 1);
+    }
+    m->len++;
+    m->keys[i] = key;
+    return &m->vals[i];
+}
+
 void sim_map_each(const struct sim_map *m, void (*fn)(uint64_t key, void *val, void *ctx),
                   void *ctx)
 {

@@ -243,6 +243,11 @@ void sim_map_init(struct sim_map *m);
 void sim_map_destroy(struct sim_map *m);
 void *sim_map_get(const struct sim_map *m, uint64_t key);
 void sim_map_put(struct sim_map *m, uint64_t key, void *val); /* val != NULL */
+/* The value slot of key, made (holding NULL) if key is absent: one probe
+ * for a read-modify-write. The caller stores a non-NULL value in a made
+ * slot before any other call on the map. It grows when an insert would
+ * fill it past half. */
+void **sim_map_slot(struct sim_map *m, uint64_t key);
 /* Visits every entry; fn may not modify the map. */
 void sim_map_each(const struct sim_map *m, void (*fn)(uint64_t key, void *val, void *ctx),
                   void *ctx);

@@ -376,6 +376,31 @@ START_TEST(test_rng)
 }
 END_TEST
 
+/* The line map: sim_map_slot makes or finds a slot in one probe, and the
+ * map then holds what sim_map_get/put would have, through growth. */
+START_TEST(test_map_slot)
+{
+    struct sim_map m;
+    sim_map_init(&m);
+    for (uint64_t k = 1; k <= 1000; k++) {
+        void **v = sim_map_slot(&m, k * 7919);
+        ck_assert_ptr_null(*v);
+        *v = (void *)(uintptr_t)k;
+    }
+    ck_assert_uint_eq(m.len, 1000);
+    for (uint64_t k = 1; k <= 1000; k++) {
+        void **v = sim_map_slot(&m, k * 7919);
+        ck_assert_uint_eq((uintptr_t)*v, k);
+        *v = (void *)(uintptr_t)(k + 1);
+    }
+    ck_assert_uint_eq(m.len, 1000);
+    for (uint64_t k = 1; k <= 1000; k++)
+        ck_assert_uint_eq((uintptr_t)sim_map_get(&m, k * 7919), k + 1);
+    ck_assert_ptr_null(sim_map_get(&m, 3));
+    sim_map_destroy(&m);
+}
+END_TEST
+
 static Suite *event_suite(void)
 {
     Suite *s = suite_create("event");
@@ -393,6 +418,7 @@ static Suite *event_suite(void)
     tcase_add_exit_test(tc, test_past_is_fatal, 1);
     tcase_add_test(tc, test_clock);
     tcase_add_test(tc, test_rng);
+    tcase_add_test(tc, test_map_slot);
     suite_add_tcase(s, tc);
     return s;
 }

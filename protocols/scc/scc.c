@@ -232,11 +232,10 @@ static uint8_t *mem_bytes_rw(struct scc *s, uint64_t line)
 
 static void busy_add(struct scc *s, uint64_t line, int d)
 {
-    uintptr_t v = (uintptr_t)sim_map_get(&s->busy, line);
-    if (!v)
-        v = 1;
+    void **slot = sim_map_slot(&s->busy, line);
+    uintptr_t v = *slot ? (uintptr_t)*slot : 1;
     SIM_ASSERT(d > 0 || v > 1);
-    sim_map_put(&s->busy, line, (void *)(v + (uintptr_t)(intptr_t)d));
+    *slot = (void *)(v + (uintptr_t)(intptr_t)d);
 }
 
 /* ------------------------------------------------------------ stores */

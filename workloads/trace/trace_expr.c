@@ -13,6 +13,7 @@
 #include "trace_impl.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const binop_text[] = {
@@ -226,6 +227,136 @@ static bool eval_fault(const struct wl_expr *x, enum wl_arith r, int64_t a, int6
     return false;
 }
 
+/* ------------------------------------------------------------- postfix code */
+
+#define WL_CODE_END (-1)
+
+static bool is_operator(enum wl_expr_kind k)
+{
+    return wl_expr_is_binary(k) || wl_expr_is_unary(k) || k == WL_E_MIN || k == WL_E_MAX;
+}
+
+static void emit(struct wl_program *p, int kind, int64_t arg)
+{
+    p->code = wl_grow(p->code, &p->cap_code, p->ncode + 1, sizeof *p->code);
+    p->code[p->ncode++] = (struct wl_code){kind, arg};
+}
+
+/* Appends e's postfix code; false if e holds what the code does not run. */
+static bool emit_tree(struct wl_program *p, int e)
+{
+    const struct wl_expr *x = &p->exprs[e];
+    if (x->is_const) {
+        emit(p, WL_E_CONST, x->value);
+        return true;
+    }
+    switch (x->kind) {
+    case WL_E_T:
+        emit(p, WL_E_T, 0);
+        return true;
+    case WL_E_LOOP:
+    case WL_E_REG:
+        emit(p, x->kind, x->a);
+        return true;
+    case WL_E_LAND:
+    case WL_E_LOR: /* short-circuit: left to the tree walk */
+        return false;
+    default:
+        break;
+    }
+    if (!is_operator(x->kind) || !emit_tree(p, x->a))
+        return false;
+    if (!wl_expr_is_unary(x->kind) && !emit_tree(p, x->b))
+        return false;
+    emit(p, x->kind, 0);
+    return true;
+}
+
+void wl_expr_compile(struct wl_program *p)
+{
+    bool *operand_of = sim_xcalloc((size_t)p->nexprs + 1, sizeof *operand_of);
+    for (int e = 0; e < p->nexprs; e++) {
+        const struct wl_expr *x = &p->exprs[e];
+        if (is_operator(x->kind) && x->a >= 0)
+            operand_of[x->a] = true;
+        if (is_operator(x->kind) && x->b >= 0)
+            operand_of[x->b] = true;
+    }
+    p->code_at = sim_xmalloc(((size_t)p->nexprs + 1) * sizeof *p->code_at);
+    for (int e = 0; e < p->nexprs; e++) {
+        p->code_at[e] = -1;
+        if (operand_of[e] || p->exprs[e].is_const || !is_operator(p->exprs[e].kind))
+            continue;
+        int start = p->ncode;
+        if (emit_tree(p, e)) {
+            emit(p, WL_CODE_END, 0);
+            p->code_at[e] = start;
+        } else {
+            p->ncode = start;
+        }
+    }
+    free(operand_of);
+}
+
+/* a OP b for a binary code; false on a fault (the tree walk reports it). */
+static bool code_binary(int kind, int64_t a, int64_t b, int64_t *out)
+{
+    switch (kind) {
+    case WL_E_ADD:
+        return !__builtin_add_overflow(a, b, out);
+    case WL_E_SUB:
+        return !__builtin_sub_overflow(a, b, out);
+    case WL_E_MUL:
+        return !__builtin_mul_overflow(a, b, out);
+    case WL_E_DIV:
+    case WL_E_MOD:
+        if (b == 0 || (a == INT64_MIN && b == -1))
+            return false;
+        *out = kind == WL_E_DIV ? a / b : a % b;
+        return true;
+    default:
+        return wl_arith(kind, a, b, out) == WL_ARITH_OK;
+    }
+}
+
+/* Runs a root's code; false on a fault. The stack never holds more than
+ * the tree is high (WL_MAX_EXPR_DEPTH). */
+static bool run_code(const struct wl_code *c, const struct wl_env *env, int64_t *out)
+{
+    int64_t st[WL_MAX_EXPR_DEPTH + 2];
+    int sp = 0;
+    for (;; c++) {
+        switch (c->kind) {
+        case WL_CODE_END:
+            *out = st[0];
+            return true;
+        case WL_E_CONST:
+            st[sp++] = c->arg;
+            continue;
+        case WL_E_T:
+            st[sp++] = env->thread;
+            continue;
+        case WL_E_LOOP:
+            st[sp++] = env->loop[c->arg];
+            continue;
+        case WL_E_REG:
+            st[sp++] = env->reg[c->arg];
+            continue;
+        case WL_E_NEG:
+        case WL_E_NOT:
+        case WL_E_BNOT:
+            if (wl_arith(c->kind, st[sp - 1], 0, &st[sp - 1]) != WL_ARITH_OK)
+                return false;
+            continue;
+        default:
+            sp--;
+            if (!code_binary(c->kind, st[sp - 1], st[sp], &st[sp - 1]))
+                return false;
+            continue;
+        }
+    }
+}
+
 bool wl_expr_eval(const struct wl_program *p, int e, const struct wl_env *env, int64_t *out,
                   struct wl_fault *f)
 {
@@ -234,6 +365,8 @@ bool wl_expr_eval(const struct wl_program *p, int e, const struct wl_env *env, i
         *out = x->value;
         return true;
     }
+    if (p->code_at && p->code_at[e] >= 0 && run_code(&p->code[p->code_at[e]], env, out))
+        return true;
     if (leaf_value(x, env, out))
         return true;
     int64_t a = 0, b = 0;

@@ -96,6 +96,12 @@ struct wl_fault {
 };
 bool wl_expr_eval(const struct wl_program *p, int e, const struct wl_env *env, int64_t *out,
                   struct wl_fault *f);
+/* After a parse without errors: every root expression (no other's operand)
+ * that is not a constant and holds no && || becomes postfix code, which
+ * wl_expr_eval runs without recursion (a trace's addresses and values are
+ * evaluated at every operation); a fault there sends it to the tree walk,
+ * which reports the fault. */
+void wl_expr_compile(struct wl_program *p);
 void wl_expr_print(FILE *f, const struct wl_program *p, int e);
 /* Whether wl_expr_print(e) starts with '-'. */
 bool wl_expr_starts_with_minus(const struct wl_program *p, int e);
@@ -212,6 +218,12 @@ struct wl_program {
     struct wl_sel_item *items;
     int nitems, cap_items;
     uint64_t *sel_bits; /* the constant lists' thread bitmaps (struct wl_sel.bits) */
+    struct wl_code {
+        int kind;    /* enum wl_expr_kind; WL_CODE_END ends a root's code */
+        int64_t arg; /* CONST: the value; LOOP: the depth; REG: the register */
+    } * code;        /* wl_expr_compile's postfix code */
+    int ncode, cap_code;
+    int *code_at; /* per expression: where its code starts, or -1 (the tree walk) */
     int sel_words, nsel_bits, cap_sel_bits;
     struct wl_names regs, labels, vars;
 };

@@ -814,6 +814,7 @@ struct wl_program *wl_parse_text(const char *name, const char *text, size_t len,
     free(ps.decl_hash);
     if (ps.errors == 0) {
         build_sel_bits(ps.p);
+        wl_expr_compile(ps.p);
         return ps.p;
     }
     wl_program_free(ps.p);

@@ -137,6 +137,8 @@ void wl_program_free(struct wl_program *p)
     free(p->exprs);
     free(p->items);
     free(p->sel_bits);
+    free(p->code);
+    free(p->code_at);
     free(p->pin);
     names_free(&p->regs);
     names_free(&p->labels);
