@@ -256,7 +256,9 @@ struct cc_hist {
     sim_time_t time;
     int type, src, dst;
 };
-#define CC_HIST 8
+#define CC_HIST          8
+#define CC_DIR_MEMO_BITS 12
+#define CC_DIR_MEMO      (1u << CC_DIR_MEMO_BITS)
 
 /* A directory entry: one per line a home has seen. */
 struct cc_dir {
@@ -337,6 +339,13 @@ struct cc_system {
     struct cc_cache *caches; /* ncaches: cache i serves cores i * cores_per_cache .. + cpc - 1 */
     int ncaches;             /* = p.cores / p.cores_per_cache; nodes 0..ncaches-1 */
     struct cc_home *homes;
+    /* a direct-mapped memo of directory entries by line (an entry lives as
+     * long as the system, so a hit is always right): most lookups skip the
+     * home's hash map (cc_dir_find, cc_dir_get) */
+    struct cc_dir_memo {
+        uint64_t line;
+        struct cc_dir *d; /* NULL: empty */
+    } dir_memo[CC_DIR_MEMO];
     size_t sharer_words;
     struct sim_msg_pool msgs;
     uint64_t memory_pending;  /* memory reads and writes under way */
@@ -548,6 +557,8 @@ static inline const char *cc_cache_word(const struct cc_system *s)
 void cc_write_memory_event(struct cc_ctx *c);
 struct cc_home *cc_home_of(struct cc_system *s, uint64_t line);
 struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line);
+/* The line's directory entry, or NULL if it has none yet. */
+struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line);
 
 /* What the home knows of a message's sender, and the home event of a
  * message of `type` from it, or -1 (runtime.c). */

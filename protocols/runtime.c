@@ -125,11 +125,29 @@ struct cc_home *cc_home_of(struct cc_system *s, uint64_t line)
     return &s->homes[cc_home_node(s, line) - s->p.first_home_node];
 }
 
+static struct cc_dir_memo *dir_memo_of(struct cc_system *s, uint64_t line)
+{
+    return &s->dir_memo[(line * 0x9e3779b97f4a7c15ull) >> (64 - CC_DIR_MEMO_BITS)];
+}
+
+struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line)
+{
+    struct cc_dir_memo *mo = dir_memo_of(s, line);
+    if (mo->d && mo->line == line)
+        return mo->d;
+    struct cc_dir *d = sim_map_get(&cc_home_of(s, line)->dirs, line);
+    if (d)
+        *mo = (struct cc_dir_memo){line, d};
+    return d;
+}
+
 struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line)
 {
-    struct cc_dir *d = sim_map_get(&h->dirs, line);
-    if (d)
+    struct cc_dir *d = cc_dir_find(s, line);
+    if (d) {
+        SIM_ASSERT(d->home == h);
         return d;
+    }
     d = sim_xcalloc(1, sizeof *d);
     d->home = h;
     d->line = line;
@@ -141,6 +159,7 @@ struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line)
     d->sharers = sim_xcalloc(s->sharer_words, sizeof *d->sharers);
     d->memory = sim_xcalloc(1, s->p.line_bytes);
     sim_map_put(&h->dirs, line, d);
+    *dir_memo_of(s, line) = (struct cc_dir_memo){line, d};
     return d;
 }
 

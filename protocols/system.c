@@ -152,7 +152,7 @@ static bool dir_quiet(const struct cc_dir *d)
 static uint64_t coh_peek_word(const struct cc_system *s, uint64_t line, unsigned word)
 {
     uint64_t v;
-    struct cc_dir *q = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
+    struct cc_dir *q = cc_dir_find((struct cc_system *)s, line);
     if (!q)
         return 0;
     if (dir_quiet(q)) { /* the directory is exact: ask it, not every cache */
@@ -214,7 +214,7 @@ static void coh_watch(struct cc_system *s, int core, uint64_t line, cc_watch_fn 
  * had the line in flight. Requests park only on transient lines. */
 static bool coh_line_quiet(const struct cc_system *s, uint64_t line)
 {
-    const struct cc_dir *d = sim_map_get(&cc_home_of((struct cc_system *)s, line)->dirs, line);
+    const struct cc_dir *d = cc_dir_find((struct cc_system *)s, line);
     return !d || dir_quiet(d);
 }
 
