@@ -3,19 +3,6 @@
  */
 #include "net_link.h"
 
-sim_time_t net_link_take(struct net *n, struct net_link *l, sim_time_t t, sim_time_t occupy,
-                         uint32_t bytes)
-{
-    sim_time_t start = t > l->busy_until ? t : l->busy_until;
-    l->queue_ps += start - t;
-    n->stats.queue_ps += start - t;
-    l->busy_until = start + occupy;
-    l->busy_ps += occupy;
-    l->messages++;
-    l->bytes += bytes;
-    return start;
-}
-
 void net_link_print(const struct net_link *l, const char *name, sim_time_t elapsed, FILE *f)
 {
     if (!l->messages)

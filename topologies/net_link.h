@@ -27,8 +27,18 @@ struct net_link {
 
 /* A message of `bytes` reaches link l at time t and occupies it for
  * `occupy` ps; returns when it starts on the link. */
-sim_time_t net_link_take(struct net *n, struct net_link *l, sim_time_t t, sim_time_t occupy,
-                         uint32_t bytes);
+static inline sim_time_t net_link_take(struct net *n, struct net_link *l, sim_time_t t,
+                                       sim_time_t occupy, uint32_t bytes)
+{
+    sim_time_t start = t > l->busy_until ? t : l->busy_until;
+    l->queue_ps += start - t;
+    n->stats.queue_ps += start - t;
+    l->busy_until = start + occupy;
+    l->busy_ps += occupy;
+    l->messages++;
+    l->bytes += bytes;
+    return start;
+}
 /* Cycles a message of `bytes` needs on a link carrying `per_cycle` bytes a
  * cycle: ceil(bytes / per_cycle). */
 static inline uint64_t net_link_cycles(uint32_t bytes, uint32_t per_cycle)

@@ -76,15 +76,6 @@ void net_set_arbitration(struct net *n, uint64_t seed)
     n->arb_seed = seed;
 }
 
-void net_schedule_hop(struct net *n, sim_time_t t, sim_handler_fn fn, void *obj, struct sim_msg *m)
-{
-    if (!n->arbitration) {
-        sim_schedule_at(n->k, t, fn, obj, (uint64_t)(uintptr_t)m);
-        return;
-    }
-    sim_schedule_shuffled(n->k, t, n->arb_seed, (uint64_t)m->src, fn, obj, (uint64_t)(uintptr_t)m);
-}
-
 void net_deliver_at(struct net *n, struct sim_msg *m, sim_time_t t)
 {
     SIM_ASSERT(m->dst >= 0 && m->dst < n->nnodes && n->deliver[m->dst]);

@@ -110,6 +110,14 @@ void net_base_destroy(struct net *n);
 void net_deliver_at(struct net *n, struct sim_msg *m, sim_time_t t);
 /* m's next hop at absolute time t: fn(k, obj, m) as sim_schedule_at, ranked
  * by its source when arbitration is on (a link's arbiter). */
-void net_schedule_hop(struct net *n, sim_time_t t, sim_handler_fn fn, void *obj, struct sim_msg *m);
+static inline void net_schedule_hop(struct net *n, sim_time_t t, sim_handler_fn fn, void *obj,
+                                    struct sim_msg *m)
+{
+    if (!n->arbitration)
+        sim_schedule_at(n->k, t, fn, obj, (uint64_t)(uintptr_t)m);
+    else
+        sim_schedule_shuffled(n->k, t, n->arb_seed, (uint64_t)m->src, fn, obj,
+                              (uint64_t)(uintptr_t)m);
+}
 
 #endif
