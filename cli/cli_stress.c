@@ -121,6 +121,8 @@ int cli_stress(int argc, char **argv)
            (unsigned long long)r.misses, (unsigned long long)r.invalidations,
            (unsigned long long)r.writebacks, (double)r.simulated_ps / SIM_PS_PER_NS,
            (unsigned long long)r.events, wall);
+    if (r.prefetches)
+        printf("prefetcher: %llu lines read ahead\n", (unsigned long long)r.prefetches);
     machine_free(mc);
     return status;
 }

@@ -170,8 +170,16 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         request_chunk(t, st, line);
         return;
     }
+    if (st->prefetch && !st->home) {
+        chunk(t, "%s (the cache's stream prefetcher reads %s ahead)", st->event, line);
+        return;
+    }
     if (st->msg_src >= 0)
         node_name(n, st->msg_src, from, sizeof from);
+    if (st->prefetch) { /* at the home: the request a prefetcher sent */
+        chunk(t, "%s from %s (its stream prefetcher reads ahead)", st->event, from);
+        return;
+    }
     const char *g = gloss && st->event_doc ? st->event_doc : NULL;
     if (st->msg_type && strcmp(st->msg_type, st->event) != 0) {
         legend_add(n, "message", st->msg_type, st->msg_gloss);
@@ -483,8 +491,10 @@ static void effect_chunks(struct narrate_ctx *n, struct text *t, const struct cc
 {
     if (!st->home && has_action(st, "write_data"))
         chunk(t, "fills its copy");
-    if (st->performed)
+    if (st->performed && st->req)
         performed_chunk(n, t, st, line);
+    else if (st->performed) /* the prefetcher's read: nobody waits for it */
+        chunk(t, "the prefetch is done: the line is in");
     if (st->home)
         dir_changes(n, t, st);
     memory_chunks(n, t, st, line);

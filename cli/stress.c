@@ -40,6 +40,17 @@ struct stress {
 
 static void issue(struct sim_kernel *k, void *obj, uint64_t arg);
 
+/* cc_set_line_map's: the tester's lines in order, for a prefetcher. */
+static bool map_line(void *ctx, int core, uint64_t index, uint64_t *line)
+{
+    const struct stress *st = ctx;
+    (void)core;
+    if (index >= st->o.lines)
+        return false;
+    *line = st->lines[index];
+    return true;
+}
+
 static void op_done(struct sim_kernel *k, struct cc_req *r)
 {
     struct stress_core *c = r->ctx;
@@ -68,6 +79,7 @@ static void issue(struct sim_kernel *k, void *obj, uint64_t arg)
     memset(r, 0, sizeof *r);
     r->core = (int)(c - st->cores) / (int)st->o.mlp; /* mlp agents share a core */
     r->line = st->lines[li];
+    r->vline = li + 1; /* the lines in order, for a stream prefetcher (l2.prefetch_streams) */
     r->done = op_done;
     r->ctx = c;
     if (roll < 20) {
@@ -135,7 +147,9 @@ int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_re
         sim_rng_init(&st.cores[i].rng, o->seed, 1000 + (uint64_t)i);
         sim_schedule(mc->k, 0, issue, &st.cores[i], 0);
     }
+    cc_set_line_map(mc->cc, map_line, &st);
     enum sim_run_status rs = sim_run(mc->k, SIM_TIME_MAX);
+    cc_set_line_map(mc->cc, NULL, NULL);
     struct cc_stats cs;
     cc_get_stats(mc->cc, &cs);
     memset(res, 0, sizeof *res);
@@ -149,6 +163,7 @@ int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_re
     res->misses = cs.misses;
     res->invalidations = cs.invalidations;
     res->writebacks = cs.writebacks;
+    res->prefetches = cs.prefetches;
     /* word 0 of every line holds the number of adds done on it */
     if (!res->deadlock)
         for (unsigned i = 0; i < o->lines; i++) {

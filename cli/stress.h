@@ -21,6 +21,7 @@ struct stress_result {
     bool deadlock;
     sim_time_t simulated_ps;
     uint64_t events, misses, invalidations, writebacks;
+    uint64_t prefetches; /* a stream prefetcher's reads (l2.prefetch_streams) */
 };
 
 /* Runs on a built machine; returns SIM_EXIT_OK or SIM_EXIT_FAIL. On the

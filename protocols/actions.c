@@ -162,6 +162,12 @@ static void cc_perform_request(struct cc_ctx *c)
     struct cc_req *r = c->req;
     struct cc_line *cl = c->cl;
     SIM_ASSERT(r && cc_state_readable(cl->state));
+    if (r->prefetch) { /* the line is in: nobody waits, no L1 takes it */
+        cl->lru = ++c->cache->tick;
+        c->performed = true;
+        sim_schedule_at(s->k, sim_now(s->k), request_done, r, 0);
+        return;
+    }
     if (r->missed)
         r->from_writer = cl->from_writer;
     perform_on_line(s, r, cl);
@@ -197,10 +203,14 @@ static int home_of(struct cc_ctx *c)
 
 static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
 {
-    cc_send(c->sys, type, c->cache->id, home_of(c), c->line, c->cache->id, data, 0);
+    uint32_t flags = c->req && c->req->prefetch ? CC_FLAG_PREFETCH : 0;
+    cc_send(c->sys, type, c->cache->id, home_of(c), c->line, c->cache->id, data, flags);
     if (c->req && !c->req->missed) {
         c->req->missed = true;
-        c->sys->stats.misses++;
+        if (c->req->prefetch)
+            c->sys->stats.prefetches++;
+        else
+            c->sys->stats.misses++;
     }
 }
 

@@ -240,6 +240,17 @@ struct cc_cache {
     struct cc_watch *watches;
     uint64_t tick;             /* LRU clock */
     sim_time_t fwd_port_until; /* the next forwarded request starts no earlier (fwd_port_cycles) */
+    struct cc_stream *streams; /* the prefetcher's (p.prefetch_streams), NULL without one */
+};
+
+/* A stream the prefetcher follows: reads of consecutive lines. */
+struct cc_stream {
+    bool valid;
+    int dir;        /* +1, -1, or 0 while only one read is known */
+    unsigned reads; /* reads that followed the stream, the first included */
+    uint64_t last;  /* the line read last */
+    uint64_t ahead; /* prefetched up to here (last, if nothing yet) */
+    uint64_t lru;
 };
 
 /* A home's transaction on one line. */
@@ -348,6 +359,13 @@ struct cc_system {
     } dir_memo[CC_DIR_MEMO];
     size_t sharer_words;
     struct sim_msg_pool msgs;
+    /* the prefetcher's requests (prefetch.c): a free list over chunks
+     * owned by the system, so none is lost when a run ends with some out */
+    cc_line_map_fn line_map; /* cc_set_line_map */
+    void *line_map_ctx;
+    struct cc_req *pf_free;
+    struct cc_req **pf_chunks;
+    size_t pf_nchunks;
     uint64_t memory_pending;  /* memory reads and writes under way */
     uint64_t transient_lines; /* cache lines in a transient state, all caches */
     struct cc_counters counters;
@@ -521,6 +539,7 @@ CC_HOME_ACTIONS(CC_DECLARE_ACTION)
 #define CC_FLAG_GONE        1u /* the answering owner keeps no copy */
 #define CC_FLAG_FROM_WRITER 2u /* data from a core that held the line E or M */
 #define CC_FLAG_SEEN        4u /* an observer has seen a row this message drove */
+#define CC_FLAG_PREFETCH    8u /* a request the cache's stream prefetcher sent (narration only) */
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags);
 void cc_complete_request(struct cc_ctx *c);
@@ -559,6 +578,14 @@ struct cc_home *cc_home_of(struct cc_system *s, uint64_t line);
 struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line);
 /* The line's directory entry, or NULL if it has none yet. */
 struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line);
+/* prefetch.c: core's read of the line at layout place vline (cc_req.vline)
+ * at cache c (missed: not readable there) trains c's streams, and may send
+ * prefetches; cc_prefetch_free releases the system's prefetch requests. */
+void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
+                         bool missed);
+void cc_prefetch_free(struct cc_system *s);
+/* runtime.c: a request enters cache c (a core's, or the prefetcher's). */
+void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r);
 
 /* What the home knows of a message's sender, and the home event of a
  * message of `type` from it, or -1 (runtime.c). */

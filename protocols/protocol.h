@@ -88,6 +88,9 @@ struct cc_req {
     uint64_t result;
     uint8_t *buf;     /* line ops: line_bytes bytes */
     bool missed;      /* set by the cache: the line was not readable/writable here */
+    bool prefetch;    /* the cache's stream prefetcher's read: no core waits for it */
+    uint64_t vline;   /* the line's place in the trace's layout (its line index + 1; 0: none):
+                         what a cache's stream prefetcher follows (cc_set_line_map) */
     bool from_writer; /* set by the cache: a miss served by a core that held it E or M */
     cc_done_fn done;
     void *ctx;
@@ -120,6 +123,12 @@ struct cc_params {
     /* the coherent level's banks (line % banks): each serves one access the
      * L1 did not answer at a time, for bank_busy_cycles; 0: no queueing */
     unsigned banks, bank_busy_cycles;
+    /* the coherent level's stream prefetcher (0 streams: none): a stream is
+     * a run of reads of consecutive lines in one direction, found after
+     * prefetch_train reads (the first a miss); then each read of the
+     * stream reads ahead, up to prefetch_depth lines past it, as the
+     * cache's own GetS requests */
+    unsigned prefetch_streams, prefetch_train, prefetch_depth;
     unsigned home_occupancy_cycles; /* per message handled */
     unsigned home_lookup_cycles;    /* from a request's turn to its first action */
     sim_time_t memory_ps;           /* a memory read or write at the home */
@@ -218,6 +227,7 @@ uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsign
 struct cc_stats {
     uint64_t loads, stores, atomics;
     uint64_t hits, misses;
+    uint64_t prefetches;    /* reads the stream prefetcher sent to a home */
     uint64_t invalidations; /* copies taken away for a write: Inv and Fwd_GetX messages */
     uint64_t handoffs;      /* Data_M from a cache: the line, to write, from cache to cache */
     uint64_t forwards;      /* requests forwarded to a cache */
@@ -289,8 +299,10 @@ struct cc_step {
     sim_time_t msg_sent; /* when it was sent */
     bool msg_first;      /* the first row this message drives (a parked one runs again) */
     /* what the row did (the coherent runtime; 0 / NULL elsewhere) */
-    bool detailed;              /* the fields below are filled */
-    const struct cc_req *req;   /* the core's request the row took, or NULL */
+    bool detailed;            /* the fields below are filled */
+    const struct cc_req *req; /* the core's request the row took, or NULL */
+    bool prefetch; /* the row took a stream prefetcher's request (cache rows: req is NULL), or
+                      its message (home rows) */
     bool stalled, performed;    /* the request or message was parked; the request performed */
     const struct cc_sent *sent; /* the messages it sent, in order */
     int nsent, nsent_total;     /* listed (at most CC_STEP_SENT), sent in all */
@@ -304,6 +316,13 @@ struct cc_step {
 typedef void (*cc_observer_fn)(void *ctx, const struct cc_step *step);
 /* Calls fn after every row (NULL: off). */
 void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx);
+
+/* The trace's line layout, for the caches' stream prefetchers: the line
+ * number of line index `index` (cc_req.vline - 1) as core would touch it
+ * (placed now if it was not yet); false if the trace has no such line.
+ * NULL (the default): requests carry no layout and prefetchers stay idle. */
+typedef bool (*cc_line_map_fn)(void *ctx, int core, uint64_t index, uint64_t *line);
+void cc_set_line_map(struct cc_system *s, cc_line_map_fn fn, void *ctx);
 
 /* ------------------------------------------------------------ checker */
 

@@ -293,8 +293,6 @@ static _Noreturn void no_row(struct cc_system *s, const char *side, int node, ui
 
 /* ------------------------------------------------------------ cache side */
 
-static void process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r);
-
 void cc_fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line)
 {
     struct cc_watch **pp = &c->watches;
@@ -434,7 +432,8 @@ static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct 
                          .msg_src = m ? m->src : -1,
                          .requester = m ? m->requester : -1,
                          .owner = -1,
-                         .req = ctx->req,
+                         .req = ctx->req && !ctx->req->prefetch ? ctx->req : NULL,
+                         .prefetch = ctx->req && ctx->req->prefetch,
                          .stalled = ctx->stalled,
                          .performed = ctx->performed};
     obs_message(&st, m);
@@ -465,6 +464,7 @@ static void observe_home(struct cc_system *s, struct cc_home *h, struct cc_dir *
                          .requester = d->tx.requester,
                          .owner = d->owner,
                          .sharers = cc_sharer_count(s, d),
+                         .prefetch = m && (m->flags & CC_FLAG_PREFETCH),
                          .stalled = ctx->stalled,
                          .dir_before = mk->dir,
                          .dir_after = dir_view(s, d, d->sharers)};
@@ -507,7 +507,7 @@ static void retry_set(struct cc_system *s, struct cc_cache *c, unsigned set)
         struct cc_req *r = waiting;
         waiting = r->next;
         r->next = NULL;
-        process_request(s, c, r);
+        cc_process_request(s, c, r);
     }
 }
 
@@ -583,7 +583,7 @@ static struct cc_line *allocate(struct cc_system *s, struct cc_cache *c, uint64_
     return NULL;
 }
 
-static void process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r)
+void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r)
 {
     struct cc_line *cl = cache_find(s, c, r->line);
     if (!cl)
@@ -614,8 +614,13 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
         s->stats.atomics++;
     r->from_writer = false;
     r->missed = false;
+    r->prefetch = false;
     r->next = NULL;
-    process_request(s, &s->caches[cc_cache_of_core(s, r->core)], r);
+    struct cc_cache *c = &s->caches[cc_cache_of_core(s, r->core)];
+    bool trains = c->streams && cc_op_reads(r->op) && r->vline && s->line_map;
+    cc_process_request(s, c, r);
+    if (trains) /* r is answered by an event, later: its fields still hold */
+        cc_prefetch_observe(s, c, r->core, r->vline, r->missed);
 }
 
 int cc_cache_event_of(int type)
@@ -1048,6 +1053,8 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
         c->set_waiting = sim_xcalloc(p->sets, sizeof *c->set_waiting);
         if (p->banks)
             c->bank_until = sim_xcalloc(p->banks, sizeof *c->bank_until);
+        if (p->prefetch_streams)
+            c->streams = sim_xcalloc(p->prefetch_streams, sizeof *c->streams);
         if (p->l1_sets && p->l1_ways) {
             c->l1_tags = sim_xcalloc(l1_tags, sizeof *c->l1_tags);
             c->l1_lru = sim_xcalloc(l1_tags, sizeof *c->l1_lru);
@@ -1105,7 +1112,9 @@ void cc_coh_destroy(struct cc_system *s)
         free(c->bank_until);
         free(c->l1_tags);
         free(c->l1_lru);
+        free(c->streams);
     }
+    cc_prefetch_free(s);
     for (int i = 0; i < s->p.homes; i++) {
         sim_map_each(&s->homes[i].dirs, free_dir, s);
         sim_map_destroy(&s->homes[i].dirs);

@@ -398,6 +398,12 @@ void cc_access(struct cc_system *s, struct cc_req *r)
     s->be->access(s, r);
 }
 
+void cc_set_line_map(struct cc_system *s, cc_line_map_fn fn, void *ctx)
+{
+    s->line_map = fn;
+    s->line_map_ctx = ctx;
+}
+
 void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
 {
     s->be->observe(s, fn, ctx);

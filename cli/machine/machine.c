@@ -55,7 +55,15 @@ static const struct cfg_key core_keys[] = {
 #define CACHE_KEYS                                                                                 \
     CFG_INT_KEY(T, size_kb, true, 1, 1048576, "KiB", "capacity"),                                  \
         CFG_INT_KEY(T, ways, true, 1, 64, NULL, "associativity"),                                  \
-        CFG_INT_KEY(T, latency_cycles, true, 1, 1000, "cycles", "hit latency")
+        CFG_INT_KEY(T, latency_cycles, true, 1, 1000, "cycles", "hit latency"),                    \
+        CFG_INT_KEY(T, prefetch_streams, false, 0, 64, NULL,                                       \
+                    "streams of consecutive line reads its prefetcher follows (0: no "             \
+                    "prefetcher; only the coherent level, the l2 if there is one, has one)"),      \
+        CFG_INT_KEY(T, prefetch_train, false, 1, 16, NULL,                                         \
+                    "reads of consecutive lines, the first a miss, before a stream is "            \
+                    "prefetched (default 2)"),                                                     \
+        CFG_INT_KEY(T, prefetch_depth, false, 1, 64, "lines",                                      \
+                    "how far ahead of a stream's last read it prefetches (default 4)")
 static const struct cfg_key l1_keys[] = {
     CACHE_KEYS,
     CFG_BOOL_KEY(T, write_through, false,
@@ -211,6 +219,8 @@ static void machine_defaults(struct machine_cfg *m)
     m->machine.threads_per_core = 1;
     m->machine.cores_per_cache = 1;
     m->core.mshrs = 10;
+    m->l1.prefetch_train = m->l2.prefetch_train = 2;
+    m->l1.prefetch_depth = m->l2.prefetch_depth = 4;
     m->core.poll_cycles = 0;
     m->core.atomic_store_bytes = 8;
     m->memory.controllers = 1;
@@ -355,6 +365,13 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
                  "no l2 section");
         ok = false;
     }
+    if (m->l2.size_kb && m->l1.prefetch_streams) {
+        cfg_diag(d, cf, "l1.prefetch_streams",
+                 "l1.prefetch_streams = %lld: the prefetcher is the coherent level's, the l2's on "
+                 "this machine (l2.prefetch_streams)",
+                 (long long)m->l1.prefetch_streams);
+        ok = false;
+    }
     if (m->l2.banks && !m->l2.bank_busy_cycles) {
         cfg_diag(d, cf, "l2.banks",
                  "l2.banks = %lld without l2.bank_busy_cycles: a bank's time per access is needed",
@@ -419,6 +436,14 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  "variability.jitter_ns = %g: message jitter reorders one source's messages, "
                  "which the %s memory system relies on (use 0)",
                  m->variability.jitter_ns, m->machine.protocol);
+        ok = false;
+    }
+    const struct machine_cache_sec *outer = m->l2.size_kb ? &m->l2 : &m->l1;
+    if (outer->prefetch_streams && !m->memsys->coherent) {
+        cfg_diag(d, cf, m->l2.size_kb ? "l2.prefetch_streams" : "l1.prefetch_streams",
+                 "a stream prefetcher needs the coherent runtime; the %s memory system has none "
+                 "(use 0)",
+                 m->machine.protocol);
         ok = false;
     }
     if (ok && m->topo && m->topo->check) {
@@ -670,6 +695,9 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->ways = (unsigned)outer->ways;
     p->sets = (unsigned)(outer->size_kb * 1024 / line / outer->ways);
     p->hit_cycles = (unsigned)outer->latency_cycles;
+    p->prefetch_streams = (unsigned)outer->prefetch_streams;
+    p->prefetch_train = (unsigned)outer->prefetch_train;
+    p->prefetch_depth = (unsigned)outer->prefetch_depth;
     p->snoop_cycles =
         (unsigned)(m->core.snoop_cycles ? m->core.snoop_cycles : outer->latency_cycles);
     p->fwd_busy_cycles =

@@ -56,6 +56,9 @@ struct machine_cache_sec {
     bool write_through;       /* l1 only: every store goes on to the l2 */
     int64_t banks;            /* l2 only: banks serving one access at a time (0: no queueing) */
     int64_t bank_busy_cycles; /* l2 only: a bank's time per access */
+    /* the stream prefetcher of the coherent level (l2, or l1 without one):
+     * streams followed (0: none), reads that make a stream, lines ahead */
+    int64_t prefetch_streams, prefetch_train, prefetch_depth;
 };
 
 struct machine_memory_sec {

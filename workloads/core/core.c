@@ -116,14 +116,31 @@ static void placed(struct run *r, int64_t line_index)
         r->o.on_place(r->o.place_ctx, line_index, r->lines[line_index]);
 }
 
-static uint64_t line_number(struct thr *t, int64_t line_index)
+/* The line number of a line index as core touches it: placed in core's
+ * memory node the first time (first touch). */
+static uint64_t line_number_of(struct run *r, int core, int64_t line_index)
 {
-    struct run *r = t->run;
     if (r->lines[line_index] == UNPLACED) {
-        r->lines[line_index] = take_line(r, cc_core_memory_node(r->m->cc, t->core));
+        r->lines[line_index] = take_line(r, cc_core_memory_node(r->m->cc, core));
         placed(r, line_index);
     }
     return r->lines[line_index];
+}
+
+static uint64_t line_number(struct thr *t, int64_t line_index)
+{
+    return line_number_of(t->run, t->core, line_index);
+}
+
+/* cc_set_line_map's: a stream prefetcher's next line, placed as its core's
+ * own touch would place it. */
+static bool map_line(void *ctx, int core, uint64_t index, uint64_t *line)
+{
+    struct run *r = ctx;
+    if (index >= (uint64_t)wl_program_line_count(r->prog))
+        return false;
+    *line = line_number_of(r, core, (int64_t)index);
+    return true;
 }
 
 /* ------------------------------------------------------------ errors */
@@ -297,6 +314,7 @@ static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_
     req->op = op;
     req->core = t->core;
     req->line = line_number(t, a->line);
+    req->vline = (uint64_t)a->line + 1;
     req->word = (unsigned)a->word;
     req->value = v;
     req->value2 = v2;
@@ -407,6 +425,7 @@ static void stream_slot_done(struct sim_kernel *k, struct cc_req *req)
         int64_t i = (int64_t)req->value;
         req->op = t->op.op == WL_OP_COPY ? CC_STORE_LINE : CC_ADD_LINE;
         req->line = line_number(t, dst->line + i);
+        req->vline = (uint64_t)(dst->line + i) + 1;
         start_access(t, req);
         return;
     }
@@ -435,6 +454,7 @@ static void stream_issue(struct thr *t)
         req->op = CC_LOAD_LINE;
         req->core = t->core;
         req->line = line_number(t, src->line + t->s_next);
+        req->vline = (uint64_t)(src->line + t->s_next) + 1;
         req->buf = t->sbuf + (size_t)slot * t->run->m->line_bytes;
         req->value = (uint64_t)t->s_next;
         req->done = stream_slot_done;
@@ -861,6 +881,7 @@ static void counters(struct run *r)
     res->invalidations = cs.invalidations;
     res->handoffs = cs.handoffs;
     res->writebacks = cs.writebacks;
+    res->prefetches = cs.prefetches;
     res->home_queue_ns = (double)cs.home_queue_ps / SIM_PS_PER_NS;
     res->coherence_violations = cs.violations;
     res->network_bytes = r->m->net->stats.bytes;
@@ -1041,6 +1062,7 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         sim_rng_init(&t->skew_rng, m->seed, 0x736b6577 /* "skew" */ + (uint64_t)i);
     }
     iteration(&r, 0)->start = 0;
+    cc_set_line_map(m->cc, map_line, &r);
     double t0 = wall_now();
     sim_watchdog(m->k, o->watchdog_ps, on_stall, &r);
     for (int i = 0; i < r.nthr; i++)
@@ -1051,6 +1073,7 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         res->deadlock = true;
         report_deadlock(&r, stderr);
     }
+    cc_set_line_map(m->cc, NULL, NULL); /* r goes away with this call */
     counters(&r);
     latencies(&r);
     if (o->max_reports > 0 && res->value_errors > (uint64_t)o->max_reports)

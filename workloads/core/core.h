@@ -114,6 +114,7 @@ struct core_result {
     /* counters (docs/DESIGN.md "Counters" says what increments each) */
     uint64_t loads, stores, atomics, misses, invalidations, handoffs, poll_refetches, steals,
         writebacks;
+    uint64_t prefetches; /* reads the caches' stream prefetchers sent (not in loads, misses) */
     uint64_t network_bytes;
     double home_queue_ns, link_queue_ns;
     uint64_t coherence_violations, value_errors;

@@ -1,0 +1,149 @@
+/*
+ * prefetch.c -- the coherent level's stream prefetcher (cc_params
+ * prefetch_*), as the L2 streamers of Sandy Bridge and Knights Corner: it
+ * watches its cores' reads, finds runs of consecutive lines, and reads
+ * ahead of them so that a copy loop finds its next lines already in.
+ *
+ * Lines are followed in the trace's layout (cc_req.vline: an array's lines
+ * are consecutive, as in memory), not by line number: line numbers are
+ * given on first touch, so they follow the order of first use, not the
+ * layout. cc_set_line_map turns a layout place into the line to fetch.
+ *
+ * Mechanism: a table of prefetch_streams streams per cache, replaced LRU.
+ * A read that misses and follows no stream starts one. A read of a line at
+ * most prefetch_depth + 1 lines past a stream's last (in its direction;
+ * the second read of a stream fixes the direction, and must be next to the
+ * first) follows it. From the prefetch_train-th read of a stream on, each
+ * read that follows it sends the cache's own reads (GetS, as a core's
+ * load) for the lines up to prefetch_depth past it not yet prefetched. A
+ * prefetch of a line the cache holds, or is fetching, is not sent. A
+ * prefetched line fills a way as any read does (evicting the LRU line of a
+ * full set); a core's read of it while it is on its way waits for it.
+ *
+ * Only reads train streams: stores (RFOs) neither start nor follow one.
+ * Prefetches are counted in stats.prefetches, not as loads or misses.
+ */
+#include "cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PF_CHUNK 64
+
+static struct cc_req *pf_get(struct cc_system *s)
+{
+    if (!s->pf_free) {
+        struct cc_req *c = sim_xcalloc(PF_CHUNK, sizeof *c);
+        s->pf_chunks = sim_xrealloc(s->pf_chunks, (s->pf_nchunks + 1) * sizeof *s->pf_chunks);
+        s->pf_chunks[s->pf_nchunks++] = c;
+        for (int i = PF_CHUNK - 1; i >= 0; i--) {
+            c[i].next = s->pf_free;
+            s->pf_free = &c[i];
+        }
+    }
+    struct cc_req *r = s->pf_free;
+    s->pf_free = r->next;
+    return r;
+}
+
+static void pf_done(struct sim_kernel *k, struct cc_req *r)
+{
+    struct cc_system *s = r->ctx;
+    (void)k;
+    r->next = s->pf_free;
+    s->pf_free = r;
+}
+
+void cc_prefetch_free(struct cc_system *s)
+{
+    for (size_t i = 0; i < s->pf_nchunks; i++)
+        free(s->pf_chunks[i]);
+    free(s->pf_chunks);
+    s->pf_chunks = NULL;
+    s->pf_nchunks = 0;
+    s->pf_free = NULL;
+}
+
+/* Sends the cache's read of layout place vline unless the trace has no
+ * such line or the cache holds it or is fetching it. */
+static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline)
+{
+    uint64_t line;
+    if (vline == 0 || !s->line_map(s->line_map_ctx, core, vline - 1, &line) ||
+        cc_way_find(s, c, line))
+        return;
+    struct cc_req *r = pf_get(s);
+    *r = (struct cc_req){.op = CC_LOAD,
+                         .core = core,
+                         .line = line,
+                         .vline = vline,
+                         .prefetch = true,
+                         .done = pf_done,
+                         .ctx = s};
+    cc_process_request(s, c, r);
+}
+
+/* Whether a read of line follows stream st. */
+static bool follows(const struct cc_system *s, const struct cc_stream *st, uint64_t line)
+{
+    if (st->dir == 0)
+        return line == st->last + 1 || line + 1 == st->last;
+    uint64_t reach = (uint64_t)s->p.prefetch_depth + 1;
+    if (st->dir > 0)
+        return line > st->last && line - st->last <= reach;
+    return line < st->last && st->last - line <= reach;
+}
+
+static struct cc_stream *stream_of(struct cc_system *s, struct cc_cache *c, uint64_t line)
+{
+    for (unsigned i = 0; i < s->p.prefetch_streams; i++)
+        if (c->streams[i].valid && follows(s, &c->streams[i], line))
+            return &c->streams[i];
+    return NULL;
+}
+
+static struct cc_stream *stream_new(struct cc_system *s, struct cc_cache *c, uint64_t line)
+{
+    struct cc_stream *v = &c->streams[0];
+    for (unsigned i = 0; i < s->p.prefetch_streams && v->valid; i++)
+        if (!c->streams[i].valid || c->streams[i].lru < v->lru)
+            v = &c->streams[i];
+    *v = (struct cc_stream){.valid = true, .reads = 1, .last = line, .ahead = line};
+    return v;
+}
+
+/* The lines past the stream's read, up to depth ahead, not yet prefetched. */
+static void read_ahead(struct cc_system *s, struct cc_cache *c, int core, struct cc_stream *st)
+{
+    for (unsigned i = 1; i <= s->p.prefetch_depth; i++) {
+        if (st->dir < 0 && st->last <= i)
+            break; /* past the first line of the layout */
+        uint64_t line = st->dir > 0 ? st->last + i : st->last - i;
+        if (st->dir > 0 ? line <= st->ahead : line >= st->ahead)
+            continue;
+        prefetch_line(s, c, core, line);
+        st->ahead = line;
+    }
+}
+
+void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t line,
+                         bool missed)
+{
+    if (!c->streams)
+        return;
+    struct cc_stream *st = stream_of(s, c, line);
+    if (!st) {
+        if (missed)
+            stream_new(s, c, line)->lru = ++c->tick;
+        return;
+    }
+    if (st->dir == 0)
+        st->dir = line > st->last ? 1 : -1;
+    if ((st->dir > 0 && st->ahead < line) || (st->dir < 0 && st->ahead > line))
+        st->ahead = line;
+    st->last = line;
+    st->reads++;
+    st->lru = ++c->tick;
+    if (st->reads >= s->p.prefetch_train)
+        read_ahead(s, c, core, st);
+}
