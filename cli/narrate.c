@@ -171,13 +171,16 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         return;
     }
     if (st->prefetch && !st->home) {
-        chunk(t, "%s (the cache's stream prefetcher reads %s ahead)", st->event, line);
+        chunk(t, "%s (the cache's stream prefetcher %s %s ahead%s)", st->event,
+              strcmp(st->event, "Store") == 0 ? "fetches" : "reads", line,
+              strcmp(st->event, "Store") == 0 ? ", to write" : "");
         return;
     }
     if (st->msg_src >= 0)
         node_name(n, st->msg_src, from, sizeof from);
     if (st->prefetch) { /* at the home: the request a prefetcher sent */
-        chunk(t, "%s from %s (its stream prefetcher reads ahead)", st->event, from);
+        chunk(t, "%s from %s (its stream prefetcher %s)", st->event, from,
+              strcmp(st->event, "GetX") == 0 ? "fetches ahead, to write" : "reads ahead");
         return;
     }
     const char *g = gloss && st->event_doc ? st->event_doc : NULL;

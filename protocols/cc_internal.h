@@ -246,6 +246,7 @@ struct cc_cache {
 /* A stream the prefetcher follows: reads of consecutive lines. */
 struct cc_stream {
     bool valid;
+    bool rfo;       /* a stream of stores (prefetch_rfo): its lines are fetched to write */
     int dir;        /* +1, -1, or 0 while only one read is known */
     unsigned reads; /* reads that followed the stream, the first included */
     uint64_t last;  /* the line read last */
@@ -582,7 +583,7 @@ struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line);
  * at cache c (missed: not readable there) trains c's streams, and may send
  * prefetches; cc_prefetch_free releases the system's prefetch requests. */
 void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
-                         bool missed);
+                         bool rfo, bool missed);
 void cc_prefetch_free(struct cc_system *s);
 /* runtime.c: a request enters cache c (a core's, or the prefetcher's). */
 void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r);

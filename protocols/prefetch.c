@@ -20,7 +20,9 @@
  * prefetched line fills a way as any read does (evicting the LRU line of a
  * full set); a core's read of it while it is on its way waits for it.
  *
- * Only reads train streams: stores (RFOs) neither start nor follow one.
+ * Reads make streams; with prefetch_rfo stores (RFOs: a write's fetch of the
+ * line) make streams of their own too, whose lines are fetched to write
+ * (GetX, as a core's store, writing nothing), as KNC's L2 prefetcher does.
  * Prefetches are counted in stats.prefetches, not as loads or misses.
  */
 #include "cc_internal.h"
@@ -66,14 +68,15 @@ void cc_prefetch_free(struct cc_system *s)
 
 /* Sends the cache's read of layout place vline unless the trace has no
  * such line or the cache holds it or is fetching it. */
-static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline)
+static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
+                          bool rfo)
 {
     uint64_t line;
     if (vline == 0 || !s->line_map(s->line_map_ctx, core, vline - 1, &line) ||
         cc_way_find(s, c, line))
         return;
     struct cc_req *r = pf_get(s);
-    *r = (struct cc_req){.op = CC_LOAD,
+    *r = (struct cc_req){.op = rfo ? CC_STORE : CC_LOAD,
                          .core = core,
                          .line = line,
                          .vline = vline,
@@ -83,9 +86,11 @@ static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uin
     cc_process_request(s, c, r);
 }
 
-/* Whether a read of line follows stream st. */
-static bool follows(const struct cc_system *s, const struct cc_stream *st, uint64_t line)
+/* Whether a read (a store, rfo) of line follows stream st. */
+static bool follows(const struct cc_system *s, const struct cc_stream *st, uint64_t line, bool rfo)
 {
+    if (st->rfo != rfo)
+        return false;
     if (st->dir == 0)
         return line == st->last + 1 || line + 1 == st->last;
     uint64_t reach = (uint64_t)s->p.prefetch_depth + 1;
@@ -94,21 +99,22 @@ static bool follows(const struct cc_system *s, const struct cc_stream *st, uint6
     return line < st->last && st->last - line <= reach;
 }
 
-static struct cc_stream *stream_of(struct cc_system *s, struct cc_cache *c, uint64_t line)
+static struct cc_stream *stream_of(struct cc_system *s, struct cc_cache *c, uint64_t line, bool rfo)
 {
     for (unsigned i = 0; i < s->p.prefetch_streams; i++)
-        if (c->streams[i].valid && follows(s, &c->streams[i], line))
+        if (c->streams[i].valid && follows(s, &c->streams[i], line, rfo))
             return &c->streams[i];
     return NULL;
 }
 
-static struct cc_stream *stream_new(struct cc_system *s, struct cc_cache *c, uint64_t line)
+static struct cc_stream *stream_new(struct cc_system *s, struct cc_cache *c, uint64_t line,
+                                    bool rfo)
 {
     struct cc_stream *v = &c->streams[0];
     for (unsigned i = 0; i < s->p.prefetch_streams && v->valid; i++)
         if (!c->streams[i].valid || c->streams[i].lru < v->lru)
             v = &c->streams[i];
-    *v = (struct cc_stream){.valid = true, .reads = 1, .last = line, .ahead = line};
+    *v = (struct cc_stream){.valid = true, .rfo = rfo, .reads = 1, .last = line, .ahead = line};
     return v;
 }
 
@@ -121,20 +127,20 @@ static void read_ahead(struct cc_system *s, struct cc_cache *c, int core, struct
         uint64_t line = st->dir > 0 ? st->last + i : st->last - i;
         if (st->dir > 0 ? line <= st->ahead : line >= st->ahead)
             continue;
-        prefetch_line(s, c, core, line);
+        prefetch_line(s, c, core, line, st->rfo);
         st->ahead = line;
     }
 }
 
-void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t line,
+void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t line, bool rfo,
                          bool missed)
 {
     if (!c->streams)
         return;
-    struct cc_stream *st = stream_of(s, c, line);
+    struct cc_stream *st = stream_of(s, c, line, rfo);
     if (!st) {
         if (missed)
-            stream_new(s, c, line)->lru = ++c->tick;
+            stream_new(s, c, line, rfo)->lru = ++c->tick;
         return;
     }
     if (st->dir == 0)

@@ -129,6 +129,7 @@ struct cc_params {
      * stream reads ahead, up to prefetch_depth lines past it, as the
      * cache's own GetS requests */
     unsigned prefetch_streams, prefetch_train, prefetch_depth;
+    bool prefetch_rfo;              /* stores make streams too, prefetched as GetX (to write) */
     unsigned home_occupancy_cycles; /* per message handled */
     unsigned home_lookup_cycles;    /* from a request's turn to its first action */
     sim_time_t memory_ps;           /* a memory read or write at the home */

@@ -617,10 +617,12 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
     r->prefetch = false;
     r->next = NULL;
     struct cc_cache *c = &s->caches[cc_cache_of_core(s, r->core)];
-    bool trains = c->streams && cc_op_reads(r->op) && r->vline && s->line_map;
+    bool rfo = r->op == CC_STORE || r->op == CC_STORE_LINE;
+    bool trains =
+        c->streams && r->vline && s->line_map && (cc_op_reads(r->op) || (rfo && s->p.prefetch_rfo));
     cc_process_request(s, c, r);
     if (trains) /* r is answered by an event, later: its fields still hold */
-        cc_prefetch_observe(s, c, r->core, r->vline, r->missed);
+        cc_prefetch_observe(s, c, r->core, r->vline, rfo, r->missed);
 }
 
 int cc_cache_event_of(int type)

@@ -460,10 +460,19 @@ START_TEST(test_prefetcher_streams_only)
 {
     const char *on[] = {"l1.prefetch_streams=4"};
     const char *writes = "ccsim-trace 1\nthreads 1\nline data 32\n"
-                         "all: sync\nfor i 0..31 {\n  0: write data[i] 1\n}\n0: mark m\n";
+                         "all: sync\nfor i 0..31 {\n  0: write data[i] 1\n}\n0: mark m\n"
+                         "0: expect data[0..31] == 1\n";
     run_text(writes, on, 1, &res, &diag);
     ck_assert_uint_eq(res.prefetches, 0);
+    /* with prefetch_rfo stores make streams too: the lines come to write */
+    const char *rfo[] = {"l1.prefetch_streams=4", "l1.prefetch_rfo=true"};
+    run_text(writes, rfo, 2, &res2, &diag);
+    ck_assert_uint_ge(res2.prefetches, 30);
+    ck_assert_uint_eq(res2.value_errors, 0);
+    ck_assert_msg(res2.latency_ns[0] * 2 < res.latency_ns[0], "rfo %.1f ns, reads only %.1f ns",
+                  res2.latency_ns[0], res.latency_ns[0]);
     core_result_free(&res);
+    core_result_free(&res2);
     const char *stride = "ccsim-trace 1\nthreads 1\nline data 64\n"
                          "all: sync\nfor i 0..31 {\n  0: read data[2*i]\n}\n0: mark m\n";
     run_text(stride, on, 1, &res, &diag);
@@ -498,18 +507,30 @@ START_TEST(test_prefetcher_config_and_narration)
     ck_assert_int_eq(r.status, 0);
     ck_assert_msg(strstr(r.out, "Load (the cache's stream prefetcher reads") &&
                       strstr(r.out, "GetS from core 0 (its stream prefetcher reads ahead)"),
-                  "%s", r.out);
+                  "%.3000s", r.out);
     tu_ccsim(&r, "run -c teach-xbar --set l1.prefetch_streams=2 %s", path);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_msg(strstr(r.out, "prefetcher: ") && strstr(r.out, "lines read ahead"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "prefetcher: ") && strstr(r.out, "lines read ahead"), "%.3000s",
+                  r.out);
     tu_ccsim(&r, "run -c teach-xbar %s", path);
-    ck_assert_msg(!strstr(r.out, "prefetcher"), "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "prefetcher"), "%.3000s", r.out);
+    /* tu_write's path is its own buffer: the reads' trace is done with */
+    const char *wpath = tu_write("pfw.trace", "ccsim-trace 1\nthreads 1\nline data 8\n"
+                                              "for i 0..7 {\n  0: write data[i] 1\n}\n");
+    tu_ccsim(&r, "explain -c teach-xbar --set l1.prefetch_streams=2 --set l1.prefetch_rfo=true %s",
+             wpath);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(
+        strstr(r.out, "Store (the cache's stream prefetcher fetches data[2] ahead, to write)") &&
+            strstr(r.out, "GetX from core 0 (its stream prefetcher fetches ahead, to write)") &&
+            !strstr(r.out, "writes data[2]: 0 -> 0"),
+        "%.3000s", r.out);
     /* the random tester races prefetches against everything else */
     tu_ccsim(&r, "stress -c snb-e5-2660 --ops 20000 --set l2.prefetch_streams=4");
     ck_assert_int_eq(r.status, 0);
     ck_assert_msg(strstr(r.out, "violations 0  unexpected 0  deadlock no") &&
                       strstr(r.out, "prefetcher: "),
-                  "%s", r.out);
+                  "%.3000s", r.out);
 }
 END_TEST
 

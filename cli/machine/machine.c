@@ -63,7 +63,9 @@ static const struct cfg_key core_keys[] = {
                     "reads of consecutive lines, the first a miss, before a stream is "            \
                     "prefetched (default 2)"),                                                     \
         CFG_INT_KEY(T, prefetch_depth, false, 1, 64, "lines",                                      \
-                    "how far ahead of a stream's last read it prefetches (default 4)")
+                    "how far ahead of a stream's last read it prefetches (default 4)"),            \
+        CFG_BOOL_KEY(T, prefetch_rfo, false,                                                       \
+                     "stores make streams too, their lines fetched ahead to write (GetX)")
 static const struct cfg_key l1_keys[] = {
     CACHE_KEYS,
     CFG_BOOL_KEY(T, write_through, false,
@@ -698,6 +700,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->prefetch_streams = (unsigned)outer->prefetch_streams;
     p->prefetch_train = (unsigned)outer->prefetch_train;
     p->prefetch_depth = (unsigned)outer->prefetch_depth;
+    p->prefetch_rfo = outer->prefetch_rfo;
     p->snoop_cycles =
         (unsigned)(m->core.snoop_cycles ? m->core.snoop_cycles : outer->latency_cycles);
     p->fwd_busy_cycles =

@@ -59,6 +59,7 @@ struct machine_cache_sec {
     /* the stream prefetcher of the coherent level (l2, or l1 without one):
      * streams followed (0: none), reads that make a stream, lines ahead */
     int64_t prefetch_streams, prefetch_train, prefetch_depth;
+    bool prefetch_rfo; /* stores make streams too, fetched to write */
 };
 
 struct machine_memory_sec {
