@@ -95,16 +95,17 @@ void cc_check_states(struct cc_system *s, uint64_t line)
 {
     int writers = 0, readers = 0, writer = -1;
     s->stats.checks++;
+    size_t base = (size_t)(line & (s->p.sets - 1)) * s->p.ways;
     for (int c = 0; c < s->ncaches; c++) {
-        struct cc_cache *cache = &s->caches[c];
-        struct cc_line *set = &cache->lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
-        for (unsigned w = 0; w < s->p.ways; w++) {
-            if (!set[w].valid || set[w].line != line)
+        const struct cc_cache *cache = &s->caches[c];
+        for (unsigned w = 0; w < s->p.ways; w++) { /* the compact tags, then the way itself */
+            if (cache->tags[base + w] != line + 1)
                 continue;
-            if (cc_state_writable(set[w].state)) {
+            const struct cc_line *cl = &cache->lines[base + w];
+            if (cc_state_writable(cl->state)) {
                 writers++;
                 writer = c;
-            } else if (cc_state_readable(set[w].state))
+            } else if (cc_state_readable(cl->state))
                 readers++;
         }
     }

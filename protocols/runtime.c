@@ -1049,9 +1049,9 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
         struct cc_cache *c = &s->caches[i];
         c->id = i;
         c->sys = s;
-        c->lines = sim_xcalloc(nlines, sizeof *c->lines);
-        c->tags = sim_xcalloc(nlines, sizeof *c->tags);
-        c->data = sim_xcalloc(nlines, p->line_bytes);
+        c->lines = sim_xzeroed(nlines, sizeof *c->lines);
+        c->tags = sim_xzeroed(nlines, sizeof *c->tags);
+        c->data = sim_xzeroed(nlines, p->line_bytes);
         c->set_waiting = sim_xcalloc(p->sets, sizeof *c->set_waiting);
         if (p->banks)
             c->bank_until = sim_xcalloc(p->banks, sizeof *c->bank_until);
@@ -1107,9 +1107,10 @@ void cc_coh_destroy(struct cc_system *s)
             c->watches = w->next;
             free(w);
         }
-        free(c->lines);
-        free(c->tags);
-        free(c->data);
+        size_t nlines = (size_t)s->p.sets * s->p.ways;
+        sim_free_zeroed(c->lines, nlines, sizeof *c->lines);
+        sim_free_zeroed(c->tags, nlines, sizeof *c->tags);
+        sim_free_zeroed(c->data, nlines, s->p.line_bytes);
         free(c->set_waiting);
         free(c->bank_until);
         free(c->l1_tags);

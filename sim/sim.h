@@ -79,6 +79,13 @@ void *sim_xmalloc(size_t n);
 void *sim_xcalloc(size_t count, size_t size);
 void *sim_xrealloc(void *p, size_t n);
 char *sim_xstrdup(const char *s);
+/* A zeroed array of count * size bytes whose pages most runs never touch (a
+ * cache's ways): from SIM_ZEROED_MIN bytes on, the kernel's zero pages,
+ * mapped on first touch, where calloc under a sanitizer would write every
+ * byte; below it calloc. Freed with sim_free_zeroed and the same sizes. */
+#define SIM_ZEROED_MIN (16u * 1024u)
+void *sim_xzeroed(size_t count, size_t size);
+void sim_free_zeroed(void *p, size_t count, size_t size);
 
 /* ---------------------------------------------------------------- time */
 

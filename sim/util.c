@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 const char *sim_version(void)
 {
@@ -80,6 +81,27 @@ void *sim_xmalloc(size_t n)
 void *sim_xcalloc(size_t count, size_t size)
 {
     return check_alloc(calloc(count ? count : 1, size ? size : 1), count * size);
+}
+
+void *sim_xzeroed(size_t count, size_t size)
+{
+    size_t n = count * size;
+    SIM_ASSERT(size == 0 || n / size == count);
+    if (n < SIM_ZEROED_MIN)
+        return sim_xcalloc(count, size);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return check_alloc(p == MAP_FAILED ? NULL : p, n);
+}
+
+void sim_free_zeroed(void *p, size_t count, size_t size)
+{
+    size_t n = count * size;
+    if (!p)
+        return;
+    if (n < SIM_ZEROED_MIN)
+        free(p);
+    else
+        munmap(p, n);
 }
 
 void *sim_xrealloc(void *p, size_t n)

@@ -806,12 +806,12 @@ struct wl_program *wl_parse_text(const char *name, const char *text, size_t len,
                            .opts = &o,
                            .version = 1,
                            .hash_cap = 2 * WL_MAX_DECLS};
-    ps.toks = sim_xcalloc(WL_MAX_LINE_CHARS + 1, sizeof *ps.toks);
-    ps.decl_hash = sim_xcalloc((size_t)ps.hash_cap, sizeof *ps.decl_hash);
+    ps.toks = sim_xzeroed(WL_MAX_LINE_CHARS + 1, sizeof *ps.toks); /* a line's: most untouched */
+    ps.decl_hash = sim_xzeroed((size_t)ps.hash_cap, sizeof *ps.decl_hash);
     parse_lines(&ps, text, len);
     finish(&ps);
-    free(ps.toks);
-    free(ps.decl_hash);
+    sim_free_zeroed(ps.toks, WL_MAX_LINE_CHARS + 1, sizeof *ps.toks);
+    sim_free_zeroed(ps.decl_hash, (size_t)ps.hash_cap, sizeof *ps.decl_hash);
     if (ps.errors == 0) {
         build_sel_bits(ps.p);
         wl_expr_compile(ps.p);
