@@ -401,6 +401,22 @@ START_TEST(test_map_slot)
 }
 END_TEST
 
+/* sim_xzeroed: zeroed below and above SIM_ZEROED_MIN, writable, freed. */
+START_TEST(test_zeroed)
+{
+    size_t counts[] = {1, SIM_ZEROED_MIN / 8 - 1, SIM_ZEROED_MIN / 8, 1u << 20};
+    for (size_t i = 0; i < SIM_COUNT_OF(counts); i++) {
+        uint64_t *a = sim_xzeroed(counts[i], sizeof *a);
+        ck_assert_uint_eq(a[0], 0);
+        ck_assert_uint_eq(a[counts[i] - 1], 0);
+        a[0] = a[counts[i] - 1] = 7;
+        ck_assert_uint_eq(a[0] + a[counts[i] - 1], 14);
+        sim_free_zeroed(a, counts[i], sizeof *a);
+    }
+    sim_free_zeroed(NULL, 1, 1);
+}
+END_TEST
+
 static Suite *event_suite(void)
 {
     Suite *s = suite_create("event");
@@ -419,6 +435,7 @@ static Suite *event_suite(void)
     tcase_add_test(tc, test_clock);
     tcase_add_test(tc, test_rng);
     tcase_add_test(tc, test_map_slot);
+    tcase_add_test(tc, test_zeroed);
     suite_add_tcase(s, tc);
     return s;
 }
