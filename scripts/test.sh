@@ -3,7 +3,7 @@
 # ctest; then the same suite built with AddressSanitizer + UBSan in
 # build-asan/ (CCSIM_NO_ASAN=1 skips that second pass), where the scale runs
 # take a smaller form (CCSIM_TEST_SCALE=small: tests/testutil.h); then, if
-# clang is installed, the fuzzers for $CCSIM_FUZZ_SECONDS each (default 20
+# clang is installed, the fuzzers for $CCSIM_FUZZ_SECONDS each (default 15
 # here, all at once; scripts/fuzz.sh, whose own default is 60; CCSIM_NO_FUZZ=1
 # skips that third pass).
 # After each ctest pass it prints that pass's ten slowest tests, so that a
@@ -41,11 +41,15 @@ if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
   # The model checking (verify_*) runs verifiers that rumur generates and cc
   # compiles without sanitizers: the normal pass runs them; here test_verify
   # checks ccsim's generation of every model.
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  # CK_FORK=no: the tests of a suite run in its one process (a child per
+  # test copies the sanitizers' large mappings and faults them in again;
+  # test_event's exit test still gets its child: tu_run_suite_forked).
+  CK_FORK=no ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     CCSIM_TEST_SCALE=small run_ctest build-asan -E '^verify_' 
 fi
 if [ "${CCSIM_NO_FUZZ:-}" != "1" ] && command -v clang >/dev/null; then
   echo "== the fuzzers (scripts/fuzz.sh)"
-  scripts/fuzz.sh "${CCSIM_FUZZ_SECONDS:-20}"
+  scripts/fuzz.sh "${CCSIM_FUZZ_SECONDS:-15}"
 fi
 echo "== scripts/test.sh: every pass passed in $((SECONDS - start)) s"

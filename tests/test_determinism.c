@@ -4,7 +4,8 @@
  * covered), run twice with the ccsim binary on teach-xbar and on knc-5110p,
  * gives byte-identical JSON results once the wall-clock fields (wall_s,
  * events_per_s) are removed, and identical summaries; `ccsim stress` gives
- * identical output lines but for the wall time.
+ * identical output lines but for the wall time. The sanitizer pass
+ * (tu_small_scale) leaves knc-5110p out.
  */
 #include "testutil.h"
 #include "core.h"
@@ -71,6 +72,8 @@ static void check_generator(const char *cfg, const char *gen)
 {
     if (!strcmp(cfg, "scc") != !strncmp(gen, "scc-", 4))
         return; /* the SCC's collectives need it; the others need coherence */
+    if (tu_small_scale() && strcmp(cfg, "knc-5110p") == 0)
+        return; /* the sanitizer pass: teach-xbar runs every coherent generator */
     char a[512], b[512];
     snprintf(a, sizeof a, "%s/%s-%s-a.json", tu_dir(), cfg, gen);
     snprintf(b, sizeof b, "%s/%s-%s-b.json", tu_dir(), cfg, gen);

@@ -442,5 +442,5 @@ static Suite *event_suite(void)
 
 int main(void)
 {
-    return tu_run_suite(event_suite());
+    return tu_run_suite_forked(event_suite()); /* test_past_is_fatal exits */
 }

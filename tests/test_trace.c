@@ -975,7 +975,10 @@ START_TEST(test_fuzz)
             memcpy(buf, seeds[s], cut);
             fuzz_one(buf, cut);
         }
-        for (int round = 0; round < 10000; round++) {
+        /* the sanitizer pass (tu_small_scale) takes a quarter: libFuzzer's
+         * fuzz_trace goes on from there */
+        int rounds = tu_small_scale() ? 2500 : 10000;
+        for (int round = 0; round < rounds; round++) {
             size_t n = len;
             memcpy(buf, seeds[s], len);
             for (int k = (int)sim_rng_below(&r, 4); k >= 0; k--)

@@ -59,13 +59,25 @@ void tu_ccsim(struct tu_run *r, const char *fmt, ...)
     slurp(err, r->err, sizeof r->err);
 }
 
-int tu_run_suite(Suite *s)
+static int run_suite(Suite *s, bool force_fork)
 {
     SRunner *sr = srunner_create(s);
+    if (force_fork) /* whatever CK_FORK says */
+        srunner_set_fork_status(sr, CK_FORK);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int tu_run_suite(Suite *s)
+{
+    return run_suite(s, false);
+}
+
+int tu_run_suite_forked(Suite *s)
+{
+    return run_suite(s, true);
 }
 
 void tu_load_config(const char *name, const char *const *sets, size_t nsets, struct machine_cfg *m)

@@ -78,5 +78,8 @@ void tu_expect_diag(const struct sim_diag *d, const char *prefix, const char *wh
 
 /* Runs a suite with Check's default runner; returns the process exit status. */
 int tu_run_suite(Suite *s);
+/* The same, each test in a child process whatever CK_FORK says: for suites
+ * with tests that must end the process (tcase_add_exit_test). */
+int tu_run_suite_forked(Suite *s);
 
 #endif
