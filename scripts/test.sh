@@ -28,6 +28,10 @@ run_ctest() {
 
 # line tables only (-g1): the reports keep their lines, the builds take less
 export CCSIM_DEBUG_INFO=${CCSIM_DEBUG_INFO:--g1}
+# each suite's tests in its one process (Check's CK_FORK=no; a child per test
+# costs a fork and page faults that are slow on a shared machine; test_event's
+# exit test keeps its child: tu_run_suite_forked)
+export CK_FORK=${CK_FORK:-no}
 scripts/setup.sh
 run_ctest "${CCSIM_BUILD_DIR:-build}"
 if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
@@ -41,10 +45,7 @@ if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
   # The model checking (verify_*) runs verifiers that rumur generates and cc
   # compiles without sanitizers: the normal pass runs them; here test_verify
   # checks ccsim's generation of every model.
-  # CK_FORK=no: the tests of a suite run in its one process (a child per
-  # test copies the sanitizers' large mappings and faults them in again;
-  # test_event's exit test still gets its child: tu_run_suite_forked).
-  CK_FORK=no ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     CCSIM_TEST_SCALE=small run_ctest build-asan -E '^verify_' 
 fi
