@@ -245,10 +245,9 @@ struct cc_cache {
 
 /* A stream the prefetcher follows: reads of consecutive lines. */
 struct cc_stream {
-    bool valid;
     bool rfo;       /* a stream of stores (prefetch_rfo): its lines are fetched to write */
     int dir;        /* +1, -1, or 0 while only one read is known */
-    unsigned reads; /* reads that followed the stream, the first included */
+    unsigned reads; /* reads that followed the stream, the first included; 0: a free entry */
     uint64_t last;  /* the line read last */
     uint64_t ahead; /* prefetched up to here (last, if nothing yet) */
     uint64_t lru;

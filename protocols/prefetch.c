@@ -28,7 +28,6 @@
 #include "cc_internal.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #define PF_CHUNK 64
 
@@ -102,7 +101,7 @@ static bool follows(const struct cc_system *s, const struct cc_stream *st, uint6
 static struct cc_stream *stream_of(struct cc_system *s, struct cc_cache *c, uint64_t line, bool rfo)
 {
     for (unsigned i = 0; i < s->p.prefetch_streams; i++)
-        if (c->streams[i].valid && follows(s, &c->streams[i], line, rfo))
+        if (c->streams[i].reads && follows(s, &c->streams[i], line, rfo))
             return &c->streams[i];
     return NULL;
 }
@@ -111,10 +110,10 @@ static struct cc_stream *stream_new(struct cc_system *s, struct cc_cache *c, uin
                                     bool rfo)
 {
     struct cc_stream *v = &c->streams[0];
-    for (unsigned i = 0; i < s->p.prefetch_streams && v->valid; i++)
-        if (!c->streams[i].valid || c->streams[i].lru < v->lru)
+    for (unsigned i = 0; i < s->p.prefetch_streams && v->reads; i++)
+        if (!c->streams[i].reads || c->streams[i].lru < v->lru)
             v = &c->streams[i];
-    *v = (struct cc_stream){.valid = true, .rfo = rfo, .reads = 1, .last = line, .ahead = line};
+    *v = (struct cc_stream){.rfo = rfo, .reads = 1, .last = line, .ahead = line};
     return v;
 }
 

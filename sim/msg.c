@@ -106,15 +106,7 @@ static void map_grow(struct sim_map *m)
 void sim_map_put(struct sim_map *m, uint64_t key, void *val)
 {
     SIM_ASSERT(val != NULL);
-    if (2 * (m->len + 1) > m->cap)
-        map_grow(m);
-    size_t i = map_hash(key) & (m->cap - 1);
-    while (m->vals[i] && m->keys[i] != key)
-        i = (i + 1) & (m->cap - 1);
-    if (!m->vals[i])
-        m->len++;
-    m->keys[i] = key;
-    m->vals[i] = val;
+    *sim_map_slot(m, key) = val;
 }
 
 void **sim_map_slot(struct sim_map *m, uint64_t key)
@@ -124,7 +116,7 @@ void **sim_map_slot(struct sim_map *m, uint64_t key)
         i = (i + 1) & (m->cap - 1);
     if (m->vals[i])
         return &m->vals[i];
-    if (2 * (m->len + 1) > m->cap) { /* as sim_map_put: grow, then look again */
+    if (2 * (m->len + 1) > m->cap) { /* an insert past half: grow, then look again */
         map_grow(m);
         i = map_hash(key) & (m->cap - 1);
         while (m->vals[i])

@@ -238,6 +238,12 @@ static bool is_pow2(int64_t v)
     return v > 0 && (v & (v - 1)) == 0;
 }
 
+/* The coherent cache level: the l2 if the machine has one, else the l1. */
+static const struct machine_cache_sec *coherent_level(const struct machine_cfg *m)
+{
+    return m->l2.size_kb ? &m->l2 : &m->l1;
+}
+
 /* A section of another memory system than the machine's (the SCC's `mpb`
  * on a coherent machine): named with the protocol it belongs to. Checked
  * before the schema, which does not know such a section. */
@@ -440,7 +446,7 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  m->variability.jitter_ns, m->machine.protocol);
         ok = false;
     }
-    const struct machine_cache_sec *outer = m->l2.size_kb ? &m->l2 : &m->l1;
+    const struct machine_cache_sec *outer = coherent_level(m);
     if (outer->prefetch_streams && !m->memsys->coherent) {
         cfg_diag(d, cf, m->l2.size_kb ? "l2.prefetch_streams" : "l1.prefetch_streams",
                  "a stream prefetcher needs the coherent runtime; the %s memory system has none "
@@ -688,7 +694,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     }
     p->protocol = m->memsys->coherent ? cc_protocol_find(m->memsys->name) : NULL;
     unsigned line = (unsigned)m->machine.line_bytes;
-    const struct machine_cache_sec *outer = m->l2.size_kb ? &m->l2 : &m->l1;
+    const struct machine_cache_sec *outer = coherent_level(m);
     p->cores = (int)m->machine.cores;
     p->cores_per_cache = (int)m->machine.cores_per_cache;
     p->homes = (int)m->home.count;

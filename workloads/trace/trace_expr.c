@@ -298,7 +298,8 @@ void wl_expr_compile(struct wl_program *p)
     free(operand_of);
 }
 
-/* a OP b for a binary code; false on a fault (the tree walk reports it). */
+/* a OP b for a binary code; false on a fault (the tree walk reports it).
+ * The arithmetic of addresses first, without wl_arith's general switch. */
 static bool code_binary(int kind, int64_t a, int64_t b, int64_t *out)
 {
     switch (kind) {
@@ -310,10 +311,7 @@ static bool code_binary(int kind, int64_t a, int64_t b, int64_t *out)
         return !__builtin_mul_overflow(a, b, out);
     case WL_E_DIV:
     case WL_E_MOD:
-        if (b == 0 || (a == INT64_MIN && b == -1))
-            return false;
-        *out = kind == WL_E_DIV ? a / b : a % b;
-        return true;
+        return divide(kind, a, b, out) == WL_ARITH_OK;
     default:
         return wl_arith(kind, a, b, out) == WL_ARITH_OK;
     }
