@@ -211,6 +211,10 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
     if (r->prefetches) /* only machines with a prefetcher (l2.prefetch_streams) have any */
         printf("prefetcher: %llu lines read ahead (not counted in loads or misses)\n",
                (unsigned long long)r->prefetches);
+    if (r->sw_prefetches) /* only machines whose copy loops prefetch (core.prefetch_distance) */
+        printf("prefetch instructions: %llu lines fetched ahead by copy loops (not counted in "
+               "loads or misses)\n",
+               (unsigned long long)r->sw_prefetches);
     printf("network: %llu bytes  home queueing %.1f ns  link queueing %.1f ns\n",
            (unsigned long long)r->network_bytes, r->home_queue_ns, r->link_queue_ns);
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
@@ -288,13 +292,14 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             "\"invalidations\": %llu, \"poll_refetches\": %llu, \"steals\": %llu, "
             "\"writebacks\": %llu, \"network_bytes\": %llu, \"home_queue_ns\": %.3f, "
             "\"link_queue_ns\": %.3f, \"atomics\": %llu, \"handoffs\": %llu, "
-            "\"prefetches\": %llu},\n",
+            "\"prefetches\": %llu, \"sw_prefetches\": %llu},\n",
             (unsigned long long)r->loads, (unsigned long long)r->stores,
             (unsigned long long)r->misses, (unsigned long long)r->invalidations,
             (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
             (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
             r->home_queue_ns, r->link_queue_ns, (unsigned long long)r->atomics,
-            (unsigned long long)r->handoffs, (unsigned long long)r->prefetches);
+            (unsigned long long)r->handoffs, (unsigned long long)r->prefetches,
+            (unsigned long long)r->sw_prefetches);
     write_thread_latency(f, r, a->per_iteration);
     if (a->per_iteration) {
         fprintf(f, " \"per_iteration_ns\": ");

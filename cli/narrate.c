@@ -170,16 +170,20 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         request_chunk(t, st, line);
         return;
     }
+    const char *who = st->prefetch == CC_PF_SOFTWARE ? "a copy loop's prefetch instruction"
+                                                     : "the cache's stream prefetcher";
     if (st->prefetch && !st->home) {
-        chunk(t, "%s (the cache's stream prefetcher %s %s ahead%s)", st->event,
+        chunk(t, "%s (%s %s %s ahead%s)", st->event, who,
               strcmp(st->event, "Store") == 0 ? "fetches" : "reads", line,
               strcmp(st->event, "Store") == 0 ? ", to write" : "");
         return;
     }
     if (st->msg_src >= 0)
         node_name(n, st->msg_src, from, sizeof from);
-    if (st->prefetch) { /* at the home: the request a prefetcher sent */
-        chunk(t, "%s from %s (its stream prefetcher %s)", st->event, from,
+    if (st->prefetch) { /* at the home: the request a prefetch sent */
+        chunk(t, "%s from %s (%s %s)", st->event, from,
+              st->prefetch == CC_PF_SOFTWARE ? "a prefetch instruction of its core's copy loop"
+                                             : "its stream prefetcher",
               strcmp(st->event, "GetX") == 0 ? "fetches ahead, to write" : "reads ahead");
         return;
     }

@@ -203,12 +203,17 @@ static int home_of(struct cc_ctx *c)
 
 static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
 {
-    uint32_t flags = c->req && c->req->prefetch ? CC_FLAG_PREFETCH : 0;
+    uint8_t pf = c->req ? c->req->prefetch : CC_PF_NONE;
+    uint32_t flags = pf == CC_PF_STREAM     ? CC_FLAG_PREFETCH
+                     : pf == CC_PF_SOFTWARE ? CC_FLAG_SW_PREFETCH
+                                            : 0;
     cc_send(c->sys, type, c->cache->id, home_of(c), c->line, c->cache->id, data, flags);
     if (c->req && !c->req->missed) {
         c->req->missed = true;
-        if (c->req->prefetch)
+        if (pf == CC_PF_STREAM)
             c->sys->stats.prefetches++;
+        else if (pf == CC_PF_SOFTWARE)
+            c->sys->stats.sw_prefetches++;
         else
             c->sys->stats.misses++;
     }

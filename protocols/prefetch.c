@@ -65,24 +65,39 @@ void cc_prefetch_free(struct cc_system *s)
     s->pf_free = NULL;
 }
 
-/* Sends the cache's read of layout place vline unless the trace has no
- * such line or the cache holds it or is fetching it. */
-static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
-                          bool rfo)
+/* Sends cache c's read (rfo: fetch to write) of line for core, by who,
+ * unless the cache holds it or is fetching it. */
+static void send_prefetch(struct cc_system *s, struct cc_cache *c, int core, uint64_t line,
+                          uint64_t vline, bool rfo, enum cc_prefetcher who)
 {
-    uint64_t line;
-    if (vline == 0 || !s->line_map(s->line_map_ctx, core, vline - 1, &line) ||
-        cc_way_find(s, c, line))
+    if (cc_way_find(s, c, line))
         return;
     struct cc_req *r = pf_get(s);
     *r = (struct cc_req){.op = rfo ? CC_STORE : CC_LOAD,
                          .core = core,
                          .line = line,
                          .vline = vline,
-                         .prefetch = true,
+                         .prefetch = (uint8_t)who,
                          .done = pf_done,
                          .ctx = s};
     cc_process_request(s, c, r);
+}
+
+/* The stream prefetcher's read of layout place vline, unless the trace has
+ * no such line. */
+static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
+                          bool rfo)
+{
+    uint64_t line;
+    if (vline != 0 && s->line_map(s->line_map_ctx, core, vline - 1, &line))
+        send_prefetch(s, c, core, line, vline, rfo, CC_PF_STREAM);
+}
+
+void cc_prefetch(struct cc_system *s, int core, uint64_t line, uint64_t vline, bool to_write)
+{
+    SIM_ASSERT(core >= 0 && core < s->p.cores);
+    struct cc_cache *c = &s->caches[cc_cache_of_core(s, core)];
+    send_prefetch(s, c, core, line, vline, to_write, CC_PF_SOFTWARE);
 }
 
 /* Whether a read (a store, rfo) of line follows stream st. */

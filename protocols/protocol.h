@@ -77,6 +77,13 @@ static inline bool cc_op_reads(enum cc_op op)
 struct cc_req;
 typedef void (*cc_done_fn)(struct sim_kernel *k, struct cc_req *r);
 
+/* Who sent a prefetch (cc_req.prefetch, cc_step.prefetch). */
+enum cc_prefetcher {
+    CC_PF_NONE,     /* a core's own access */
+    CC_PF_STREAM,   /* the cache's stream prefetcher (p.prefetch_streams) */
+    CC_PF_SOFTWARE, /* a copy loop's prefetch instruction (cc_prefetch) */
+};
+
 /* A processor request. The caller owns it until done() is called. */
 struct cc_req {
     struct cc_req *next; /* the cache's queues */
@@ -88,7 +95,7 @@ struct cc_req {
     uint64_t result;
     uint8_t *buf;     /* line ops: line_bytes bytes */
     bool missed;      /* set by the cache: the line was not readable/writable here */
-    bool prefetch;    /* the cache's stream prefetcher's read: no core waits for it */
+    uint8_t prefetch; /* enum cc_prefetcher: a prefetch, which no core waits for */
     uint64_t vline;   /* the line's place in the trace's layout (its line index + 1; 0: none):
                          what a cache's stream prefetcher follows (cc_set_line_map) */
     bool from_writer; /* set by the cache: a miss served by a core that held it E or M */
@@ -229,6 +236,7 @@ struct cc_stats {
     uint64_t loads, stores, atomics;
     uint64_t hits, misses;
     uint64_t prefetches;    /* reads the stream prefetcher sent to a home */
+    uint64_t sw_prefetches; /* the copy loops' prefetches (cc_prefetch) sent to a home */
     uint64_t invalidations; /* copies taken away for a write: Inv and Fwd_GetX messages */
     uint64_t handoffs;      /* Data_M from a cache: the line, to write, from cache to cache */
     uint64_t forwards;      /* requests forwarded to a cache */
@@ -302,11 +310,11 @@ struct cc_step {
     /* what the row did (the coherent runtime; 0 / NULL elsewhere) */
     bool detailed;            /* the fields below are filled */
     const struct cc_req *req; /* the core's request the row took, or NULL */
-    bool prefetch; /* the row took a stream prefetcher's request (cache rows: req is NULL), or
-                      its message (home rows) */
-    bool stalled, performed;    /* the request or message was parked; the request performed */
-    const struct cc_sent *sent; /* the messages it sent, in order */
-    int nsent, nsent_total;     /* listed (at most CC_STEP_SENT), sent in all */
+    uint8_t prefetch;        /* enum cc_prefetcher: the row took a prefetch request (cache rows: req
+                                is NULL), or its message (home rows) */
+    bool stalled, performed; /* the request or message was parked; the request performed */
+    const struct cc_sent *sent;                   /* the messages it sent, in order */
+    int nsent, nsent_total;                       /* listed (at most CC_STEP_SENT), sent in all */
     unsigned memory_reads, llc_reads, writebacks; /* at the home, by this row */
     struct cc_dir_view dir_before, dir_after;     /* home rows */
     /* the line's bytes before and after the row: the copy (cache rows on a
@@ -324,6 +332,13 @@ void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx);
  * NULL (the default): requests carry no layout and prefetchers stay idle. */
 typedef bool (*cc_line_map_fn)(void *ctx, int core, uint64_t index, uint64_t *line);
 void cc_set_line_map(struct cc_system *s, cc_line_map_fn fn, void *ctx);
+
+/* A core's prefetch instruction (a copy loop's, as compilers issue them
+ * ahead of a stream): core's coherent cache fetches line (to write, as a
+ * store's fetch, if to_write) unless it holds it or is fetching it; nobody
+ * waits for it. vline: its place in the layout, for the stream prefetcher
+ * (0: none). Counted in stats.sw_prefetches when it goes to a home. */
+void cc_prefetch(struct cc_system *s, int core, uint64_t line, uint64_t vline, bool to_write);
 
 /* ------------------------------------------------------------ checker */
 

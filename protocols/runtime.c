@@ -433,7 +433,7 @@ static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct 
                          .requester = m ? m->requester : -1,
                          .owner = -1,
                          .req = ctx->req && !ctx->req->prefetch ? ctx->req : NULL,
-                         .prefetch = ctx->req && ctx->req->prefetch,
+                         .prefetch = ctx->req ? ctx->req->prefetch : CC_PF_NONE,
                          .stalled = ctx->stalled,
                          .performed = ctx->performed};
     obs_message(&st, m);
@@ -464,7 +464,10 @@ static void observe_home(struct cc_system *s, struct cc_home *h, struct cc_dir *
                          .requester = d->tx.requester,
                          .owner = d->owner,
                          .sharers = cc_sharer_count(s, d),
-                         .prefetch = m && (m->flags & CC_FLAG_PREFETCH),
+                         .prefetch = !m                                 ? CC_PF_NONE
+                                     : (m->flags & CC_FLAG_PREFETCH)    ? CC_PF_STREAM
+                                     : (m->flags & CC_FLAG_SW_PREFETCH) ? CC_PF_SOFTWARE
+                                                                        : CC_PF_NONE,
                          .stalled = ctx->stalled,
                          .dir_before = mk->dir,
                          .dir_after = dir_view(s, d, d->sharers)};
@@ -614,7 +617,7 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
         s->stats.atomics++;
     r->from_writer = false;
     r->missed = false;
-    r->prefetch = false;
+    r->prefetch = CC_PF_NONE;
     r->next = NULL;
     struct cc_cache *c = &s->caches[cc_cache_of_core(s, r->core)];
     bool rfo = r->op == CC_STORE || r->op == CC_STORE_LINE;

@@ -534,6 +534,60 @@ START_TEST(test_prefetcher_config_and_narration)
 }
 END_TEST
 
+/* A copy loop's prefetch instructions (core.prefetch_distance): a core
+ * that waits for each load (mshrs = 1) copies 32 lines; loading line i it
+ * prefetches line i + 4 of the source and, to write, of the destination,
+ * so that only lines 0..3 of each miss. Counted apart from loads and
+ * misses (the stream prefetcher's counter stays 0), values unchanged. */
+static const char *copy32 = "ccsim-trace 1\nthreads 2\nline src 32\nline dst 32\n"
+                            "for i 0..31 {\n  1: write src[i] i+1\n}\nall: sync\n"
+                            "0: copy src[0] dst[0] 32\n0: mark m\n"
+                            "for i 0..31 {\n  0: expect dst[i] == i+1\n}\n";
+
+START_TEST(test_copy_prefetch_instructions)
+{
+    const char *on[] = {"core.mshrs=1", "core.prefetch_distance=4"};
+    run_text(copy32, on, 2, &res, &diag);
+    run_text(copy32, on, 1, &res2, &diag);
+    ck_assert(!res.deadlock && !res.input_error && res.value_errors == 0);
+    ck_assert_uint_eq(res2.value_errors, 0);
+    ck_assert_uint_eq(res.loads, res2.loads);
+    ck_assert_uint_eq(res.sw_prefetches, 2 * 28); /* lines 4..31 of each */
+    ck_assert_uint_eq(res2.sw_prefetches, 0);
+    ck_assert_uint_eq(res.prefetches, 0);
+    ck_assert_uint_eq(res.misses + 2 * 28, res2.misses);
+    ck_assert_msg(res.latency_ns[0] * 2 < res2.latency_ns[0], "on %.1f ns, off %.1f ns",
+                  res.latency_ns[0], res2.latency_ns[0]);
+    core_result_free(&res);
+    core_result_free(&res2);
+    struct tu_run r;
+    tu_ccsim(&r, "config -c scc --set core.prefetch_distance=2");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "core.prefetch_distance = 2") &&
+                      strstr(r.err, "needs the coherent runtime"),
+                  "%s", r.err);
+    const char *path = tu_write("cp.trace", copy32);
+    tu_ccsim(&r, "explain -c teach-xbar --set core.mshrs=1 --set core.prefetch_distance=4 %s",
+             path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(
+        strstr(r.out, "Load (a copy loop's prefetch instruction reads src[4] ahead)") &&
+            strstr(r.out, "Store (a copy loop's prefetch instruction fetches dst[4] ahead, to "
+                          "write)") &&
+            strstr(r.out, "GetS from core 0 (a prefetch instruction of its core's copy loop") &&
+            !strstr(r.out, "stream prefetcher"),
+        "%.3000s", r.out);
+    tu_ccsim(&r, "run -c teach-xbar --set core.mshrs=1 --set core.prefetch_distance=4 %s", path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "prefetch instructions: 56 lines fetched ahead by copy loops") &&
+                      !strstr(r.out, "prefetcher:"),
+                  "%.3000s", r.out);
+    tu_ccsim(&r, "run -c teach-xbar --json - %s", path);
+    ck_assert_msg(strstr(r.out, "\"sw_prefetches\": 0}") && !strstr(r.out, "prefetch instr"),
+                  "%.3000s", r.out);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -557,6 +611,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_prefetcher_reads_ahead);
     tcase_add_test(tc, test_prefetcher_streams_only);
     tcase_add_test(tc, test_prefetcher_config_and_narration);
+    tcase_add_test(tc, test_copy_prefetch_instructions);
     tcase_add_test(tc, test_forward_port_paces_copies);
     tcase_add_test(tc, test_shared_cache_banks_queue);
     tcase_add_test(tc, test_explain_names_shared_caches);

@@ -31,6 +31,10 @@ static const struct cfg_key machine_keys[] = {
 #define T struct machine_core_sec
 static const struct cfg_key core_keys[] = {
     CFG_INT_KEY(T, mshrs, false, 1, 64, NULL, "outstanding misses of a copy stream"),
+    CFG_INT_KEY(T, prefetch_distance, false, 0, 256, "lines",
+                "a copy or addline loop's prefetch instructions, as a compiler puts them in a "
+                "loop over lines: loading line i of its source it prefetches line i + N of the "
+                "source, and of the destination to write; nothing waits for them (0: none)"),
     CFG_INT_KEY(T, word_issue_cycles, false, 0, 100, "cycles",
                 "issue cycles of each load or store a line op stands for, per 8-byte word (a load "
                 "a word to read a line, a store to write one, a load and a store to add into one: "
@@ -447,6 +451,13 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
         ok = false;
     }
     const struct machine_cache_sec *outer = coherent_level(m);
+    if (m->core.prefetch_distance && !m->memsys->coherent) {
+        cfg_diag(d, cf, "core.prefetch_distance",
+                 "core.prefetch_distance = %lld: prefetching into the caches needs the coherent "
+                 "runtime; the %s memory system has none (use 0)",
+                 (long long)m->core.prefetch_distance, m->machine.protocol);
+        ok = false;
+    }
     if (outer->prefetch_streams && !m->memsys->coherent) {
         cfg_diag(d, cf, m->l2.size_kb ? "l2.prefetch_streams" : "l1.prefetch_streams",
                  "a stream prefetcher needs the coherent runtime; the %s memory system has none "
@@ -814,6 +825,7 @@ void machine_view(const struct machine *mc, struct core_machine *w)
     w->threads_per_core = (int)m->machine.threads_per_core;
     w->cores_per_cache = (int)m->machine.cores_per_cache;
     w->mshrs = (int)m->core.mshrs;
+    w->prefetch_distance = m->core.prefetch_distance;
     w->poll_cycles = (unsigned)m->core.poll_cycles;
     w->word_issue_cycles = (unsigned)m->core.word_issue_cycles;
     w->line_bytes = (unsigned)m->machine.line_bytes;

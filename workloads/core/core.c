@@ -439,6 +439,22 @@ static void stream_slot_done(struct sim_kernel *k, struct cc_req *req)
     stream_issue(t);
 }
 
+/* The loop's prefetch instructions as it loads source line i: lines
+ * i + prefetch_distance of the source and, to write, of the destination. */
+static void stream_prefetch(struct thr *t, int64_t i)
+{
+    int64_t ahead = i + t->run->m->prefetch_distance;
+    if (!t->run->m->prefetch_distance || ahead >= t->op.count)
+        return;
+    bool copy = t->op.op == WL_OP_COPY;
+    const struct wl_loc *src = &t->op.addr[copy ? 0 : 1], *dst = &t->op.addr[copy ? 1 : 0];
+    struct cc_system *cc = t->run->m->cc;
+    cc_prefetch(cc, t->core, line_number(t, src->line + ahead), (uint64_t)(src->line + ahead) + 1,
+                false);
+    cc_prefetch(cc, t->core, line_number(t, dst->line + ahead), (uint64_t)(dst->line + ahead) + 1,
+                true);
+}
+
 static void stream_issue(struct thr *t)
 {
     const struct wl_loc *src = &t->op.addr[t->op.op == WL_OP_COPY ? 0 : 1];
@@ -459,6 +475,7 @@ static void stream_issue(struct thr *t)
         req->value = (uint64_t)t->s_next;
         req->done = stream_slot_done;
         req->ctx = t;
+        stream_prefetch(t, t->s_next);
         t->s_next++;
         t->s_inflight++;
         start_access(t, req);
@@ -882,6 +899,7 @@ static void counters(struct run *r)
     res->handoffs = cs.handoffs;
     res->writebacks = cs.writebacks;
     res->prefetches = cs.prefetches;
+    res->sw_prefetches = cs.sw_prefetches;
     res->home_queue_ns = (double)cs.home_queue_ps / SIM_PS_PER_NS;
     res->coherence_violations = cs.violations;
     res->network_bytes = r->m->net->stats.bytes;

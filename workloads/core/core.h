@@ -21,7 +21,10 @@
  * The model (docs/DESIGN.md, "Machine model"):
  *   - A thread issues its operations in order; hardware threads of one core
  *     share its cache and its issue slot (one operation a core cycle).
- *   - copy/addline stream their lines with up to `mshrs` lines in flight.
+ *   - copy/addline stream their lines with up to `mshrs` lines in flight;
+ *     with prefetch_distance N, loading source line i also prefetches
+ *     line i + N of the source and (to write) of the destination, as the
+ *     prefetch instructions a compiler puts in such a loop (cc_prefetch).
  *   - wait loads; while the condition is false it sleeps until its copy is
  *     invalidated or updated, then re-loads after poll_cycles. Each re-load
  *     counts in poll_refetches (the one that succeeds too: the poller lost
@@ -52,6 +55,7 @@ struct core_machine {
     int cores, threads_per_core;
     int cores_per_cache; /* cores sharing one coherent cache (its node: core / cores_per_cache) */
     int mshrs;
+    int64_t prefetch_distance; /* loading line i of a stream, prefetch line i + this (0: none) */
     unsigned poll_cycles;
     /* a line op holds its core's issue slot for this many cycles per word
      * and load or store (read: a load; write: a store; add into: a load and
@@ -114,7 +118,8 @@ struct core_result {
     /* counters (docs/DESIGN.md "Counters" says what increments each) */
     uint64_t loads, stores, atomics, misses, invalidations, handoffs, poll_refetches, steals,
         writebacks;
-    uint64_t prefetches; /* reads the caches' stream prefetchers sent (not in loads, misses) */
+    uint64_t prefetches;    /* reads the caches' stream prefetchers sent (not in loads, misses) */
+    uint64_t sw_prefetches; /* copy loops' prefetches sent to a home (prefetch_distance) */
     uint64_t network_bytes;
     double home_queue_ns, link_queue_ns;
     uint64_t coherence_violations, value_errors;
