@@ -169,7 +169,7 @@ const struct cli_cmd cli_cmds[] = {
      "  -c, --config CONFIG   the machine config\n"
      "  -s, --set G.K=V       override one setting (repeatable), e.g. --set l1.size_kb=1\n"},
     {"protocol", cli_protocol, "print a protocol's tables (Markdown, or a Murphi model)",
-     "usage: ccsim protocol NAME [--murphi [--caches N] [--lines L] [--values V]]\n"
+     "usage: ccsim protocol NAME [--murphi [--caches N] [--lines L] [--values V] [--retry]]\n"
      "\n"
      "Prints the tables the simulator runs for NAME (msi, mesi, mesif, moesi, gols) as\n"
      "Markdown: one table per controller (row number, state, event, actions, next\n"
@@ -182,10 +182,14 @@ const struct cli_cmd cli_cmds[] = {
      "  --caches N    caches in the model (default 3)\n"
      "  --lines L     lines in the model (default 1)\n"
      "  --values V    data values a copy may hold, as ages of the last write\n"
-     "                (default 2: the last write and an older one, which is exact)\n"},
+     "                (default 2: the last write and an older one, which is exact)\n"
+     "  --retry       home.retry_cycles > 0: a request for a busy line is refused and\n"
+     "                comes back through the home's input (default: it waits in the\n"
+     "                line's queue)\n"},
     {"verify", cli_verify, "model-check a protocol's tables (Rumur)",
      "usage: ccsim verify NAME [--caches N] [--lines L] [--values V] [--broadcast]\n"
-     "                    [--owned-write-writeback] [--mutant K | --mutants] [--keep DIR]\n"
+     "                    [--owned-write-writeback] [--retry] [--mutant K | --mutants]\n"
+     "                    [--keep DIR]\n"
      "\n"
      "Writes the Murphi model of NAME's tables (ccsim protocol NAME --murphi), turns\n"
      "it into a verifier with rumur, compiles it with cc ($CC), runs it and prints\n"
@@ -201,6 +205,9 @@ const struct cli_cmd cli_cmds[] = {
      "  --caches N, --lines L, --values V   the model's size (default 3, 1, 2)\n"
      "  --broadcast              home.probe_filter = false: every request probes\n"
      "  --owned-write-writeback  home.owned_write_writeback = true (MOESI)\n"
+     "  --retry                  home.retry_cycles > 0: a request for a busy line is\n"
+     "                           refused and comes back through the home's input,\n"
+     "                           any later step may take it (default: the line's queue)\n"
      "  --mutants                list the single-row mutations of NAME's tables\n"
      "  --mutant K               verify mutation K instead of the tables as built\n"
      "  --keep DIR               keep the model, the verifier and its output in DIR\n"

@@ -107,11 +107,13 @@ static const char *memsys_list(void)
     return buf;
 }
 
-/* --caches, --lines, --values, shared by protocol --murphi and verify. */
+/* --caches, --lines, --values, --retry, shared by protocol --murphi and verify. */
 bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_opts *o)
 {
     uint64_t v;
-    if (c == 'C' && cli_parse_u64(sub, "--caches", arg, 1, 8, &v))
+    if (c == 'R')
+        o->retry = true;
+    else if (c == 'C' && cli_parse_u64(sub, "--caches", arg, 1, 8, &v))
         o->caches = (int)v;
     else if (c == 'L' && cli_parse_u64(sub, "--lines", arg, 1, 4, &v))
         o->lines = (int)v;
@@ -139,11 +141,10 @@ const struct cc_protocol *cli_table_protocol(const char *sub, const char *name)
 
 int cli_protocol(int argc, char **argv)
 {
-    static const struct option longs[] = {{"murphi", no_argument, NULL, 'M'},
-                                          {"caches", required_argument, NULL, 'C'},
-                                          {"lines", required_argument, NULL, 'L'},
-                                          {"values", required_argument, NULL, 'V'},
-                                          {0}};
+    static const struct option longs[] = {
+        {"murphi", no_argument, NULL, 'M'},      {"caches", required_argument, NULL, 'C'},
+        {"lines", required_argument, NULL, 'L'}, {"values", required_argument, NULL, 'V'},
+        {"retry", no_argument, NULL, 'R'},       {0}};
     struct cc_murphi_opts mo = {.caches = 3, .lines = 1, .values = 2};
     bool murphi = false, sized = false;
     int c, bad = 0;
@@ -165,7 +166,8 @@ int cli_protocol(int argc, char **argv)
         return cli_usage_error("protocol", "name one protocol (%s)", memsys_list());
     if (sized && !murphi)
         return cli_usage_error("protocol",
-                               "--caches, --lines and --values size the --murphi model");
+                               "--caches, --lines, --values and --retry shape the --murphi "
+                               "model");
     const char *name = argv[optind];
     if (murphi) {
         const struct cc_protocol *p = cli_table_protocol("protocol", name);

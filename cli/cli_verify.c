@@ -331,10 +331,11 @@ static void print_header(const struct verify_args *a, const char *what)
 {
     const struct cc_murphi_opts *o = &a->mo;
     printf("ccsim verify %s: %d cache%s, %d line%s, %d data values (ages of the last write); "
-           "a %s home%s; messages delivered in any order\n",
+           "a %s home%s%s; messages delivered in any order\n",
            a->name, o->caches, o->caches > 1 ? "s" : "", o->lines, o->lines > 1 ? "s" : "",
            o->values, o->broadcast ? "broadcast" : "directory",
-           o->owned_write_writeback ? ", owned_write_writeback" : "");
+           o->owned_write_writeback ? ", owned_write_writeback" : "",
+           o->retry ? ", a request for a busy line refused and retried" : "");
     if (what)
         printf("mutant %d: %s\n", a->mutant, what);
 }
@@ -473,15 +474,12 @@ static int verify(const struct verify_args *a, const struct cc_protocol *p, cons
 
 static int parse(int argc, char **argv, struct verify_args *a)
 {
-    static const struct option longs[] = {{"caches", required_argument, NULL, 'C'},
-                                          {"lines", required_argument, NULL, 'L'},
-                                          {"values", required_argument, NULL, 'V'},
-                                          {"broadcast", no_argument, NULL, 'B'},
-                                          {"owned-write-writeback", no_argument, NULL, 'W'},
-                                          {"mutant", required_argument, NULL, 'm'},
-                                          {"mutants", no_argument, NULL, 'l'},
-                                          {"keep", required_argument, NULL, 'k'},
-                                          {0}};
+    static const struct option longs[] = {
+        {"caches", required_argument, NULL, 'C'}, {"lines", required_argument, NULL, 'L'},
+        {"values", required_argument, NULL, 'V'}, {"broadcast", no_argument, NULL, 'B'},
+        {"retry", no_argument, NULL, 'R'},        {"owned-write-writeback", no_argument, NULL, 'W'},
+        {"mutant", required_argument, NULL, 'm'}, {"mutants", no_argument, NULL, 'l'},
+        {"keep", required_argument, NULL, 'k'},   {0}};
     int c, bad = 0;
     uint64_t v;
     optind = 1;

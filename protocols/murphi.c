@@ -119,7 +119,10 @@ static int cache_queue(const struct cc_murphi_opts *o)
 
 static int home_queue(const struct cc_murphi_opts *o)
 {
-    return o->queue ? o->queue : (2 * o->caches + 1) * o->lines;
+    if (o->queue)
+        return o->queue;
+    /* with retry, the requests the home refuses wait in its channel too */
+    return (2 * o->caches + 1 + (o->retry ? o->caches : 0)) * o->lines;
 }
 
 static void print_consts(FILE *f, const struct cc_protocol *p, const struct cc_murphi_opts *o)
@@ -138,6 +141,8 @@ static void print_consts(FILE *f, const struct cc_protocol *p, const struct cc_m
             o->broadcast ? "false" : "true");
     fprintf(f, "  owned_write_writeback: %s; -- home.owned_write_writeback\n",
             o->owned_write_writeback ? "true" : "false");
+    fprintf(f, "  RETRY: %s;             -- home.retry_cycles > 0: a busy line refuses requests\n",
+            o->retry ? "true" : "false");
     fprintf(f, "  -- message types (numbers: a channel is sorted by them)\n  M_NONE: 0;\n");
     for (int t = 0; t < M_COUNT; t++)
         fprintf(f, "  M_%s: %d;\n", cc_msg_names[t], t + 1);
@@ -419,11 +424,18 @@ static const char *const glue[] = {
     "  hnet.n := hnet.n - 1;\n"
     "  clear_msg(hnet.m[hnet.n]);\n"
     "end;\n\n"
+    "-- a request for a busy line waits in the line's queue or, with RETRY\n"
+    "-- (runtime.c cc_park_message, home.retry_cycles), is refused and comes\n"
+    "-- back through the home's input: any later step may take it again\n"
     "procedure park(l: Line; m: Msg);\n"
     "begin\n"
-    "  assert D[l].qn < HQMAX \"a home parks more requests than its bound (HQMAX)\";\n"
-    "  D[l].q[D[l].qn] := m;\n"
-    "  D[l].qn := D[l].qn + 1;\n"
+    "  if RETRY then\n"
+    "    deliver_h(m);\n"
+    "  else\n"
+    "    assert D[l].qn < HQMAX \"a home parks more requests than its bound (HQMAX)\";\n"
+    "    D[l].q[D[l].qn] := m;\n"
+    "    D[l].qn := D[l].qn + 1;\n"
+    "  endif;\n"
     "end;\n\n"
     "procedure unpark(l: Line);\n"
     "begin\n"

@@ -366,6 +366,7 @@ void cc_protocol_print(const struct cc_protocol *p, FILE *f);
 struct cc_murphi_opts {
     int caches, lines, values, queue;
     bool broadcast, owned_write_writeback;
+    bool retry; /* home.retry_cycles: a request for a busy line goes back to the home's input */
 };
 void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts *o, FILE *f);
 /* One step of a counterexample of that model, printed to `out` as the

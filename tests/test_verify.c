@@ -54,6 +54,13 @@ START_TEST(test_model_options)
     ck_assert(strstr(r.out, "probe_filter: true;"));
     ck_assert(strstr(r.out, "invariant \"at most one O copy\""));
     ck_assert(!strstr(r.out, "invariant \"at most one F copy\""));
+    ck_assert(strstr(r.out, "RETRY: false;"));
+    /* home.retry_cycles: a parked request goes back to the home's channel,
+     * whose bound grows by a request per cache and line */
+    tu_ccsim(&r, "protocol mesif --murphi --retry --caches 2");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(strstr(r.out, "RETRY: true;") && strstr(r.out, "QH: 7;"));
+    ck_assert(strstr(r.out, "  if RETRY then\n    deliver_h(m);\n"));
 }
 END_TEST
 
