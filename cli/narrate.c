@@ -485,7 +485,15 @@ static void wait_chunk(const struct narrate_ctx *n, struct text *t, const struct
     else if (!st->home)
         chunk(t, "the %s waits until the line's transaction is over",
               st->req ? op_noun(st->req->op) : "request");
-    else if (st->requester >= 0 && st->requester != st->msg_src) {
+    else if (st->retry_ps) { /* home.retry_cycles: refused, not queued */
+        if (st->requester >= 0 && st->requester != st->msg_src) {
+            narrate_who(n, st->requester, false, who, sizeof who);
+            chunk(t, "busy with %s's request: this one is refused", who);
+        } else
+            chunk(t, "busy: this message is refused");
+        chunk(t, "it comes back through the home's input %.3f ns later (home.retry_cycles)",
+              (double)st->retry_ps / SIM_PS_PER_NS);
+    } else if (st->requester >= 0 && st->requester != st->msg_src) {
         narrate_who(n, st->requester, false, who, sizeof who);
         chunk(t, "busy with %s's request: this one waits in the line's queue", who);
     } else

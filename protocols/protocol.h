@@ -313,6 +313,9 @@ struct cc_step {
     uint8_t prefetch;        /* enum cc_prefetcher: the row took a prefetch request (cache rows: req
                                 is NULL), or its message (home rows) */
     bool stalled, performed; /* the request or message was parked; the request performed */
+    sim_time_t retry_ps;     /* home rows that park a request with home_retry_ps: it was refused
+                                and comes back through the home's input this much later (0: it
+                                waits in the line's queue) */
     const struct cc_sent *sent;                   /* the messages it sent, in order */
     int nsent, nsent_total;                       /* listed (at most CC_STEP_SENT), sent in all */
     unsigned memory_reads, llc_reads, writebacks; /* at the home, by this row */

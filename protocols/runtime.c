@@ -469,6 +469,7 @@ static void observe_home(struct cc_system *s, struct cc_home *h, struct cc_dir *
                                      : (m->flags & CC_FLAG_SW_PREFETCH) ? CC_PF_SOFTWARE
                                                                         : CC_PF_NONE,
                          .stalled = ctx->stalled,
+                         .retry_ps = ctx->stalled ? s->p.home_retry_ps : 0,
                          .dir_before = mk->dir,
                          .dir_after = dir_view(s, d, d->sharers)};
     obs_message(&st, m);

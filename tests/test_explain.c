@@ -63,6 +63,19 @@ START_TEST(test_explain_says_only_what_happened)
     tu_ccsim(&r, "explain -c teach-xbar %s --set home.probe_filter=false --max-lines 20", LAB2);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "sends Probe to cores 1, 2, 3"), "%s", r.out);
+    /* a request for a busy line waits in the line's queue; with
+     * home.retry_cycles it is refused and comes back, and says so */
+    const char *race = tu_write("race.trace", "ccsim-trace 1\nthreads 2\nline x\nall: sync\n"
+                                              "0: read x\n1: write x 1\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s", race);
+    ck_assert_msg(strstr(r.out, "this one waits in the line's queue") && !strstr(r.out, "refused"),
+                  "%.2000s", r.out);
+    tu_ccsim(&r, "explain -c teach-xbar --set home.retry_cycles=5 %s", race);
+    ck_assert_msg(strstr(r.out, "busy with core 0's request: this one is refused;") &&
+                      strstr(r.out, "it comes back through the home's input 5.000 ns later "
+                                    "(home.retry_cycles)") &&
+                      !strstr(r.out, "line's queue"),
+                  "%.2000s", r.out);
 }
 END_TEST
 
