@@ -161,7 +161,8 @@ static void print_tables(const struct machine_cfg *m, const struct mb_tables *t)
            "  ns, b + c n (- a/n when the send line is in memory), simulated (paper, error)\n");
     for (int s = 0; s < MB_NSTATES; s++)
         table_row(2, mb_state_names[s], &t->table2[s], paper_row(p, 2, s), t2, slopes);
-    printf("  seed 000 Table 3, multi-line: n threads copy N cached lines each; q + o N + c n N\n");
+    printf("  seed 000 Table 3, multi-line ping-pong: n pairs at once, each sender copies N lines "
+           "into its\n  receiver's buffer, which polls the last (buffers in E); q + o N + c n N\n");
     table_row(3, "intra", &t->table3_intra, paper_row(p, 3, 0), t3, t3e);
     if (t->table3_inter.n)
         table_row(3, "inter", &t->table3_inter, paper_row(p, 3, 1), t3, t3e);

@@ -128,24 +128,30 @@ static double pingpong_row(struct mb *b, enum mb_states s, int lines)
     return mb_measure(b, text);
 }
 
-/* Table 3: n threads each copy N lines modified in a core of socket `from`
- * into their own lines, the copiers in socket `to` (one pair a core). */
+/* Table 3, as the paper's multi-line ping-pong of cached lines (seed 000
+ * Sec 2.2.3.1; Fig 2: the buffers in E): n pairs at once, the senders in
+ * socket `from`, the receivers in socket `to` (one thread a core); each
+ * sender copies N lines of its send buffer into its receiver's buffer,
+ * which polls the last line (one transfer, as Table 4). */
 static double multiline_row(struct mb *b, int n, int lines, int from, int to)
 {
     char text[8192], pin[4096];
     int len = snprintf(pin, sizeof pin, "pin");
-    for (int i = 0; i < n; i++) /* owners, then copiers; within a socket on other cores */
+    for (int i = 0; i < n; i++) /* senders, then receivers; within a socket on other cores */
         len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", mb_core(b, from, i));
     for (int i = 0; i < n; i++)
         len += snprintf(pin + len, sizeof pin - (size_t)len, " %d",
                         mb_core(b, to, from == to ? n + i : i));
     snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads %d\n%s\nline x %d home=%d\nline r %d home=%d\n"
-             "for it 0..%d {\n  all: sync\n  for j 0..%d {\n    0..%d: prime x[t*%d+j] M\n"
-             "    %d..%d: prime r[(t-%d)*%d+j] M\n  }\n  all: sync\n"
-             "  %d..%d: copy x[(t-%d)*%d] r[(t-%d)*%d] %d\n  %d..%d: mark done\n}\n",
-             2 * n, pin, n * lines, from, n * lines, to, b->iters - 1, lines - 1, n - 1, lines, n,
-             2 * n - 1, n, lines, n, 2 * n - 1, n, lines, n, lines, lines, n, 2 * n - 1);
+             "ccsim-trace 1\nthreads %d\n%s\nline snd %d home=%d\nline rcv %d home=%d\n"
+             "for it 0..%d {\n  all: sync\n  for j 0..%d {\n    0..%d: write snd[t*%d+j] it+1\n"
+             "  }\n  all: sync\n  for j 0..%d {\n    0..%d: prime snd[t*%d+j] E\n"
+             "    %d..%d: prime rcv[(t-%d)*%d+j] E\n  }\n  all: sync\n"
+             "  0..%d: copy snd[t*%d] rcv[t*%d] %d\n"
+             "  %d..%d: wait rcv[(t-%d)*%d+%d] == it+1\n  %d..%d: mark done\n}\n",
+             2 * n, pin, n * lines, from, n * lines, to, b->iters - 1, lines - 1, n - 1, lines,
+             lines - 1, n - 1, lines, n, 2 * n - 1, n, lines, n - 1, lines, lines, lines, n,
+             2 * n - 1, n, lines, lines - 1, n, 2 * n - 1);
     return mb_measure(b, text);
 }
 
