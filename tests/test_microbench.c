@@ -95,6 +95,11 @@ START_TEST(test_tables_measured)
     }
     ck_assert_int_eq(t.table3_inter.n, 0); /* one socket */
     ck_assert(t.table3_intra.n == 7 && t.table3_intra.k[1] > 0);
+    /* Table 3 is the paper's ping-pong with the buffers in E, as Table 4's
+     * E/E row: the same transfer, one line at a time the same time */
+    for (int i = 0; i < t.table3_intra.n; i++)
+        ck_assert_msg(t.table3_intra.pts[i].ns == t.table4[MB_EE].pts[i].ns, "N=%g: %g vs %g",
+                      t.table3_intra.pts[i].x, t.table3_intra.pts[i].ns, t.table4[MB_EE].pts[i].ns);
     /* a send line in memory costs more than one in a cache */
     ck_assert(t.table2[MB_II].pts[0].ns > t.table2[MB_EE].pts[0].ns);
     ck_assert(t.table4[MB_II].pts[7].ns > t.table4[MB_EE].pts[7].ns);
