@@ -268,8 +268,7 @@ struct cc_hist {
     int type, src, dst;
 };
 #define CC_HIST          8
-#define CC_DIR_MEMO_BITS 12
-#define CC_DIR_MEMO      (1u << CC_DIR_MEMO_BITS)
+#define CC_DIR_ARRAY_MAX (1u << 22) /* lines below it have their entry in dir_of */
 
 /* A directory entry: one per line a home has seen. */
 struct cc_dir {
@@ -350,13 +349,12 @@ struct cc_system {
     struct cc_cache *caches; /* ncaches: cache i serves cores i * cores_per_cache .. + cpc - 1 */
     int ncaches;             /* = p.cores / p.cores_per_cache; nodes 0..ncaches-1 */
     struct cc_home *homes;
-    /* a direct-mapped memo of directory entries by line (an entry lives as
-     * long as the system, so a hit is always right): most lookups skip the
-     * home's hash map (cc_dir_find, cc_dir_get) */
-    struct cc_dir_memo {
-        uint64_t line;
-        struct cc_dir *d; /* NULL: empty */
-    } dir_memo[CC_DIR_MEMO];
+    /* directory entries by line for lines below CC_DIR_ARRAY_MAX (line
+     * numbers are dense: given on first touch), dir_cap of them, NULL where
+     * no home has seen the line; an entry lives as long as the system.
+     * Larger lines are found in their home's map (cc_dir_find, cc_dir_get). */
+    struct cc_dir **dir_of;
+    uint64_t dir_cap;
     size_t sharer_words;
     struct sim_msg_pool msgs;
     /* the prefetcher's requests (prefetch.c): a free list over chunks

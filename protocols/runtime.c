@@ -125,20 +125,24 @@ struct cc_home *cc_home_of(struct cc_system *s, uint64_t line)
     return &s->homes[cc_home_node(s, line) - s->p.first_home_node];
 }
 
-static struct cc_dir_memo *dir_memo_of(struct cc_system *s, uint64_t line)
-{
-    return &s->dir_memo[(line * 0x9e3779b97f4a7c15ull) >> (64 - CC_DIR_MEMO_BITS)];
-}
-
 struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line)
 {
-    struct cc_dir_memo *mo = dir_memo_of(s, line);
-    if (mo->d && mo->line == line)
-        return mo->d;
-    struct cc_dir *d = sim_map_get(&cc_home_of(s, line)->dirs, line);
-    if (d)
-        *mo = (struct cc_dir_memo){line, d};
-    return d;
+    if (line < s->dir_cap)
+        return s->dir_of[line];
+    if (line < CC_DIR_ARRAY_MAX)
+        return NULL; /* past every line seen so far */
+    return sim_map_get(&cc_home_of(s, line)->dirs, line);
+}
+
+/* Room in dir_of for line (below CC_DIR_ARRAY_MAX). */
+static void dir_array_grow(struct cc_system *s, uint64_t line)
+{
+    uint64_t cap = s->dir_cap ? s->dir_cap : 1024;
+    while (cap <= line)
+        cap *= 2;
+    s->dir_of = sim_xrealloc(s->dir_of, cap * sizeof *s->dir_of);
+    memset(s->dir_of + s->dir_cap, 0, (cap - s->dir_cap) * sizeof *s->dir_of);
+    s->dir_cap = cap;
 }
 
 struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line)
@@ -159,7 +163,11 @@ struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line)
     d->sharers = sim_xcalloc(s->sharer_words, sizeof *d->sharers);
     d->memory = sim_xcalloc(1, s->p.line_bytes);
     sim_map_put(&h->dirs, line, d);
-    *dir_memo_of(s, line) = (struct cc_dir_memo){line, d};
+    if (line < CC_DIR_ARRAY_MAX) {
+        if (line >= s->dir_cap)
+            dir_array_grow(s, line);
+        s->dir_of[line] = d;
+    }
     return d;
 }
 
@@ -1126,6 +1134,7 @@ void cc_coh_destroy(struct cc_system *s)
         sim_map_each(&s->homes[i].dirs, free_dir, s);
         sim_map_destroy(&s->homes[i].dirs);
     }
+    free(s->dir_of);
     sim_map_each(&s->shadow, free_bytes, NULL);
     sim_map_destroy(&s->shadow);
     sim_msg_pool_destroy(&s->msgs);
