@@ -575,8 +575,14 @@ static inline const char *cc_cache_word(const struct cc_system *s)
 void cc_write_memory_event(struct cc_ctx *c);
 struct cc_home *cc_home_of(struct cc_system *s, uint64_t line);
 struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line);
+struct cc_dir *cc_dir_find_large(struct cc_system *s, uint64_t line);
 /* The line's directory entry, or NULL if it has none yet. */
-struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line);
+static inline struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line)
+{
+    if (line < s->dir_cap)
+        return s->dir_of[line];
+    return line < CC_DIR_ARRAY_MAX ? NULL : cc_dir_find_large(s, line);
+}
 /* prefetch.c: core's read of the line at layout place vline (cc_req.vline)
  * at cache c (missed: not readable there) trains c's streams, and may send
  * prefetches; cc_prefetch_free releases the system's prefetch requests. */

@@ -125,12 +125,9 @@ struct cc_home *cc_home_of(struct cc_system *s, uint64_t line)
     return &s->homes[cc_home_node(s, line) - s->p.first_home_node];
 }
 
-struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line)
+/* cc_dir_find's lines at or past CC_DIR_ARRAY_MAX: in their home's map. */
+struct cc_dir *cc_dir_find_large(struct cc_system *s, uint64_t line)
 {
-    if (line < s->dir_cap)
-        return s->dir_of[line];
-    if (line < CC_DIR_ARRAY_MAX)
-        return NULL; /* past every line seen so far */
     return sim_map_get(&cc_home_of(s, line)->dirs, line);
 }
 

@@ -215,7 +215,25 @@ const char *wl_op_args(enum wl_opcode op); /* the argument kinds, "AVV" */
 const char *wl_cmp_text(enum wl_cmp c);
 const char *wl_state_text(enum wl_state s);
 /* Whether `a CMP b` holds. */
-bool wl_cmp_holds(enum wl_cmp c, int64_t a, int64_t b);
+static inline bool wl_cmp_holds(enum wl_cmp c, int64_t a, int64_t b)
+{
+    switch (c) {
+    case WL_CMP_EQ:
+        return a == b;
+    case WL_CMP_NE:
+        return a != b;
+    case WL_CMP_LT:
+        return a < b;
+    case WL_CMP_LE:
+        return a <= b;
+    case WL_CMP_GT:
+        return a > b;
+    case WL_CMP_GE:
+        return a >= b;
+    default:
+        return false;
+    }
+}
 
 /* ---------------------------------------------------------------- parsing */
 

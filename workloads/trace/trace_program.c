@@ -50,26 +50,6 @@ const char *wl_state_text(enum wl_state s)
     return (unsigned)s < WL_STATE_COUNT ? states[s] : "?";
 }
 
-bool wl_cmp_holds(enum wl_cmp c, int64_t a, int64_t b)
-{
-    switch (c) {
-    case WL_CMP_EQ:
-        return a == b;
-    case WL_CMP_NE:
-        return a != b;
-    case WL_CMP_LT:
-        return a < b;
-    case WL_CMP_LE:
-        return a <= b;
-    case WL_CMP_GT:
-        return a > b;
-    case WL_CMP_GE:
-        return a >= b;
-    default:
-        return false;
-    }
-}
-
 /* ------------------------------------------------------------- messages */
 
 void wl_diag_at(struct sim_diag *d, const char *file, int line, int col, const char *msg)
