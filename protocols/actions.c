@@ -204,10 +204,8 @@ static int home_of(struct cc_ctx *c)
 static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
 {
     uint8_t pf = c->req ? c->req->prefetch : CC_PF_NONE;
-    uint32_t flags = pf == CC_PF_STREAM     ? CC_FLAG_PREFETCH
-                     : pf == CC_PF_SOFTWARE ? CC_FLAG_SW_PREFETCH
-                                            : 0;
-    cc_send(c->sys, type, c->cache->id, home_of(c), c->line, c->cache->id, data, flags);
+    cc_send(c->sys, type, c->cache->id, home_of(c), c->line, c->cache->id, data,
+            (uint32_t)pf << CC_FLAG_PREFETCH_SHIFT);
     if (c->req && !c->req->missed) {
         c->req->missed = true;
         if (pf == CC_PF_STREAM)

@@ -534,11 +534,12 @@ CC_HOME_ACTIONS(CC_DECLARE_ACTION)
 #undef CC_DECLARE_ACTION
 
 /* Helpers for actions (runtime.c). */
-#define CC_FLAG_GONE        1u  /* the answering owner keeps no copy */
-#define CC_FLAG_FROM_WRITER 2u  /* data from a core that held the line E or M */
-#define CC_FLAG_SEEN        4u  /* an observer has seen a row this message drove */
-#define CC_FLAG_PREFETCH    8u  /* a request the cache's stream prefetcher sent (narration only) */
-#define CC_FLAG_SW_PREFETCH 16u /* a request a prefetch instruction sent (narration only) */
+#define CC_FLAG_GONE        1u /* the answering owner keeps no copy */
+#define CC_FLAG_FROM_WRITER 2u /* data from a core that held the line E or M */
+#define CC_FLAG_SEEN        4u /* an observer has seen a row this message drove */
+/* bits 3-4: the enum cc_prefetcher of a request a prefetch sent (narration only) */
+#define CC_FLAG_PREFETCH_SHIFT 3
+#define CC_FLAG_PREFETCH_MASK  (3u << CC_FLAG_PREFETCH_SHIFT)
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags);
 void cc_complete_request(struct cc_ctx *c);

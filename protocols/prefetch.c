@@ -24,6 +24,9 @@
  * line) make streams of their own too, whose lines are fetched to write
  * (GetX, as a core's store, writing nothing), as KNC's L2 prefetcher does.
  * Prefetches are counted in stats.prefetches, not as loads or misses.
+ *
+ * cc_prefetch is a core's prefetch instruction (a copy loop's, core.c):
+ * the same fetch of a layout place, counted in stats.sw_prefetches.
  */
 #include "cc_internal.h"
 
@@ -65,12 +68,15 @@ void cc_prefetch_free(struct cc_system *s)
     s->pf_free = NULL;
 }
 
-/* Sends cache c's read (rfo: fetch to write) of line for core, by who,
- * unless the cache holds it or is fetching it. */
-static void send_prefetch(struct cc_system *s, struct cc_cache *c, int core, uint64_t line,
-                          uint64_t vline, bool rfo, enum cc_prefetcher who)
+/* Sends cache c's read (rfo: fetch to write), by who, of layout place
+ * vline for core, unless the trace has no such line or the cache holds it
+ * or is fetching it. */
+static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
+                          bool rfo, enum cc_prefetcher who)
 {
-    if (cc_way_find(s, c, line))
+    uint64_t line;
+    if (vline == 0 || !s->line_map(s->line_map_ctx, core, vline - 1, &line) ||
+        cc_way_find(s, c, line))
         return;
     struct cc_req *r = pf_get(s);
     *r = (struct cc_req){.op = rfo ? CC_STORE : CC_LOAD,
@@ -83,21 +89,10 @@ static void send_prefetch(struct cc_system *s, struct cc_cache *c, int core, uin
     cc_process_request(s, c, r);
 }
 
-/* The stream prefetcher's read of layout place vline, unless the trace has
- * no such line. */
-static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
-                          bool rfo)
+void cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write)
 {
-    uint64_t line;
-    if (vline != 0 && s->line_map(s->line_map_ctx, core, vline - 1, &line))
-        send_prefetch(s, c, core, line, vline, rfo, CC_PF_STREAM);
-}
-
-void cc_prefetch(struct cc_system *s, int core, uint64_t line, uint64_t vline, bool to_write)
-{
-    SIM_ASSERT(core >= 0 && core < s->p.cores);
-    struct cc_cache *c = &s->caches[cc_cache_of_core(s, core)];
-    send_prefetch(s, c, core, line, vline, to_write, CC_PF_SOFTWARE);
+    SIM_ASSERT(core >= 0 && core < s->p.cores && s->line_map);
+    prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, to_write, CC_PF_SOFTWARE);
 }
 
 /* Whether a read (a store, rfo) of line follows stream st. */
@@ -141,7 +136,7 @@ static void read_ahead(struct cc_system *s, struct cc_cache *c, int core, struct
         uint64_t line = st->dir > 0 ? st->last + i : st->last - i;
         if (st->dir > 0 ? line <= st->ahead : line >= st->ahead)
             continue;
-        prefetch_line(s, c, core, line, st->rfo);
+        prefetch_line(s, c, core, line, st->rfo, CC_PF_STREAM);
         st->ahead = line;
     }
 }

@@ -337,11 +337,11 @@ typedef bool (*cc_line_map_fn)(void *ctx, int core, uint64_t index, uint64_t *li
 void cc_set_line_map(struct cc_system *s, cc_line_map_fn fn, void *ctx);
 
 /* A core's prefetch instruction (a copy loop's, as compilers issue them
- * ahead of a stream): core's coherent cache fetches line (to write, as a
- * store's fetch, if to_write) unless it holds it or is fetching it; nobody
- * waits for it. vline: its place in the layout, for the stream prefetcher
- * (0: none). Counted in stats.sw_prefetches when it goes to a home. */
-void cc_prefetch(struct cc_system *s, int core, uint64_t line, uint64_t vline, bool to_write);
+ * ahead of a stream): core's coherent cache fetches the line at layout
+ * place vline (cc_set_line_map's; to write, as a store's fetch, if
+ * to_write) unless it holds it or is fetching it; nobody waits for it.
+ * Counted in stats.sw_prefetches when it goes to a home. */
+void cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write);
 
 /* ------------------------------------------------------------ checker */
 

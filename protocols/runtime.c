@@ -456,6 +456,7 @@ static void observe_home(struct cc_system *s, struct cc_home *h, struct cc_dir *
                          struct sim_msg *m, const struct obs_mark *mk)
 {
     int ev = ctx->event;
+    uint8_t pf = m ? (uint8_t)((m->flags & CC_FLAG_PREFETCH_MASK) >> CC_FLAG_PREFETCH_SHIFT) : 0;
     struct cc_step st = {.home = true,
                          .node = h->id,
                          .line = d->line,
@@ -469,10 +470,7 @@ static void observe_home(struct cc_system *s, struct cc_home *h, struct cc_dir *
                          .requester = d->tx.requester,
                          .owner = d->owner,
                          .sharers = cc_sharer_count(s, d),
-                         .prefetch = !m                                 ? CC_PF_NONE
-                                     : (m->flags & CC_FLAG_PREFETCH)    ? CC_PF_STREAM
-                                     : (m->flags & CC_FLAG_SW_PREFETCH) ? CC_PF_SOFTWARE
-                                                                        : CC_PF_NONE,
+                         .prefetch = pf,
                          .stalled = ctx->stalled,
                          .retry_ps = ctx->stalled ? s->p.home_retry_ps : 0,
                          .dir_before = mk->dir,

@@ -382,28 +382,29 @@ START_TEST(test_forward_port_paces_copies)
 }
 END_TEST
 
+/* `ccsim config ARGS` refuses the setting (exit 2) with a message holding
+ * want and, if not NULL, want2. */
+static void refused(const char *args, const char *want, const char *want2)
+{
+    struct tu_run r;
+    tu_ccsim(&r, "config %s", args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, want) && (!want2 || strstr(r.err, want2)), "%s", r.err);
+}
+
 /* What a shared cache, a write-through L1 and a broadcast home need,
  * refused with the key's place. */
 START_TEST(test_sharing_and_broadcast_refusals)
 {
-    struct tu_run r;
-    tu_ccsim(&r, "config -c teach-xbar --set machine.cores_per_cache=2");
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "machine.cores_per_cache = 2") && strstr(r.err, "no l2 section"),
-                  "%s", r.err);
-    tu_ccsim(&r, "config -c teach-xbar --set machine.cores_per_cache=3 --set l2.size_kb=64 "
-                 "--set l2.ways=8 --set l2.latency_cycles=12");
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "do not divide into whole caches"), "%s", r.err);
-    tu_ccsim(&r, "config -c scc --set machine.cores_per_cache=2");
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "no shared cache level"), "%s", r.err);
-    tu_ccsim(&r, "config -c teach-xbar --set machine.protocol=gols --set home.probe_filter=false");
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "gols is the KNC's tag directory"), "%s", r.err);
-    tu_ccsim(&r, "config -c teach-xbar --set l1.write_through=true");
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "no l2 section"), "%s", r.err);
+    refused("-c teach-xbar --set machine.cores_per_cache=2", "machine.cores_per_cache = 2",
+            "no l2 section");
+    refused("-c teach-xbar --set machine.cores_per_cache=3 --set l2.size_kb=64 "
+            "--set l2.ways=8 --set l2.latency_cycles=12",
+            "do not divide into whole caches", NULL);
+    refused("-c scc --set machine.cores_per_cache=2", "no shared cache level", NULL);
+    refused("-c teach-xbar --set machine.protocol=gols --set home.probe_filter=false",
+            "gols is the KNC's tag directory", NULL);
+    refused("-c teach-xbar --set l1.write_through=true", "no l2 section", NULL);
 }
 END_TEST
 
@@ -493,14 +494,10 @@ END_TEST
  * the prefetcher's requests are the prefetcher's, never a core's load. */
 START_TEST(test_prefetcher_config_and_narration)
 {
+    refused("-c snb-e5-2660 --set l1.prefetch_streams=4", "l1.prefetch_streams = 4",
+            "l2.prefetch_streams");
+    refused("-c scc --set l2.prefetch_streams=4", "needs the coherent runtime", NULL);
     struct tu_run r;
-    tu_ccsim(&r, "config -c snb-e5-2660 --set l1.prefetch_streams=4");
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "l1.prefetch_streams = 4") && strstr(r.err, "l2.prefetch_streams"),
-                  "%s", r.err);
-    tu_ccsim(&r, "config -c scc --set l2.prefetch_streams=4");
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "needs the coherent runtime"), "%s", r.err);
     const char *path = tu_write("pf.trace", "ccsim-trace 1\nthreads 1\nline data 8\n"
                                             "for i 0..7 {\n  0: read data[i]\n}\n");
     tu_ccsim(&r, "explain -c teach-xbar --set l1.prefetch_streams=2 %s", path);
@@ -560,12 +557,9 @@ START_TEST(test_copy_prefetch_instructions)
                   res.latency_ns[0], res2.latency_ns[0]);
     core_result_free(&res);
     core_result_free(&res2);
+    refused("-c scc --set core.prefetch_distance=2", "core.prefetch_distance = 2",
+            "needs the coherent runtime");
     struct tu_run r;
-    tu_ccsim(&r, "config -c scc --set core.prefetch_distance=2");
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "core.prefetch_distance = 2") &&
-                      strstr(r.err, "needs the coherent runtime"),
-                  "%s", r.err);
     const char *path = tu_write("cp.trace", copy32);
     tu_ccsim(&r, "explain -c teach-xbar --set core.mshrs=1 --set core.prefetch_distance=4 %s",
              path);

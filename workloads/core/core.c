@@ -448,11 +448,8 @@ static void stream_prefetch(struct thr *t, int64_t i)
         return;
     bool copy = t->op.op == WL_OP_COPY;
     const struct wl_loc *src = &t->op.addr[copy ? 0 : 1], *dst = &t->op.addr[copy ? 1 : 0];
-    struct cc_system *cc = t->run->m->cc;
-    cc_prefetch(cc, t->core, line_number(t, src->line + ahead), (uint64_t)(src->line + ahead) + 1,
-                false);
-    cc_prefetch(cc, t->core, line_number(t, dst->line + ahead), (uint64_t)(dst->line + ahead) + 1,
-                true);
+    cc_prefetch(t->run->m->cc, t->core, (uint64_t)(src->line + ahead) + 1, false);
+    cc_prefetch(t->run->m->cc, t->core, (uint64_t)(dst->line + ahead) + 1, true);
 }
 
 static void stream_issue(struct thr *t)

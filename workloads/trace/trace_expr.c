@@ -140,26 +140,37 @@ static int64_t bits(enum wl_expr_kind k, int64_t a, int64_t b)
     }
 }
 
+static bool is_basic(enum wl_expr_kind k)
+{
+    return k == WL_E_ADD || k == WL_E_SUB || k == WL_E_MUL || k == WL_E_DIV || k == WL_E_MOD;
+}
+
+/* + - * / %, the arithmetic of addresses: apart from wl_arith's switch, so
+ * that the postfix code (run_code) has it inline at every operation. */
+static inline enum wl_arith basic_arith(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *out)
+{
+    switch (k) {
+    case WL_E_ADD:
+        return __builtin_add_overflow(a, b, out) ? WL_ARITH_OVERFLOW : WL_ARITH_OK;
+    case WL_E_SUB:
+        return __builtin_sub_overflow(a, b, out) ? WL_ARITH_OVERFLOW : WL_ARITH_OK;
+    case WL_E_MUL:
+        return __builtin_mul_overflow(a, b, out) ? WL_ARITH_OVERFLOW : WL_ARITH_OK;
+    default: /* WL_E_DIV, WL_E_MOD */
+        return divide(k, a, b, out);
+    }
+}
+
 enum wl_arith wl_arith(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *out)
 {
     bool over = false;
     *out = 0;
+    if (is_basic(k))
+        return basic_arith(k, a, b, out);
     switch (k) {
     case WL_E_NEG:
         over = __builtin_sub_overflow((int64_t)0, a, out);
         break;
-    case WL_E_ADD:
-        over = __builtin_add_overflow(a, b, out);
-        break;
-    case WL_E_SUB:
-        over = __builtin_sub_overflow(a, b, out);
-        break;
-    case WL_E_MUL:
-        over = __builtin_mul_overflow(a, b, out);
-        break;
-    case WL_E_DIV:
-    case WL_E_MOD:
-        return divide(k, a, b, out);
     case WL_E_SHL:
     case WL_E_SHR:
         return shift(k, a, b, out);
@@ -298,25 +309,6 @@ void wl_expr_compile(struct wl_program *p)
     free(operand_of);
 }
 
-/* a OP b for a binary code; false on a fault (the tree walk reports it).
- * The arithmetic of addresses first, without wl_arith's general switch. */
-static bool code_binary(int kind, int64_t a, int64_t b, int64_t *out)
-{
-    switch (kind) {
-    case WL_E_ADD:
-        return !__builtin_add_overflow(a, b, out);
-    case WL_E_SUB:
-        return !__builtin_sub_overflow(a, b, out);
-    case WL_E_MUL:
-        return !__builtin_mul_overflow(a, b, out);
-    case WL_E_DIV:
-    case WL_E_MOD:
-        return divide(kind, a, b, out) == WL_ARITH_OK;
-    default:
-        return wl_arith(kind, a, b, out) == WL_ARITH_OK;
-    }
-}
-
 /* Runs a root's code; false on a fault. The stack never holds more than
  * the tree is high (WL_MAX_EXPR_DEPTH). */
 static bool run_code(const struct wl_code *c, const struct wl_env *env, int64_t *out)
@@ -346,9 +338,11 @@ static bool run_code(const struct wl_code *c, const struct wl_env *env, int64_t 
             if (wl_arith(c->kind, st[sp - 1], 0, &st[sp - 1]) != WL_ARITH_OK)
                 return false;
             continue;
-        default:
+        default: /* a binary operator */
             sp--;
-            if (!code_binary(c->kind, st[sp - 1], st[sp], &st[sp - 1]))
+            if ((is_basic(c->kind)
+                     ? basic_arith(c->kind, st[sp - 1], st[sp], &st[sp - 1])
+                     : wl_arith(c->kind, st[sp - 1], st[sp], &st[sp - 1])) != WL_ARITH_OK)
                 return false;
             continue;
         }
