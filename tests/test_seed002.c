@@ -140,12 +140,13 @@ START_TEST(test_knl_milan_every_seed002_generator)
 }
 END_TEST
 
-/* Seed 002 Fig 11-12: at the full core count the extended butterfly is the
- * fastest barrier, the dissemination barrier close behind (within 5 %): KNL
- * 72 threads 1 774 against 1 827 ns (combining 2 517, central 7 697, linear
- * 18 135); Milan 64 threads 1 398 against 1 399 ns, the butterfly the same
- * as the extended one at a power of two (combining 1 868, central 2 405,
- * linear 13 537). */
+/* Seed 002 Fig 11-12 and Sec V: at the full core count the extended
+ * butterfly is the fastest barrier, "better than the Dissemination barrier",
+ * which is close behind: KNL 72 threads 1 713 against 1 824 ns (+6 %;
+ * combining 2 478), Milan 64 threads 1 212 against 1 399 ns (+15 %;
+ * combining 1 852). (Before the methodology's resets moved to the sync's
+ * release, a thread's late evict undid an early thread's work and the two
+ * were within 3 %.) */
 static void extbutterfly_fastest(const char *machine, int n)
 {
     static const char *const others[] = {"barrier-central", "barrier-linear", "barrier-combining"};
@@ -153,7 +154,7 @@ static void extbutterfly_fastest(const char *machine, int n)
     for (size_t i = 0; i < SIM_COUNT_OF(others); i++)
         ck_assert(ext < median_on(machine, others[i], n, FASTEST_ITERS));
     double dis = median_on(machine, "barrier-dissemination", n, FASTEST_ITERS);
-    ck_assert_msg(ext <= dis && dis < 1.05 * ext, "%s: extended butterfly %.0f, dissemination %.0f",
+    ck_assert_msg(ext < dis && dis < 1.2 * ext, "%s: extended butterfly %.0f, dissemination %.0f",
                   machine, ext, dis);
 }
 
@@ -166,18 +167,24 @@ END_TEST
 
 /* Seed 002 Fig 12 (Milan, below 30 threads): the linear centralized barrier
  * is ahead of the extended butterfly for small counts: within one core
- * complex (2 to 8 threads) 175 against 269 ns at 2, 297 against 574 at 8.
- * CLAIM NOT REPRODUCED beyond one complex: the paper has the two close up to
- * 30 threads; here at 16 and 24 threads (two and three complexes) the
- * linear barrier costs 2.8 and 3.9 times the extended butterfly (2 264
- * against 821 ns at 16): every arrival at the root's counter in another
- * complex crosses the I/O die and back, one after the other, where Milan's
- * fabric may keep several in flight. Asserted as the simulator has it. */
+ * complex 175 against 269 ns at 2, 297 against 574 at 8. Reproduced at 4
+ * and 8 threads (214 against 311, 296 against 463 ns). CLAIM NOT
+ * REPRODUCED at 2 threads (linear 175, extended butterfly 160 ns): at a
+ * power of two the butterfly is one exchange of flags, both lines crossing
+ * at once, where the linear barrier's counter takes two atomics one after
+ * the other and then its flag. Nor beyond one complex: the paper has the two
+ * close up to 30 threads; here at 16 threads the linear barrier costs 3.2
+ * times the extended butterfly (2 262 against 707 ns): every arrival at the
+ * root's counter in another complex crosses the I/O die and back, one after
+ * the other, where Milan's fabric may keep several in flight. Asserted as
+ * the simulator has it. */
 START_TEST(test_milan_linear_small_counts)
 {
-    for (int n = 2; n <= 8; n *= 2)
+    for (int n = 4; n <= 8; n *= 2)
         ck_assert(median_on("milan-7763", "barrier-linear", n, ITERS) <
                   median_on("milan-7763", "barrier-extbutterfly", n, ITERS));
+    ck_assert(median_on("milan-7763", "barrier-linear", 2, ITERS) >
+              median_on("milan-7763", "barrier-extbutterfly", 2, ITERS));
     ck_assert(median_on("milan-7763", "barrier-linear", 16, ITERS) >
               2 * median_on("milan-7763", "barrier-extbutterfly", 16, ITERS));
 }

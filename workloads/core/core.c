@@ -31,6 +31,10 @@ struct thr {
     uint64_t iter;           /* syncs passed */
     struct sim_rng skew_rng; /* its start skews */
     bool reload;             /* the wait's next load is a re-load */
+    /* the next op, already taken from the cursor at a sync's release
+     * (run_resets): step starts it instead of taking another */
+    bool fetched;
+    enum wl_next_result fetched_nr;
 
     sim_time_t op_start; /* when the current op started (on_op) */
     /* its latencies: the one of the iteration it last marked in (not yet
@@ -207,6 +211,8 @@ static void do_mark(struct thr *t)
 
 /* ------------------------------------------------------------ sync */
 
+static void run_resets(struct thr *t);
+
 static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
 {
     struct run *r = obj;
@@ -241,8 +247,11 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
         t->st = T_RUN;
         t->iter = next;
         op_ended(t);
-        start_thread(t);
+        run_resets(t);
     }
+    for (int i = 0; i < r->nthr && !r->stopped; i++)
+        if (r->thr[i].st == T_RUN && r->thr[i].iter == next)
+            start_thread(&r->thr[i]);
 }
 
 static void maybe_release(struct run *r)
@@ -624,6 +633,31 @@ static bool register_op_ok(struct thr *t)
     return true;
 }
 
+/* The evicts and primes that open an iteration (the ops right after its
+ * sync) are the methodology's reset of the lines' states: they happen at
+ * the sync's release, the machine quiet, before any thread leaves after its
+ * start skew. Done by each thread when it left, one thread's reset could
+ * wipe out what a thread that left earlier had already done in the
+ * iteration. The first op that is not a reset is kept for step. */
+static void run_resets(struct thr *t)
+{
+    struct run *r = t->run;
+    for (;;) {
+        t->fetched_nr = wl_next(&t->cur, &t->op, r->d);
+        t->fetched = true;
+        if (t->fetched_nr != WL_NEXT_OP || t->op.in_while ||
+            (t->op.op != WL_OP_EVICT && t->op.op != WL_OP_PRIME))
+            return;
+        t->fetched = false;
+        t->op_start = sim_now(r->m->k);
+        if (!register_op_ok(t))
+            return;
+        bool done = methodology(t);
+        SIM_ASSERT(done); /* the machine is quiet at a release */
+        op_ended(t);
+    }
+}
+
 /* Starts the current op; returns true if it finished at once (zero cost). */
 static bool start_op(struct thr *t)
 {
@@ -712,7 +746,8 @@ static void step(struct thr *t)
                  WL_MAX_ZERO_OPS);
             return;
         }
-        enum wl_next_result nr = wl_next(&t->cur, &t->op, r->d);
+        enum wl_next_result nr = t->fetched ? t->fetched_nr : wl_next(&t->cur, &t->op, r->d);
+        t->fetched = false;
         if (nr == WL_NEXT_ERROR) {
             t->st = T_FAILED;
             r->res->input_error = true;
