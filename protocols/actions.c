@@ -515,6 +515,14 @@ static void hc_share_read_memory(struct cc_ctx *c)
     c->dir->tx.pending++; /* the reader's unblock */
 }
 
+/* A read of a clean shared line behind an inclusive LLC: the LLC answers it
+ * from its copy, as a read of its own (read_time: an LLC hit, or memory if
+ * the LLC lacks the line), so reads of one line pipeline at the home. */
+static void hc_share_read_llc(struct cc_ctx *c)
+{
+    hc_share_read_memory(c);
+}
+
 static void hc_fwd_getx_to_owner(struct cc_ctx *c)
 {
     forward(c, M_FWD_GETX, c->dir->owner, false);

@@ -76,6 +76,8 @@
     X(B_SF, "data sent: waiting for the unblock, then shared with the requester as forwarder")     \
     X(SS_N, "GetS on a clean shared line forwarded to a sharer, more accepted: waiting for the "   \
             "readers' unblocks, then shared")                                                      \
+    X(FF_N, "GetS on a shared line answered by the LLC, more accepted: waiting for the readers' "  \
+            "unblocks, then SF")                                                                   \
     X(IS_M, "GetS on I joined by more reads while memory is read: memory supplies every reader, "  \
             "waiting for it and the readers' unblocks, then shared")
 
@@ -504,6 +506,11 @@ struct cc_system {
       "the line's bank); await the reader's unblock",                                              \
       "d.sharer[m.src] := true; to_cache(M_DATA_S, m.src, l, m.src, true, d.mem); "                \
       "await_answers(l, 1);")                                                                      \
+    X(share_read_llc,                                                                              \
+      "make the reader a sharer now and have the home send it the data from its LLC (from "        \
+      "memory if the LLC lacks the line), a read of its own; await the reader's unblock",          \
+      "d.sharer[m.src] := true; to_cache(M_DATA_S, m.src, l, m.src, true, d.mem); "                \
+      "await_answers(l, 1);")                                                                      \
     X(fwd_getx_to_owner, "forward the write to the owner",                                         \
       "forward(l, M_FWD_GETX, d.owner, false);")                                                   \
     X(fwd_getx_to_supplier, "forward the write to the sharer chosen to supply",                    \
@@ -643,13 +650,13 @@ bool cc_state_writable(int state); /* a store may be performed (E or M) */
 #define CC_HOME_TRANSIENT                                                                          \
     (CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MO_F) |           \
      CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(FF_F) | CC_HS(OO_F) | CC_HS(GG_N) | CC_HS(XF_A) |           \
-     CC_HS(B_EM) | CC_HS(B_S) | CC_HS(B_SF) | CC_HS(SS_N) | CC_HS(IS_M))
+     CC_HS(B_EM) | CC_HS(B_S) | CC_HS(B_SF) | CC_HS(SS_N) | CC_HS(FF_N) | CC_HS(IS_M))
 #define CC_HOME_REQUESTS                                                                           \
     (CC_HE(GetS) | CC_HE(GetX) | CC_HE(Upgrade) | CC_HE(PutS) | CC_HE(PutS_Last) | CC_HE(PutF) |   \
      CC_HE(PutX) | CC_HE(PutX_Last) | CC_HE(Put_Stale))
 
 /* The protocols. */
-extern const struct cc_protocol cc_msi, cc_mesi, cc_mesif, cc_moesi, cc_gols;
+extern const struct cc_protocol cc_msi, cc_mesi, cc_mesif, cc_mesif_llc, cc_moesi, cc_gols;
 
 /* A cache's ways: fill and free keep c->tags in step with the ways; find
  * looks a line up in the tags alone (one host cache line per set). */

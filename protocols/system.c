@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cc_protocol *const protocols[] = {&cc_msi, &cc_mesi, &cc_mesif, &cc_moesi,
-                                                      &cc_gols};
-const char *const cc_built_protocols[] = {"msi", "mesi", "mesif", "moesi", "gols", NULL};
+static const struct cc_protocol *const protocols[] = {&cc_msi,       &cc_mesi,  &cc_mesif,
+                                                      &cc_mesif_llc, &cc_moesi, &cc_gols};
+const char *const cc_built_protocols[] = {"msi",   "mesi", "mesif", "mesif-llc",
+                                          "moesi", "gols", NULL};
 
 const struct cc_protocol *cc_protocol_find(const char *name)
 {

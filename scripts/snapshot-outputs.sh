@@ -36,7 +36,7 @@ done
 snapjson demo-mesi run -c teach-xbar workloads/traces/many-to-one.trace --check
 snapjson demo-gols run -c teach-xbar workloads/traces/many-to-one.trace --check --set 'machine.protocol="gols"'
 snapjson knc-barrier-240 run -c knc-5110p -w barrier-dissemination -t 240 -i 20
-for p in msi mesi mesif moesi gols scc; do
+for p in msi mesi mesif mesif-llc moesi gols scc; do
   snap "protocol-$p" protocol $p
 done
 snap explain-lab2 explain -c teach-xbar docs/labs/02-line-stealing/polled.trace

@@ -405,6 +405,10 @@ START_TEST(test_sharing_and_broadcast_refusals)
     refused("-c teach-xbar --set machine.protocol=gols --set home.probe_filter=false",
             "gols is the KNC's tag directory", NULL);
     refused("-c teach-xbar --set l1.write_through=true", "no l2 section", NULL);
+    refused("-c teach-xbar --set machine.protocol=mesif-llc", "home.llc_cycles = 0",
+            "give its hit time");
+    refused("-c snb-e5-2660 --set home.probe_filter=false", "home.probe_filter = false",
+            "mesif-llc's home is an inclusive LLC");
 }
 END_TEST
 

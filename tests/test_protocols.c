@@ -80,11 +80,14 @@ static struct rig *rig_new_seeded(const char *proto, bool owned_wb, unsigned set
     r->proto = proto;
     char set_proto[64];
     snprintf(set_proto, sizeof set_proto, "machine.protocol=\"%s\"", proto);
-    const char *overrides[] = {set_proto, "home.owned_write_writeback=true"};
+    /* mesif-llc's home is an LLC: it needs a hit time */
+    bool llc = strcmp(proto, "mesif-llc") == 0;
+    const char *overrides[] = {set_proto, llc ? "home.llc_cycles=20" : "home.llc_cycles=0",
+                               "home.owned_write_writeback=true"};
     struct sim_diag d;
     sim_diag_init(&d);
     ck_assert_msg(
-        machine_load(&r->cfg, CCSIM_CONFIGS "/teach-xbar.cfg", overrides, owned_wb ? 2 : 1, &d),
+        machine_load(&r->cfg, CCSIM_CONFIGS "/teach-xbar.cfg", overrides, owned_wb ? 3 : 2, &d),
         "%s", d.text);
     struct cc_params p;
     ck_assert_msg(machine_params(&r->cfg, &p, &d), "%s", d.text);

@@ -11,7 +11,7 @@
 
 static struct tu_run r;
 
-static const char *const tables[] = {"msi", "mesi", "mesif", "moesi", "gols"};
+static const char *const tables[] = {"msi", "mesi", "mesif", "mesif-llc", "moesi", "gols"};
 
 /* Every action a protocol's tables use is a procedure of its model, with
  * the body from the catalogue; the model is sized as asked. */

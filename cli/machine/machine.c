@@ -433,6 +433,21 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  "copy; it has no broadcast form");
         ok = false;
     }
+    if (m->memsys->llc_answers_reads && !m->home.probe_filter) {
+        /* as gols: its pipelined reads list a reader before its data arrives */
+        cfg_diag(d, cf, "home.probe_filter",
+                 "home.probe_filter = false: %s's home is an inclusive LLC, which tracks every "
+                 "copy; it has no broadcast form",
+                 m->machine.protocol);
+        ok = false;
+    }
+    if (m->memsys->llc_answers_reads && m->home.llc_cycles == 0) {
+        cfg_diag(d, cf, "home.llc_cycles",
+                 "home.llc_cycles = 0: %s's home is an LLC that answers reads; give its hit "
+                 "time (cycles)",
+                 m->machine.protocol);
+        ok = false;
+    }
     if (m->memsys->check)
         ok &= m->memsys->check(m, cf, d);
     if (m->machine.cores % m->machine.sockets != 0) {
@@ -698,8 +713,8 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     memset(p, 0, sizeof *p);
     if (!m->memsys) {
         sim_diag_add(d, m->path, m->protocol_line,
-                     "machine.protocol = \"%s\": this protocol is not built yet (built: mesi, "
-                     "mesif, moesi, gols, scc)",
+                     "machine.protocol = \"%s\": this protocol is not built yet (built: msi, "
+                     "mesi, mesif, mesif-llc, moesi, gols, scc)",
                      m->machine.protocol);
         return false;
     }

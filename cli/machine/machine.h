@@ -136,6 +136,7 @@ struct machine_memsys {
     bool coherent;           /* tables on the coherent runtime: cc_protocol_find(name) */
     bool tag_directory;      /* GOLS's tag directories: seed 000's Xeon Phi columns apply */
     bool owned_state;        /* an O state: home.owned_write_writeback applies */
+    bool llc_answers_reads;  /* its home's LLC answers reads: home.llc_cycles > 0 */
     bool memory_controllers; /* memory controllers are nodes of the network */
     /* a backend's own (NULL / 0 for the coherent protocols) */
     size_t cfg_size;                 /* its config section's struct, in memsys_cfg */

@@ -73,17 +73,18 @@ static bool scc_check(const struct machine_cfg *m, const struct cfg_file *cf, st
 
 /* X(name, what the row says besides its name) */
 #define MEMSYS_ROWS(X)                                                                             \
-    X(msi, .coherent = true)                                                                       \
-    X(mesi, .coherent = true)                                                                      \
-    X(mesif, .coherent = true)                                                                     \
-    X(moesi, .coherent = true, .owned_state = true)                                                \
-    X(gols, .coherent = true, .tag_directory = true)                                               \
-    X(scc, SCC_BACKEND)
+    X("msi", .coherent = true)                                                                     \
+    X("mesi", .coherent = true)                                                                    \
+    X("mesif", .coherent = true)                                                                   \
+    X("mesif-llc", .coherent = true, .llc_answers_reads = true)                                    \
+    X("moesi", .coherent = true, .owned_state = true)                                              \
+    X("gols", .coherent = true, .tag_directory = true)                                             \
+    X("scc", SCC_BACKEND)
 
-#define ROW(name, ...) {#name, __VA_ARGS__},
+#define ROW(name, ...) {name, __VA_ARGS__},
 static const struct machine_memsys rows[] = {MEMSYS_ROWS(ROW)};
 #undef ROW
-#define NAME(name, ...) #name,
+#define NAME(name, ...) name,
 const char *const machine_memsys_names[] = {MEMSYS_ROWS(NAME) NULL};
 #undef NAME
 
