@@ -374,21 +374,21 @@ START_TEST(test_claim_flat_few_tree_many)
     faster("snb-e5-2660", "barrier-radix:radix=2", "barrier-radix:radix=15", 16);
     faster("knc-5110p", "reduce-flat", "reduce-radix:radix=2", 4);
     faster("knc-5110p", "reduce-radix:radix=2", "reduce-flat", 60);
-    /* CLAIM NOT REPRODUCED on the Sandy Bridge at 4 threads (one socket):
-     * flat and the radix-2 tree tie (medians of 100 iterations, seed 1: 429
-     * and 428 ns; means over seeds 1-5 within 10 %, either ahead). The
-     * config's start skew spreads the arrivals at the flat root's counter,
-     * which helps flat; with the skew at 0 the tree is ahead (341 against
-     * 438 ns). Asserted as a tie: within 10 % of each other. */
+    /* CLAIM REPRODUCED ONLY NARROWLY on the Sandy Bridge at 4 threads (one
+     * socket): flat is 7 % ahead of the radix-2 tree (medians of 100
+     * iterations, seed 1: 387 and 415 ns; means over seeds 1-5 within 3 %,
+     * flat ahead at every seed). The config's start skew spreads the
+     * arrivals at the flat root's counter, which helps flat; with the skew
+     * at 0 the tree is ahead (341 against 380 ns). Asserted: flat ahead,
+     * by less than 10 %. */
     {
         double flat = median_iters("snb-e5-2660", "barrier-radix:radix=3", 4, 100);
         double tree = median_iters("snb-e5-2660", "barrier-radix:radix=2", 4, 100);
         printf("snb-e5-2660 -t 4: flat %.1f ns, radix 2 %.1f ns\n", flat, tree);
-        ck_assert_msg(flat < 1.1 * tree && tree < 1.1 * flat, "flat %.1f, radix 2 %.1f ns", flat,
-                      tree);
+        ck_assert_msg(flat < tree && tree < 1.1 * flat, "flat %.1f, radix 2 %.1f ns", flat, tree);
     }
     /* CLAIM NOT REPRODUCED: loosely synchronised at 4 threads on the Xeon
-     * Phi the radix-2 tree reduction beats the flat one (about 7581 vs 8932
+     * Phi the radix-2 tree reduction beats the flat one (about 7702 vs 8946
      * ns for 10 collectives): pipelining hides the tree's extra level, while
      * the flat root serialises every child; this asserts what the simulator
      * does. */

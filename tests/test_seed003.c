@@ -51,19 +51,19 @@ static double barcelona(int radix, const char *sync, int elements)
  *
  * Strict: a shallow tree beats the chain (deep: latency) and the radix-16
  * tree (wide: a parent adds many children in turn); the paper: radix 2 at
- * 110 us against 306 (chain) and 213 (radix 16); here at 8 KB 26.6 against
- * 57.5 and 52.7 us (and 29.8 for radix 4, which the cut-down run does not
+ * 110 us against 306 (chain) and 213 (radix 16); here at 8 KB 26.8 against
+ * 57.7 and 52.8 us (and 29.8 for radix 4, which the cut-down run does not
  * order).
  *
  * Loose against strict: the loosely synchronised chain beats the strictly
  * synchronised one (paper: 46.4 against 306 us).
  *
  * Loose: the chain is the best tree once its pipeline is full (paper: 46.4
- * us against 52.9 for radix 2; here at 8 KB and 40 collectives 26.7
- * against 29.3). With 2 collectives an iteration the chain's 31 levels are
+ * us against 52.9 for radix 2; here at 8 KB and 40 collectives 26.1
+ * against 29.1). With 2 collectives an iteration the chain's 31 levels are
  * not amortised and radix 2 wins. With every core probed rather than every
  * socket (--set home.probe_per_socket=false) the homes and links saturate
- * and radix 2 wins at 40 too (93.2 against 103.8 us). */
+ * and radix 2 wins at 40 too (92.5 against 98.0 us). */
 START_TEST(test_barcelona_table2)
 {
     double chain = barcelona(1, "strict", 64), r2 = barcelona(2, "strict", 64);
@@ -80,7 +80,7 @@ END_TEST
 /* CLAIM NOT REPRODUCED (Fig 4): on the paper's Barcelona the flat
  * reduction beats the best tree below about 8 doubles (loose) and 32
  * (strict); here a tree beats flat at every size down to one double (loose
- * 632 against 3694 ns, strict 3380 against 7683 ns, 10 collectives).
+ * 643 against 3745 ns, strict 3506 against 7815 ns, 10 collectives).
  * Missing physics: the flat root waits for its 31 children's flags and
  * loads their lines one after the other (the core model is in order; a
  * copy stream overlaps misses, a wait does not), so it pays 31 remote
@@ -141,17 +141,17 @@ static double niagara2(const char *spec, int count)
 }
 
 /* Fig 3, 5 (Niagara2): trees beat the flat reduction at every vector size
- * (here 1 double: radix 4 3.5 against 65 us; 8 KB: 183 against 4 432 us),
+ * (here 1 double: radix 4 3.4 against 65 us; 8 KB: 183 against 4 432 us),
  * and loose synchronisation beats strict where latency dominates (1
- * double, radix 2: 1.10 against 2.68 us), the gap closing as the vector
+ * double, radix 2: 1.11 against 2.71 us), the gap closing as the vector
  * grows (64 doubles: 7.3 against 8.4 us). Table 2, strict: a tree beats the
- * chain (8 KB: radix 2 118, radix 4 183, chain 1 661 us; the paper 2 115,
+ * chain (8 KB: radix 2 118, radix 4 183, chain 1 659 us; the paper 2 115,
  * 1 774, 3 103 us).
  *
  * CLAIM NOT REPRODUCED (Table 2): the paper's best strict radix is 4 and
  * its best loose tree the chain; here radix 2 wins both (8 KB strict: 118
- * against 183 us; loose, 10 collectives: 147 against the chain's 567 and
- * radix 4's 234 us). A parent adds its children's vectors one after the
+ * against 183 us; loose, 10 collectives: 138 against the chain's 417 and
+ * radix 4's 244 us). A parent adds its children's vectors one after the
  * other through its core's one load/store unit, which its 7 sibling
  * threads share, so a wider tree costs more than its lost depth saves.
  * What the model lacks to weigh depth as the machine does is not known:
@@ -177,7 +177,7 @@ END_TEST
 
 /* CLAIM NOT REPRODUCED (Fig 2): on the paper's Niagara2 the tree barrier
  * beats the flat one by an order of magnitude at 256 threads; here the flat
- * barrier is faster (1.76 against 2.09 us for radix 4, start skew 0). The
+ * barrier is faster (1.76 against 2.07 us for radix 4, start skew 0). The
  * root's counter is added to at its chip's L2 bank, one access every
  * bank_busy_cycles, and the 255 waiting threads sleep until their line
  * changes. Missing: spinning threads take their core's issue and
@@ -213,15 +213,15 @@ END_TEST
 
 /* Seed 003 Sec 4 (Fig 5-6) on its Clovertown (configs/clovertown.cfg, 8
  * threads: two sockets of two dies sharing an L2 each, front-side buses):
- * the flat barrier beats the binary tree (1 511 against 1 646 ns, seed 1;
+ * the flat barrier beats the binary tree (1 316 against 1 645 ns, seed 1;
  * every seed of 1-5 the same way): at low thread counts the tree's extra
  * level of point-to-point synchronisation costs more than the root's
  * serial work.
  *
  * CLAIM NOT REPRODUCED for the reduction: the radix-2 tree beats the flat
- * one (strict, 1 double, 2 collectives an iteration as here: 1 969 against
- * 2 646 ns a collective; 10 collectives, 40 iterations: 1 712 against 2 440;
- * loose: 427 against 862). As on Barcelona (Fig 4 above), the flat root waits for its
+ * one (strict, 1 double, 2 collectives an iteration as here: 1 946 against
+ * 2 648 ns a collective; 10 collectives, 40 iterations: 1 703 against 2 441;
+ * loose: 426 against 862). As on Barcelona (Fig 4 above), the flat root waits for its
  * 7 children's flags and loads their lines one after the other in the
  * in-order core model, where the real core overlaps them. Asserted as the
  * simulator has it. */
