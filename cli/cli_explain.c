@@ -28,6 +28,11 @@ struct narrator {
     bool in_iteration;   /* the iteration that is open is the one asked for */
     uint64_t opened;     /* iterations opened */
     int64_t first_label, last_label;
+    struct sim_kernel *k;
+    struct cc_system *cc;
+    sim_time_t skew_ps; /* the machine's start skew */
+    int cores_per_cache;
+    char *held; /* [cache nodes]: a reset's line before it */
 };
 
 static void on_place(void *ctx, int64_t index, uint64_t number)
@@ -46,6 +51,15 @@ static void on_iteration(void *ctx, uint64_t iteration, const char *var, int64_t
         n->first_label = label;
     n->last_label = label;
     n->in_iteration = label == n->iteration;
+    sim_time_t now = sim_now(n->k);
+    if ((n->want_iteration && !n->in_iteration) || now < n->from || now > n->to)
+        return;
+    if (n->printed >= n->max_lines) {
+        n->skipped++;
+        return;
+    }
+    n->printed++;
+    narrate_iteration(now, label, n->skew_ps, stdout);
 }
 
 static bool line_wanted(const struct narrator *n, uint64_t line)
@@ -80,6 +94,32 @@ static bool wanted(const struct narrator *n, const struct cc_step *st)
 {
     return line_wanted(n, st->line) && st->time >= n->from && st->time <= n->to &&
            (!n->want_iteration || n->in_iteration) && thread_wanted(n, st);
+}
+
+/* A reset (evict or prime) is about to run: what holds the line now. */
+static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line)
+{
+    struct narrator *n = ctx;
+    sim_time_t now = sim_now(n->k);
+    if (!line_wanted(n, line) || now < n->from || now > n->to ||
+        (n->want_iteration && !n->in_iteration) || (n->thread >= 0 && thread != n->thread))
+        return;
+    if (n->printed >= n->max_lines) {
+        n->skipped++;
+        return;
+    }
+    n->printed++;
+    int cpc = n->cores_per_cache;
+    for (int c = 0; c < n->nc.cores; c++)
+        n->held[c] = cc_state_of(n->cc, c * cpc, line);
+    static const char primed[] = {[WL_STATE_M] = 'M', [WL_STATE_E] = 'E', [WL_STATE_S] = 'S'};
+    struct narrate_reset r = {.time = now,
+                              .thread = thread,
+                              .cache = core / cpc,
+                              .prime = op->op == WL_OP_PRIME ? primed[op->state] : 0,
+                              .line = line,
+                              .held = n->held};
+    narrate_reset(&n->nc, &r, stdout);
 }
 
 static void narrate(void *ctx, const struct cc_step *st)
@@ -182,7 +222,9 @@ static int explain_run(struct narrator *n, struct cli_session *ss)
                               .on_place = on_place,
                               .place_ctx = n,
                               .on_iteration = on_iteration,
-                              .iteration_ctx = n};
+                              .iteration_ctx = n,
+                              .on_reset = on_reset,
+                              .reset_ctx = n};
     struct core_result r;
     core_run(&ss->w, ss->p, &o, &r, &ss->d);
     print_footer(n);
@@ -215,8 +257,13 @@ int cli_explain(int argc, char **argv)
                          .thread = -1,
                          .core = -1,
                          .want_iteration = a.explain_iteration >= 0,
-                         .iteration = a.explain_iteration};
+                         .iteration = a.explain_iteration,
+                         .k = ss.mc->k,
+                         .cc = ss.mc->cc,
+                         .skew_ps = ss.w.start_skew_ps,
+                         .cores_per_cache = ss.w.cores_per_cache};
     sim_map_init(&n.names);
+    n.held = sim_xcalloc((size_t)(ss.w.cores / ss.w.cores_per_cache), 1);
     n.nc = (struct narrate_ctx){
         .p = ss.p,
         .names = &n.names,
@@ -232,6 +279,7 @@ int cli_explain(int argc, char **argv)
         print_header(&a, &ss);
         bad = explain_run(&n, &ss);
     }
+    free(n.held);
     sim_map_destroy(&n.names);
     cli_session_close(&ss);
     return bad;

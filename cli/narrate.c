@@ -624,6 +624,48 @@ void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f)
     lay_out(&t, prefix, n->wide, st->detailed, f);
 }
 
+void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f)
+{
+    static struct text t;
+    char line[128], who[32], prefix[200], node[32];
+    narrate_line_name(n, r->line, line, sizeof line);
+    snprintf(who, sizeof who, "thread %d", r->thread);
+    snprintf(prefix, sizeof prefix, "%12.3f  %-8s %-10s ", (double)r->time / SIM_PS_PER_NS, who,
+             line);
+    t.n = 0;
+    t.len = 0;
+    if (r->prime)
+        chunk(&t, "prime %c (a reset, at no cost)", r->prime);
+    else
+        chunk(&t, "evict (a reset, at no cost)");
+    node_name(n, r->cache, node, sizeof node);
+    if (r->prime)
+        chunk(&t, "%s holds the line in %c", node, r->prime);
+    else
+        chunk(&t, "the line goes back to memory");
+    bool dropped = false;
+    for (int c = 0; c < n->cores; c++) {
+        if (r->held[c] == 'I' || (r->prime && c == r->cache))
+            continue;
+        node_name(n, c, node, sizeof node);
+        chunk(&t, "%s's copy (%c) dropped", node, r->held[c]);
+        dropped = true;
+    }
+    if (!dropped)
+        chunk(&t, r->prime ? "no other copy" : "no cache held it");
+    lay_out(&t, prefix, n->wide, false, f);
+}
+
+void narrate_iteration(sim_time_t time, int64_t label, sim_time_t skew_ps, FILE *f)
+{
+    fprintf(f, "%12.3f  iteration %lld opens: the sync releases the threads",
+            (double)time / SIM_PS_PER_NS, (long long)label);
+    if (skew_ps)
+        fprintf(f, " (each leaves after its start skew, 0 to %.3f ns)",
+                (double)skew_ps / SIM_PS_PER_NS);
+    fputc('\n', f);
+}
+
 void narrate_legend_print(const struct narrate_ctx *n, FILE *f)
 {
     static const char *const kinds[] = {"state", "event", "message"};

@@ -40,8 +40,22 @@ struct narrate_ctx {
     struct narrate_legend legend;
 };
 
+/* A reset: the methodology's evict or prime of a line, at no cost. */
+struct narrate_reset {
+    sim_time_t time;
+    int thread, cache; /* who, and the cache node of its core */
+    char prime;        /* 0 for an evict, else the state primed: 'M', 'E' or 'S' */
+    uint64_t line;
+    const char *held; /* [cores]: each cache node's state letter before, 'I' for none */
+};
+
 /* Prints one step, wrapped under NARRATE_WIDTH (unless wide). */
 void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f);
+/* Prints a reset: what held the line before and what it dropped. */
+void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f);
+/* Prints an iteration's opening (its sync's release); skew_ps: the
+ * machine's start skew, 0 for none. */
+void narrate_iteration(sim_time_t time, int64_t label, sim_time_t skew_ps, FILE *f);
 /* Prints the legend of the names the steps used. */
 void narrate_legend_print(const struct narrate_ctx *n, FILE *f);
 /* A node as a reader names it: "core 3" ("cache 3" where cores share

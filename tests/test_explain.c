@@ -185,6 +185,30 @@ START_TEST(test_explain_thread_iteration_time)
 }
 END_TEST
 
+/* An iteration's opening and its resets are narrated, with the copies a
+ * reset drops: without them a copy would vanish between two steps. */
+START_TEST(test_explain_resets)
+{
+    tu_ccsim(&r, "explain -c snb-e5-2660 -w m2o -t 2 -i 3 --iteration 1");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "iteration 1 opens: the sync releases the threads (each leaves "
+                                "after its start skew, 0 to 10.000 ns)") &&
+                      strstr(r.out, "thread 0 flag       evict (a reset, at no cost): the line "
+                                    "goes back to memory; core 0's copy (F) dropped;") &&
+                      strstr(r.out, "thread 1 flag       evict (a reset, at no cost): the line "
+                                    "goes back to memory; no cache held it"),
+                  "%s", r.out);
+    tu_ccsim(&r, "explain -c snb-e5-2660 -w pingpong -t 2 -i 3 --iteration 1 --line recv0 "
+                 "--set variability.start_skew_ns=0");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "iteration 1 opens: the sync releases the threads\n") &&
+                      strstr(r.out, "thread 0 recv0      prime M (a reset, at no cost): core 0 "
+                                    "holds the line in M; core 1's copy (S) dropped") &&
+                      !strstr(r.out, "send0"),
+                  "%s", r.out);
+}
+END_TEST
+
 static Suite *explain_suite(void)
 {
     Suite *s = suite_create("explain");
@@ -194,6 +218,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_width);
     tcase_add_test(tc, test_explain_line_element);
     tcase_add_test(tc, test_explain_thread_iteration_time);
+    tcase_add_test(tc, test_explain_resets);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -557,6 +557,8 @@ static bool methodology(struct thr *t)
         sim_schedule(r->m->k, cycles(r, 1), retry_methodology, t, 0);
         return false;
     }
+    if (r->o.on_reset)
+        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line);
     if (t->op.op == WL_OP_EVICT)
         cc_evict_line(r->m->cc, line);
     else
