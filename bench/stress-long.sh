@@ -14,10 +14,14 @@ configs=("$@")
 total_ops=0 total_checks=0 total_viol=0 failed=0 runs=0
 start=$(date +%s)
 for cfg in "${configs[@]}"; do
-  for p in msi mesi mesif moesi gols; do
+  for p in msi mesi mesif mesif-llc moesi gols; do
+    # mesif-llc's home is an LLC: a config without one gets a hit time
+    llc=()
+    build/ccsim config -c "$cfg" --set "machine.protocol=\"$p\"" >/dev/null 2>&1 ||
+      llc=(--set home.llc_cycles=20)
     for seed in $(seq 1 "$seeds"); do
       out=$(build/ccsim stress -c "$cfg" --set "machine.protocol=\"$p\"" --set machine.cores=16 \
-            --set home.count=4 --ops "$ops" --seed "$seed" 2>&1) || { failed=$((failed+1)); echo "$out"; }
+            --set home.count=4 "${llc[@]}" --ops "$ops" --seed "$seed" 2>&1) || { failed=$((failed+1)); echo "$out"; }
       line=$(echo "$out" | grep '^ops ')
       read -r _ o _ c _ v _ <<<"$line"
       total_ops=$((total_ops+o)) total_checks=$((total_checks+c)) total_viol=$((total_viol+v))
