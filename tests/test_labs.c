@@ -77,7 +77,7 @@ END_TEST
 
 /* Lab 3: on KNC, each added reader of one line costs far more than each
  * added reader of a line of its own (they queue at the supplier). Without
- * the start skew: the slowest of n skews grows with n on both sides (3.7 ns
+ * the start skew: the slowest of n skews grows with n on both sides (2.3 ns
  * a reader of its own line with the shipped 20 ns), which is not the
  * queueing the lab is about. */
 START_TEST(test_lab3_knc_contention)

@@ -401,7 +401,7 @@ enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
       "then notify their own subtrees")                                                            \
     X("barrier-dissemination", barrier_diss, PARAMS(par_diss), 2, 0, P000,                         \
       "Sec 3.3.1, Fig 10a, Eq 27",                                                                 \
-      "m-way dissemination barrier, a single-use line per thread and round (flag[n][r])")          \
+      "m-way dissemination barrier, a single-use line per thread and round (r0[t], r1[t], ...)")   \
     X("barrier-multim", barrier_multim, PARAMS(par_multim), 2, 0, P000, "Sec 3.3.1 (Fig 11d)",     \
       "multi-m dissemination barrier: round i notifies m_i peers")                                 \
     X("barrier-pairwise", barrier_pairwise, PARAMS(par_socket), 2, 0, P000, "Sec 3.3.2, Eq 30",    \
