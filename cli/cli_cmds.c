@@ -136,7 +136,16 @@ const struct cc_protocol *cli_table_protocol(const char *sub, const char *name)
         cli_usage_error(sub, "%s is no table protocol: it has no Murphi model", name);
         return NULL;
     }
-    return cc_protocol_find(name);
+    const struct cc_protocol *p = cc_protocol_find(name);
+    char overlap[160];
+    if (!cc_protocol_rows_disjoint(p, overlap, sizeof overlap)) {
+        /* the runtime refuses such a table: a model of it would check a
+         * protocol nobody runs */
+        fprintf(stderr, "ccsim %s: protocol %s: two rows for one (state, event): %s\n", sub, name,
+                overlap);
+        return NULL;
+    }
+    return p;
 }
 
 int cli_protocol(int argc, char **argv)

@@ -106,3 +106,31 @@ void cc_protocol_print(const struct cc_protocol *p, FILE *f)
     print_legend(f, "Events", ev, cc_home_event_names, cc_home_event_docs, NULL, HE_COUNT);
     print_actions(f, &p->home);
 }
+
+/* The first pair of rows of t that share a (state, event), into buf. */
+static bool table_disjoint(const struct cc_table *t, const char *side, const char *const *states,
+                           int nstates, const char *const *events, int nevents, char *buf,
+                           size_t size)
+{
+    for (size_t i = 0; i < t->nrows; i++)
+        for (size_t j = i + 1; j < t->nrows; j++) {
+            uint64_t st = t->rows[i].states & t->rows[j].states;
+            uint64_t ev = t->rows[i].events & t->rows[j].events;
+            if (!st || !ev)
+                continue;
+            int s0 = __builtin_ctzll(st), e0 = __builtin_ctzll(ev);
+            SIM_ASSERT(s0 < nstates && e0 < nevents);
+            snprintf(buf, size, "%s rows %zu and %zu: state %s, event %s", side, i + 1, j + 1,
+                     states[s0], events[e0]);
+            return false;
+        }
+    return true;
+}
+
+bool cc_protocol_rows_disjoint(const struct cc_protocol *p, char *buf, size_t size)
+{
+    return table_disjoint(&p->cache, "cache", cc_cache_state_names, CS_COUNT, cc_cache_event_names,
+                          CE_COUNT, buf, size) &&
+           table_disjoint(&p->home, "home", cc_home_state_names, HS_COUNT, cc_home_event_names,
+                          HE_COUNT, buf, size);
+}

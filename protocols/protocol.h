@@ -352,14 +352,18 @@ void cc_check_enable(struct cc_system *s, bool fatal);
 
 /* ------------------------------------------------------------ protocols */
 
-/* The coherence protocols (tables on the coherent runtime): mesi, mesif,
- * moesi, gols. The memory systems a machine may name (these and the SCC)
+/* The coherence protocols (tables on the coherent runtime): msi, mesi,
+ * mesif, mesif-llc, moesi, gols. The memory systems a machine may name (these and the SCC)
  * are listed once, in the machine's registry (cli/machine/registry.c). */
 const struct cc_protocol *cc_protocol_find(const char *name);
 const char *cc_protocol_summary(const struct cc_protocol *p);
 extern const char *const cc_built_protocols[]; /* NULL-terminated */
 /* The tables as Markdown: one table per controller, with a legend. */
 void cc_protocol_print(const struct cc_protocol *p, FILE *f);
+/* Whether two rows of a table share a (state, event), which no table may
+ * (the runtime refuses it): if so, false with "cache rows 3 and 9: state
+ * IS_D, event Inv" (home rows likewise) in buf. */
+bool cc_protocol_rows_disjoint(const struct cc_protocol *p, char *buf, size_t size);
 
 /* The tables as a Murphi model for Rumur (murphi.c says what it models):
  * `caches` caches (1..), `lines` lines, data values 0..values-1, channels

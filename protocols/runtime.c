@@ -76,23 +76,17 @@ static bool is_request_event(int ev)
 
 /* ------------------------------------------------------------ tables */
 
+/* Each (state, event) of the table to its row (cc_protocol_rows_disjoint
+ * has checked that no two rows share one). */
 static void expand_table(const struct cc_table *t, const struct cc_row **cells, int nstates,
-                         int nevents, const char *side, const char *proto)
+                         int nevents)
 {
     for (size_t i = 0; i < t->nrows; i++) {
         const struct cc_row *r = &t->rows[i];
-        for (int st = 0; st < nstates; st++) {
-            if (!(r->states & CC_BIT(st)))
-                continue;
-            for (int ev = 0; ev < nevents; ev++) {
-                if (!(r->events & CC_BIT(ev)))
-                    continue;
-                if (cells[st * nevents + ev])
-                    sim_panic("protocol %s: two %s rows for one (state, event): row %zu", proto,
-                              side, i);
-                cells[st * nevents + ev] = r;
-            }
-        }
+        for (int st = 0; st < nstates; st++)
+            for (int ev = 0; ev < nevents; ev++)
+                if ((r->states & CC_BIT(st)) && (r->events & CC_BIT(ev)))
+                    cells[st * nevents + ev] = r;
     }
 }
 
@@ -1042,9 +1036,11 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
     SIM_ASSERT(p->sets > 0 && (p->sets & (p->sets - 1)) == 0 && p->ways > 0);
     SIM_ASSERT(p->line_bytes >= 16 && p->line_bytes <= SIM_MAX_LINE_BYTES);
     SIM_ASSERT(p->cores > 0 && p->homes > 0);
-    expand_table(&s->proto->cache, &s->cache_cell[0][0], CS_COUNT, CE_COUNT, "cache",
-                 s->proto->name);
-    expand_table(&s->proto->home, &s->home_cell[0][0], HS_COUNT, HE_COUNT, "home", s->proto->name);
+    char overlap[160];
+    if (!cc_protocol_rows_disjoint(s->proto, overlap, sizeof overlap))
+        sim_panic("protocol %s: two rows for one (state, event): %s", s->proto->name, overlap);
+    expand_table(&s->proto->cache, &s->cache_cell[0][0], CS_COUNT, CE_COUNT);
+    expand_table(&s->proto->home, &s->home_cell[0][0], HS_COUNT, HE_COUNT);
     SIM_ASSERT(p->cores % s->p.cores_per_cache == 0);
     s->ncaches = p->cores / s->p.cores_per_cache;
     s->sharer_words = ((size_t)s->ncaches + 63) / 64;

@@ -1043,6 +1043,9 @@ START_TEST(test_protocol_print)
     ck_assert_msg(strstr(buf, "\n| 1 | I | Load | send_gets, stall | IS_D |\n") != NULL, "%s: %s",
                   cc_built_protocols[_i], buf);
     free(buf);
+    char overlap[160];
+    ck_assert_msg(cc_protocol_rows_disjoint(p, overlap, sizeof overlap), "%s: %s",
+                  cc_built_protocols[_i], overlap);
 }
 END_TEST
 
