@@ -217,6 +217,11 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
                (unsigned long long)r->sw_prefetches);
     printf("network: %llu bytes  home queueing %.1f ns  link queueing %.1f ns\n",
            (unsigned long long)r->network_bytes, r->home_queue_ns, r->link_queue_ns);
+    if (r->line_busy) /* contention: a request met another transaction on its line */
+        printf("busy lines: %llu times a request met its line busy at its home (%s)\n",
+               (unsigned long long)r->line_busy,
+               m->home.retry_cycles ? "refused, it came back after home.retry_cycles"
+                                    : "it waited in the line's queue");
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
     bool coherent = m->memsys->coherent;
     printf("checks: value errors %llu  coherence violations %llu%s%s\n",
@@ -292,14 +297,14 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             "\"invalidations\": %llu, \"poll_refetches\": %llu, \"steals\": %llu, "
             "\"writebacks\": %llu, \"network_bytes\": %llu, \"home_queue_ns\": %.3f, "
             "\"link_queue_ns\": %.3f, \"atomics\": %llu, \"handoffs\": %llu, "
-            "\"prefetches\": %llu, \"sw_prefetches\": %llu},\n",
+            "\"prefetches\": %llu, \"sw_prefetches\": %llu, \"line_busy\": %llu},\n",
             (unsigned long long)r->loads, (unsigned long long)r->stores,
             (unsigned long long)r->misses, (unsigned long long)r->invalidations,
             (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
             (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
             r->home_queue_ns, r->link_queue_ns, (unsigned long long)r->atomics,
             (unsigned long long)r->handoffs, (unsigned long long)r->prefetches,
-            (unsigned long long)r->sw_prefetches);
+            (unsigned long long)r->sw_prefetches, (unsigned long long)r->line_busy);
     write_thread_latency(f, r, a->per_iteration);
     if (a->per_iteration) {
         fprintf(f, " \"per_iteration_ns\": ");

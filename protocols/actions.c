@@ -332,6 +332,7 @@ static void cc_send_probe_ack(struct cc_ctx *c)
 static void hc_stall(struct cc_ctx *c)
 {
     SIM_ASSERT(c->msg != NULL);
+    c->sys->stats.line_busy++;
     cc_park_message(c->dir, c->msg);
     c->stalled = true;
 }

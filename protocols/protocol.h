@@ -242,6 +242,8 @@ struct cc_stats {
     uint64_t forwards;      /* requests forwarded to a cache */
     uint64_t probes;        /* broadcast probes to caches the directory does not list */
     uint64_t writebacks;    /* dirty data written to memory */
+    uint64_t line_busy;     /* requests that met their line busy at its home: each wait in the
+                               line's queue, each refusal (home_retry_ps) */
     uint64_t memory_reads;  /* reads that went to DRAM */
     uint64_t llc_hits;      /* reads the home's LLC served */
     uint64_t unexpected;    /* must stay 0 */

@@ -581,7 +581,7 @@ START_TEST(test_copy_prefetch_instructions)
                       !strstr(r.out, "prefetcher:"),
                   "%.3000s", r.out);
     tu_ccsim(&r, "run -c teach-xbar --json - %s", path);
-    ck_assert_msg(strstr(r.out, "\"sw_prefetches\": 0}") && !strstr(r.out, "prefetch instr"),
+    ck_assert_msg(strstr(r.out, "\"sw_prefetches\": 0,") && !strstr(r.out, "prefetch instr"),
                   "%.3000s", r.out);
 }
 END_TEST

@@ -61,6 +61,33 @@ START_TEST(test_n_writers_refetch_and_retry)
 }
 END_TEST
 
+/* line_busy: every time a request meets its line busy at the home, queued
+ * or refused; a thread alone never does, and the text says which. */
+START_TEST(test_line_busy)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/busy.json", tu_dir());
+    tu_ccsim(&r, "run -c teach-xbar -w m2o -t 4 -i 20 --json %s", path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *text = tu_slurp(path);
+    double queued = json_field(text, "line_busy");
+    ck_assert_msg(queued > 0 && strstr(r.out, "times a request met its line busy at its home (it "
+                                              "waited in the line's queue)"),
+                  "%s", r.out);
+    tu_ccsim(&r, "run -c teach-xbar -w m2o -t 4 -i 20 --set home.retry_cycles=5 --json %s", path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(json_field(tu_slurp(path), "line_busy") > queued &&
+                      strstr(r.out, "(refused, it came back after home.retry_cycles)"),
+                  "%s", r.out);
+    const char *alone = tu_write("alone.trace", "ccsim-trace 1\nthreads 1\nline x\n"
+                                                "for it 0..4 {\n  all: sync\n  0: add x 1\n"
+                                                "  0: read x\n  all: mark done\n}\n");
+    tu_ccsim(&r, "run -c teach-xbar %s --json %s", alone, path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(json_field(tu_slurp(path), "line_busy") == 0 && !strstr(r.out, "busy lines"));
+}
+END_TEST
+
 /* Per-thread latency in every JSON; every iteration's with --per-iteration. */
 START_TEST(test_per_thread_and_iteration_latency)
 {
@@ -145,6 +172,7 @@ static Suite *counters_suite(void)
     TCase *tc = tcase_create("counters");
     tcase_add_test(tc, test_lab1_counters);
     tcase_add_test(tc, test_n_writers_refetch_and_retry);
+    tcase_add_test(tc, test_line_busy);
     tcase_add_test(tc, test_per_thread_and_iteration_latency);
     tcase_add_test(tc, test_mean_within_min_max);
     tcase_add_test(tc, test_sweep_queueing_columns);

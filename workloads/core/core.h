@@ -125,6 +125,7 @@ struct core_result {
         writebacks;
     uint64_t prefetches;    /* reads the caches' stream prefetchers sent (not in loads, misses) */
     uint64_t sw_prefetches; /* copy loops' prefetches sent to a home (prefetch_distance) */
+    uint64_t line_busy;     /* requests that met their line busy at its home */
     uint64_t network_bytes;
     double home_queue_ns, link_queue_ns;
     uint64_t coherence_violations, value_errors;
