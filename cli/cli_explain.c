@@ -32,7 +32,7 @@ struct narrator {
     struct cc_system *cc;
     sim_time_t skew_ps; /* the machine's start skew */
     int cores_per_cache;
-    char *held; /* [cache nodes]: a reset's line before it */
+    char *held, *after; /* [cache nodes]: a reset's line before and after it */
 };
 
 static void on_place(void *ctx, int64_t index, uint64_t number)
@@ -96,29 +96,35 @@ static bool wanted(const struct narrator *n, const struct cc_step *st)
            (!n->want_iteration || n->in_iteration) && thread_wanted(n, st);
 }
 
-/* A reset (evict or prime) is about to run: what holds the line now. */
-static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line)
+/* A reset (evict or prime): the caches' copies of the line before it runs
+ * and after; narrated after, with the copies it dropped. */
+static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
+                     bool done)
 {
     struct narrator *n = ctx;
     sim_time_t now = sim_now(n->k);
     if (!line_wanted(n, line) || now < n->from || now > n->to ||
         (n->want_iteration && !n->in_iteration) || (n->thread >= 0 && thread != n->thread))
         return;
+    int cpc = n->cores_per_cache;
+    char *states = done ? n->after : n->held;
+    for (int c = 0; c < n->nc.cores; c++)
+        states[c] = cc_state_of(n->cc, c * cpc, line);
+    if (!done)
+        return;
     if (n->printed >= n->max_lines) {
         n->skipped++;
         return;
     }
     n->printed++;
-    int cpc = n->cores_per_cache;
-    for (int c = 0; c < n->nc.cores; c++)
-        n->held[c] = cc_state_of(n->cc, c * cpc, line);
     static const char primed[] = {[WL_STATE_M] = 'M', [WL_STATE_E] = 'E', [WL_STATE_S] = 'S'};
     struct narrate_reset r = {.time = now,
                               .thread = thread,
                               .cache = core / cpc,
                               .prime = op->op == WL_OP_PRIME ? primed[op->state] : 0,
                               .line = line,
-                              .held = n->held};
+                              .held = n->held,
+                              .after = n->after};
     narrate_reset(&n->nc, &r, stdout);
 }
 
@@ -264,6 +270,7 @@ int cli_explain(int argc, char **argv)
                          .cores_per_cache = ss.w.cores_per_cache};
     sim_map_init(&n.names);
     n.held = sim_xcalloc((size_t)(ss.w.cores / ss.w.cores_per_cache), 1);
+    n.after = sim_xcalloc((size_t)(ss.w.cores / ss.w.cores_per_cache), 1);
     n.nc = (struct narrate_ctx){
         .p = ss.p,
         .names = &n.names,
@@ -280,6 +287,7 @@ int cli_explain(int argc, char **argv)
         bad = explain_run(&n, &ss);
     }
     free(n.held);
+    free(n.after);
     sim_map_destroy(&n.names);
     cli_session_close(&ss);
     return bad;

@@ -643,15 +643,20 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
         chunk(&t, "%s holds the line in %c", node, r->prime);
     else
         chunk(&t, "the line goes back to memory");
-    bool dropped = false;
+    bool other = false; /* another cache held the line before */
     for (int c = 0; c < n->cores; c++) {
         if (r->held[c] == 'I' || (r->prime && c == r->cache))
             continue;
         node_name(n, c, node, sizeof node);
-        chunk(&t, "%s's copy (%c) dropped", node, r->held[c]);
-        dropped = true;
+        if (r->after[c] == 'I')
+            chunk(&t, "%s's copy (%c) dropped", node, r->held[c]);
+        else if (r->after[c] == r->held[c])
+            chunk(&t, "%s's copy (%c) stays", node, r->held[c]);
+        else
+            chunk(&t, "%s's copy %c -> %c", node, r->held[c], r->after[c]);
+        other = true;
     }
-    if (!dropped)
+    if (!other)
         chunk(&t, r->prime ? "no other copy" : "no cache held it");
     lay_out(&t, prefix, n->wide, false, f);
 }

@@ -46,12 +46,14 @@ struct narrate_reset {
     int thread, cache; /* who, and the cache node of its core */
     char prime;        /* 0 for an evict, else the state primed: 'M', 'E' or 'S' */
     uint64_t line;
-    const char *held; /* [cores]: each cache node's state letter before, 'I' for none */
+    const char *held;  /* [cores]: each cache node's state letter before, 'I' for none */
+    const char *after; /* [cores]: the same after */
 };
 
 /* Prints one step, wrapped under NARRATE_WIDTH (unless wide). */
 void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f);
-/* Prints a reset: what held the line before and what it dropped. */
+/* Prints a reset: what holds the line now and what became of every other
+ * copy (dropped, kept, or changed). */
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f);
 /* Prints an iteration's opening (its sync's release); skew_ps: the
  * machine's start skew, 0 for none. */

@@ -44,6 +44,7 @@ struct trace_out {
     struct sim_map names;  /* line number -> line index + 1 */
     struct sim_map tracks; /* line index * NODE_KEYS + node -> struct track */
     int *copies;           /* per line index: caches holding a valid copy */
+    int *home_node;        /* per line index: its home's node (from its steps), or -1 */
     bool *line_named;
     struct sbuf meta, body;
     struct ev *evs;
@@ -317,13 +318,15 @@ static void on_step(void *ctx, const struct cc_step *st)
     if (!v || st->node < 0 || (unsigned)st->node >= NODE_KEYS)
         return; /* not a line of the trace */
     int64_t line = (int64_t)v - 1;
+    if (st->home)
+        t->home_node[line] = st->node;
     struct track *tr = track_get(t, line, st->node);
     if (!tr->state) { /* first seen */
         tr->state = st->from;
         tr->since = st->time;
         t->copies[line] += !st->home && valid_copy(st->from);
     }
-    if (strcmp(tr->state, st->from) != 0) /* changed by evict or prime */
+    if (strcmp(tr->state, st->from) != 0) /* changed with no step (on_reset keeps it so) */
         set_state(t, tr, st->from, st->time, !st->home);
     if (strcmp(st->from, st->to) != 0)
         set_state(t, tr, st->to, st->time, !st->home);
@@ -372,6 +375,9 @@ struct trace_out *trace_out_open(const struct trace_out_opts *o, const struct wl
     size_t lines = (size_t)wl_program_line_count(p) + 1;
     t->copies = sim_xcalloc(lines, sizeof *t->copies);
     t->line_named = sim_xcalloc(lines, sizeof *t->line_named);
+    t->home_node = sim_xcalloc(lines, sizeof *t->home_node);
+    for (size_t i = 0; i < lines; i++)
+        t->home_node[i] = -1;
     meta_name(t, "process_name", PID_THREADS, 0, "threads");
     for (int i = 0; i < wl_program_threads(p); i++) {
         char name[64];
@@ -382,12 +388,68 @@ struct trace_out *trace_out_open(const struct trace_out_opts *o, const struct wl
     return t;
 }
 
+/* A cache's state letter (cc_state_of) as the tables name the state. */
+static const char *letter_state(char c)
+{
+    switch (c) {
+    case 'M':
+        return "M";
+    case 'E':
+        return "E";
+    case 'S':
+        return "S";
+    case 'O':
+        return "O";
+    case 'F':
+        return "F";
+    case 'I':
+        return "I";
+    default:
+        return NULL; /* transient: a reset runs on a quiet line only */
+    }
+}
+
+/* A reset (evict or prime) changes the line's states without a step: after
+ * it, every cache and the home take their new states now, so that no bar
+ * shows a copy the reset dropped. */
+static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
+                     bool done)
+{
+    struct trace_out *t = ctx;
+    (void)thread;
+    (void)core;
+    (void)op;
+    uintptr_t v = (uintptr_t)sim_map_get(&t->names, line);
+    if (!done || !v)
+        return;
+    int64_t index = (int64_t)v - 1;
+    sim_time_t now = sim_now(t->w->k);
+    int cpc = t->w->cores_per_cache > 1 ? t->w->cores_per_cache : 1, caches = t->w->cores / cpc;
+    for (int c = 0; c < caches; c++) {
+        const char *state = letter_state(cc_state_of(t->w->cc, c * cpc, line));
+        struct track *tr = sim_map_get(&t->tracks, (uint64_t)index * NODE_KEYS + (uint64_t)c);
+        if (!state || (!tr && strcmp(state, "I") == 0))
+            continue;
+        tr = tr ? tr : track_get(t, index, c);
+        if (!tr->state || strcmp(tr->state, state) != 0)
+            set_state(t, tr, state, now, true);
+    }
+    const char *home = cc_home_state_of(t->w->cc, line);
+    if (home && t->home_node[index] >= 0) {
+        struct track *tr = track_get(t, index, t->home_node[index]);
+        if (!tr->state || strcmp(tr->state, home) != 0)
+            set_state(t, tr, home, now, false);
+    }
+}
+
 void trace_out_attach(struct trace_out *t, struct core_run_opts *o)
 {
     o->on_place = on_place;
     o->place_ctx = t;
     o->on_op = on_op;
     o->op_ctx = t;
+    o->on_reset = on_reset;
+    o->reset_ctx = t;
     cc_observe(t->w->cc, on_step, t);
 }
 
@@ -451,6 +513,7 @@ bool trace_out_close(struct trace_out *t, sim_time_t end)
     sim_map_destroy(&t->names);
     free(t->copies);
     free(t->line_named);
+    free(t->home_node);
     free(t->meta.s);
     free(t->body.s);
     free(t->evs);

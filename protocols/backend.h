@@ -9,7 +9,7 @@
  * through struct cc_backend. The optional operations may be NULL: settle
  * and drop_noncoherent then do nothing, place_count gives 0, place_line
  * false and line_kind CC_LINE_MEMORY (a memory system with no places of its
- * own).
+ * own), home_state_of NULL (no directory state to name).
  */
 #ifndef CCSIM_BACKEND_H
 #define CCSIM_BACKEND_H
@@ -42,6 +42,7 @@ struct cc_backend {
     bool (*place_line)(const struct cc_system *s, enum cc_line_kind kind, int core, int64_t slot,
                        uint64_t *line);
     enum cc_line_kind (*line_kind)(const struct cc_system *s, uint64_t line);
+    const char *(*home_state_of)(const struct cc_system *s, uint64_t line);
 };
 
 /* A system run by `be` with the backend's own state (cc_destroy calls

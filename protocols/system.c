@@ -291,6 +291,12 @@ static struct cc_line *place_line(struct cc_system *s, int cache, uint64_t line)
     return victim;
 }
 
+static const char *coh_home_state_of(const struct cc_system *s, uint64_t line)
+{
+    struct cc_dir *d = cc_dir_find((struct cc_system *)s, line);
+    return home_state_name(s, d ? d->state : HS_I);
+}
+
 static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
     SIM_ASSERT(coh_line_quiet(s, line));
@@ -365,6 +371,7 @@ const struct cc_backend cc_coherent_backend = {
     .quiet = coh_quiet,
     .evict_line = coh_evict_line,
     .prime_line = coh_prime_line,
+    .home_state_of = coh_home_state_of,
 };
 
 struct cc_system *cc_system_new(struct sim_kernel *k, struct net *net, const struct cc_params *p,
@@ -438,6 +445,11 @@ void cc_print_outstanding(const struct cc_system *s, FILE *f)
 char cc_state_of(const struct cc_system *s, int core, uint64_t line)
 {
     return s->be->state_of(s, core, line);
+}
+
+const char *cc_home_state_of(const struct cc_system *s, uint64_t line)
+{
+    return s->be->home_state_of ? s->be->home_state_of(s, line) : NULL;
 }
 
 uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word)

@@ -6,6 +6,7 @@
  */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +285,28 @@ START_TEST(test_trace_whole_run)
 }
 END_TEST
 
+/* A reset changes states with no step: the timeline ends a dropped copy's
+ * bar at the reset. On SNB, m2o at 2 threads, core 0 holds the flag in F
+ * when iteration 1 opens at 174.265 ns, and the resets drop it there (before
+ * its next step, the re-load at 183 ns, would have shown it). */
+START_TEST(test_trace_reset_ends_copies)
+{
+    const char *path = trace_path("reset.json");
+    tu_ccsim(&r, "run -c snb-e5-2660 -w m2o -t 2 -i 3 --trace-out %s", path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    const char *key = "{\"ph\":\"X\",\"cat\":\"state\",\"name\":\"F\"";
+    bool ends_at_reset = false;
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        struct event e;
+        ck_assert(parse_event(p, strchr(p, '\n'), &e));
+        ends_at_reset |= e.tid == 0 && e.ts < 0.174265 && fabs(e.ts + e.dur - 0.174265) < 1e-6;
+    }
+    ck_assert_msg(ends_at_reset, "no F bar of core 0 ends at 0.174265 us");
+    free(text);
+}
+END_TEST
+
 START_TEST(test_trace_window)
 {
     struct summary all = run_traced("");
@@ -367,6 +390,7 @@ static Suite *trace_out_suite(void)
     tcase_add_test(tc, test_event_parser_itself);
     tcase_add_test(tc, test_trace_whole_run);
     tcase_add_test(tc, test_trace_window);
+    tcase_add_test(tc, test_trace_reset_ends_copies);
     tcase_add_test(tc, test_trace_size_cap);
     tcase_add_test(tc, test_trace_bad_options);
     tcase_add_test(tc, test_trace_every_message_an_arrow);

@@ -558,11 +558,13 @@ static bool methodology(struct thr *t)
         return false;
     }
     if (r->o.on_reset)
-        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line);
+        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, false);
     if (t->op.op == WL_OP_EVICT)
         cc_evict_line(r->m->cc, line);
     else
         cc_prime_line(r->m->cc, t->core, line, state_letter[t->op.state]);
+    if (r->o.on_reset)
+        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, true);
     return true;
 }
 

@@ -91,10 +91,12 @@ struct core_run_opts {
      * outermost loop around the sync: `it` = 5), loop_var NULL outside loops */
     void (*on_iteration)(void *ctx, uint64_t iteration, const char *loop_var, int64_t loop_value);
     void *iteration_ctx;
-    /* optional: called when a thread's evict or prime (the methodology's
-     * reset of a line, at no cost) is about to run on line `line`, the line
-     * quiet: the caches still hold what the reset will change */
-    void (*on_reset)(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line);
+    /* optional: called twice for a thread's evict or prime (the
+     * methodology's reset of a line, at no cost), the line quiet: before it
+     * runs (done false: the caches still hold what it will change) and
+     * after (done true) */
+    void (*on_reset)(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
+                     bool done);
     void *reset_ctx;
     /* optional: called when a thread has run out of operations, with its
      * registers (wl_program_reg's order), e.g. a litmus test's outcome */
