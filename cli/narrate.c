@@ -624,6 +624,38 @@ void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f)
     lay_out(&t, prefix, n->wide, st->detailed, f);
 }
 
+/* What a reset did to the copies of caches other than the primer's:
+ * dropped, kept or changed, one chunk each (past RESET_COPIES, a count of
+ * the rest). False if no other cache held the line. */
+#define RESET_COPIES 32
+static bool other_copies(const struct narrate_ctx *n, struct text *t, const struct narrate_reset *r)
+{
+    char node[32];
+    int listed = 0, rest_dropped = 0, rest_kept = 0;
+    for (int c = 0; c < n->cores; c++) {
+        if (r->held[c] == 'I' || (r->prime && c == r->cache))
+            continue;
+        if (listed == RESET_COPIES) {
+            rest_dropped += r->after[c] == 'I';
+            rest_kept += r->after[c] != 'I';
+            continue;
+        }
+        node_name(n, c, node, sizeof node);
+        if (r->after[c] == 'I')
+            chunk(t, "%s's copy (%c) dropped", node, r->held[c]);
+        else if (r->after[c] == r->held[c])
+            chunk(t, "%s's copy (%c) stays", node, r->held[c]);
+        else
+            chunk(t, "%s's copy %c -> %c", node, r->held[c], r->after[c]);
+        listed++;
+    }
+    if (rest_dropped)
+        chunk(t, "%d more %s' copies dropped", rest_dropped, cache_word(n, true));
+    if (rest_kept)
+        chunk(t, "%d more %s' copies kept or changed", rest_kept, cache_word(n, true));
+    return listed > 0;
+}
+
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f)
 {
     static struct text t;
@@ -643,20 +675,7 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
         chunk(&t, "%s holds the line in %c", node, r->prime);
     else
         chunk(&t, "the line goes back to memory");
-    bool other = false; /* another cache held the line before */
-    for (int c = 0; c < n->cores; c++) {
-        if (r->held[c] == 'I' || (r->prime && c == r->cache))
-            continue;
-        node_name(n, c, node, sizeof node);
-        if (r->after[c] == 'I')
-            chunk(&t, "%s's copy (%c) dropped", node, r->held[c]);
-        else if (r->after[c] == r->held[c])
-            chunk(&t, "%s's copy (%c) stays", node, r->held[c]);
-        else
-            chunk(&t, "%s's copy %c -> %c", node, r->held[c], r->after[c]);
-        other = true;
-    }
-    if (!other)
+    if (!other_copies(n, &t, r))
         chunk(&t, r->prime ? "no other copy" : "no cache held it");
     lay_out(&t, prefix, n->wide, false, f);
 }
