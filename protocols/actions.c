@@ -505,23 +505,17 @@ static void hc_share_read(struct cc_ctx *c)
     d->tx.pending += 2; /* the reader's unblock and the supplier's answer */
 }
 
-/* Reads that join a read of an uncached line while memory is read: each is
- * a read of its own at the memory (queued at the line's bank), answered
- * straight to the reader; the directory awaits the reader's unblock. */
+/* A read answered by the home with a read of its own (read_time: an LLC
+ * hit, else memory, queued at the line's bank), straight to the reader, so
+ * reads of one line pipeline at the home: GOLS's reads that join a read of
+ * an uncached line, mesif-llc's reads of a clean shared line. The directory
+ * awaits the reader's unblock. */
 static void hc_share_read_memory(struct cc_ctx *c)
 {
     int reader = c->msg->src;
     cc_set_sharer(c->sys, c->dir, reader, true);
     cc_supply_from_memory(c, reader);
     c->dir->tx.pending++; /* the reader's unblock */
-}
-
-/* A read of a clean shared line behind an inclusive LLC: the LLC answers it
- * from its copy, as a read of its own (read_time: an LLC hit, or memory if
- * the LLC lacks the line), so reads of one line pipeline at the home. */
-static void hc_share_read_llc(struct cc_ctx *c)
-{
-    hc_share_read_memory(c);
 }
 
 static void hc_fwd_getx_to_owner(struct cc_ctx *c)

@@ -502,13 +502,9 @@ struct cc_system {
       "d.sharer[m.src] := true; to_cache(M_FWD_GETS, d.supplier, l, m.src, false, 0); "            \
       "await_answers(l, 2);")                                                                      \
     X(share_read_memory,                                                                           \
-      "make the reader a sharer now and have memory send it the data (its own read, queued at "    \
-      "the line's bank); await the reader's unblock",                                              \
-      "d.sharer[m.src] := true; to_cache(M_DATA_S, m.src, l, m.src, true, d.mem); "                \
-      "await_answers(l, 1);")                                                                      \
-    X(share_read_llc,                                                                              \
-      "make the reader a sharer now and have the home send it the data from its LLC (from "        \
-      "memory if the LLC lacks the line), a read of its own; await the reader's unblock",          \
+      "make the reader a sharer now and have the home send it the data, a read of its own (from "  \
+      "the home's LLC if it holds the line, else from memory, queued at the line's bank); await "  \
+      "the reader's unblock",                                                                      \
       "d.sharer[m.src] := true; to_cache(M_DATA_S, m.src, l, m.src, true, d.mem); "                \
       "await_answers(l, 1);")                                                                      \
     X(fwd_getx_to_owner, "forward the write to the owner",                                         \

@@ -132,8 +132,9 @@ static const struct cc_row mesif_llc_cache[] = {
  * Sandy Bridge show very low contention"). */
 static const struct cc_row mesif_llc_home[] = {
     MESIF_HOME_ROWS
-    CC_ROW(CC_HS(SF), CC_HE(GetS), HS_FF_N, HA(start_tx), HA(probe_others), HA(share_read_llc)),
-    CC_ROW(CC_HS(FF_N), CC_HE(GetS), CC_SAME, HA(share_read_llc)),
+    CC_ROW(CC_HS(SF), CC_HE(GetS), HS_FF_N, HA(start_tx), HA(probe_others),
+           HA(share_read_memory)),
+    CC_ROW(CC_HS(FF_N), CC_HE(GetS), CC_SAME, HA(share_read_memory)),
     CC_ROW(CC_HS(FF_N), CC_HE(Unblock), CC_SAME, HA(count_answer)),
     CC_ROW0(CC_HS(FF_N), CC_HE(Done), HS_SF),
     /* one transaction per line: the others wait (reads of a shared line join it) */
