@@ -35,6 +35,24 @@ struct narrator {
     char *held, *after; /* [cache nodes]: a reset's line before and after it */
 };
 
+/* One more narrated entry, if --max-lines leaves room (else counted as
+ * skipped, for the footer). */
+static bool take_line(struct narrator *n)
+{
+    if (n->printed >= n->max_lines) {
+        n->skipped++;
+        return false;
+    }
+    n->printed++;
+    return true;
+}
+
+/* Within --from / --to. */
+static bool in_window(const struct narrator *n, sim_time_t t)
+{
+    return t >= n->from && t <= n->to;
+}
+
 static void on_place(void *ctx, int64_t index, uint64_t number)
 {
     struct narrator *n = ctx;
@@ -52,13 +70,10 @@ static void on_iteration(void *ctx, uint64_t iteration, const char *var, int64_t
     n->last_label = label;
     n->in_iteration = label == n->iteration;
     sim_time_t now = sim_now(n->k);
-    if ((n->want_iteration && !n->in_iteration) || now < n->from || now > n->to)
+    if ((n->want_iteration && !n->in_iteration) || !in_window(n, now))
         return;
-    if (n->printed >= n->max_lines) {
-        n->skipped++;
+    if (!take_line(n))
         return;
-    }
-    n->printed++;
     narrate_iteration(now, label, n->skew_ps, stdout);
 }
 
@@ -92,7 +107,7 @@ static bool thread_wanted(const struct narrator *n, const struct cc_step *st)
 
 static bool wanted(const struct narrator *n, const struct cc_step *st)
 {
-    return line_wanted(n, st->line) && st->time >= n->from && st->time <= n->to &&
+    return line_wanted(n, st->line) && in_window(n, st->time) &&
            (!n->want_iteration || n->in_iteration) && thread_wanted(n, st);
 }
 
@@ -103,8 +118,8 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
 {
     struct narrator *n = ctx;
     sim_time_t now = sim_now(n->k);
-    if (!line_wanted(n, line) || now < n->from || now > n->to ||
-        (n->want_iteration && !n->in_iteration) || (n->thread >= 0 && thread != n->thread))
+    if (!line_wanted(n, line) || !in_window(n, now) || (n->want_iteration && !n->in_iteration) ||
+        (n->thread >= 0 && thread != n->thread))
         return;
     int cpc = n->cores_per_cache;
     char *states = done ? n->after : n->held;
@@ -112,16 +127,12 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
         states[c] = cc_state_of(n->cc, c * cpc, line);
     if (!done)
         return;
-    if (n->printed >= n->max_lines) {
-        n->skipped++;
+    if (!take_line(n))
         return;
-    }
-    n->printed++;
-    static const char primed[] = {[WL_STATE_M] = 'M', [WL_STATE_E] = 'E', [WL_STATE_S] = 'S'};
     struct narrate_reset r = {.time = now,
                               .thread = thread,
                               .cache = core / cpc,
-                              .prime = op->op == WL_OP_PRIME ? primed[op->state] : 0,
+                              .prime = op->op == WL_OP_PRIME ? wl_state_text(op->state)[0] : 0,
                               .line = line,
                               .held = n->held,
                               .after = n->after};
@@ -133,11 +144,8 @@ static void narrate(void *ctx, const struct cc_step *st)
     struct narrator *n = ctx;
     if (!wanted(n, st))
         return;
-    if (n->printed >= n->max_lines) {
-        n->skipped++;
+    if (!take_line(n))
         return;
-    }
-    n->printed++;
     narrate_step(&n->nc, st, stdout);
 }
 

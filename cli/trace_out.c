@@ -209,16 +209,26 @@ static int line_pid(int64_t line)
     return PID_LINE0 + (int)line;
 }
 
+static uint64_t track_key(int64_t line, int node)
+{
+    return (uint64_t)line * NODE_KEYS + (uint64_t)node;
+}
+
+/* The line's track at node, or NULL if the timeline has none yet. */
+static struct track *track_find(struct trace_out *t, int64_t line, int node)
+{
+    return sim_map_get(&t->tracks, track_key(line, node));
+}
+
 static struct track *track_get(struct trace_out *t, int64_t line, int node)
 {
-    uint64_t key = (uint64_t)line * NODE_KEYS + (uint64_t)node;
-    struct track *tr = sim_map_get(&t->tracks, key);
+    struct track *tr = track_find(t, line, node);
     if (tr)
         return tr;
     tr = sim_xcalloc(1, sizeof *tr);
     tr->node = node;
     tr->line = line;
-    sim_map_put(&t->tracks, key, tr);
+    sim_map_put(&t->tracks, track_key(line, node), tr);
     char name[160];
     if (!t->line_named[line]) {
         t->line_named[line] = true;
@@ -388,25 +398,14 @@ struct trace_out *trace_out_open(const struct trace_out_opts *o, const struct wl
     return t;
 }
 
-/* A cache's state letter (cc_state_of) as the tables name the state. */
+/* A cache's state letter (cc_state_of) as the tables name the state; NULL
+ * for a transient one (a reset runs on a quiet line only). */
 static const char *letter_state(char c)
 {
-    switch (c) {
-    case 'M':
-        return "M";
-    case 'E':
-        return "E";
-    case 'S':
-        return "S";
-    case 'O':
-        return "O";
-    case 'F':
-        return "F";
-    case 'I':
-        return "I";
-    default:
-        return NULL; /* transient: a reset runs on a quiet line only */
-    }
+    static const char letters[] = "MESOFI";
+    static const char *const names[] = {"M", "E", "S", "O", "F", "I"};
+    const char *p = c ? strchr(letters, c) : NULL;
+    return p ? names[p - letters] : NULL;
 }
 
 /* A reset (evict or prime) changes the line's states without a step: after
@@ -427,7 +426,7 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
     int cpc = t->w->cores_per_cache > 1 ? t->w->cores_per_cache : 1, caches = t->w->cores / cpc;
     for (int c = 0; c < caches; c++) {
         const char *state = letter_state(cc_state_of(t->w->cc, c * cpc, line));
-        struct track *tr = sim_map_get(&t->tracks, (uint64_t)index * NODE_KEYS + (uint64_t)c);
+        struct track *tr = track_find(t, index, c);
         if (!state || (!tr && strcmp(state, "I") == 0))
             continue;
         tr = tr ? tr : track_get(t, index, c);
