@@ -610,14 +610,19 @@ static void lay_out(const struct text *t, const char *prefix, bool wide, bool de
     fputc('\n', f);
 }
 
+/* An entry's columns before its text: the time, who, the line. */
+static void entry_prefix(sim_time_t time, const char *who, const char *line, char *buf, size_t size)
+{
+    snprintf(buf, size, "%12.3f  %-8s %-10s ", (double)time / SIM_PS_PER_NS, who, line);
+}
+
 void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f)
 {
     static struct text t; /* large; one narration at a time */
     char line[128], who[32], prefix[200];
     narrate_line_name(n, st->line, line, sizeof line);
     narrate_who(n, st->node, st->home, who, sizeof who);
-    snprintf(prefix, sizeof prefix, "%12.3f  %-8s %-10s ", (double)st->time / SIM_PS_PER_NS, who,
-             line);
+    entry_prefix(st->time, who, line, prefix, sizeof prefix);
     build(n, &t, st, line, true);
     if (!n->wide && total_len(&t, strlen(prefix), st->detailed) >= NARRATE_WIDTH)
         build(n, &t, st, line, false); /* no room for the gloss beside the event */
@@ -662,8 +667,7 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     char line[128], who[32], prefix[200], node[32];
     narrate_line_name(n, r->line, line, sizeof line);
     snprintf(who, sizeof who, "thread %d", r->thread);
-    snprintf(prefix, sizeof prefix, "%12.3f  %-8s %-10s ", (double)r->time / SIM_PS_PER_NS, who,
-             line);
+    entry_prefix(r->time, who, line, prefix, sizeof prefix);
     t.n = 0;
     t.len = 0;
     if (r->prime)
