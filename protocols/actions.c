@@ -206,7 +206,8 @@ static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
     uint8_t pf = c->req ? c->req->prefetch : CC_PF_NONE;
     cc_send(c->sys, type, c->cache->id, home_of(c), c->line, c->cache->id, data,
             (uint32_t)pf << CC_FLAG_PREFETCH_SHIFT);
-    if (c->req && !c->req->missed) {
+    if (c->req && !c->req->asked) { /* a parked request was missed, but not yet asked */
+        c->req->asked = true;
         c->req->missed = true;
         if (pf == CC_PF_STREAM)
             c->sys->stats.prefetches++;

@@ -95,6 +95,8 @@ struct cc_req {
     uint64_t result;
     uint8_t *buf;     /* line ops: line_bytes bytes */
     bool missed;      /* set by the cache: the line was not readable/writable here */
+    bool asked;       /* set by the cache: it asked the home for the line (once counted in
+                         misses, prefetches or sw_prefetches, however often it asks) */
     uint8_t prefetch; /* enum cc_prefetcher: a prefetch, which no core waits for */
     uint64_t vline;   /* the line's place in the trace's layout (its line index + 1; 0: none):
                          what a cache's stream prefetcher follows (cc_set_line_map) */

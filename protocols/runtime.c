@@ -615,6 +615,7 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
         s->stats.atomics++;
     r->from_writer = false;
     r->missed = false;
+    r->asked = false;
     r->prefetch = CC_PF_NONE;
     r->next = NULL;
     struct cc_cache *c = &s->caches[cc_cache_of_core(s, r->core)];

@@ -3,7 +3,8 @@
  * "Counters"): a copy a forwarded GetX takes away is an invalidation,
  * atomics are not stores, ownership hand-offs are counted; per-thread
  * latencies and (on request) every iteration's in the JSON; the printed
- * mean lies within [min, max]; the sweep CSV has the queueing columns.
+ * mean lies within [min, max]; the sweep CSV has the queueing columns; a
+ * request that waited for a way is still a miss.
  */
 #include "testutil.h"
 
@@ -85,6 +86,23 @@ START_TEST(test_line_busy)
     tu_ccsim(&r, "run -c teach-xbar %s --json %s", alone, path);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(json_field(tu_slurp(path), "line_busy") == 0 && !strstr(r.out, "busy lines"));
+}
+END_TEST
+
+/* A store that waits for a free way in a full set, then asks the home,
+ * is a miss like any other: 100 stores to 100 lines through a 1 KB
+ * 2-way cache (16 lines) are 100 misses an iteration, and every line
+ * that leaves the full cache dirty is written back. */
+START_TEST(test_miss_after_full_set)
+{
+    const char *trace = tu_write("full.trace", "ccsim-trace 1\nthreads 1\nline a 100\n"
+                                               "for it 0..1 {\n  all: sync\n"
+                                               "  for j 0..99 {\n    all: write a[j] 1\n  }\n"
+                                               "  all: mark done\n}\n");
+    tu_ccsim(&r, "run -c teach-xbar %s --set l1.size_kb=1 --set l1.ways=2", trace);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "stores 200  atomics 0  misses 200 "), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "writebacks 184"), "%s", r.out);
 }
 END_TEST
 
@@ -173,6 +191,7 @@ static Suite *counters_suite(void)
     tcase_add_test(tc, test_lab1_counters);
     tcase_add_test(tc, test_n_writers_refetch_and_retry);
     tcase_add_test(tc, test_line_busy);
+    tcase_add_test(tc, test_miss_after_full_set);
     tcase_add_test(tc, test_per_thread_and_iteration_latency);
     tcase_add_test(tc, test_mean_within_min_max);
     tcase_add_test(tc, test_sweep_queueing_columns);
