@@ -384,12 +384,12 @@ static void obs_message(struct cc_step *st, struct sim_msg *m)
     m->flags |= CC_FLAG_SEEN;
 }
 
-/* After the actions: what the row did, to the observer. */
+/* After the actions: what the row did (row NULL: no row ran), to the observer. */
 static void observe(struct cc_system *s, const struct cc_row *row, struct cc_step *st,
                     const struct obs_mark *mk, const uint8_t *data_after)
 {
     st->time = sim_now(s->k);
-    for (int i = 0; i < CC_MAX_ACTIONS && row->actions[i]; i++) {
+    for (int i = 0; row && i < CC_MAX_ACTIONS && row->actions[i]; i++) {
         st->actions[i] = row->actions[i]->name;
         st->action_docs[i] = row->actions[i]->doc;
     }
@@ -1003,6 +1003,32 @@ void cc_read_memory(struct cc_ctx *c)
     sim_schedule(s->k, read_time(s, c->dir, early_read_ps(c)), memory_done, c->dir, HE_Mem_Data);
 }
 
+/* The answer memory_supplied sends (from memory, or from the LLC that holds
+ * the line), to the observer. No row runs for it, so its step has a name
+ * no table has, and no actions. */
+static void observe_supply(struct cc_system *s, struct cc_dir *d, int reader,
+                           const struct obs_mark *mk)
+{
+    const char *state = home_state_name(s, d->state);
+    struct cc_step st = {
+        .home = true,
+        .node = d->home->id,
+        .line = d->line,
+        .from = state,
+        .to = state,
+        .from_doc = cc_home_state_docs[d->state],
+        .to_doc = cc_home_state_docs[d->state],
+        .event = "Mem_Supply",
+        .event_doc = "memory or the LLC answered a reader that joined (share_read_memory; no row)",
+        .msg_src = -1,
+        .requester = reader,
+        .owner = d->owner,
+        .sharers = cc_sharer_count(s, d),
+        .dir_before = mk->dir,
+        .dir_after = dir_view(s, d, d->sharers)};
+    observe(s, NULL, &st, mk, d->memory);
+}
+
 /* Memory answers a reader itself (arg: the reader): the line as Data_S. */
 static void memory_supplied(struct sim_kernel *k, void *obj, uint64_t arg)
 {
@@ -1010,7 +1036,12 @@ static void memory_supplied(struct sim_kernel *k, void *obj, uint64_t arg)
     struct cc_system *s = d->home->sys;
     (void)k;
     s->memory_pending--;
+    struct obs_mark mk;
+    if (s->observer)
+        obs_begin(s, &mk, d->memory, d);
     cc_send(s, M_DATA_S, d->home->id, (int)arg, d->line, (int)arg, d->memory, 0);
+    if (s->observer)
+        observe_supply(s, d, (int)arg, &mk);
 }
 
 void cc_supply_from_memory(struct cc_ctx *c, int reader)

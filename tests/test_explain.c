@@ -79,6 +79,24 @@ START_TEST(test_explain_says_only_what_happened)
 }
 END_TEST
 
+/* Memory's answer to a reader that joined a read of an uncached line
+ * (GOLS share_read_memory) runs no row, but it sends: every Data_S a core
+ * gets was narrated as sent (it was not: the log showed data arriving
+ * that nobody sent). */
+START_TEST(test_explain_memory_supply)
+{
+    const char *three = tu_write("r3.trace", "ccsim-trace 1\nthreads 3\nline x\nall: sync\n"
+                                             "all: read x\nall: mark d\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s --set machine.protocol=\"gols\"", three);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(
+        strstr(r.out, "Mem_Supply in IS_M [sharers {1, 2}]: sends Data_S to core 1") &&
+            strstr(r.out, "Mem_Supply in IS_M [sharers {1, 2}]: sends Data_S to core 2") &&
+            strstr(r.out, "Mem_Supply     memory or the LLC answered a reader that joined"),
+        "%s", r.out);
+}
+END_TEST
+
 /* The tables' names, the request's thread and iteration, the words the
  * store changed, and a legend of the names with their glosses. */
 START_TEST(test_explain_names_threads_and_words)
@@ -214,6 +232,7 @@ static Suite *explain_suite(void)
     Suite *s = suite_create("explain");
     TCase *tc = tcase_create("explain");
     tcase_add_test(tc, test_explain_says_only_what_happened);
+    tcase_add_test(tc, test_explain_memory_supply);
     tcase_add_test(tc, test_explain_names_threads_and_words);
     tcase_add_test(tc, test_explain_width);
     tcase_add_test(tc, test_explain_line_element);
