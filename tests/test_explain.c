@@ -97,6 +97,21 @@ START_TEST(test_explain_memory_supply)
 }
 END_TEST
 
+/* The SCC: invmb (a wait's poll runs one before each read) drops the L1
+ * copies of MPB lines, and each drop is a line; a flush with no copy says
+ * there was none to drop. */
+START_TEST(test_explain_scc_drops)
+{
+    tu_ccsim(&r, "explain -c scc -w scc-barrier -t 3 -i 1 --wide");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "the wait's poll runs invmb in S: drop the L1 copy (MPB lines are "
+                                "not kept coherent); now I") &&
+                      strstr(r.out, "the core flushes in I: no L1 copy to drop") &&
+                      !strstr(r.out, "in I: drop the L1 copy"),
+                  "%s", r.out);
+}
+END_TEST
+
 /* The tables' names, the request's thread and iteration, the words the
  * store changed, and a legend of the names with their glosses. */
 START_TEST(test_explain_names_threads_and_words)
@@ -233,6 +248,7 @@ static Suite *explain_suite(void)
     TCase *tc = tcase_create("explain");
     tcase_add_test(tc, test_explain_says_only_what_happened);
     tcase_add_test(tc, test_explain_memory_supply);
+    tcase_add_test(tc, test_explain_scc_drops);
     tcase_add_test(tc, test_explain_names_threads_and_words);
     tcase_add_test(tc, test_explain_width);
     tcase_add_test(tc, test_explain_line_element);

@@ -753,6 +753,20 @@ static void tas_request(struct scc *s, struct scc_core *c, struct cc_req *r)
 
 /* ---- phases */
 
+/* What a flush does with the copy w (NULL: none) it finds. */
+static const char *flush_text(const struct scc_core *c, enum cc_line_kind kind,
+                              const struct scc_way *w)
+{
+    if (kind == CC_LINE_MPB)
+        return w ? "drop the L1 copy" : "no L1 copy to drop";
+    if (w && w->dirty)
+        return "write the copy back (dirty), drop it; wait for the posted writes";
+    if (w)
+        return c->nposted ? "drop the copy (clean); wait for the posted writes"
+                          : "drop the copy (clean)";
+    return c->nposted ? "no copy to drop; wait for the posted writes" : "no copy to drop";
+}
+
 /* What a request does with the copy it finds, for the narration. */
 static void narrate_request(struct scc *s, struct scc_core *c, const struct cc_req *r)
 {
@@ -769,10 +783,7 @@ static void narrate_request(struct scc *s, struct scc_core *c, const struct cc_r
     if (kind == CC_LINE_TAS)
         did = "ask the test-and-set register over the mesh (never cached)";
     else if (r->op == CC_FLUSH)
-        did = kind == CC_LINE_MPB ? "drop the L1 copy"
-                                  : "write back if dirty, drop the copy; "
-                                    "wait for the posted writes",
-        to = "I";
+        did = flush_text(c, kind, w), to = "I";
     else if (kind == CC_LINE_MPB && is_store(r->op))
         did = "merge the words into the write-combining buffer (the L1 copy, if any, too)";
     else if (w)
@@ -963,8 +974,35 @@ static uint64_t scc_core_word(const struct cc_system *sys, int core, uint64_t li
     return memory_word(s, line, word);
 }
 
-static void drop_mpb_copies(struct scc *s, int core)
+/* Whether way k of the drop list comes up for the first time at its
+ * place i (a way refilled since the last drop is listed twice). */
+static bool first_listed(const struct scc_store *st, unsigned i)
 {
+    for (unsigned j = 0; j < i; j++)
+        if (st->filled[j] == st->filled[i])
+            return false;
+    return true;
+}
+
+/* Each copy invmb is about to drop, to the observer ("why": what ran it). */
+static void narrate_drops(struct scc *s, int core, const char *why)
+{
+    const struct scc_store *st = &s->cores[core].mpbc;
+    bool all = st->nfilled > SCC_FILLED_MAX;
+    size_t n = all ? (size_t)st->sets * st->ways : st->nfilled;
+    for (size_t i = 0; i < n; i++) {
+        const struct scc_way *w = &st->w[all ? i : st->filled[i]];
+        if (w->valid && (all || first_listed(st, (unsigned)i)))
+            step(s, false, s->cores[core].id, w->line, NULL, why, copy_state(w), "I",
+                 "drop the L1 copy (MPB lines are not kept coherent)");
+    }
+}
+
+/* invmb: the core drops its L1 copies of MPB lines. */
+static void drop_mpb_copies(struct scc *s, int core, const char *why)
+{
+    if (s->observer)
+        narrate_drops(s, core, why);
     store_drop_all(&s->cores[core].mpbc);
 }
 
@@ -977,7 +1015,7 @@ static void scc_watch(struct cc_system *sys, int core, uint64_t line, cc_watch_f
     struct scc *s = scc_of(sys);
     switch (kind_of(s, line)) {
     case CC_LINE_MPB:
-        drop_mpb_copies(s, core);
+        drop_mpb_copies(s, core, "the wait's poll runs invmb");
         fn(s->k, ctx);
         return;
     case CC_LINE_TAS:
@@ -1236,7 +1274,7 @@ static bool scc_line_quiet(const struct cc_system *sys, uint64_t line)
 
 static void scc_drop_noncoherent(struct cc_system *sys, int core)
 {
-    drop_mpb_copies(scc_of(sys), core);
+    drop_mpb_copies(scc_of(sys), core, "the core runs invmb");
 }
 
 static int64_t scc_place_count(const struct cc_system *sys, enum cc_line_kind kind)
