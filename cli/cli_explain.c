@@ -203,7 +203,9 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
     if (a->explain_thread >= 0)
         printf("  only thread %lld\n", (long long)a->explain_thread);
     if (a->explain_iteration >= 0)
-        printf("  only iteration %lld (as the trace counts it)\n", (long long)a->explain_iteration);
+        printf("  only iteration %lld (as the trace counts it), from the sync that opens it to the "
+               "next:\n  a step before a loop's sync is labelled with the loop's next value\n",
+               (long long)a->explain_iteration);
     if (a->explain_from || a->explain_to != SIM_TIME_MAX) {
         printf("  only from %.3f ns", (double)a->explain_from / SIM_PS_PER_NS);
         if (a->explain_to == SIM_TIME_MAX)
@@ -241,7 +243,8 @@ static int explain_run(struct narrator *n, struct cli_session *ss)
                               .reset_ctx = n};
     struct core_result r;
     core_run(&ss->w, ss->p, &o, &r, &ss->d);
-    print_footer(n);
+    if (!r.input_error) /* nothing ran: no footer about steps that did not happen */
+        print_footer(n);
     int status = r.input_error                                            ? SIM_EXIT_INPUT
                  : r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL
                                                                           : SIM_EXIT_OK;

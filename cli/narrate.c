@@ -105,10 +105,28 @@ static void legend_add(struct narrate_ctx *n, const char *kind, const char *name
 
 /* ------------------------------------------------------------ the event */
 
+/* The statements whose requests look like others' (a wait polls with
+ * loads, cmpxchg is a cas), by the trace's name; false for the rest. */
+static bool statement_text(const struct wl_op *op, const char *w, char *buf, size_t size)
+{
+    if (op && op->op == WL_OP_WAIT) {
+        snprintf(buf, size, "wait %s %s %lld", w, wl_cmp_text(op->cmp), (long long)op->value[0]);
+        return true;
+    }
+    if (op && op->op == WL_OP_CMPXCHG) {
+        snprintf(buf, size, "cmpxchg %s %lld %lld", w, (long long)op->value[0],
+                 (long long)op->value[1]);
+        return true;
+    }
+    return false;
+}
+
 static void op_text(const struct cc_req *r, const char *line, char *buf, size_t size)
 {
     char w[160];
     word_name(line, r->word, w, sizeof w);
+    if (statement_text(core_req_op(r), w, buf, size))
+        return;
     long long v = (long long)r->value, v2 = (long long)r->value2;
     switch (r->op) {
     case CC_LOAD:
@@ -126,8 +144,9 @@ static void op_text(const struct cc_req *r, const char *line, char *buf, size_t 
     case CC_XCHG:
         snprintf(buf, size, "xchg %s %lld", w, v);
         return;
-    case CC_LOAD_LINE:
-        snprintf(buf, size, "copy: load %s", line);
+    case CC_LOAD_LINE: /* a copy's or an addline's source line */
+        snprintf(buf, size, "%s: load %s",
+                 core_req_op(r) && core_req_op(r)->op == WL_OP_ADDLINE ? "addline" : "copy", line);
         return;
     case CC_STORE_LINE:
         snprintf(buf, size, "copy: store %s", line);
@@ -358,12 +377,15 @@ static void performed_chunk(const struct narrate_ctx *n, struct text *t, const s
     case CC_ADD:
         chunk(t, "adds %lld: %s %lld -> %lld%s", v, w, old, (long long)(r->result + r->value), how);
         return;
-    case CC_CAS:
+    case CC_CAS: {
+        const struct wl_op *op = core_req_op(r);
+        const char *name = op && op->op == WL_OP_CMPXCHG ? "cmpxchg" : "cas";
         if (r->result == r->value)
-            chunk(t, "cas succeeds: %s %lld -> %lld%s", w, old, (long long)r->value2, how);
+            chunk(t, "%s succeeds: %s %lld -> %lld%s", name, w, old, (long long)r->value2, how);
         else
-            chunk(t, "cas fails: %s is %lld, not %lld%s", w, old, v, how);
+            chunk(t, "%s fails: %s is %lld, not %lld%s", name, w, old, v, how);
         return;
+    }
     case CC_XCHG:
         chunk(t, "exchanges: %s %lld -> %lld%s", w, old, v, how);
         return;
@@ -469,6 +491,7 @@ static const char *op_noun(enum cc_op op)
         return "load";
     case CC_STORE:
     case CC_STORE_LINE:
+    case CC_ADD_LINE: /* addline writes its line: a store (DESIGN's counters) */
         return "store";
     case CC_FLUSH:
         return "flush";

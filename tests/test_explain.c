@@ -97,6 +97,27 @@ START_TEST(test_explain_memory_supply)
 }
 END_TEST
 
+/* A request is named by the statement that issued it where the cache's
+ * op would mislead: a wait's polls are loads, a cmpxchg is a cas; an
+ * addline writes its line (a store, as the counters count it). */
+START_TEST(test_explain_statement_names)
+{
+    const char *t = tu_write("cx.trace", "ccsim-trace 2\nthreads 2\nline z 2\nline f\nall: sync\n"
+                                         "0: cmpxchg z 0 4 -> q\n1: addline z[0] z[1] 1\n"
+                                         "1: wait f >= 0\nall: mark d\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "Store (thread 0: cmpxchg z[0] 0 4)") &&
+                      strstr(r.out, "Load (thread 1: addline: load z[1])") &&
+                      strstr(r.out, "cmpxchg succeeds: z[0] 0 -> 4") &&
+                      strstr(r.out, "Load (thread 1: wait f >= 0)") &&
+                      strstr(r.out, "Store (thread 1: addline: add into z[0]) in I: sends GetX") &&
+                      strstr(r.out, "the store waits for the answer") && !strstr(r.out, "cas ") &&
+                      !strstr(r.out, "copy: load"),
+                  "%.3000s", r.out);
+}
+END_TEST
+
 /* The SCC: invmb (a wait's poll runs one before each read) drops the L1
  * copies of MPB lines, and each drop is a line; a flush with no copy says
  * there was none to drop. */
@@ -249,6 +270,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_says_only_what_happened);
     tcase_add_test(tc, test_explain_memory_supply);
     tcase_add_test(tc, test_explain_scc_drops);
+    tcase_add_test(tc, test_explain_statement_names);
     tcase_add_test(tc, test_explain_names_threads_and_words);
     tcase_add_test(tc, test_explain_width);
     tcase_add_test(tc, test_explain_line_element);

@@ -1159,10 +1159,20 @@ void core_result_free(struct core_result *res)
     res->threads = 0;
 }
 
+static bool from_thread(const struct cc_req *r)
+{
+    return r && r->ctx && (r->done == op_done || r->done == stream_slot_done);
+}
+
+const struct wl_op *core_req_op(const struct cc_req *r)
+{
+    return from_thread(r) ? &((const struct thr *)r->ctx)->op : NULL;
+}
+
 bool core_req_origin(const struct cc_req *r, int *thread, const char **loop_var,
                      int64_t *loop_value)
 {
-    if (!r || !r->ctx || (r->done != op_done && r->done != stream_slot_done))
+    if (!from_thread(r))
         return false;
     const struct thr *t = r->ctx;
     *thread = t->id;

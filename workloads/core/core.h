@@ -144,6 +144,11 @@ struct core_result {
 bool core_req_origin(const struct cc_req *r, int *thread, const char **loop_var,
                      int64_t *loop_value);
 
+/* The trace operation whose thread issued r (as core_req_origin), or NULL:
+ * an in-order core has one operation at a time, so it is the thread's
+ * current one while r is under way (a wait's poll, a copy's line). */
+const struct wl_op *core_req_op(const struct cc_req *r);
+
 /* Runs prog on the machine; errors and reports go to stderr / d. */
 void core_run(const struct core_machine *m, const struct wl_program *prog,
               const struct core_run_opts *o, struct core_result *res, struct sim_diag *d);
