@@ -530,6 +530,18 @@ static void opt_free(struct val_opt *o)
         free(o->parents[i]);
 }
 
+/* How the model's pick (simulated median `pick`) compares with the
+ * baseline's (`base`): faster, slower or the same, never "0.86x faster". */
+static void print_pick(double pick, double base, const char *base_name)
+{
+    if (pick < base)
+        printf("  the model's pick simulates %.2fx faster than %s\n", base / pick, base_name);
+    else if (pick > base)
+        printf("  the model's pick simulates %.2fx slower than %s\n", pick / base, base_name);
+    else
+        printf("  the model's pick simulates as fast as %s\n", base_name);
+}
+
 /* Simulates and models every candidate; prints the table and the choices. */
 static int opt_run(const struct val_args *a, const struct val_machine *vm,
                    const struct val_params *p, const struct val_opt *o, int threads)
@@ -560,9 +572,10 @@ static int opt_run(const struct val_args *a, const struct val_machine *vm,
            "%.2fx\n",
            best_model >= 0 ? o->names[best_model] : "- (no model)", o->names[best_sim], o->names[0],
            med[0] / med[best_sim]);
-    if (best_model >= 0)
-        printf("  the model's pick simulates %.2fx faster than %s\n", med[0] / med[best_model],
-               o->names[0]);
+    if (best_model == 0)
+        printf("  the model's pick is %s itself\n", o->names[0]);
+    else if (best_model > 0)
+        print_pick(med[best_model], med[0], o->names[0]);
     for (int i = 0; i < o->n; i++)
         if (o->parents[i])
             printf("  the searched tree: %s\n", o->specs[i] + strlen("bcast-tree:shape="));
