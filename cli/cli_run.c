@@ -287,11 +287,15 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
     cli_json_string(f, cli_workload_name(a));
     fprintf(f, ", \"threads\": %d, \"iterations\": %llu, \"seed\": %llu,\n", wl_program_threads(p),
             (unsigned long long)r->iterations, (unsigned long long)a->seed);
-    fprintf(f,
-            " \"latency_ns\": {\"mean\": %.3f, \"median\": %.3f, \"min\": %.3f, \"max\": %.3f, "
-            "\"p10\": %.3f, \"p90\": %.3f},\n",
-            r->latency.mean, r->latency.median, r->latency.min, r->latency.max, r->latency.p10,
-            r->latency.p90);
+    if (r->iterations)
+        fprintf(f,
+                " \"latency_ns\": {\"mean\": %.3f, \"median\": %.3f, \"min\": %.3f, \"max\": "
+                "%.3f, \"p10\": %.3f, \"p90\": %.3f},\n",
+                r->latency.mean, r->latency.median, r->latency.min, r->latency.max, r->latency.p10,
+                r->latency.p90);
+    else /* nothing measured: no figure, not 0 */
+        fprintf(f, " \"latency_ns\": {\"mean\": null, \"median\": null, \"min\": null, "
+                   "\"max\": null, \"p10\": null, \"p90\": null},\n");
     fprintf(f,
             " \"counters\": {\"loads\": %llu, \"stores\": %llu, \"misses\": %llu, "
             "\"invalidations\": %llu, \"poll_refetches\": %llu, \"steals\": %llu, "

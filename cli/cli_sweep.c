@@ -219,7 +219,10 @@ static bool open_csv(struct sweep_run *r)
     size_t hl = strlen(sweep_csv_header);
     bool ok = !len || (len >= hl && memcmp(text, sweep_csv_header, hl) == 0);
     if (!ok)
-        fprintf(stderr, "%s:1: not a ccsim sweep CSV (the header differs); not resuming\n", path);
+        fprintf(stderr,
+                "%s:1: not this ccsim's sweep CSV (the header differs: another file, or an "
+                "older ccsim's columns); not resuming\n",
+                path);
     else if (ftruncate(fd, (off_t)len) != 0) {
         fprintf(stderr, "%s: cannot drop the torn last row: %s\n", path, strerror(errno));
         ok = false;
@@ -435,8 +438,8 @@ static void finish_job(struct sweep_run *r, struct job *j, int st)
         len = sweep_csv_row(&r->sw, &r->sw.points[j->point], &res, row, sizeof row);
         if (res.status != SWEEP_OK)
             fprintf(stderr, "ccsim sweep: %s: failed a check\n", name);
-        r->failed += res.status != SWEEP_OK;
-        r->ran++;
+        r->failed += res.status != SWEEP_OK; /* the summary's counts are disjoint */
+        r->ran += res.status == SWEEP_OK;
     }
     deliver(r, j->point, row, len);
     j->pid = 0;

@@ -332,6 +332,10 @@ static void copy_result(const struct core_result *w, struct sweep_result *r)
     r->handoffs = w->handoffs;
     r->home_queue_ns = w->home_queue_ns;
     r->link_queue_ns = w->link_queue_ns;
+    r->measured = w->iterations;
+    r->prefetches = w->prefetches;
+    r->sw_prefetches = w->sw_prefetches;
+    r->line_busy = w->line_busy;
     bool failed = w->deadlock || w->value_errors || w->coherence_violations || w->input_error;
     r->status = failed ? SWEEP_FAILED : SWEEP_OK;
 }
@@ -404,7 +408,7 @@ const char sweep_csv_header[] =
     "config,workload,threads,iterations,seed,mean_ns,median_ns,min_ns,max_ns,p10_ns,p90_ns,"
     "loads,stores,misses,invalidations,poll_refetches,steals,writebacks,network_bytes,"
     "value_errors,coherence_violations,events,wall_s,atomics,handoffs,home_queue_ns,"
-    "link_queue_ns\n";
+    "link_queue_ns,prefetches,sw_prefetches,line_busy\n";
 
 /* Appends a CSV field, quoted if it holds a comma, quote or newline. */
 static size_t put_field(char *buf, size_t size, size_t len, const char *s)
@@ -440,18 +444,22 @@ size_t sweep_csv_row(const struct sweep *sw, const struct sweep_point *p,
     char key[2 * SWEEP_NAME_MAX + 128];
     sweep_point_key(sw, p, key, sizeof key);
     const struct core_stats *l = &r->latency;
-    int n =
-        snprintf(buf, size,
-                 "%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-                 "%llu,%llu,%llu,%.6f,%llu,%llu,%.3f,%.3f\n",
-                 key, l->mean, l->median, l->min, l->max, l->p10, l->p90,
-                 (unsigned long long)r->loads, (unsigned long long)r->stores,
-                 (unsigned long long)r->misses, (unsigned long long)r->invalidations,
-                 (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
-                 (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
-                 (unsigned long long)r->value_errors, (unsigned long long)r->coherence_violations,
-                 (unsigned long long)r->events, r->wall_s, (unsigned long long)r->atomics,
-                 (unsigned long long)r->handoffs, r->home_queue_ns, r->link_queue_ns);
+    char lat[256] = ",,,,,"; /* no iteration measured: no latency, not 0 */
+    if (r->measured)
+        snprintf(lat, sizeof lat, "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f", l->mean, l->median, l->min,
+                 l->max, l->p10, l->p90);
+    int n = snprintf(buf, size,
+                     "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+                     "%llu,%llu,%llu,%.6f,%llu,%llu,%.3f,%.3f,%llu,%llu,%llu\n",
+                     key, lat, (unsigned long long)r->loads, (unsigned long long)r->stores,
+                     (unsigned long long)r->misses, (unsigned long long)r->invalidations,
+                     (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
+                     (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
+                     (unsigned long long)r->value_errors,
+                     (unsigned long long)r->coherence_violations, (unsigned long long)r->events,
+                     r->wall_s, (unsigned long long)r->atomics, (unsigned long long)r->handoffs,
+                     r->home_queue_ns, r->link_queue_ns, (unsigned long long)r->prefetches,
+                     (unsigned long long)r->sw_prefetches, (unsigned long long)r->line_busy);
     return n > 0 && (size_t)n < size ? (size_t)n : 0;
 }
 

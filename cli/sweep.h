@@ -78,6 +78,8 @@ struct sweep_result {
     double wall_s;
     uint64_t atomics, handoffs;
     double home_queue_ns, link_queue_ns;
+    uint64_t measured; /* iterations measured (with a mark): 0 leaves latency empty */
+    uint64_t prefetches, sw_prefetches, line_busy;
 };
 
 /* Runs point p (a generator spec or a trace file) in this process. */

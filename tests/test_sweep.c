@@ -30,26 +30,28 @@ static void slurp(const char *path, char *buf, size_t size)
     fclose(f);
 }
 
-/* The CSV without its wall_s column (the fifth from the end: atomics,
- * handoffs, home_queue_ns and link_queue_ns came after it). */
+/* The CSV without its wall_s column (the eighth from the end: atomics,
+ * handoffs, home_queue_ns, link_queue_ns, prefetches, sw_prefetches and
+ * line_busy came after it). */
 static void strip_wall(const char *in, char *out, size_t size)
 {
+    enum { AFTER = 7 }; /* columns after wall_s: atomics .. line_busy */
     size_t len = 0;
     for (const char *p = in; *p;) {
         const char *nl = strchr(p, '\n');
         size_t ll = nl ? (size_t)(nl - p) : strlen(p);
-        const char *cut[5] = {NULL}; /* the last five commas, nearest first */
+        const char *cut[AFTER + 1] = {NULL}; /* the last commas, nearest first */
         int found = 0;
-        for (const char *c = p + ll - 1; c >= p && found < 5; c--)
+        for (const char *c = p + ll - 1; c >= p && found < AFTER + 1; c--)
             if (*c == ',')
                 cut[found++] = c;
-        size_t keep = found == 5 ? (size_t)(cut[4] - p) : ll;
+        size_t keep = found == AFTER + 1 ? (size_t)(cut[AFTER] - p) : ll;
         ck_assert(len + ll + 2 < size);
         memcpy(out + len, p, keep);
         len += keep;
-        if (found == 5) { /* the columns after wall_s */
-            size_t rest = (size_t)(p + ll - cut[3]);
-            memcpy(out + len, cut[3], rest);
+        if (found == AFTER + 1) { /* the columns after wall_s */
+            size_t rest = (size_t)(p + ll - cut[AFTER - 1]);
+            memcpy(out + len, cut[AFTER - 1], rest);
             len += rest;
         }
         out[len++] = '\n';
@@ -278,6 +280,27 @@ START_TEST(test_resume_after_torn_row)
 }
 END_TEST
 
+/* The summary's counts are disjoint: a point that ran and failed a check
+ * (it has its row) is failed, not also run. */
+START_TEST(test_failed_point_counted_once)
+{
+    char trace[600];
+    snprintf(trace, sizeof trace, "%s",
+             tu_write("wrong.trace", "ccsim-trace 1\nthreads 1\nline x\nall: sync\n"
+                                     "all: write x 1\nall: mark d\nall: expect x == 2\n"));
+    char body[1024];
+    snprintf(body, sizeof body,
+             "  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\", \"%s\"];\n"
+             "  threads = [2];\n  iterations = 3;\n",
+             trace);
+    tu_ccsim(&r, "sweep %s -j 1", sweep_file("wrong.sweep", body));
+    ck_assert_msg(r.status == 1, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "2 points: 1 run, 0 already in the CSV, 0 skipped, 1 failed"), "%s",
+                  r.err);
+    ck_assert_int_eq(count_lines(r.out), 3); /* the failed point keeps its row */
+}
+END_TEST
+
 START_TEST(test_refused_point_skipped)
 {
     const char *sw = sweep_file("ping.sweep", "  configs = [\"teach-xbar\"];\n"
@@ -377,6 +400,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_jobs_give_same_rows);
     tcase_add_test(tc, test_resume_after_torn_row);
     tcase_add_test(tc, test_refused_point_skipped);
+    tcase_add_test(tc, test_failed_point_counted_once);
     tcase_add_test(tc, test_tune_finds_best);
     tcase_add_test(tc, test_mpi_same_rows);
     suite_add_tcase(s, tc);
