@@ -27,6 +27,18 @@ static void row(const char *name, double sim, double paper)
         printf("          -        -\n");
 }
 
+/* A figure measured unlike the paper's (another buffer state, no polling):
+ * no paper figure or error beside it, and where the paper's way is. A row
+ * the config has no paper figure for is an ordinary one. */
+static void row_unlike(const char *name, double sim, double paper, const char *note)
+{
+    if (isnan(sim) || !(paper > 0)) {
+        row(name, sim, paper);
+        return;
+    }
+    printf("  %-31s %10.1f          -        -     %s\n", name, sim, note);
+}
+
 static void points(const char *what, const struct mb_point *p, int n)
 {
     printf("  %s:", what);
@@ -67,12 +79,17 @@ static void print_table(struct machine_cfg *m, const struct mb_result *r)
     row("R_Q  other socket (ns)", r->r_q, p->R_Q_ns);
     row("R_I  memory (ns)", r->r_i, p->R_I_ns);
     row("R_QI other socket's memory (ns)", r->r_qi, p->R_QI_ns);
-    row("contention b (ns)", r->contention_b, p->contention_b_ns);
-    row("contention c (ns/thread)", r->contention_c, p->contention_c_ns);
+    const char *t2 = "(send line M: Table 2 E/E below is the paper's)";
+    row_unlike("contention b (ns)", r->contention_b, p->contention_b_ns, t2);
+    row_unlike("contention c (ns/thread)", r->contention_c, p->contention_c_ns, t2);
     if (r->ncongestion)
-        row("congestion c (ns/pair)", r->congestion_c, p->congestion_c_ns);
-    row("multi-line q (ns)", r->multiline_q, p->multiline_q_ns);
-    row("multi-line o (ns/line)", r->multiline_o, p->multiline_o_ns);
+        row_unlike("congestion c (ns/pair)", r->congestion_c, p->congestion_c_ns,
+                   "(one line each: Table 3 inter below is the paper's)");
+    const char *ml = p->n_table4_EE == 3      ? "(a copy, no polling: Table 4 E/E below)"
+                     : p->n_table3_intra == 3 ? "(a copy, no polling: Table 3 intra below)"
+                                              : "(a copy, not the paper's ping-pong)";
+    row_unlike("multi-line q (ns)", r->multiline_q, p->multiline_q_ns, ml);
+    row_unlike("multi-line o (ns/line)", r->multiline_o, p->multiline_o_ns, ml);
     points("contention threads:ns", r->contention, r->ncontention);
     if (r->ncongestion)
         points("congestion pairs:ns", r->congestion, r->ncongestion);
