@@ -125,7 +125,11 @@ static double paper_model(int table, const double *k, double x, int threads)
 /* One coefficient: simulated (paper, error). */
 static void coef(const char *name, double sim, const double *paper, int i, bool error)
 {
-    printf("  %s %7.1f", name, sim);
+    if (isnan(sim)) { /* not fitted (e.g. Eq 2 has no a): no figure */
+        printf("  %s %7s", name, "-");
+        error = false;
+    } else
+        printf("  %s %7.1f", name, sim);
     if (!paper)
         printf(" (     -)");
     else if (error && paper[i] != 0)

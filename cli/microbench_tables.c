@@ -72,6 +72,8 @@ void mb_fit_row(struct mb_row *row, bool inverse)
     }
     least_squares(x, y, row->n, inverse && row->n > 2 ? 3 : 2, c);
     memcpy(row->k, c, sizeof c);
+    if (!(inverse && row->n > 2))
+        row->k[2] = NAN; /* not fitted: no figure, not 0 */
 }
 
 void mb_fit_table3(struct mb_row *row, bool congestion)
@@ -85,6 +87,8 @@ void mb_fit_table3(struct mb_row *row, bool congestion)
     }
     least_squares(x, y, row->n, congestion ? 3 : 2, c);
     memcpy(row->k, c, sizeof c);
+    if (!congestion)
+        row->k[2] = NAN; /* one pair only: c is not fitted */
 }
 
 /* ------------------------------------------------------------ traces */
