@@ -109,13 +109,18 @@ int cli_stress(int argc, char **argv)
     struct stress_result r;
     int status = stress_run(mc, &o, &r);
     double wall = wall_now() - t0;
-    printf("stress %s (%s, %s, %d cores, %u x %u-way coherent cache), seed %llu\n", m.machine.name,
+    printf("stress %s (%s, %s, %d cores, %u x %u-way %s), seed %llu\n", m.machine.name,
            m.machine.protocol, m.machine.topology, p.cores, p.sets, p.ways,
+           m.memsys->coherent ? "coherent cache" : "private cache, no coherence",
            (unsigned long long)o.seed);
     printf("ops %llu  checks %llu  violations %llu  unexpected %llu  deadlock %s\n",
            (unsigned long long)r.ops, (unsigned long long)r.checks,
            (unsigned long long)r.violations, (unsigned long long)r.unexpected,
            r.deadlock ? "yes" : "no");
+    if (r.ops > o.ops) /* the SCC's lock: a holder finishes its sequence and releases */
+        printf("(%llu ops asked: the lock sequences under way at the last one ran to their "
+               "release)\n",
+               (unsigned long long)o.ops);
     printf("misses %llu  invalidations %llu  writebacks %llu  simulated %.0f ns  events %llu  "
            "wall %.2f s\n",
            (unsigned long long)r.misses, (unsigned long long)r.invalidations,
