@@ -134,6 +134,14 @@ static int check_run_args(const char *sub, bool explain, struct cli_run_args *a)
         return cli_usage_error(sub, "--per-iteration adds to the JSON: give --json FILE too");
     return 0;
 }
+/* The long name of option value c in longs (each of these has one). */
+static const char *long_name(const struct option *longs, int c)
+{
+    for (; longs->name; longs++)
+        if (longs->val == c)
+            return longs->name;
+    return "?";
+}
 
 int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a)
 {
@@ -166,11 +174,11 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
         if (bad)
             return bad;
         if (strchr("MNFUHID", c) && !explain)
-            return cli_usage_error(sub, "unknown option '%s' (an option of ccsim explain)",
-                                   argv[optind - 1]);
+            return cli_usage_error(sub, "unknown option '--%s' (an option of ccsim explain)",
+                                   long_name(longs, c));
         if (strchr("JLTWBPR", c) && explain)
-            return cli_usage_error(sub, "unknown option '%s' (an option of ccsim run)",
-                                   argv[optind - 1]);
+            return cli_usage_error(sub, "unknown option '--%s' (an option of ccsim run)",
+                                   long_name(longs, c));
         if ((bad = run_opt(sub, c, a)))
             return bad;
     }

@@ -69,6 +69,14 @@ START_TEST(test_option_errors)
     tu_ccsim(&r, "run -c teach-xbar %s", tu_dir());
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "it is a directory, not a trace file"), "%s", r.err);
+    /* the other subcommand's option is named, not its value */
+    tu_ccsim(&r, "explain -c teach-xbar %s --json x.json", LAB2);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "unknown option '--json' (an option of ccsim run)"), "%s", r.err);
+    tu_ccsim(&r, "run -c teach-xbar %s --line flag", LAB2);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "unknown option '--line' (an option of ccsim explain)"), "%s",
+                  r.err);
 }
 END_TEST
 
