@@ -43,6 +43,7 @@ struct cc_backend {
                        uint64_t *line);
     enum cc_line_kind (*line_kind)(const struct cc_system *s, uint64_t line);
     const char *(*home_state_of)(const struct cc_system *s, uint64_t line);
+    bool (*can_hold)(const struct cc_system *s, char state); /* NULL: every state */
 };
 
 /* A system run by `be` with the backend's own state (cc_destroy calls

@@ -187,6 +187,9 @@ void cc_evict_line(struct cc_system *s, uint64_t line);
  * keep their copies only where that is coherent (S beside other sharers);
  * otherwise every copy is evicted first. */
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state);
+/* Whether a cache can hold a line in state 'M', 'E' or 'S' (its protocol's
+ * table has rows for it: MSI has no E), so that a prime can put it there. */
+bool cc_can_hold(const struct cc_system *s, char state);
 /* The value of a word as the machine sees it now (for checks and reports). */
 uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word);
 

@@ -297,6 +297,15 @@ static const char *coh_home_state_of(const struct cc_system *s, uint64_t line)
     return home_state_name(s, d ? d->state : HS_I);
 }
 
+static bool coh_can_hold(const struct cc_system *s, char state)
+{
+    int st = state == 'M' ? CS_M : state == 'E' ? CS_E : CS_S;
+    for (int ev = 0; ev < CE_COUNT; ev++)
+        if (s->cache_cell[st][ev])
+            return true;
+    return false;
+}
+
 static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
     SIM_ASSERT(coh_line_quiet(s, line));
@@ -371,6 +380,7 @@ const struct cc_backend cc_coherent_backend = {
     .quiet = coh_quiet,
     .evict_line = coh_evict_line,
     .prime_line = coh_prime_line,
+    .can_hold = coh_can_hold,
     .home_state_of = coh_home_state_of,
 };
 
@@ -491,6 +501,11 @@ void cc_evict_line(struct cc_system *s, uint64_t line)
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
     s->be->prime_line(s, core, line, state);
+}
+
+bool cc_can_hold(const struct cc_system *s, char state)
+{
+    return !s->be->can_hold || s->be->can_hold(s, state);
 }
 
 void cc_drop_noncoherent(struct cc_system *s, int core)

@@ -69,6 +69,15 @@ START_TEST(test_option_errors)
     tu_ccsim(&r, "run -c teach-xbar %s", tu_dir());
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "it is a directory, not a trace file"), "%s", r.err);
+    /* a prime into a state the protocol lacks is the trace's error, at its line */
+    const char *pe = tu_write("pe.trace", "ccsim-trace 1\nthreads 1\nline x\nfor it 0..1 {\n"
+                                          "  all: sync\n  all: prime x E\n  all: read x\n"
+                                          "  all: mark d\n}\n");
+    tu_ccsim(&r, "run -c teach-xbar %s --set machine.protocol=msi", pe);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "pe.trace:6:3: thread 0: prime E: the machine's protocol has no E "
+                                "state"),
+                  "%s", r.err);
     /* the other subcommand's option is named, not its value */
     tu_ccsim(&r, "explain -c teach-xbar %s --json x.json", LAB2);
     ck_assert_int_eq(r.status, 2);

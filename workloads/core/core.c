@@ -637,6 +637,18 @@ static bool register_op_ok(struct thr *t)
     return true;
 }
 
+/* A prime puts a line in a state its protocol has (MSI has no E). */
+static bool prime_ok(struct thr *t)
+{
+    struct run *r = t->run;
+    char state = state_letter[t->op.state];
+    if (t->op.op != WL_OP_PRIME || cc_can_hold(r->m->cc, state))
+        return true;
+    fail(t, "prime %c: the machine's protocol has no %c state (its states: ccsim protocol NAME)",
+         state, state);
+    return false;
+}
+
 /* The evicts and primes that open an iteration (the ops right after its
  * sync) are the methodology's reset of the lines' states: they happen at
  * the sync's release, the machine quiet, before any thread leaves after its
@@ -654,7 +666,7 @@ static void run_resets(struct thr *t)
             return;
         t->fetched = false;
         t->op_start = sim_now(r->m->k);
-        if (!register_op_ok(t))
+        if (!register_op_ok(t) || !prime_ok(t))
             return;
         bool done = methodology(t);
         SIM_ASSERT(done); /* the machine is quiet at a release */
