@@ -679,7 +679,7 @@ static bool start_op(struct thr *t)
 {
     struct run *r = t->run;
     struct wl_op *op = &t->op;
-    if (!register_op_ok(t))
+    if (!register_op_ok(t) || !prime_ok(t))
         return false;
     switch (op->op) {
     case WL_OP_READ:
