@@ -619,7 +619,7 @@ static void lay_out(const struct text *t, const char *prefix, bool wide, bool de
     for (int i = 0; i < t->n; i++) {
         const char *sep = sep_before(t, i, detailed), *c = chunk_at(t, i);
         size_t need = strlen(sep) + strlen(c);
-        if (!wide && i > 0 && col + need >= NARRATE_WIDTH) { /* room for a ; */
+        if (!wide && i > 0 && col + need + 1 >= NARRATE_WIDTH) { /* room for a ; after it */
             /* the separator's punctuation ends the line, the chunk starts the next */
             fprintf(f, "%.*s\n%*s", sep[0] == ' ' ? 0 : 1, sep, (int)indent + 2, "");
             /* (a comma or semicolon ends the line; a space is dropped) */
@@ -717,6 +717,25 @@ void narrate_iteration(sim_time_t time, int64_t label, sim_time_t skew_ps, FILE 
     fputc('\n', f);
 }
 
+/* "    NAME           gloss", the gloss wrapped at spaces under
+ * NARRATE_WIDTH, continued under its first word. */
+static void legend_line(const char *name, const char *gloss, FILE *f)
+{
+    int indent = fprintf(f, "    %-14s ", name), col = indent;
+    const char *g = gloss;
+    while (*g) {
+        size_t word = strcspn(g, " ");
+        if (col > indent && col + (int)word + 1 >= NARRATE_WIDTH) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        }
+        col += fprintf(f, "%s%.*s", col > indent ? " " : "", (int)word, g);
+        g += word;
+        g += strspn(g, " ");
+    }
+    fputc('\n', f);
+}
+
 void narrate_legend_print(const struct narrate_ctx *n, FILE *f)
 {
     static const char *const kinds[] = {"state", "event", "message"};
@@ -732,7 +751,7 @@ void narrate_legend_print(const struct narrate_ctx *n, FILE *f)
             if (!any)
                 fprintf(f, "  %s:\n", titles[k]);
             any = true;
-            fprintf(f, "    %-14s %s\n", n->legend.name[i], n->legend.gloss[i]);
+            legend_line(n->legend.name[i], n->legend.gloss[i], f);
         }
     }
 }
