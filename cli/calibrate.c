@@ -431,19 +431,44 @@ static char *insert_in_section(const char *line, const char *key, const char *va
     return out;
 }
 
-/* Puts one fitted value into the lines: on its own line, or first in its
- * section when the file does not set it; false if neither can be done
- * (then the caller appends a new section). */
-static bool place_value(struct cfg_file *cf, const struct lines *l, char **edited,
-                        const struct cal_param *p, const char *value, const char *mark)
+/* Whether path's setting comes from the config file itself (not from a
+ * file it includes). */
+static bool set_here(const struct cal_problem *pb, struct cfg_file *cf, const char *path)
 {
-    const char *key = strchr(p->path, '.') + 1;
+    char src[1024];
+    return cfg_line(cf, path) > 0 && cfg_source(cf, path, src, sizeof src) &&
+           strcmp(src, pb->config) == 0;
+}
+
+/* The line (from 1) where the file's own text opens `SECTION = {` at the
+ * start of a line, or 0 (a merged section's line may be an included
+ * file's: the file's text says where its own is). */
+static int own_section_line(const struct lines *l, const char *section)
+{
+    size_t n = strlen(section);
+    for (int i = 0; i < l->n; i++) {
+        const char *p = l->line[i] + strspn(l->line[i], " \t");
+        if (strncmp(p, section, n) != 0)
+            continue;
+        p += n + strspn(p + n, " \t");
+        if ((*p == '=' || *p == ':') && p[1 + strspn(p + 1, " \t")] == '{')
+            return i + 1;
+    }
+    return 0;
+}
+
+/* Puts one value (path = value, then the note) into the file's lines: on
+ * the key's own line if the file sets it, else first in the file's own
+ * section; false if the file has neither (then the caller appends the
+ * section, which overrides an included file's key by key). */
+static bool place_value(const struct cal_problem *pb, struct cfg_file *cf, const struct lines *l,
+                        char **edited, const char *path, const char *value, const char *mark)
+{
+    const char *key = strchr(path, '.') + 1;
     char section[64];
-    snprintf(section, sizeof section, "%.*s", (int)(key - 1 - p->path), p->path);
-    int at = cfg_line(cf, p->path);
-    bool own = at > 0;
-    if (!own)
-        at = cfg_line(cf, section);
+    snprintf(section, sizeof section, "%.*s", (int)(key - 1 - path), path);
+    bool own = set_here(pb, cf, path);
+    int at = own ? cfg_line(cf, path) : own_section_line(l, section);
     if (at <= 0 || at > l->n)
         return false;
     const char *base = edited[at - 1] ? edited[at - 1] : l->line[at - 1];
@@ -456,53 +481,59 @@ static bool place_value(struct cfg_file *cf, const struct lines *l, char **edite
     return true;
 }
 
-/* A fitted value set in a file the config includes cannot be rewritten. */
-static bool in_config_itself(const struct cal_problem *pb, struct cfg_file *cf,
-                             const struct cal_param *p, struct sim_diag *d)
+/* Whether path is one of the fitted parameters (its fitted value wins
+ * over a --set of it). */
+static bool fitted(const struct cal_problem *pb, const char *path)
 {
-    char src[1024];
-    if (!cfg_source(cf, p->path, src, sizeof src) || strcmp(src, pb->config) == 0)
-        return true;
-    sim_diag_add(d, src, cfg_line(cf, p->path),
-                 "%s is set in this file, which %s includes: calibrate rewrites the config "
-                 "itself only (move the setting into it)",
-                 p->path, pb->config);
+    for (int i = 0; i < pb->nparams; i++)
+        if (strcmp(pb->params[i].path, path) == 0)
+            return true;
     return false;
 }
 
+/* One value into the lines, or into a new section at the end (extra). */
+static void put(const struct cal_problem *pb, struct cfg_file *cf, const struct lines *l,
+                char **edited, const char *path, const char *value, const char *mark,
+                char (*extra)[1400], int *nextra)
+{
+    if (place_value(pb, cf, l, edited, path, value, mark))
+        return;
+    const char *key = strchr(path, '.') + 1;
+    snprintf(extra[(*nextra)++], sizeof extra[0], "%.*s = { %s = %s; };  %s", (int)(key - 1 - path),
+             path, key, value, mark);
+}
+
 /* Writes the config with every fitted value in place (a key the file does
- * not set goes into its section, or a new section at the end). */
-static bool emit(const struct cal_problem *pb, struct cfg_file *cf, const struct lines *l, FILE *f,
-                 struct sim_diag *d)
+ * not set goes into its section, or a new section at the end), and every
+ * --set the measurements used, so that the file gives the figures printed. */
+static void emit(const struct cal_problem *pb, struct cfg_file *cf, const struct lines *l, FILE *f)
 {
     char **edited = sim_xcalloc((size_t)l->n + 1, sizeof *edited);
-    char extra[CAL_MAX_PARAMS][1400];
+    char extra[CAL_MAX_PARAMS + CAL_MAX_SETS][1400];
     int nextra = 0;
-    bool ok = true;
-    for (int i = 0; i < pb->nparams && ok; i++) {
+    for (int i = 0; i < pb->nparams; i++) {
         const struct cal_param *p = &pb->params[i];
         char value[64], mark[1200];
         format_value(p, p->value, value, sizeof value);
         note(pb, p, mark, sizeof mark);
-        ok = in_config_itself(pb, cf, p, d);
-        if (ok && !place_value(cf, l, edited, p, value, mark)) {
-            const char *key = strchr(p->path, '.') + 1;
-            snprintf(extra[nextra++], sizeof extra[0], "%.*s = { %s = %s; };  %s",
-                     (int)(key - 1 - p->path), p->path, key, value, mark);
-        }
+        put(pb, cf, l, edited, p->path, value, mark, extra, &nextra);
     }
-    if (!ok)
-        goto free_edited;
+    for (size_t i = 0; i < pb->nsets; i++) {
+        char path[64];
+        size_t n = strcspn(pb->sets[i], "=");
+        snprintf(path, sizeof path, "%.*s", (int)n, pb->sets[i]);
+        if (strchr(path, '.') && !fitted(pb, path))
+            put(pb, cf, l, edited, path, pb->sets[i] + n + (pb->sets[i][n] == '='),
+                "# --set of ccsim calibrate (its measurements used it)", extra, &nextra);
+    }
     fprintf(f, "# Fitted by ccsim calibrate to %s (%s).\n", pb->targets.path, pb->targets.source);
     for (int i = 0; i < l->n; i++)
         fprintf(f, "%s\n", edited[i] ? edited[i] : l->line[i]);
     for (int i = 0; i < nextra; i++)
         fprintf(f, "%s\n", extra[i]);
-free_edited:
     for (int i = 0; i < l->n; i++)
         free(edited[i]);
     free(edited);
-    return ok;
 }
 
 bool cal_write_config(const struct cal_problem *pb, const char *out, struct sim_diag *d)
@@ -516,8 +547,8 @@ bool cal_write_config(const struct cal_problem *pb, const char *out, struct sim_
     if (!f)
         sim_diag_add(d, out, 0, "cannot write the fitted config");
     else {
-        ok = emit(pb, cf, &l, f, d);
-        ok &= fclose(f) == 0;
+        emit(pb, cf, &l, f);
+        ok = fclose(f) == 0;
     }
     cfg_close(cf);
     free(l.text);

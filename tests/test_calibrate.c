@@ -104,6 +104,34 @@ START_TEST(test_absent_key_goes_into_its_section)
 }
 END_TEST
 
+/* A config that includes another: a key set only in the included file,
+ * or a section only it has, is written as an override section into the
+ * config itself (never onto a line of the wrong file); every --set the
+ * measurements used is written too, so the file gives the figures printed. */
+START_TEST(test_include_and_set_written)
+{
+    char base[512], start[512], targets[512], out[512], text[1024];
+    snprintf(base, sizeof base, "%s", tu_write("base3.cfg", machine_text("base", 1, 5.0)));
+    snprintf(text, sizeof text, "@include \"%s\"\nmachine = { name = \"inc\"; };\n", base);
+    snprintf(start, sizeof start, "%s", tu_write("inc3.cfg", text));
+    snprintf(targets, sizeof targets, "%s",
+             tu_write("t3.cfg", "targets = { source = \"a test\"; R_R_ns = 60.0; };\n"));
+    snprintf(out, sizeof out, "%s/fitted3.cfg", tu_dir());
+    tu_ccsim(&r,
+             "calibrate -c %s --targets %s --params core.snoop_cycles -o %s --max-evals 12 "
+             "--set home.lookup_cycles=9",
+             start, targets, out);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    struct machine_cfg m;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(machine_load(&m, out, NULL, 0, &d), "%s", d.text);
+    ck_assert_int_gt(m.core.snoop_cycles, 0);
+    ck_assert_int_eq(m.home.lookup_cycles, 9);
+    ck_assert_int_eq(m.home.occupancy_cycles, 1); /* the included file's, kept */
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
     const char *start = tu_write("s3.cfg", machine_text("start", 1, 5.0));
@@ -180,6 +208,7 @@ int main(void)
     TCase *tc = tcase_create("calibrate");
     tcase_add_test(tc, test_recovers_known_parameters);
     tcase_add_test(tc, test_absent_key_goes_into_its_section);
+    tcase_add_test(tc, test_include_and_set_written);
     tcase_add_test(tc, test_bad_input);
     tcase_add_test(tc, test_shipped_targets);
     tcase_add_test(tc, test_table_targets);
