@@ -430,6 +430,18 @@ START_TEST(test_cli_mpi_shm)
 }
 END_TEST
 
+/* A model the config lacks figures for is "no model", never priced with
+ * zeros: SNB's model section has no contention b, c (Eq 26's T_C). */
+START_TEST(test_cli_missing_figures_no_model)
+{
+    tu_ccsim(&r, "validate -c snb-e5-2660 --params paper -w m2o-tree --threads 4 -i 4");
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "no model: no contention figures (b, c of Eq 2)") &&
+                      strstr(r.out, "0 of 0 points in band"),
+                  "%s", r.out);
+}
+END_TEST
+
 START_TEST(test_cli_errors)
 {
     tu_ccsim(&r, "validate -c teach-xbar -w barrier-central");
@@ -520,6 +532,7 @@ int main(void)
     suite_add_tcase(s, tc);
     TCase *cli = tcase_create("cli");
     tcase_add_test(cli, test_cli_teach_xbar);
+    tcase_add_test(cli, test_cli_missing_figures_no_model);
     tcase_add_test(cli, test_cli_errors);
     tcase_add_test(cli, test_cli_plot);
     tcase_add_test(cli, test_cli_mpi_shm);

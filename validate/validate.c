@@ -168,6 +168,10 @@ static bool tree_model(const struct val_algo *a, int threads, int s, int q,
         *out = val_bcast_multiline(p, a->shape, threads, a->m, vm->phi);
         return true;
     }
+    if (a->kind == VAL_NTREE && !(p->b != 0 || p->c > 0)) {
+        *why = "no contention figures (b, c of Eq 2) for Eq 26's T_C(k)";
+        return false;
+    }
     if (a->kind == VAL_NTREE)
         *out = val_ntree(p, threads, a->m);
     else if (a->kind == VAL_BCAST_TREE)
