@@ -339,11 +339,14 @@ static void print_header(const struct val_args *a, const struct machine_cfg *m,
         else
             printf("  %s -", names[i]);
     printf("\n");
+    if (strcmp(a->params, "fitted") == 0)
+        printf("(fitted: ccsim microbench's figures, b by Eq 2's definition R_L + R_R - c, not "
+               "its least-squares b)\n");
     if (!table)
         return;
     printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "
            "T_min > T_max); error = (median - T_min) / T_min;\nmin, max: whether the simulated "
-           "min >= T_min (1 - tol) and the simulated max <= T_max (1 + tol)\n");
+           "min >= T_min (1 - tol) and the simulated max <= T_max (1 + tol), swapped alike\n");
     printf("%-26s %7s %9s %9s %9s %9s %9s %7s %8s %4s %4s\n", "algorithm (times in ns)", "threads",
            "sim min", "median", "max", "T_min", "T_max", "in band", "error", "min", "max");
 }

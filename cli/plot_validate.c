@@ -33,7 +33,8 @@ static void put_num(FILE *f, double v)
 
 static void write_data(FILE *f, const struct plot_band_point *pts, int n)
 {
-    fprintf(f, "# threads T_min T_max sim_min sim_median sim_max (ns)\n");
+    fprintf(f, "# threads band_low band_high sim_min sim_median sim_max (ns; the band: T_min and "
+               "T_max, the lower first)\n");
     for (int i = 0; i < n; i++) {
         fprintf(f, "%d", pts[i].threads);
         put_num(f, pts[i].modelled ? fmin(pts[i].tmin, pts[i].tmax) : NAN);
