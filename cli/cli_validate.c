@@ -431,12 +431,12 @@ static bool write_json(const struct val_args *a, const struct machine_cfg *m,
 static int run_all(const struct val_args *a, const struct val_machine *vm,
                    const struct val_params *p, struct val_row *rows, int *n)
 {
-    int max_threads = vm->cores * 4;
+    /* thread counts were checked against the machine when read */
     for (int k = 0; k < val_nalgos; k++) {
         if (!selected(a, &val_algos[k]))
             continue;
         for (int t = 0; t < a->nthreads; t++) {
-            if (a->threads[t] > max_threads || !val_runs(&val_algos[k], a->threads[t]))
+            if (!val_runs(&val_algos[k], a->threads[t]))
                 continue;
             struct val_row *r = &rows[*n];
             *r = (struct val_row){.algo = &val_algos[k], .threads = a->threads[t]};
@@ -650,6 +650,14 @@ int cli_validate(int argc, char **argv)
     if (a.json && strcmp(a.json, "-") == 0)
         cli_json_stdout();
     a.threads_given = a.nthreads > 0;
+    long long cap = m.machine.cores * m.machine.threads_per_core;
+    for (int i = 0; i < a.nthreads; i++)
+        if (a.threads[i] > cap)
+            return cli_usage_error("validate",
+                                   "--threads %d: %s runs at most %lld threads (%lld cores x %lld "
+                                   "hardware thread(s))",
+                                   a.threads[i], m.machine.name, cap, (long long)m.machine.cores,
+                                   (long long)m.machine.threads_per_core);
     if (a.nthreads == 0)
         default_threads(&a, vm.cores);
     struct val_params p;

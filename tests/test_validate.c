@@ -453,6 +453,10 @@ START_TEST(test_cli_errors)
     ck_assert_int_eq(r.status, 2); /* teach-xbar has no model section */
     tu_ccsim(&r, "validate -w m2o");
     ck_assert_int_eq(r.status, 2);
+    /* a thread count the machine cannot run is refused, not dropped in silence */
+    tu_ccsim(&r, "validate -c teach-xbar -w m2o --threads 32");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--threads 32: teach-xbar runs at most 4 threads"), "%s", r.err);
     tu_ccsim(&r, "validate --help");
     ck_assert_int_eq(r.status, 0);
     ck_assert_msg(strstr(r.out, "--params paper") != NULL, "%s", r.out);
