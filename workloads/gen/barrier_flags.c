@@ -387,7 +387,10 @@ static void ebf_butterfly(struct gen *g, const struct ebf *e, const struct paylo
             peer[e->master[i]] = e->master[i ^ (1 << s)];
         snprintf(dst, sizeof dst, "step%d[@]", s);
         snprintf(own, sizeof own, "step%d[t]", s);
-        gen_note(g, "butterfly step %d: masters %d apart (in groups)", s, 1 << s);
+        if (e->nm)
+            gen_note(g, "butterfly step %d: the groups' masters (groups %d apart)", s, 1 << s);
+        else
+            gen_note(g, "butterfly step %d: partners %d apart", s, 1 << s);
         send(g, pl, &to, dst, "it+1");
         receive(g, pl, &masters, own, "it+1", true);
     }
@@ -480,9 +483,13 @@ static bool ebf_emit(struct gen *g, int values, bool separate)
         separate_decl(g);
     else
         frame_decl(g, &vals);
-    gen_line(g, "flag", g->n, "flag[t]: 2it+1 once t arrived at its master, 2it+2 released");
+    gen_line(g, "flag", g->n,
+             e.nmem ? "flag[t]: 2it+1 once t arrived at its master, 2it+2 released"
+                    : "flag[t]: a pair's flag; no thread has a mate here, so none is used");
     for (int s = 0; s < e.steps; s++)
-        gen_line(g, steps[s], g->n, "step line of each master, written by its partner");
+        gen_line(g, steps[s], g->n,
+                 e.nmem ? "step line of each master, written by its partner"
+                        : "step line of each thread, written by its partner");
     if (separate)
         separate_open(g, values, names, 1 + e.steps);
     else

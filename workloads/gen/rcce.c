@@ -273,7 +273,10 @@ static bool rcce_init(struct gen *g, struct rcce *x, bool blocks)
 }
 
 /* The MPB declarations: sent, ready, the comm buffer (and more, after). */
-static void rcce_decls(struct rcce *x)
+/* The flag lines and the comm buffers (`data`: whether the trace moves any
+ * data through them; RCCE's barrier keeps their place in the MPB but uses
+ * none). */
+static void rcce_decls(struct rcce *x, bool data)
 {
     struct gen *g = x->g;
     char d[128];
@@ -282,7 +285,8 @@ static void rcce_decls(struct rcce *x)
     gb_printf(&g->out, "%-24s # ready[c*n+r]: in c's MPB, r has taken c's message\n",
               "line ready n*n mpb=each");
     snprintf(d, sizeof d, "line cbuf n*%ld mpb=each", x->B);
-    gb_printf(&g->out, "%-24s # cbuf[c*B..]: c's comm buffer, B = %ld lines\n", d, x->B);
+    gb_printf(&g->out, "%-24s # cbuf[c*B..]: c's comm buffer, B = %ld lines%s\n", d, x->B,
+              data ? "" : " (kept in its MPB place; the barrier sends no data through it)");
 }
 
 /* Element counts of block j: the split's (blocks of one vector over the
@@ -513,7 +517,7 @@ static bool scc_allreduce(struct gen *g, bool reduce_only, bool scatter_only)
     if (!rcce_init(g, &x, true))
         return false;
     x.rounds = 3 * x.n;
-    rcce_decls(&x);
+    rcce_decls(&x, true);
     private_decls(&x, x.n, true);
     gen_iter_open(g);
     fill_vector(&x, "all", "vec", x.n, true);
@@ -571,7 +575,7 @@ bool gen_emit_scc_bcast(struct gen *g)
     if (!rcce_init(g, &x, true))
         return false;
     x.rounds = 2 * x.n;
-    rcce_decls(&x);
+    rcce_decls(&x, true);
     private_decls(&x, x.n, false);
     gen_iter_open(g);
     fill_vector(&x, "0", "vec", x.n, true);
@@ -608,7 +612,7 @@ bool gen_emit_scc_allgather(struct gen *g)
     if (!rcce_init(g, &x, false))
         return false;
     x.rounds = x.n;
-    rcce_decls(&x);
+    rcce_decls(&x, true);
     private_decls(&x, 1, false);
     gen_iter_open(g);
     fill_vector(&x, "all", "vec", 1, false);
@@ -637,7 +641,7 @@ bool gen_emit_scc_alltoall(struct gen *g)
     if (!rcce_init(g, &x, false))
         return false;
     x.rounds = x.n;
-    rcce_decls(&x);
+    rcce_decls(&x, true);
     private_decls(&x, x.n, false);
     gen_iter_open(g);
     fill_vector(&x, "all", "vec", x.n, false);
@@ -695,7 +699,7 @@ bool gen_emit_scc_barrier(struct gen *g)
     if (!ok)
         return false;
     x.rounds = 1;
-    rcce_decls(&x);
+    rcce_decls(&x, false);
     gb_printf(&g->out, "%-24s # arrive[t]: it+1 once t entered (in t's MPB)\n",
               "line arrive n mpb=each");
     gen_iter_open(g);

@@ -368,7 +368,9 @@ static const struct gen_param par_scc_reduce[] = {
                p_variant),
 };
 static const struct gen_param par_scc_barrier[] = {
-    {"request", "auto", "cycles of software a flag write or wait costs (auto: 200)",
+    {"request", "auto",
+     "cycles of software (RCCE's call) each thread spends once: a thread before it signals "
+     "thread 0, thread 0 before its waits (auto: 200)",
      "auto or an integer 0..1000000", .parse = p_request},
 };
 
