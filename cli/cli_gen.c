@@ -9,6 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The trace, its "# ccsim gen ..." line completed with the -c and --set
+ * that shaped it (line size, pinning), so that the line rebuilds it. */
+static void print_trace(const char *text, const char *config, const char *const *sets, size_t nsets)
+{
+    const char *head = strstr(text, "\n# ccsim gen ");
+    if (!config || !head) {
+        fputs(text, stdout);
+        return;
+    }
+    const char *end = strchr(head + 1, '\n');
+    end = end ? end : head + strlen(head);
+    fwrite(text, 1, (size_t)(end - text), stdout);
+    printf(" -c %s", config);
+    for (size_t i = 0; i < nsets; i++) /* quoted for a shell where it needs it */
+        printf(strpbrk(sets[i], " \"$\\") ? " --set '%s'" : " --set %s", sets[i]);
+    fputs(end, stdout);
+}
+
 int cli_gen(int argc, char **argv)
 {
     static const struct option longs[] = {{"threads", required_argument, NULL, 't'},
@@ -57,7 +75,7 @@ int cli_gen(int argc, char **argv)
         sim_diag_print(&d);
         return SIM_EXIT_INPUT;
     }
-    fputs(text, stdout);
+    print_trace(text, config, sets, nsets);
     free(text);
     return SIM_EXIT_OK;
 }

@@ -223,6 +223,10 @@ START_TEST(test_gen_output_runs)
 {
     tu_ccsim(&r, "gen bcast-tree:shape=binomial -t 5 -i 7 -c snb-e5-2660");
     ck_assert_msg(r.status == 0, "%s", r.err);
+    /* the header line rebuilds the trace: the machine that shaped it is in it */
+    ck_assert_msg(
+        strstr(r.out, "\n# ccsim gen bcast-tree:shape=binomial -t 5 -i 7 -c snb-e5-2660\n"), "%s",
+        r.out);
     const char *trace = tu_write("b.trace", r.out);
     tu_ccsim(&r, "run -c snb-e5-2660 %s --check", trace);
     ck_assert_msg(r.status == 0, "%s", r.err);
