@@ -359,8 +359,8 @@ bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t 
     char *end;
     errno = 0;
     if (!text || !*text || *text == '-') {
-        cli_usage_error(sub, "%s needs a number from %llu to %llu", opt, (unsigned long long)lo,
-                        (unsigned long long)hi);
+        cli_usage_error(sub, "%s needs a whole number from %llu to %llu", opt,
+                        (unsigned long long)lo, (unsigned long long)hi);
         return false;
     }
     unsigned long long v = strtoull(text, &end, 10);
@@ -373,7 +373,7 @@ bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t 
         mul = 1000000000, end++;
     if (errno || *end || end == text || (mul > 1 && v > UINT64_MAX / mul) || v * mul < lo ||
         v * mul > hi) {
-        cli_usage_error(sub, "%s '%s' is not a number from %llu to %llu", opt, text,
+        cli_usage_error(sub, "%s '%s' is not a whole number from %llu to %llu", opt, text,
                         (unsigned long long)lo, (unsigned long long)hi);
         return false;
     }
