@@ -181,7 +181,8 @@ static int check_gens(const struct val_args *a)
                                    "no model for '%s' (modelled: pingpong, m2o, o2m, "
                                    "barrier-dissemination, barrier-multim, barrier-pairwise, "
                                    "barrier-socketroot, m2o-tree, o2m-tree, bcast-tree, "
-                                   "bcast-multiline, reduce-tree, reduce-binomial; see --help)",
+                                   "bcast-multiline, reduce-tree, reduce-binomial, mpi-shm; see "
+                                   "--help)",
                                    a->gens[i]);
     }
     return 0;
