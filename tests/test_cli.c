@@ -41,7 +41,7 @@ START_TEST(test_usage_errors_exit_2)
     ck_assert_msg(strstr(r.err, "needs a value") != NULL, "%s", r.err);
     tu_ccsim(&r, "bench engine --pending lots");
     ck_assert_int_eq(r.status, 2);
-    ck_assert(strstr(r.err, "--pending 'lots' is not a number") != NULL);
+    ck_assert(strstr(r.err, "--pending 'lots' is not a whole number") != NULL);
     tu_ccsim(&r, "bench engine --colour red");
     ck_assert_int_eq(r.status, 2);
     ck_assert(strstr(r.err, "unknown option '--colour'") != NULL);
