@@ -106,6 +106,20 @@ START_TEST(test_miss_after_full_set)
 }
 END_TEST
 
+/* Home queueing is the wait for the messages before it, not the wait for
+ * the home's clock edge: one thread's misses on the KNC (whose messages
+ * arrive off the edges, with its 1 ns jitter) queue for nothing. */
+START_TEST(test_home_queue_no_edge_wait)
+{
+    const char *one = tu_write("one.trace", "ccsim-trace 1\nthreads 1\nline a\nfor it 0..9 {\n"
+                                            "  all: sync\n  all: evict a\n  all: read a\n"
+                                            "  all: mark d\n}\n");
+    tu_ccsim(&r, "run -c knc-5110p %s", one);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "home queueing 0.0 ns"), "%s", r.out);
+}
+END_TEST
+
 /* Per-thread latency in every JSON; every iteration's with --per-iteration. */
 START_TEST(test_per_thread_and_iteration_latency)
 {
@@ -219,6 +233,7 @@ static Suite *counters_suite(void)
     tcase_add_test(tc, test_n_writers_refetch_and_retry);
     tcase_add_test(tc, test_line_busy);
     tcase_add_test(tc, test_miss_after_full_set);
+    tcase_add_test(tc, test_home_queue_no_edge_wait);
     tcase_add_test(tc, test_per_thread_and_iteration_latency);
     tcase_add_test(tc, test_mean_within_min_max);
     tcase_add_test(tc, test_sweep_queueing_columns);
