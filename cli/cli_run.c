@@ -384,7 +384,9 @@ static struct trace_out *open_trace(const struct cli_run_args *a, struct cli_ses
     *failed = false;
     if (!a->trace_out)
         return NULL;
-    struct trace_out_opts to = {a->trace_out, a->trace_from, a->trace_to, a->trace_max_bytes};
+    struct trace_out_opts to = {a->trace_out, a->trace_from, a->trace_to, a->trace_max_bytes,
+                                cc_place_count(ss->mc->cc, CC_LINE_MPB) > 0 ? ss->mc->params.homes
+                                                                            : 0};
     struct trace_out *t = trace_out_open(&to, ss->p, &ss->w);
     if (t)
         trace_out_attach(t, o);

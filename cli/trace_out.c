@@ -133,9 +133,9 @@ static void ev_end(struct trace_out *t)
     t->full = true;
     fprintf(stderr,
             "ccsim run: --trace-out %s: the trace reached its cap of %" PRIu64
-            " bytes at %.3f ns simulated; later events are not written (raise "
-            "--trace-max-bytes); the run goes on\n",
-            t->o.path, t->o.max_bytes, (double)e->ts / SIM_PS_PER_NS);
+            " bytes at %.3f ns simulated; nothing recorded after that is written, spans still "
+            "open then included (raise --trace-max-bytes); the run goes on\n",
+            t->o.path, t->o.max_bytes, (double)sim_now(t->w->k) / SIM_PS_PER_NS);
 }
 
 static void ev_head(struct trace_out *t, const char *ph, const char *cat, const char *name, int pid,
@@ -165,6 +165,8 @@ static void span(struct trace_out *t, int pid, int tid, const char *cat, const c
 
 static void meta_name(struct trace_out *t, const char *what, int pid, int tid, const char *name)
 {
+    if (t->full) /* past the cap: no event of this track will be written */
+        return;
     sb_printf(&t->meta,
               "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", what, pid,
               tid);
@@ -240,8 +242,10 @@ static struct track *track_get(struct trace_out *t, int64_t line, int node)
     int cpc = t->w->cores_per_cache > 1 ? t->w->cores_per_cache : 1, caches = t->w->cores / cpc;
     if (node < caches)
         snprintf(name, sizeof name, "%s %d", cpc > 1 ? "cache" : "core", node);
+    else if (t->o.tiles && node - caches >= t->o.tiles)
+        snprintf(name, sizeof name, "mc %d", node - caches - t->o.tiles);
     else
-        snprintf(name, sizeof name, "home %d", node - caches);
+        snprintf(name, sizeof name, "%s %d", t->o.tiles ? "tile" : "home", node - caches);
     meta_name(t, "thread_name", line_pid(line), node, name);
     return tr;
 }
@@ -328,6 +332,10 @@ static void on_step(void *ctx, const struct cc_step *st)
     if (!v || st->node < 0 || (unsigned)st->node >= NODE_KEYS)
         return; /* not a line of the trace */
     int64_t line = (int64_t)v - 1;
+    if (strcmp(st->from, "-") == 0) { /* a server with no state (the SCC's): messages only */
+        message_flow(t, line, st);
+        return;
+    }
     if (st->home)
         t->home_node[line] = st->node;
     struct track *tr = track_get(t, line, st->node);
@@ -434,6 +442,8 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
             set_state(t, tr, state, now, true);
     }
     const char *home = cc_home_state_of(t->w->cc, line);
+    if (t->home_node[index] < 0) /* no home step yet: the reset may be its first state */
+        t->home_node[index] = cc_home_node_of(t->w->cc, line);
     if (home && t->home_node[index] >= 0) {
         struct track *tr = track_get(t, index, t->home_node[index]);
         if (!tr->state || strcmp(tr->state, home) != 0)

@@ -4,12 +4,14 @@
  *
  * What is written (times in microseconds, as floats, picosecond exact):
  *  - process 1 "threads": one track per simulated thread ("thread T (core
- *    C)") with each operation as a complete event ("ph":"X", cat "op", the
+ *    C.H)", H its hardware thread) with each operation as a complete event ("ph":"X", cat "op", the
  *    op's name: read, write, add, wait, copy, sync, ...; args name the line);
  *  - one process per line, named as the trace names it ("line flag"), with
- *    one track per cache or home that touches it ("core C", "home H"): the
- *    line's state there over time, one "X" span per state (state I is not
- *    drawn), and a counter "copies" ("ph":"C": caches holding a valid copy);
+ *    one track per cache or home that touches it ("core C" or "cache C",
+ *    "home H"; on the SCC "tile T" and "mc M"): the line's state there over
+ *    time, one "X" span per state (state I is not drawn; the SCC's tiles and
+ *    controllers have none, only messages; a reset's state shows from the
+ *    reset on), and a counter "copies" ("ph":"C": caches holding a valid copy);
  *  - message flows ("ph":"s" then "ph":"f", same "id", "bp":"e"), one per
  *    message, named as the protocol tables name it (GetS, GetX, Fwd_GetX,
  *    Data_M, Inv_Ack, Unblock, ...; the start's args "means" glosses it):
@@ -36,6 +38,8 @@ struct trace_out_opts {
     const char *path;
     sim_time_t from, to; /* the window, ps; to = UINT64_MAX: to the end */
     uint64_t max_bytes;  /* cap on the events written */
+    int tiles;           /* the SCC: the nodes after the caches are tiles, then memory
+                            controllers (else homes); 0 elsewhere */
 };
 
 struct trace_out;

@@ -43,7 +43,8 @@ struct cc_backend {
                        uint64_t *line);
     enum cc_line_kind (*line_kind)(const struct cc_system *s, uint64_t line);
     const char *(*home_state_of)(const struct cc_system *s, uint64_t line);
-    bool (*can_hold)(const struct cc_system *s, char state); /* NULL: every state */
+    int (*home_node_of)(const struct cc_system *s, uint64_t line); /* NULL: no such home */
+    bool (*can_hold)(const struct cc_system *s, char state);       /* NULL: every state */
 };
 
 /* A system run by `be` with the backend's own state (cc_destroy calls

@@ -206,6 +206,9 @@ bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned 
 /* The state letter of line in core's cache ('I', 'S', 'E', 'M', 'O', 'F',
  * or 'T' when in a transient state). */
 char cc_state_of(const struct cc_system *s, int core, uint64_t line);
+/* The node of line's home (the node its home rows' steps name), or -1 on a
+ * machine whose homes are no table's (the SCC). */
+int cc_home_node_of(const struct cc_system *s, uint64_t line);
 /* The state of line at its home by the tables' name ("EM", "SF", ...; "I"
  * for a line the home has no entry for), or NULL on a memory system
  * without a directory state. */

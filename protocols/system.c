@@ -381,6 +381,7 @@ const struct cc_backend cc_coherent_backend = {
     .evict_line = coh_evict_line,
     .prime_line = coh_prime_line,
     .can_hold = coh_can_hold,
+    .home_node_of = cc_home_node,
     .home_state_of = coh_home_state_of,
 };
 
@@ -455,6 +456,11 @@ void cc_print_outstanding(const struct cc_system *s, FILE *f)
 char cc_state_of(const struct cc_system *s, int core, uint64_t line)
 {
     return s->be->state_of(s, core, line);
+}
+
+int cc_home_node_of(const struct cc_system *s, uint64_t line)
+{
+    return s->be->home_node_of ? s->be->home_node_of(s, line) : -1;
 }
 
 const char *cc_home_state_of(const struct cc_system *s, uint64_t line)

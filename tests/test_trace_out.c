@@ -307,6 +307,60 @@ START_TEST(test_trace_reset_ends_copies)
 }
 END_TEST
 
+/* A reset sets the home's state too: pingpong's prime of recv1 at 90 ns
+ * puts its home in EM, which the home's track shows from then on (it
+ * began only at the home's first step, at 107 ns, with no length). */
+START_TEST(test_trace_reset_sets_home)
+{
+    const char *path = trace_path("home.json");
+    tu_ccsim(&r, "run -c teach-xbar -w pingpong -t 2 -i 2 --trace-out %s", path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    const char *key = "{\"ph\":\"X\",\"cat\":\"state\",\"name\":\"EM\"";
+    bool from_prime = false, empty = false;
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        struct event e;
+        ck_assert(parse_event(p, strchr(p, '\n'), &e));
+        from_prime |= fabs(e.ts - 0.090) < 1e-9 && e.dur > 0.01;
+        empty |= e.dur == 0 && fabs(e.ts - 0.107) < 1e-9;
+    }
+    ck_assert_msg(from_prime && !empty, "%s", text);
+    free(text);
+}
+END_TEST
+
+/* The cap bounds the events whatever the number of tracks: past it no
+ * track's name is written either (a 2000-byte cap wrote 1.9 MB of names). */
+START_TEST(test_trace_cap_many_tracks)
+{
+    const char *path = trace_path("cap.json");
+    tu_ccsim(&r,
+             "run -c knc-5110p -w bcast-multiline:lines=128 -t 60 -i 2 --trace-out %s "
+             "--trace-max-bytes 2000",
+             path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    ck_assert_msg(strlen(text) < 10000, "%zu bytes", strlen(text)); /* 2000 + 60 threads' names */
+    free(text);
+}
+END_TEST
+
+/* The SCC's nodes after the cores are tiles, then memory controllers, as
+ * explain names them; its servers have no state, so no state bar. */
+START_TEST(test_trace_scc_names)
+{
+    const char *path = trace_path("scc.json");
+    tu_ccsim(&r, "run -c scc -w scc-bcast -t 4 -i 1 --trace-out %s", path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    ck_assert_msg(strstr(text, "\"name\":\"mc 0\"") && strstr(text, "\"name\":\"tile 0\"") &&
+                      !strstr(text, "\"name\":\"home ") &&
+                      !strstr(text, "\"cat\":\"state\",\"name\":\"-\""),
+                  "names or state bars wrong");
+    free(text);
+}
+END_TEST
+
 START_TEST(test_trace_window)
 {
     struct summary all = run_traced("");
@@ -389,6 +443,9 @@ static Suite *trace_out_suite(void)
     tcase_add_test(tc, test_json_checker_itself);
     tcase_add_test(tc, test_event_parser_itself);
     tcase_add_test(tc, test_trace_whole_run);
+    tcase_add_test(tc, test_trace_reset_sets_home);
+    tcase_add_test(tc, test_trace_cap_many_tracks);
+    tcase_add_test(tc, test_trace_scc_names);
     tcase_add_test(tc, test_trace_window);
     tcase_add_test(tc, test_trace_reset_ends_copies);
     tcase_add_test(tc, test_trace_size_cap);
