@@ -21,7 +21,7 @@
     X(M, "modified")                                                                               \
     X(O, "owned: dirty and shared, answers requests")                                              \
     X(F, "forward: the shared copy that answers requests")                                         \
-    X(IS_D, "I to S/E/F, waiting for data")                                                        \
+    X(IS_D, "I to a readable state, waiting for data")                                             \
     X(IM_D, "I to M, waiting for data")                                                            \
     X(SM_D, "S to M, waiting for a grant (or data if the copy was invalidated)")                   \
     X(FM_D, "F to M, waiting for a grant")                                                         \
@@ -55,7 +55,7 @@
     X(I, "no cached copy; memory is up to date")                                                   \
     X(S, "sharers; memory is up to date")                                                          \
     X(SF, "sharers, one of them the forwarder; memory is up to date")                              \
-    X(EM, "one owner in E or M")                                                                   \
+    X(EM, "one owner, with the only copy")                                                         \
     X(O, "an owner in O, maybe sharers; memory is stale")                                          \
     X(GOLS, "sharers of a dirty line, no owner; memory is stale")                                  \
     X(IE_M, "GetS on I: reading memory, then E")                                                   \
@@ -84,7 +84,7 @@
 #define CC_HOME_EVENTS(X)                                                                          \
     X(GetS, "a core asks to read")                                                                 \
     X(GetX, "a core that holds nothing asks to write")                                             \
-    X(Upgrade, "a core that holds a copy asks to write")                                           \
+    X(Upgrade, "a core the directory lists as holding a copy asks to write")                       \
     X(PutS, "a sharer evicts; others still hold the line")                                         \
     X(PutS_Last, "the last sharer evicts")                                                         \
     X(PutF, "the forwarder evicts; other sharers remain")                                          \
@@ -415,7 +415,7 @@ struct cc_system {
     X(send_getx, "ask the home for a copy to write", "to_home(M_GETX, c, l, c, false, 0, false);") \
     X(send_upgrade, "ask the home for permission to write the copy held",                          \
       "to_home(M_GETX, c, l, c, false, 0, false);")                                                \
-    X(send_upgrade_data, "ask to write, writing the Owned line back (owned_write_writeback)",      \
+    X(send_upgrade_data, "ask to write; with owned_write_writeback the Owned line goes along",     \
       "to_home(M_GETX, c, l, c, owned_write_writeback, cl.v, false);")                             \
     X(send_puts, "tell the home this shared copy leaves",                                          \
       "to_home(M_PUTS, c, l, c, PUTS_CARRY_DATA, cl.v, false);")                                   \
@@ -460,14 +460,15 @@ struct cc_system {
     X(read_memory, "read the line from memory (one answer awaited)",                               \
       "await_answers(l, 1); d.mem_reads := d.mem_reads + 1;")                                      \
     X(write_memory, "write the message's data to memory", "if m.data then d.mem := m.v; endif;")   \
-    X(write_memory_wait, "write the request's data to memory and wait for it",                     \
+    X(write_memory_wait, "if the request carries data, write it to memory and wait for it",        \
       "if m.data then d.mem := m.v; await_answers(l, 1); d.mem_acks := d.mem_acks + 1; endif;")    \
     X(take_fwd_data, "write the owner's data to memory", "if m.data then d.mem := m.v; endif;")    \
     X(inv_sharers, "send every other holder an invalidation; await their acks",                    \
       "for k: Cache do if !is(d.requester, k) & (d.sharer[k] | is(d.owner, k)) then "              \
       "to_cache(M_INV, k, l, d.requester, false, 0); await_answers(l, 1); "                        \
       "endif; endfor;")                                                                            \
-    X(inv_sharers_but_supplier, "invalidate every other sharer but one, which will supply",        \
+    X(inv_sharers_but_supplier,                                                                    \
+      "invalidate every sharer but the supplier (the owner, else a sharer)",                       \
       "if !isundefined(d.owner) then d.supplier := d.owner; "                                      \
       "else pick_sharer(l, d.requester, pick, d.supplier); endif; "                                \
       "assert !isundefined(d.supplier) \"inv_sharers_but_supplier: nobody to supply\"; "           \

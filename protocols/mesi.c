@@ -3,7 +3,7 @@
  *
  * Reading: a directory home (the inclusive LLC's core-valid bits) that
  * serves one transaction per line and collects invalidation acks itself;
- * clean data comes from the home, dirty data straight from the owner.
+ * a shared line's data comes from the home, an owned one's from its owner.
  *   - Store Hit Shared: the sharer asks to upgrade, the home invalidates the
  *     other sharers and grants (seed 001 step 2).
  *   - Load Miss Modified: the owner sends the data to the reader and writes
@@ -99,8 +99,9 @@ const struct cc_protocol cc_mesi = {
     .name = "mesi",
     .summary = "MESI: the baseline, one socket",
     .reading = "A directory home (the inclusive LLC's core-valid bits) serves one transaction "
-               "per line and collects invalidation acks; clean data comes from the home, dirty "
-               "data straight from the owner. Store Hit Shared invalidates the other sharers; "
+               "per line and collects invalidation acks; a shared line's data comes from the "
+               "home, an owned one's (E or M) straight from its owner. Store Hit Shared "
+               "invalidates the other sharers; "
                "Load Miss Modified writes the line back and leaves both copies Shared.",
     .cache = {mesi_cache, SIM_COUNT_OF(mesi_cache), NULL},
     .home = {mesi_home, SIM_COUNT_OF(mesi_home), NULL},

@@ -785,7 +785,8 @@ static void narrate_request(struct scc *s, struct scc_core *c, const struct cc_r
     else if (r->op == CC_FLUSH)
         did = flush_text(c, kind, w), to = "I";
     else if (kind == CC_LINE_MPB && is_store(r->op))
-        did = "merge the words into the write-combining buffer (the L1 copy, if any, too)";
+        did = w ? "merge the words into the write-combining buffer and the L1 copy"
+                : "merge the words into the write-combining buffer (no L1 copy)";
     else if (w)
         did = "use the copy", to = written_mask(s, r) && kind == CC_LINE_MEMORY ? "M" : to;
     else if (kind == CC_LINE_MPB)
