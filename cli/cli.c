@@ -176,7 +176,8 @@ const struct cli_cmd cli_cmds[] = {
     {"protocol", cli_protocol, "print a protocol's tables (Markdown, or a Murphi model)",
      "usage: ccsim protocol NAME [--murphi [--caches N] [--lines L] [--values V] [--retry]]\n"
      "\n"
-     "Prints the tables the simulator runs for NAME (msi, mesi, mesif, moesi, gols) as\n"
+     "Prints the tables the simulator runs for NAME (msi, mesi, mesif, mesif-llc, moesi,\n"
+     "gols; scc has no tables, only its description) as\n"
      "Markdown: one table per controller (row number, state, event, actions, next\n"
      "state), with a legend of the states, events and actions. `ccsim list protocols`\n"
      "lists the names.\n"
@@ -245,7 +246,8 @@ const struct cli_cmd cli_cmds[] = {
      "or a run failed a check; 2 bad input (FILE:LINE: message), or a config whose\n"
      "memory system is not coherent (the SCC).\n"},
     {"stress", cli_stress, "random tester: every protocol, every value checked",
-     "usage: ccsim stress -c CONFIG [--ops N] [--seed S] [--lines L] [--set G.K=V ...]\n"
+     "usage: ccsim stress -c CONFIG [--ops N] [--seed S] [--lines L] [--jitter-ns NS] [--mlp N]\n"
+     "                    [--keep-caches] [--set G.K=V ...]\n"
      "\n"
      "Every core issues random loads, stores and atomic adds on L lines, with tiny\n"
      "caches (2 sets x 2 ways, to force evictions) and random extra message delays\n"

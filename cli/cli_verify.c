@@ -502,7 +502,8 @@ static int parse(int argc, char **argv, struct verify_args *a)
             return SIM_EXIT_INPUT;
     }
     if (optind + 1 != argc)
-        return cli_usage_error("verify", "name one table protocol (msi, mesi, mesif, moesi, gols)");
+        return cli_usage_error(
+            "verify", "name one table protocol (msi, mesi, mesif, mesif-llc, moesi, gols)");
     a->name = argv[optind];
     return 0;
 }
