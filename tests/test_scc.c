@@ -251,6 +251,22 @@ START_TEST(test_hint_without_mpb)
 }
 END_TEST
 
+/* A wait that never wakes on a stale private copy: the deadlock report
+ * gives the word as the waiting core sees it, beside what the line holds. */
+START_TEST(test_stuck_wait_reports_the_core_view)
+{
+    struct tu_run r;
+    const char *t = tu_write("stale.trace", "ccsim-trace 1\nthreads 2\nline p\nall: sync\n"
+                                            "1: read p\nall: sync\n0: write p 1\n0: flush p\n"
+                                            "all: sync\n1: wait p == 1\nall: mark d\n");
+    tu_ccsim(&r, "run -c scc %s", t);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "waits for p.0 == 1; the word is 0 to its core (its stale copy; "
+                                "the line holds 1)"),
+                  "%s", r.err);
+}
+END_TEST
+
 START_TEST(test_stress_and_microbench_run)
 {
     struct tu_run r;
@@ -288,6 +304,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_config_errors);
     tcase_add_test(tc, test_explain_narrates_the_scc);
     tcase_add_test(tc, test_hint_without_mpb);
+    tcase_add_test(tc, test_stuck_wait_reports_the_core_view);
     tcase_add_test(tc, test_stress_and_microbench_run);
     suite_add_tcase(s, tc);
     return s;

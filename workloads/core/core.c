@@ -786,6 +786,22 @@ static void step(struct thr *t)
     }
 }
 
+/* A stuck wait: the word as its core sees it (on a machine without
+ * coherence its stale copy, beside the value memory or the MPB holds). */
+static void report_wait(FILE *f, struct thr *t, const char *name)
+{
+    const struct run *r = t->run;
+    uint64_t line = line_number(t, t->op.addr[0].line);
+    unsigned word = (unsigned)t->op.addr[0].word;
+    long long seen = (long long)cc_core_word(r->m->cc, t->core, line, word),
+              held = (long long)cc_peek_word(r->m->cc, line, word);
+    fprintf(f, "waits for %s.%d %s %lld; the word is %lld", name, word, wl_cmp_text(t->op.cmp),
+            (long long)t->op.value[0], seen);
+    if (seen != held)
+        fprintf(f, " to its core (its stale copy; the line holds %lld)", held);
+    fprintf(f, ", its copy %c\n", cc_state_of(r->m->cc, t->core, line));
+}
+
 /* ------------------------------------------------------------ reports */
 
 static void report_deadlock(struct run *r, FILE *f)
@@ -806,11 +822,7 @@ static void report_deadlock(struct run *r, FILE *f)
         if (t->st == T_SYNC)
             fprintf(f, "waits at sync (%d of %d live threads arrived)\n", r->at_sync, r->live);
         else if (t->op.op == WL_OP_WAIT)
-            fprintf(f, "waits for %s.%d %s %lld; the word is %lld, its copy %c\n", name,
-                    t->op.addr[0].word, wl_cmp_text(t->op.cmp), (long long)t->op.value[0],
-                    (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
-                                            (unsigned)t->op.addr[0].word),
-                    cc_state_of(r->m->cc, t->core, line_number(t, t->op.addr[0].line)));
+            report_wait(f, t, name);
         else if (t->op.in_while && t->op.naddr > 0)
             fprintf(f, "spins in a while loop, in %s %s; the word %s.%d is %lld\n",
                     wl_op_name(t->op.op), name, name, t->op.addr[0].word,
