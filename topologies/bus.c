@@ -204,6 +204,8 @@ static void bus_print_links(const struct net *n, FILE *f)
 {
     const struct bus_net *b = (const struct bus_net *)n;
     char name[32];
+    fprintf(f, "(a bus counts transactions: the messages of one broadcast ride one, its bytes "
+               "counted once)\n");
     for (int s = 0; s < b->sockets; s++) {
         snprintf(name, sizeof name, "bus %d", s);
         net_link_print(&b->bus[s], name, sim_now(n->k), f);
