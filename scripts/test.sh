@@ -3,7 +3,7 @@
 # ctest; then the same suite built with AddressSanitizer + UBSan in
 # build-asan/ (CCSIM_NO_ASAN=1 skips that second pass), where the scale runs
 # take a smaller form (CCSIM_TEST_SCALE=small: tests/testutil.h); then, if
-# clang is installed, the fuzzers for $CCSIM_FUZZ_SECONDS each (default 10
+# clang is installed, the fuzzers for $CCSIM_FUZZ_SECONDS each (default 6
 # here, all at once; scripts/fuzz.sh, whose own default is 60; CCSIM_NO_FUZZ=1
 # skips that third pass).
 # After each ctest pass it prints that pass's ten slowest tests, so that a
@@ -49,13 +49,14 @@ if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
   # machines and generators that test_shipped and test_gen run under the
   # sanitizers too: the normal pass checks them, and this pass stays inside
   # the command's 6 minutes (test_seed002 and 003 stay: they run machines
-  # nothing else runs here).
+  # nothing else runs here). test_determinism compares runs' bytes, which the
+  # sanitizers do not bear on: the normal pass checks it.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    CCSIM_TEST_SCALE=small run_ctest build-asan -E '^(verify_|test_seed001$|test_gen_seeds$)'
+    CCSIM_TEST_SCALE=small run_ctest build-asan -E '^(verify_|test_seed001$|test_gen_seeds$|test_determinism$)'
 fi
 if [ "${CCSIM_NO_FUZZ:-}" != "1" ] && command -v clang >/dev/null; then
   echo "== the fuzzers (scripts/fuzz.sh)"
-  scripts/fuzz.sh "${CCSIM_FUZZ_SECONDS:-10}"
+  scripts/fuzz.sh "${CCSIM_FUZZ_SECONDS:-6}"
 fi
 echo "== scripts/test.sh: every pass passed in $((SECONDS - start)) s"

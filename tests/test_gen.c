@@ -35,7 +35,10 @@ static void check_round_trip(const char *text, int line_bytes, const char *what)
 
 /* ---------------------------------------------------------------- the matrix */
 
-static const char *const protocols[] = {"mesi", "gols", "mesif", "moesi"};
+/* The matrix's protocols; the sanitizer pass (tu_small_scale) runs the
+ * first two, the richest tables (every action of mesi's and mesif's is in
+ * them or in the other suites the pass runs). */
+static const char *const protocols[] = {"gols", "moesi", "mesi", "mesif"};
 static const int counts[] = {2, 5, 16};
 
 struct variant {
@@ -535,7 +538,7 @@ static Suite *gen_suite(void)
     Suite *s = suite_create("gen");
     TCase *tc = tcase_create("generators");
     tcase_set_timeout(tc, 600);
-    tcase_add_loop_test(tc, test_matrix, 0, SIM_COUNT_OF(protocols));
+    tcase_add_loop_test(tc, test_matrix, 0, tu_small_scale() ? 2 : (int)SIM_COUNT_OF(protocols));
     tcase_add_test(tc, test_matrix_covers_every_generator);
     tcase_add_test(tc, test_hardware_threads_two_sockets);
     tcase_add_test(tc, test_line_bytes);
