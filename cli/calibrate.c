@@ -491,6 +491,18 @@ static bool fitted(const struct cal_problem *pb, const char *path)
     return false;
 }
 
+/* A --set value as a config file writes it: a bare word (which --set
+ * takes as a string) in quotes, anything else (a number, true, false, a
+ * quoted string, an array) as given. */
+static void set_value_text(const char *v, char *buf, size_t size)
+{
+    char *end;
+    (void)strtod(v, &end);
+    bool literal = (*v && !*end) || !strcmp(v, "true") || !strcmp(v, "false") || *v == '"' ||
+                   *v == '[' || *v == '(';
+    snprintf(buf, size, literal ? "%s" : "\"%s\"", v);
+}
+
 /* One value into the lines, or into a new section at the end (extra). */
 static void put(const struct cal_problem *pb, struct cfg_file *cf, const struct lines *l,
                 char **edited, const char *path, const char *value, const char *mark,
@@ -519,11 +531,12 @@ static void emit(const struct cal_problem *pb, struct cfg_file *cf, const struct
         put(pb, cf, l, edited, p->path, value, mark, extra, &nextra);
     }
     for (size_t i = 0; i < pb->nsets; i++) {
-        char path[64];
+        char path[64], value[512];
         size_t n = strcspn(pb->sets[i], "=");
         snprintf(path, sizeof path, "%.*s", (int)n, pb->sets[i]);
+        set_value_text(pb->sets[i] + n + (pb->sets[i][n] == '='), value, sizeof value);
         if (strchr(path, '.') && !fitted(pb, path))
-            put(pb, cf, l, edited, path, pb->sets[i] + n + (pb->sets[i][n] == '='),
+            put(pb, cf, l, edited, path, value,
                 "# --set of ccsim calibrate (its measurements used it)", extra, &nextra);
     }
     fprintf(f, "# Fitted by ccsim calibrate to %s (%s).\n", pb->targets.path, pb->targets.source);

@@ -119,7 +119,7 @@ START_TEST(test_include_and_set_written)
     snprintf(out, sizeof out, "%s/fitted3.cfg", tu_dir());
     tu_ccsim(&r,
              "calibrate -c %s --targets %s --params core.snoop_cycles -o %s --max-evals 12 "
-             "--set home.lookup_cycles=9",
+             "--set home.lookup_cycles=9 --set machine.protocol=msi",
              start, targets, out);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     struct machine_cfg m;
@@ -129,6 +129,7 @@ START_TEST(test_include_and_set_written)
     ck_assert_int_gt(m.core.snoop_cycles, 0);
     ck_assert_int_eq(m.home.lookup_cycles, 9);
     ck_assert_int_eq(m.home.occupancy_cycles, 1); /* the included file's, kept */
+    ck_assert_str_eq(m.machine.protocol, "msi");   /* a bare word --set, written quoted */
 }
 END_TEST
 
