@@ -619,7 +619,8 @@ static void lay_out(const struct text *t, const char *prefix, bool wide, bool de
     for (int i = 0; i < t->n; i++) {
         const char *sep = sep_before(t, i, detailed), *c = chunk_at(t, i);
         size_t need = strlen(sep) + strlen(c);
-        if (!wide && i > 0 && col + need + 1 >= NARRATE_WIDTH) { /* room for a ; after it */
+        size_t after = i + 1 < t->n ? 1 : 0; /* room for the ';' a wrap after it leaves */
+        if (!wide && i > 0 && col + need + after >= NARRATE_WIDTH) {
             /* the separator's punctuation ends the line, the chunk starts the next */
             fprintf(f, "%.*s\n%*s", sep[0] == ' ' ? 0 : 1, sep, (int)indent + 2, "");
             /* (a comma or semicolon ends the line; a space is dropped) */
