@@ -1081,6 +1081,20 @@ static bool row_of_cell_has(const struct step *s, int st, int ev, const struct c
     return false;
 }
 
+/* A waiting request replayed on its stable line. The model replays again
+ * while the line stays stable and the request waits (a row that does not
+ * perform it and leaves the line stable: only a mutant has one), which one
+ * line says. */
+static void print_replay(const struct step *s, const char *who, int line, int st, int ev)
+{
+    int next = print_cell(s, false, who, line, st, ev, " (replayed)");
+    if (next >= 0 && cache_stable(next) && !row_of_cell_has(s, st, ev, &cc_act_perform_request))
+        fprintf(s->out,
+                "%-7s line %d  ... replayed again and again while the line stays %s "
+                "(the model repeats a replay while the request waits on a stable line)\n",
+                who, line, cache_states[next]);
+}
+
 static void cache_step(const struct step *s)
 {
     const char *c = get(s, "param:c");
@@ -1111,8 +1125,7 @@ static void cache_step(const struct step *s)
                      ? strcmp(rq, "R_None") != 0 && atoi(get(s, "C[%s].rl", c)) == line
                      : ev != CE_Replace && row_of_cell_has(s, st, ev, &cc_act_stall);
     if (next >= 0 && waits && cache_stable(next))
-        print_cell(s, false, who, line, next, strcmp(rq, "R_Load") == 0 ? CE_Load : CE_Store,
-                   " (replayed)");
+        print_replay(s, who, line, next, strcmp(rq, "R_Load") == 0 ? CE_Load : CE_Store);
 }
 
 /* The home event of the message in `slot` ("hnet.m[3]" or "D[0].q[0]"). */
