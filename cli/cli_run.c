@@ -232,12 +232,13 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
                                     : "it waited in the line's queue");
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
     bool coherent = m->memsys->coherent;
-    printf("checks: value errors %llu  coherence violations %llu%s%s\n",
-           (unsigned long long)r->value_errors, (unsigned long long)r->coherence_violations,
-           !coherent  ? " (no coherence on this machine: nothing to check)"
-           : a->check ? ""
-                      : " (checker off: --check)",
-           r->deadlock ? "  DEADLOCK" : "");
+    printf("checks: value errors %llu  ", (unsigned long long)r->value_errors);
+    if (coherent && !a->check) /* nothing was checked: no count */
+        printf("coherence not checked (--check checks it)");
+    else
+        printf("coherence violations %llu%s", (unsigned long long)r->coherence_violations,
+               coherent ? "" : " (no coherence on this machine: nothing to check)");
+    printf("%s\n", r->deadlock ? "  DEADLOCK" : "");
     printf("simulation: %llu events, %llu ns simulated, %.3f s wall, %.2f M events/s\n",
            (unsigned long long)r->events, (unsigned long long)r->simulated_ns, r->wall_s,
            r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0);
@@ -323,11 +324,14 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
         json_numbers(f, r->latency_ns, r->iterations);
         fprintf(f, ",\n");
     }
+    char violations[32] = "null"; /* the checker off: nothing was checked, no count */
+    if (a->check || !m->memsys->coherent)
+        snprintf(violations, sizeof violations, "%llu",
+                 (unsigned long long)r->coherence_violations);
     fprintf(f,
-            " \"checks\": {\"coherence_violations\": %llu, \"value_errors\": %llu, "
+            " \"checks\": {\"coherence_violations\": %s, \"value_errors\": %llu, "
             "\"deadlock\": %s},\n",
-            (unsigned long long)r->coherence_violations, (unsigned long long)r->value_errors,
-            r->deadlock ? "true" : "false");
+            violations, (unsigned long long)r->value_errors, r->deadlock ? "true" : "false");
     fprintf(f,
             " \"sim\": {\"events\": %llu, \"wall_s\": %.6f, \"events_per_s\": %.0f, "
             "\"simulated_ns\": %llu}}\n",
