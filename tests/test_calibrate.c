@@ -129,7 +129,7 @@ START_TEST(test_include_and_set_written)
     ck_assert_int_gt(m.core.snoop_cycles, 0);
     ck_assert_int_eq(m.home.lookup_cycles, 9);
     ck_assert_int_eq(m.home.occupancy_cycles, 1); /* the included file's, kept */
-    ck_assert_str_eq(m.machine.protocol, "msi");   /* a bare word --set, written quoted */
+    ck_assert_str_eq(m.machine.protocol, "msi");  /* a bare word --set, written quoted */
 }
 END_TEST
 

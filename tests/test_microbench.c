@@ -55,7 +55,7 @@ START_TEST(test_fit_inverse_term)
     ck_assert_msg(fabs(row.k[0] - 1521.0) < 1e-6 && fabs(row.k[1] - 76.0) < 1e-9 &&
                       fabs(row.k[2] - 1096.0) < 1e-6,
                   "%f %f %f", row.k[0], row.k[1], row.k[2]);
-    mb_fit_row(&row, false); /* Eq 2: no inverse term */
+    mb_fit_row(&row, false);                       /* Eq 2: no inverse term */
     ck_assert(isnan(row.k[2]) && row.k[1] > 75.0); /* not fitted: no figure */
 }
 END_TEST
