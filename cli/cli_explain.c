@@ -47,10 +47,10 @@ static bool take_line(struct narrator *n)
     return true;
 }
 
-/* Within --from / --to. */
-static bool in_window(const struct narrator *n, sim_time_t t)
+/* Within --from / --to, and in the iteration --iteration asks for. */
+static bool in_scope(const struct narrator *n, sim_time_t t)
 {
-    return t >= n->from && t <= n->to;
+    return t >= n->from && t <= n->to && (!n->want_iteration || n->in_iteration);
 }
 
 static void on_place(void *ctx, int64_t index, uint64_t number)
@@ -70,9 +70,7 @@ static void on_iteration(void *ctx, uint64_t iteration, const char *var, int64_t
     n->last_label = label;
     n->in_iteration = label == n->iteration;
     sim_time_t now = sim_now(n->k);
-    if ((n->want_iteration && !n->in_iteration) || !in_window(n, now))
-        return;
-    if (!take_line(n))
+    if (!in_scope(n, now) || !take_line(n))
         return;
     narrate_iteration(now, label, n->skew_ps, stdout);
 }
@@ -107,8 +105,7 @@ static bool thread_wanted(const struct narrator *n, const struct cc_step *st)
 
 static bool wanted(const struct narrator *n, const struct cc_step *st)
 {
-    return line_wanted(n, st->line) && in_window(n, st->time) &&
-           (!n->want_iteration || n->in_iteration) && thread_wanted(n, st);
+    return line_wanted(n, st->line) && in_scope(n, st->time) && thread_wanted(n, st);
 }
 
 /* A reset (evict or prime): the caches' copies of the line before it runs
@@ -118,8 +115,7 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
 {
     struct narrator *n = ctx;
     sim_time_t now = sim_now(n->k);
-    if (!line_wanted(n, line) || !in_window(n, now) || (n->want_iteration && !n->in_iteration) ||
-        (n->thread >= 0 && thread != n->thread))
+    if (!line_wanted(n, line) || !in_scope(n, now) || (n->thread >= 0 && thread != n->thread))
         return;
     int cpc = n->cores_per_cache;
     char *states = done ? n->after : n->held;

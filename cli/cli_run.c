@@ -134,6 +134,13 @@ static int check_run_args(const char *sub, bool explain, struct cli_run_args *a)
         return cli_usage_error(sub, "--per-iteration adds to the JSON: give --json FILE too");
     return 0;
 }
+/* Whether the run's coherence was checked: --check ran the checker, or the
+ * machine keeps nothing coherent (nothing to check, 0 violations). */
+static bool coherence_checked(const struct machine_cfg *m, const struct cli_run_args *a)
+{
+    return a->check || !m->memsys->coherent;
+}
+
 /* The long name of option value c in longs (each of these has one). */
 static const char *long_name(const struct option *longs, int c)
 {
@@ -231,13 +238,12 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
                m->home.retry_cycles ? "refused, it came back after home.retry_cycles"
                                     : "it waited in the line's queue");
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
-    bool coherent = m->memsys->coherent;
     printf("checks: value errors %llu  ", (unsigned long long)r->value_errors);
-    if (coherent && !a->check) /* nothing was checked: no count */
+    if (!coherence_checked(m, a)) /* nothing was checked: no count */
         printf("coherence not checked (--check checks it)");
     else
         printf("coherence violations %llu%s", (unsigned long long)r->coherence_violations,
-               coherent ? "" : " (no coherence on this machine: nothing to check)");
+               m->memsys->coherent ? "" : " (no coherence on this machine: nothing to check)");
     printf("%s\n", r->deadlock ? "  DEADLOCK" : "");
     printf("simulation: %llu events, %llu ns simulated, %.3f s wall, %.2f M events/s\n",
            (unsigned long long)r->events, (unsigned long long)r->simulated_ns, r->wall_s,
@@ -325,7 +331,7 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
         fprintf(f, ",\n");
     }
     char violations[32] = "null"; /* the checker off: nothing was checked, no count */
-    if (a->check || !m->memsys->coherent)
+    if (coherence_checked(m, a))
         snprintf(violations, sizeof violations, "%llu",
                  (unsigned long long)r->coherence_violations);
     fprintf(f,

@@ -52,16 +52,20 @@ static const char *cache_word(const struct narrate_ctx *n, bool plural)
     return plural ? "cores" : "core";
 }
 
+void narrate_node_name(int node, int caches, bool shared, int tiles, char *buf, size_t size)
+{
+    if (node < caches)
+        snprintf(buf, size, "%s %d", shared ? "cache" : "core", node);
+    else if (tiles && node - caches >= tiles)
+        snprintf(buf, size, "mc %d", node - caches - tiles);
+    else
+        snprintf(buf, size, "%s %d", tiles ? "tile" : "home", node - caches);
+}
+
 void narrate_who(const struct narrate_ctx *n, int node, bool home, char *buf, size_t size)
 {
-    if (home && n->tiles && node - n->cores >= n->tiles)
-        snprintf(buf, size, "mc %d", node - n->cores - n->tiles);
-    else if (home && n->tiles)
-        snprintf(buf, size, "tile %d", node - n->cores);
-    else if (home)
-        snprintf(buf, size, "home %d", node - n->cores);
-    else
-        snprintf(buf, size, "%s %d", cache_word(n, false), node);
+    SIM_ASSERT(home == (node >= n->cores));
+    narrate_node_name(node, n->cores, n->shared_caches, n->tiles, buf, size);
 }
 
 static void node_name(const struct narrate_ctx *n, int node, char *buf, size_t size)
@@ -125,7 +129,8 @@ static void op_text(const struct cc_req *r, const char *line, char *buf, size_t 
 {
     char w[160];
     word_name(line, r->word, w, sizeof w);
-    if (statement_text(core_req_op(r), w, buf, size))
+    const struct wl_op *op = core_req_op(r);
+    if (statement_text(op, w, buf, size))
         return;
     long long v = (long long)r->value, v2 = (long long)r->value2;
     switch (r->op) {
@@ -145,8 +150,8 @@ static void op_text(const struct cc_req *r, const char *line, char *buf, size_t 
         snprintf(buf, size, "xchg %s %lld", w, v);
         return;
     case CC_LOAD_LINE: /* a copy's or an addline's source line */
-        snprintf(buf, size, "%s: load %s",
-                 core_req_op(r) && core_req_op(r)->op == WL_OP_ADDLINE ? "addline" : "copy", line);
+        snprintf(buf, size, "%s: load %s", op && op->op == WL_OP_ADDLINE ? "addline" : "copy",
+                 line);
         return;
     case CC_STORE_LINE:
         snprintf(buf, size, "copy: store %s", line);

@@ -60,6 +60,10 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
 void narrate_iteration(sim_time_t time, int64_t label, sim_time_t skew_ps, FILE *f);
 /* Prints the legend of the names the steps used. */
 void narrate_legend_print(const struct narrate_ctx *n, FILE *f);
+/* A node as explain and the timelines name it: below `caches` a cache node,
+ * "core N" ("cache N" where cores share caches); then "home N", or on the
+ * SCC (tiles > 0) "tile N" and after the tiles "mc N". */
+void narrate_node_name(int node, int caches, bool shared, int tiles, char *buf, size_t size);
 /* A node as a reader names it: "core 3" ("cache 3" where cores share
  * caches), "home 0", "tile 5", "mc 1". */
 void narrate_who(const struct narrate_ctx *n, int node, bool home, char *buf, size_t size);

@@ -451,13 +451,13 @@ size_t sweep_csv_row(const struct sweep *sw, const struct sweep_point *p,
     /* coherence_violations stays empty: a sweep runs without the checker */
     int n = snprintf(buf, size,
                      "%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-                     "%llu,%s,%llu,%.6f,%llu,%llu,%.3f,%.3f,%llu,%llu,%llu\n",
+                     "%llu,,%llu,%.6f,%llu,%llu,%.3f,%.3f,%llu,%llu,%llu\n",
                      key, lat, (unsigned long long)r->loads, (unsigned long long)r->stores,
                      (unsigned long long)r->misses, (unsigned long long)r->invalidations,
                      (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
                      (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
-                     (unsigned long long)r->value_errors, "", (unsigned long long)r->events,
-                     r->wall_s, (unsigned long long)r->atomics, (unsigned long long)r->handoffs,
+                     (unsigned long long)r->value_errors, (unsigned long long)r->events, r->wall_s,
+                     (unsigned long long)r->atomics, (unsigned long long)r->handoffs,
                      r->home_queue_ns, r->link_queue_ns, (unsigned long long)r->prefetches,
                      (unsigned long long)r->sw_prefetches, (unsigned long long)r->line_busy);
     return n > 0 && (size_t)n < size ? (size_t)n : 0;

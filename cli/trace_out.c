@@ -5,6 +5,7 @@
  * end, so that every track is in time order whatever order they came in.
  */
 #include "trace_out.h"
+#include "narrate.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -44,7 +45,6 @@ struct trace_out {
     struct sim_map names;  /* line number -> line index + 1 */
     struct sim_map tracks; /* line index * NODE_KEYS + node -> struct track */
     int *copies;           /* per line index: caches holding a valid copy */
-    int *home_node;        /* per line index: its home's node (from its steps), or -1 */
     bool *line_named;
     struct sbuf meta, body;
     struct ev *evs;
@@ -239,13 +239,8 @@ static struct track *track_get(struct trace_out *t, int64_t line, int node)
         snprintf(name, sizeof name, "line %s", lname);
         meta_name(t, "process_name", line_pid(line), 0, name);
     }
-    int cpc = t->w->cores_per_cache > 1 ? t->w->cores_per_cache : 1, caches = t->w->cores / cpc;
-    if (node < caches)
-        snprintf(name, sizeof name, "%s %d", cpc > 1 ? "cache" : "core", node);
-    else if (t->o.tiles && node - caches >= t->o.tiles)
-        snprintf(name, sizeof name, "mc %d", node - caches - t->o.tiles);
-    else
-        snprintf(name, sizeof name, "%s %d", t->o.tiles ? "tile" : "home", node - caches);
+    int cpc = t->w->cores_per_cache > 1 ? t->w->cores_per_cache : 1;
+    narrate_node_name(node, t->w->cores / cpc, cpc > 1, t->o.tiles, name, sizeof name);
     meta_name(t, "thread_name", line_pid(line), node, name);
     return tr;
 }
@@ -336,8 +331,6 @@ static void on_step(void *ctx, const struct cc_step *st)
         message_flow(t, line, st);
         return;
     }
-    if (st->home)
-        t->home_node[line] = st->node;
     struct track *tr = track_get(t, line, st->node);
     if (!tr->state) { /* first seen */
         tr->state = st->from;
@@ -393,9 +386,6 @@ struct trace_out *trace_out_open(const struct trace_out_opts *o, const struct wl
     size_t lines = (size_t)wl_program_line_count(p) + 1;
     t->copies = sim_xcalloc(lines, sizeof *t->copies);
     t->line_named = sim_xcalloc(lines, sizeof *t->line_named);
-    t->home_node = sim_xcalloc(lines, sizeof *t->home_node);
-    for (size_t i = 0; i < lines; i++)
-        t->home_node[i] = -1;
     meta_name(t, "process_name", PID_THREADS, 0, "threads");
     for (int i = 0; i < wl_program_threads(p); i++) {
         char name[64];
@@ -442,10 +432,9 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
             set_state(t, tr, state, now, true);
     }
     const char *home = cc_home_state_of(t->w->cc, line);
-    if (t->home_node[index] < 0) /* no home step yet: the reset may be its first state */
-        t->home_node[index] = cc_home_node_of(t->w->cc, line);
-    if (home && t->home_node[index] >= 0) {
-        struct track *tr = track_get(t, index, t->home_node[index]);
+    int node = cc_home_node_of(t->w->cc, line);
+    if (home && node >= 0) {
+        struct track *tr = track_get(t, index, node);
         if (!tr->state || strcmp(tr->state, home) != 0)
             set_state(t, tr, home, now, false);
     }
@@ -522,7 +511,6 @@ bool trace_out_close(struct trace_out *t, sim_time_t end)
     sim_map_destroy(&t->names);
     free(t->copies);
     free(t->line_named);
-    free(t->home_node);
     free(t->meta.s);
     free(t->body.s);
     free(t->evs);

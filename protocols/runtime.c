@@ -928,10 +928,11 @@ static void home_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
 {
     struct cc_home *h = node;
     struct cc_system *s = h->sys;
-    sim_time_t now = sim_now(k), edge = sim_clock_edge(s->p.clock, now);
-    sim_time_t start = sim_clock_edge(s->p.clock, now > h->busy_until ? now : h->busy_until);
-    s->stats.home_queue_ps += start - edge; /* the wait for the messages before it, not the
-                                               wait for the home's clock edge */
+    /* busy_until is on an edge (a start plus whole cycles): the later of it and the
+     * next edge is when the input takes m; the wait for the edge is not queueing */
+    sim_time_t edge = sim_clock_edge(s->p.clock, sim_now(k));
+    sim_time_t start = h->busy_until > edge ? h->busy_until : edge;
+    s->stats.home_queue_ps += start - edge;
     h->busy_until = start + s->p.home_occupancy_cycles * s->p.clock.period_ps;
     sim_time_t at =
         start + (s->p.home_occupancy_cycles + s->p.home_lookup_cycles) * s->p.clock.period_ps;

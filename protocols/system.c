@@ -297,9 +297,15 @@ static const char *coh_home_state_of(const struct cc_system *s, uint64_t line)
     return home_state_name(s, d ? d->state : HS_I);
 }
 
+/* A prime's state letter ('M', 'E' or 'S') as the caches' state. */
+static int prime_state(char state)
+{
+    return state == 'M' ? CS_M : state == 'E' ? CS_E : CS_S;
+}
+
 static bool coh_can_hold(const struct cc_system *s, char state)
 {
-    int st = state == 'M' ? CS_M : state == 'E' ? CS_E : CS_S;
+    int st = prime_state(state);
     for (int ev = 0; ev < CE_COUNT; ev++)
         if (s->cache_cell[st][ev])
             return true;
@@ -333,7 +339,7 @@ static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char st
         cc_set_sharer(s, d, cache, true);
         d->state = HS_S;
     } else {
-        cl->state = state == 'M' ? CS_M : CS_E;
+        cl->state = (uint8_t)prime_state(state);
         d->owner = cache;
         d->state = HS_EM;
     }

@@ -29,13 +29,21 @@ static const char *machine_text(const char *name, int occupancy, double latency)
     return text;
 }
 
+/* The machine in `path` (a config calibrate wrote), loaded. */
+static void load_fitted(const char *path, struct machine_cfg *m)
+{
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(machine_load(m, path, NULL, 0, &d), "%s", d.text);
+}
+
 /* The microbenchmark figures of the machine in `path`. */
 static struct mb_result measure(const char *path)
 {
     static struct machine_cfg m;
+    load_fitted(path, &m);
     struct sim_diag d;
     sim_diag_init(&d);
-    ck_assert_msg(machine_load(&m, path, NULL, 0, &d), "%s", d.text);
     struct mb_result res;
     ck_assert_msg(mb_run(&m, 21, &res, &d), "%s", d.text);
     return res;
@@ -62,9 +70,7 @@ START_TEST(test_recovers_known_parameters)
                   r.out);
     /* the fitted config holds the truth and measures the targets */
     struct machine_cfg m;
-    struct sim_diag d;
-    sim_diag_init(&d);
-    ck_assert_msg(machine_load(&m, out, NULL, 0, &d), "%s", d.text);
+    load_fitted(out, &m);
     ck_assert_int_eq(m.home.occupancy_cycles, 7);
     double lat = machine_float(&m, "xbar.latency_ns");
     ck_assert_msg(fabs(lat - 23.0) < 0.5, "xbar.latency_ns %f, want 23", lat);
@@ -97,9 +103,7 @@ START_TEST(test_absent_key_goes_into_its_section)
              start, targets, out);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     struct machine_cfg m;
-    struct sim_diag d;
-    sim_diag_init(&d);
-    ck_assert_msg(machine_load(&m, out, NULL, 0, &d), "%s", d.text);
+    load_fitted(out, &m);
     ck_assert_int_gt(m.core.snoop_cycles, 0);
 }
 END_TEST
@@ -123,9 +127,7 @@ START_TEST(test_include_and_set_written)
              start, targets, out);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     struct machine_cfg m;
-    struct sim_diag d;
-    sim_diag_init(&d);
-    ck_assert_msg(machine_load(&m, out, NULL, 0, &d), "%s", d.text);
+    load_fitted(out, &m);
     ck_assert_int_gt(m.core.snoop_cycles, 0);
     ck_assert_int_eq(m.home.lookup_cycles, 9);
     ck_assert_int_eq(m.home.occupancy_cycles, 1); /* the included file's, kept */

@@ -173,6 +173,20 @@ static bool parse_event(const char *line, const char *end, struct event *e)
     return true;
 }
 
+/* The next state span named `name` at or after *at (start: *at = the
+ * file's text), parsed into e; false when there is none. */
+static bool next_state_span(const char **at, const char *name, struct event *e)
+{
+    char key[96];
+    snprintf(key, sizeof key, "{\"ph\":\"X\",\"cat\":\"state\",\"name\":\"%s\"", name);
+    const char *p = strstr(*at, key);
+    if (!p)
+        return false;
+    ck_assert(parse_event(p, strchr(p, '\n'), e));
+    *at = p + 1;
+    return true;
+}
+
 /* Every event has a time; a complete event ('X') has its own duration, and
  * no other kind has one. */
 static bool event_fields_ok(const struct event *e)
@@ -295,11 +309,9 @@ START_TEST(test_trace_reset_ends_copies)
     tu_ccsim(&r, "run -c snb-e5-2660 -w m2o -t 2 -i 3 --trace-out %s", path);
     ck_assert_msg(r.status == 0, "%s", r.err);
     char *text = slurp(path);
-    const char *key = "{\"ph\":\"X\",\"cat\":\"state\",\"name\":\"F\"";
     bool ends_at_reset = false;
-    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
-        struct event e;
-        ck_assert(parse_event(p, strchr(p, '\n'), &e));
+    struct event e;
+    for (const char *at = text; next_state_span(&at, "F", &e);) {
         ends_at_reset |= e.tid == 0 && e.ts < 0.174265 && fabs(e.ts + e.dur - 0.174265) < 1e-6;
     }
     ck_assert_msg(ends_at_reset, "no F bar of core 0 ends at 0.174265 us");
@@ -316,11 +328,9 @@ START_TEST(test_trace_reset_sets_home)
     tu_ccsim(&r, "run -c teach-xbar -w pingpong -t 2 -i 2 --trace-out %s", path);
     ck_assert_msg(r.status == 0, "%s", r.err);
     char *text = slurp(path);
-    const char *key = "{\"ph\":\"X\",\"cat\":\"state\",\"name\":\"EM\"";
     bool from_prime = false, empty = false;
-    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
-        struct event e;
-        ck_assert(parse_event(p, strchr(p, '\n'), &e));
+    struct event e;
+    for (const char *at = text; next_state_span(&at, "EM", &e);) {
         from_prime |= fabs(e.ts - 0.090) < 1e-9 && e.dur > 0.01;
         empty |= e.dur == 0 && fabs(e.ts - 0.107) < 1e-9;
     }
