@@ -148,6 +148,8 @@ enum cc_msg_type { CC_MSGS(CC_ENUM_MSG) M_COUNT };
 extern const char *const cc_cache_state_names[CS_COUNT];
 extern const char *const cc_cache_state_docs[CS_COUNT];
 extern const char *const cc_home_state_names[HS_COUNT];
+/* A home state's name as the machine's protocol calls it (its alias: GOLS's GI, GS...). */
+const char *cc_home_state_name(const struct cc_system *s, int st);
 extern const char *const cc_home_state_docs[HS_COUNT];
 extern const char *const cc_cache_event_names[CE_COUNT];
 extern const char *const cc_cache_event_docs[CE_COUNT];

@@ -439,7 +439,7 @@ static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct 
     observe(s, row, &st, mk, cl->data);
 }
 
-static const char *home_state_name(const struct cc_system *s, int st)
+const char *cc_home_state_name(const struct cc_system *s, int st)
 {
     const char *const *alias = s->proto->home.state_alias;
     return alias && alias[st] ? alias[st] : cc_home_state_names[st];
@@ -454,8 +454,8 @@ static void observe_home(struct cc_system *s, struct cc_home *h, struct cc_dir *
     struct cc_step st = {.home = true,
                          .node = h->id,
                          .line = d->line,
-                         .from = home_state_name(s, from),
-                         .to = home_state_name(s, d->state),
+                         .from = cc_home_state_name(s, from),
+                         .to = cc_home_state_name(s, d->state),
                          .from_doc = cc_home_state_docs[from],
                          .to_doc = cc_home_state_docs[d->state],
                          .event = cc_home_event_names[ev],
@@ -1011,7 +1011,7 @@ void cc_read_memory(struct cc_ctx *c)
 static void observe_supply(struct cc_system *s, struct cc_dir *d, int reader,
                            const struct obs_mark *mk)
 {
-    const char *state = home_state_name(s, d->state);
+    const char *state = cc_home_state_name(s, d->state);
     struct cc_step st = {
         .home = true,
         .node = d->home->id,

@@ -34,12 +34,6 @@ static void coh_get_stats(const struct cc_system *s, struct cc_stats *out)
     *out = s->stats;
 }
 
-static const char *home_state_name(const struct cc_system *s, int st)
-{
-    const char *const *alias = s->proto->home.state_alias;
-    return alias && alias[st] ? alias[st] : cc_home_state_names[st];
-}
-
 static void coh_print_row_counters(const struct cc_system *s, FILE *f)
 {
     fprintf(f, "cache rows (state, event: times)\n");
@@ -52,8 +46,8 @@ static void coh_print_row_counters(const struct cc_system *s, FILE *f)
     for (int st = 0; st < HS_COUNT; st++)
         for (int ev = 0; ev < HE_COUNT; ev++)
             if (s->counters.home[st][ev])
-                fprintf(f, "  %-5s %-13s %llu\n", home_state_name(s, st), cc_home_event_names[ev],
-                        (unsigned long long)s->counters.home[st][ev]);
+                fprintf(f, "  %-5s %-13s %llu\n", cc_home_state_name(s, st),
+                        cc_home_event_names[ev], (unsigned long long)s->counters.home[st][ev]);
     fprintf(f, "unexpected %llu\n", (unsigned long long)s->stats.unexpected);
 }
 
@@ -78,7 +72,7 @@ static void print_dir(uint64_t key, void *val, void *ctx)
     for (const struct sim_msg *m = d->queue; m; m = m->next)
         queued++;
     fprintf(o->f, "  home %d line 0x%llx: %s, requester %d, awaiting %d answer(s), %d queued\n",
-            d->home->id, (unsigned long long)d->line, home_state_name(o->s, d->state),
+            d->home->id, (unsigned long long)d->line, cc_home_state_name(o->s, d->state),
             d->tx.requester, d->tx.pending, queued);
     const struct cc_hist *h;
     for (int i = 0; (h = cc_dir_hist(d, i)) != NULL; i++)
@@ -294,7 +288,7 @@ static struct cc_line *place_line(struct cc_system *s, int cache, uint64_t line)
 static const char *coh_home_state_of(const struct cc_system *s, uint64_t line)
 {
     struct cc_dir *d = cc_dir_find((struct cc_system *)s, line);
-    return home_state_name(s, d ? d->state : HS_I);
+    return cc_home_state_name(s, d ? d->state : HS_I);
 }
 
 /* A prime's state letter ('M', 'E' or 'S') as the caches' state. */
