@@ -285,6 +285,8 @@ int cli_explain(int argc, char **argv)
         .shared_caches = ss.w.cores_per_cache > 1,
         .tiles = cc_place_count(ss.mc->cc, CC_LINE_MPB) > 0 ? ss.mc->params.homes : 0,
         .wide = a.wide};
+    n.nc.who_width = narrate_who_width(wl_program_threads(ss.p), n.nc.cores, n.nc.shared_caches,
+                                       ss.mc->params.homes);
     if (a.only_line)
         bad = resolve_line(&n, a.only_line);
     if (!bad && a.explain_thread >= 0)

@@ -204,9 +204,11 @@ const char *cli_workload_name(const struct cli_run_args *a)
 static void print_summary(const struct machine_cfg *m, const struct cli_run_args *a,
                           const struct wl_program *p, const struct core_result *r)
 {
-    printf("ccsim run: %s on %s (%s, %s, %lld cores), %d threads, seed %llu\n",
+    int threads = wl_program_threads(p);
+    printf("ccsim run: %s on %s (%s, %s, %lld cores), %d thread%s, seed %llu\n",
            cli_workload_name(a), m->machine.name, m->machine.protocol, m->machine.topology,
-           (long long)m->machine.cores, wl_program_threads(p), (unsigned long long)a->seed);
+           (long long)m->machine.cores, threads, threads == 1 ? "" : "s",
+           (unsigned long long)a->seed);
     if (r->iterations)
         printf("latency over %llu iterations (ns): median %.1f  min %.1f  max %.1f  mean %.1f  "
                "p10 %.1f  p90 %.1f\n",

@@ -326,11 +326,11 @@ static void judge(const struct val_args *a, const struct val_machine *vm,
 static void print_header(const struct val_args *a, const struct machine_cfg *m,
                          const struct val_params *p, bool table)
 {
-    printf("ccsim validate: %s (%s, %s, %lld cores, %lld sockets), params %s, %llu iterations "
+    printf("ccsim validate: %s (%s, %s, %lld cores, %lld socket%s), params %s, %llu iterations "
            "(the first dropped), tolerance %.0f %%\n",
            m->machine.name, m->machine.protocol, m->machine.topology, (long long)m->machine.cores,
-           (long long)m->machine.sockets, a->params, (unsigned long long)a->iterations,
-           100 * a->tolerance);
+           (long long)m->machine.sockets, m->machine.sockets == 1 ? "" : "s", a->params,
+           (unsigned long long)a->iterations, 100 * a->tolerance);
     const char *names[] = {"R_L", "R_R", "R_Q", "R_I", "R_QI", "b", "c"};
     const double v[] = {p->r_l, p->r_r, p->r_q, p->r_i, p->r_qi, p->b, p->c};
     printf("params (ns):");

@@ -639,10 +639,30 @@ static void lay_out(const struct text *t, const char *prefix, bool wide, bool de
     fputc('\n', f);
 }
 
-/* An entry's columns before its text: the time, who, the line. */
-static void entry_prefix(sim_time_t time, const char *who, const char *line, char *buf, size_t size)
+static int digits(int n)
 {
-    snprintf(buf, size, "%12.3f  %-8s %-10s ", (double)time / SIM_PS_PER_NS, who, line);
+    int d = 1;
+    for (; n >= 10; n /= 10)
+        d++;
+    return d;
+}
+
+int narrate_who_width(int threads, int caches, bool shared, int homes)
+{
+    int w = 8;
+    int widths[] = {7 + digits(threads - 1), (shared ? 6 : 5) + digits(caches - 1),
+                    5 + digits(homes - 1)};
+    for (size_t i = 0; i < SIM_COUNT_OF(widths); i++)
+        w = widths[i] > w ? widths[i] : w;
+    return w;
+}
+
+/* An entry's columns before its text: the time, who, the line. */
+static void entry_prefix(const struct narrate_ctx *n, sim_time_t time, const char *who,
+                         const char *line, char *buf, size_t size)
+{
+    int w = n->who_width > 8 ? n->who_width : 8;
+    snprintf(buf, size, "%12.3f  %-*s %-10s ", (double)time / SIM_PS_PER_NS, w, who, line);
 }
 
 void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f)
@@ -651,7 +671,7 @@ void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f)
     char line[128], who[32], prefix[200];
     narrate_line_name(n, st->line, line, sizeof line);
     narrate_who(n, st->node, st->home, who, sizeof who);
-    entry_prefix(st->time, who, line, prefix, sizeof prefix);
+    entry_prefix(n, st->time, who, line, prefix, sizeof prefix);
     build(n, &t, st, line, true);
     if (!n->wide && total_len(&t, strlen(prefix), st->detailed) >= NARRATE_WIDTH)
         build(n, &t, st, line, false); /* no room for the gloss beside the event */
@@ -696,7 +716,7 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     char line[128], who[32], prefix[200], node[32];
     narrate_line_name(n, r->line, line, sizeof line);
     snprintf(who, sizeof who, "thread %d", r->thread);
-    entry_prefix(r->time, who, line, prefix, sizeof prefix);
+    entry_prefix(n, r->time, who, line, prefix, sizeof prefix);
     t.n = 0;
     t.len = 0;
     if (r->prime)

@@ -37,6 +37,7 @@ struct narrate_ctx {
     bool shared_caches;          /* caches serve several cores: a cache node is "cache N" */
     int tiles;                   /* the SCC: homes are tiles, then memory controllers; else 0 */
     bool wide;                   /* every gloss inline, no wrapping */
+    int who_width;               /* the who column's width (narrate_who_width; at least 8) */
     struct narrate_legend legend;
 };
 
@@ -50,6 +51,10 @@ struct narrate_reset {
     const char *after; /* [cores]: the same after */
 };
 
+/* The who column's width that holds every name the run can print: "thread
+ * N" of its threads, the caches' or cores' names, "home N" (or "tile N")
+ * of its homes; at least 8. */
+int narrate_who_width(int threads, int caches, bool shared, int homes);
 /* Prints one step, wrapped under NARRATE_WIDTH (unless wide). */
 void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f);
 /* Prints a reset: what holds the line now and what became of every other
