@@ -636,6 +636,21 @@ START_TEST(test_qpi_link_queue)
 }
 END_TEST
 
+/* The links between sockets carry the config's name in --links (the
+ * Opteron's HyperTransport links are "ht"). */
+START_TEST(test_qpi_link_name)
+{
+    struct rig *r = qpi_rig("link_name = \"ht\";", qpi_layout, true);
+    send(r, 1, 0, 4, 72, SIM_VNET_DATA);
+    run(r);
+    char *list = listing(r);
+    ck_assert_uint_eq(link_messages(list, "ht 0->1"), 1);
+    ck_assert_ptr_null(strstr(list, "qpi"));
+    free(list);
+    rig_free(r);
+}
+END_TEST
+
 START_TEST(test_qpi_agent_stop)
 {
     /* the QPI agent at stop 0, sharing it with core 0 (4 stops a ring) */
@@ -663,6 +678,9 @@ START_TEST(test_qpi_refused)
         {"stops_per_socket = 3;", qpi_layout,
          "qpi.stops_per_socket = 3: a socket's ring needs a stop for each of its 4 cores"},
         {"qpi_stop = 5;", qpi_layout, "qpi.qpi_stop = 5: a socket's ring has stops 0 to 4"},
+        {"link_name = \"h t\";", qpi_layout,
+         "qpi.link_name = \"h t\": a name for --links, one word"},
+        {"link_name = \"\";", qpi_layout, "qpi.link_name = \"\": a name for --links, one word"},
     };
     for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
         struct rig *r = qpi_rig(bad[i].extra, bad[i].l, false);
@@ -975,6 +993,7 @@ static Suite *topology_suite(void)
     tcase_add_test(qpi, test_qpi_within_socket);
     tcase_add_test(qpi, test_qpi_crossing);
     tcase_add_test(qpi, test_qpi_link_queue);
+    tcase_add_test(qpi, test_qpi_link_name);
     tcase_add_test(qpi, test_qpi_agent_stop);
     tcase_add_test(qpi, test_qpi_refused);
     tcase_add_test(qpi, test_registry);

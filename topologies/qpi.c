@@ -30,6 +30,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 extern const struct net_ops net_qpi_ops;
 
@@ -42,11 +43,13 @@ struct qpi_cfg {
     double qpi_latency_ns;
     double qpi_bytes_per_ns;
     int64_t qpi_stop; /* -1: the last stop */
+    char link_name[16];
 };
 
 struct qpi {
     struct net base;
     int sockets, qpi_stop;
+    char link_name[16]; /* the links' name in --links: qpi, or the config's (ht) */
     sim_time_t latency_ps;
     double ps_per_byte;
     struct net_ring *ring; /* per socket; ring->id is the socket */
@@ -72,6 +75,9 @@ static const struct cfg_key qpi_keys[] = {
                   "a QPI link's bandwidth per direction"),
     CFG_INT_KEY(T, qpi_stop, false, 0, 4095, NULL,
                 "the stop of each socket's ring where the QPI agent sits (default the last)"),
+    CFG_STRING_KEY(T, link_name, false,
+                   "what --links calls the links between sockets (default qpi; ht for "
+                   "HyperTransport)"),
 };
 #undef T
 
@@ -85,7 +91,8 @@ static void qpi_defaults(void *cfg)
                           .stop_cycles = 0,
                           .qpi_latency_ns = 10.0,
                           .qpi_bytes_per_ns = 16.0,
-                          .qpi_stop = -1};
+                          .qpi_stop = -1,
+                          .link_name = "qpi"};
 }
 
 static size_t qpi_sections(void *cfg, struct cfg_section *out, size_t max)
@@ -108,7 +115,8 @@ static void qpi_stops(const struct qpi_cfg *c, const struct net_layout *l, int64
 }
 
 /* Refuses what does not fit: cores or homes that do not divide among the
- * sockets, a ring without a stop for every core, an agent off the ring. */
+ * sockets, a ring without a stop for every core, an agent off the ring, a
+ * link name that is not one word. */
 static bool qpi_check(const void *cfg, const struct net_layout *l, const struct cfg_file *cf,
                       struct sim_diag *d)
 {
@@ -135,6 +143,11 @@ static bool qpi_check(const void *cfg, const struct net_layout *l, const struct 
                  "qpi.qpi_stop = %lld: a socket's ring has stops 0 to %lld "
                  "(qpi.stops_per_socket)",
                  (long long)qstop, (long long)stops - 1);
+        return false;
+    }
+    if (!c->link_name[0] || strpbrk(c->link_name, " \t")) {
+        cfg_diag(d, cf, "qpi.link_name",
+                 "qpi.link_name = \"%s\": a name for --links, one word (qpi, ht)", c->link_name);
         return false;
     }
     return true;
@@ -202,6 +215,7 @@ static struct net *qpi_create(struct sim_kernel *k, const void *cfg,
     net_base_init(&q->base, &net_qpi_ops, k, layout->cores + layout->homes);
     q->sockets = layout->sockets;
     q->qpi_stop = (int)qstop;
+    snprintf(q->link_name, sizeof q->link_name, "%s", c->link_name);
     q->latency_ps = (sim_time_t)(c->qpi_latency_ns * SIM_PS_PER_NS + 0.5);
     q->ps_per_byte = SIM_PS_PER_NS / c->qpi_bytes_per_ns;
     qpi_place(q, layout);
@@ -234,7 +248,7 @@ static void qpi_print_links(const struct net *n, FILE *f)
     }
     for (int s = 0; s < q->sockets; s++)
         for (int t = 0; t < q->sockets; t++) {
-            snprintf(name, sizeof name, "qpi %d->%d", s, t);
+            snprintf(name, sizeof name, "%s %d->%d", q->link_name, s, t);
             net_link_print(&q->qpi[(size_t)s * (size_t)q->sockets + (size_t)t], name, sim_now(n->k),
                            f);
         }
