@@ -70,7 +70,9 @@ int cli_gen(int argc, char **argv)
     }
     struct sim_diag d;
     sim_diag_init(&d);
-    char *text = gen_trace(spec, (int)threads, (long)iters, config ? &g : NULL, &d);
+    char where[WL_MAX_LINE_CHARS + 16];
+    snprintf(where, sizeof where, "ccsim gen %s", spec);
+    char *text = gen_trace_at(where, spec, (int)threads, (long)iters, config ? &g : NULL, &d);
     if (!text) {
         sim_diag_print(&d);
         return SIM_EXIT_INPUT;

@@ -237,6 +237,10 @@ START_TEST(test_gen_output_runs)
     tu_ccsim(&r, "run -c snb-e5-2660 -w bcast-tree:shape=binomail -t 5");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "-w bcast-tree:shape=binomail: ") != NULL, "%s", r.err);
+    /* gen takes the spec as its argument: its messages name no -w */
+    tu_ccsim(&r, "gen bcast-tree:shape=binomail -t 5");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(!strncmp(r.err, "ccsim gen bcast-tree:shape=binomail: ", 37), "%s", r.err);
     tu_ccsim(&r, "list generators");
     ck_assert_int_eq(r.status, 0);
     ck_assert(strstr(r.out, "barrier-dissemination") != NULL);

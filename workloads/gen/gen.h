@@ -47,6 +47,10 @@ struct gen_machine {
  * be NULL (no pin line, 64-byte lines). */
 char *gen_trace(const char *spec, int threads, long iterations, const struct gen_machine *m,
                 struct sim_diag *d);
+/* gen_trace, its messages headed `where` instead of "-w SPEC" (`ccsim gen`
+ * takes the spec as its argument). */
+char *gen_trace_at(const char *where, const char *spec, int threads, long iterations,
+                   const struct gen_machine *m, struct sim_diag *d);
 /* For `ccsim list generators`: every generator, its one-line summary, the
  * paper section it comes from, and each parameter with its default and
  * meaning. */

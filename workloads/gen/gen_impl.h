@@ -98,7 +98,7 @@ struct gen_group {
 
 struct gen {
     struct gen_buf out;
-    const char *where; /* "-w SPEC", the prefix of every message */
+    const char *where; /* "-w SPEC" (or "ccsim gen SPEC"), the prefix of every message */
     struct sim_diag *d;
     const struct gen_args *a;
     int n;       /* threads */

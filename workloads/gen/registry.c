@@ -705,6 +705,12 @@ char *gen_trace(const char *spec, int threads, long iterations, const struct gen
 {
     char where[WL_MAX_LINE_CHARS + 8];
     snprintf(where, sizeof where, "-w %s", spec);
+    return gen_trace_at(where, spec, threads, iterations, m, d);
+}
+
+char *gen_trace_at(const char *where, const char *spec, int threads, long iterations,
+                   const struct gen_machine *m, struct sim_diag *d)
+{
     struct gen_args a = {0};
     struct gen g = {.where = where, .d = d, .a = &a, .n = threads, .iters = iterations};
     bool ok = generate(&g, spec, m, &a);
