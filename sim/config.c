@@ -479,6 +479,37 @@ bool cfg_source(const struct cfg_file *cf, const char *path, char *buf, size_t s
     return true;
 }
 
+/* How likely a setting is to be the one a user just changed: 2 for --set,
+ * 1 for the config file itself, 0 for a file it includes. */
+static int setting_rank(const struct cfg_file *cf, const config_setting_t *s)
+{
+    char file[1024];
+    setting_file(cf, s, file, sizeof file);
+    return s->line == 0 ? 2 : strcmp(file, cf->path) == 0;
+}
+
+/* Of the comma-separated paths, the setting a diagnostic names: the first
+ * of the highest setting_rank, or NULL if none is set; first gets the
+ * first path. */
+static config_setting_t *diag_setting(const struct cfg_file *cf, const char *paths, char *first,
+                                      size_t size)
+{
+    config_setting_t *found = NULL;
+    first[0] = '\0';
+    for (const char *p = paths; *p;) {
+        size_t n = strcspn(p, ",");
+        char one[128];
+        snprintf(one, sizeof one, "%.*s", (int)n, p);
+        if (!first[0])
+            snprintf(first, size, "%s", one);
+        config_setting_t *s = config_lookup(&cf->cfg, one);
+        if (s && (!found || setting_rank(cf, s) > setting_rank(cf, found)))
+            found = s;
+        p += n + (p[n] == ',');
+    }
+    return found;
+}
+
 void cfg_diag(struct sim_diag *d, const struct cfg_file *cf, const char *path, const char *fmt, ...)
 {
     char msg[1024];
@@ -490,7 +521,9 @@ void cfg_diag(struct sim_diag *d, const struct cfg_file *cf, const char *path, c
         sim_diag_add(d, NULL, 0, "%s", msg);
         return;
     }
-    config_setting_t *s = config_lookup(&cf->cfg, path);
+    char first[128];
+    config_setting_t *s = diag_setting(cf, path, first, sizeof first);
+    path = first;
     char section[128];
     const char *dot = strchr(path, '.');
     if (!s && dot && (size_t)(dot - path) < sizeof section) {

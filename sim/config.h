@@ -88,7 +88,11 @@ bool cfg_source(const struct cfg_file *cf, const char *path, char *buf, size_t s
 /* Adds "FILE:LINE: message" for a semantic error about a dotted path: the
  * file (the config or one it includes) and line where it was set, "--set",
  * or, when it is not set, where its section is (else the config alone).
- * cf may be NULL (a check run outside loading): "ccsim: message". */
+ * An error about several keys together lists them, comma-separated
+ * ("l1.size_kb,l1.ways"): it goes to "--set" if one of them was set
+ * there, else to one the config file itself sets, else to the first one
+ * set. cf may be NULL (a check run outside
+ * loading): "ccsim: message". */
 void cfg_diag(struct sim_diag *d, const struct cfg_file *cf, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Prints the sections' values as a readable table (after apply). */

@@ -388,6 +388,21 @@ START_TEST(test_set_overrides)
 }
 END_TEST
 
+/* An error about keys together (the sets of a cache: its size, ways and the
+ * line size) is put where one of them was just changed: a --set, else the
+ * config file itself rather than a file it includes. */
+START_TEST(test_error_of_several_keys_names_the_change)
+{
+    const char *path = tu_write("rel.cfg", GOOD_MACHINE GOOD_L1 GOOD_MEMORY);
+    const char *ways[] = {"l1.ways=3"};
+    sim_diag_init(&diag);
+    ck_assert(!machine_load(&mcfg, path, ways, 1, &diag));
+    ck_assert_msg(strstr(diag.text, "--set: l1: 32 KiB in 3 ways") != NULL, "%s", diag.text);
+    ck_assert(!load("relinc.cfg", "@include \"rel.cfg\"\nl1 = { ways = 3; };\n"));
+    expect_error("relinc.cfg", 2, "l1: 32 KiB in 3 ways");
+}
+END_TEST
+
 START_TEST(test_shipped_configs_load)
 {
     const char *names[] = {"snb-e5-2660", "knc-5110p", "scc", "opteron-6272"};
@@ -431,6 +446,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_config_names_and_words);
     tcase_add_test(tc, test_config_marks_defaults);
     tcase_add_test(tc, test_set_overrides);
+    tcase_add_test(tc, test_error_of_several_keys_names_the_change);
     tcase_add_test(tc, test_shipped_configs_load);
     suite_add_tcase(s, tc);
     return s;

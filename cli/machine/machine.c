@@ -330,7 +330,7 @@ static bool sharing_check(const struct machine_cfg *m, const struct cfg_file *cf
                  "and this machine has no l2 section",
                  cpc);
     else if (m->machine.cores % (cpc * m->machine.sockets) != 0)
-        cfg_diag(d, cf, "machine.cores_per_cache",
+        cfg_diag(d, cf, "machine.cores_per_cache,machine.cores,machine.sockets",
                  "machine.cores_per_cache = %lld: machine.cores = %lld do not divide into whole "
                  "caches in each of the %lld sockets",
                  cpc, (long long)m->machine.cores, (long long)m->machine.sockets);
@@ -354,8 +354,9 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
             continue;
         int64_t lines = c->size_kb * 1024 / m->machine.line_bytes;
         if (lines % c->ways != 0 || !is_pow2(lines / c->ways)) {
-            char key[32];
-            snprintf(key, sizeof key, "%s.size_kb", levels[i].name);
+            char key[64];
+            snprintf(key, sizeof key, "%s.size_kb,%s.ways,machine.line_bytes", levels[i].name,
+                     levels[i].name);
             cfg_diag(d, cf, key,
                      "%s: %lld KiB in %lld ways of %lld-byte lines does not give a "
                      "power-of-two number of sets",
@@ -365,7 +366,7 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
         }
     }
     if (m->l2.size_kb && m->l2.size_kb < m->l1.size_kb) {
-        cfg_diag(d, cf, "l2.size_kb",
+        cfg_diag(d, cf, "l2.size_kb,l1.size_kb",
                  "l2.size_kb = %lld KiB is smaller than l1.size_kb = %lld KiB (the L2 holds "
                  "every line the L1 holds)",
                  (long long)m->l2.size_kb, (long long)m->l1.size_kb);
@@ -406,7 +407,7 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
     if (m->home.count == 0)
         m->home.count = m->machine.sockets;
     if (m->home.count % m->machine.sockets != 0) {
-        cfg_diag(d, cf, "home.count",
+        cfg_diag(d, cf, "home.count,machine.sockets",
                  "home.count = %lld is not a multiple of machine.sockets = %lld",
                  (long long)m->home.count, (long long)m->machine.sockets);
         ok = false;
@@ -451,7 +452,7 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
     if (m->memsys->check)
         ok &= m->memsys->check(m, cf, d);
     if (m->machine.cores % m->machine.sockets != 0) {
-        cfg_diag(d, cf, "machine.cores",
+        cfg_diag(d, cf, "machine.cores,machine.sockets",
                  "machine.cores = %lld is not a multiple of machine.sockets = %lld",
                  (long long)m->machine.cores, (long long)m->machine.sockets);
         ok = false;
