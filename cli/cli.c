@@ -321,7 +321,7 @@ const struct cli_cmd cli_cmds[] = {
      "\n"
      "workloads: the reference runs, each in its own process, one line each:\n"
      "NAME wall_s=S events_per_s=E simulated_ns=T slowdown=W peak_rss_mb=M\n"
-     "(slowdown = wall time / simulated time; peak RSS of that run's process).\n"
+     "(slowdown = wall time / simulated time; peak RSS of that run's process, in MiB).\n"
      "  knc-barrier-240    knc-5110p, barrier-dissemination, 240 threads x 1000\n"
      "  snb-bcast-8k       snb-e5-2660, bcast-multiline:lines=128, 16 threads x 1000\n"
      "  mesh1024-barrier   mesh-1024, barrier-dissemination, 1024 threads x 100\n"

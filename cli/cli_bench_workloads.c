@@ -6,7 +6,8 @@
  * (getrusage of that child, through wait4) is its own. The child sends its
  * figures back through a pipe; the parent prints one line per reference:
  *   NAME wall_s=... events_per_s=... simulated_ns=... slowdown=... peak_rss_mb=...
- * slowdown is wall time / simulated time.
+ * slowdown is wall time / simulated time; peak_rss_mb is in MiB (ru_maxrss
+ * KiB / 1024), the name kept as the contract has it.
  */
 #include "cli.h"
 
