@@ -48,7 +48,7 @@ struct sweep_run {
     const struct sweep_args *a;
     int out;         /* O_APPEND fd of the CSV, -1 for stdout */
     char **rows;     /* per point: its row (stdout mode, or done this run) */
-    bool *done;      /* per point: a row exists (resumed) */
+    uint8_t *done;   /* per point: ROW_NONE, or its row in the CSV (--resume): ROW_OK, ROW_FAILED */
     bool *refused;   /* per point: the generator refuses it (skipped) */
     char **messages; /* refusals already printed */
     size_t nmessages;
@@ -58,9 +58,12 @@ struct sweep_run {
     struct job *jobs;
     double start;
     bool io_error;
+    bool input_error; /* a point's run found its input wrong: exit 2 */
     struct sweep_mpi mpi;
     int peers_done; /* rank 0: ranks that sent their last message */
 };
+
+enum { ROW_NONE, ROW_OK, ROW_FAILED };
 
 static volatile sig_atomic_t interrupted;
 
@@ -187,7 +190,8 @@ static size_t find_point(struct sweep_run *r, const char *line, size_t len)
     return r->sw.npoints;
 }
 
-/* Marks the points the CSV already has. */
+/* Marks the points the CSV already has, and whether each failed a check
+ * (count_todo counts them). */
 static void mark_done(struct sweep_run *r, const char *text, size_t len)
 {
     const char *p = text;
@@ -195,10 +199,8 @@ static void mark_done(struct sweep_run *r, const char *text, size_t len)
         const char *nl = memchr(p, '\n', (size_t)(text + len - p));
         size_t ll = (size_t)(nl - p) + 1;
         size_t i = find_point(r, p, ll);
-        if (i < r->sw.npoints && !r->done[i]) {
-            r->done[i] = true;
-            r->resumed++;
-        }
+        if (i < r->sw.npoints && !r->done[i])
+            r->done[i] = sweep_row_failed(p, ll) ? ROW_FAILED : ROW_OK;
         p += ll;
     }
 }
@@ -434,6 +436,10 @@ static void finish_job(struct sweep_run *r, struct job *j, int st)
     } else if (res.deadlock) {
         fprintf(stderr, "ccsim sweep: %s: deadlock; no row\n", name);
         r->failed++;
+    } else if (res.status == SWEEP_INPUT) {
+        fprintf(stderr, "ccsim sweep: %s: its input is wrong (the messages above); no row\n", name);
+        r->failed++;
+        r->input_error = true;
     } else {
         len = sweep_csv_row(&r->sw, &r->sw.points[j->point], &res, row, sizeof row);
         if (res.status != SWEEP_OK)
@@ -460,7 +466,7 @@ static bool serve_peer(struct sweep_run *r)
 {
     char row[SWEEP_ROW_MAX];
     size_t len = 0, point = 0;
-    uint64_t counts[2];
+    uint64_t counts[3];
     int got = sweep_mpi_poll(row, &len, &point, counts);
     if (got == 1) {
         if (len && point < r->sw.npoints)
@@ -470,6 +476,7 @@ static bool serve_peer(struct sweep_run *r)
     } else if (got == 2) {
         r->ran += counts[0];
         r->failed += counts[1];
+        r->input_error |= counts[2] != 0;
         r->peers_done++;
     }
     return got != 0;
@@ -532,15 +539,26 @@ static void run_points(struct sweep_run *r, size_t njobs)
 
 /* ------------------------------------------------------------- main */
 
+/* The points to run; counts the others once each: skipped (the generator
+ * refuses it, whatever the CSV holds), already in the CSV, or failed (its
+ * row in the CSV records a failed check). */
 static size_t count_todo(struct sweep_run *r)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->sw.npoints; i++) {
         r->refused[i] = !accepted(r, i);
-        if (r->refused[i])
+        if (r->refused[i]) {
             r->skipped++;
-        else if (!r->done[i])
+        } else if (r->done[i] == ROW_FAILED && !r->mpi.rank) {
+            char name[600];
+            point_name(r, i, name, sizeof name);
+            fprintf(stderr, "ccsim sweep: %s: failed a check (its row is in the CSV)\n", name);
+            r->failed++;
+        } else if (r->done[i] == ROW_OK) {
+            r->resumed++;
+        } else if (!r->done[i]) {
             n++;
+        }
     }
     return n;
 }
@@ -580,7 +598,7 @@ static int sweep_status(struct sweep_run *r)
             "ccsim sweep: %zu points: %zu run, %zu already in the CSV, %zu skipped, %zu failed%s\n",
             r->sw.npoints, r->ran, r->resumed, r->skipped, r->failed,
             interrupted ? " (interrupted: --resume continues)" : "");
-    if (r->io_error)
+    if (r->io_error || r->input_error)
         return SIM_EXIT_INPUT;
     return r->failed || interrupted ? SIM_EXIT_FAIL : SIM_EXIT_OK;
 }
@@ -602,7 +620,7 @@ static int end_run(struct sweep_run *r)
 {
     int status = SIM_EXIT_OK;
     if (r->mpi.rank) {
-        uint64_t counts[2] = {r->ran, r->failed};
+        uint64_t counts[3] = {r->ran, r->failed, r->input_error};
         sweep_mpi_send_done(counts);
     } else {
         if (r->a->csv && !interrupted && !sort_csv(r))

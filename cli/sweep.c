@@ -105,7 +105,8 @@ static bool known_generator(const char *spec)
 /* A trace workload: parsed for every config (its line size, cores), so a
  * trace a machine cannot run is an error of the sweep file, not of a
  * point; its thread count is the trace's. */
-static bool add_trace(struct sweep *sw, const char *w, const char *path, struct sim_diag *d)
+static bool add_trace(struct sweep *sw, const char *w, const char *path, int line,
+                      struct sim_diag *d)
 {
     bool ok = true;
     int threads = 0;
@@ -114,13 +115,17 @@ static bool add_trace(struct sweep *sw, const char *w, const char *path, struct 
         struct wl_parse_opts po = {(int)m->machine.line_bytes, (int)m->machine.cores,
                                    (int)m->machine.threads_per_core};
         struct wl_program *p = wl_parse_file(path, &po, d);
-        ok = p != NULL;
+        ok = p != NULL &&
+             core_threads_fit(p, (int)m->machine.cores, (int)m->machine.threads_per_core, d);
         threads = p ? wl_program_threads(p) : 0;
         wl_program_free(p);
+        if (!ok)
+            sim_diag_add(d, sw->path, line, "sweep.workloads: '%s' cannot run on config '%s'", w,
+                         sw->configs[c]);
     }
     char err[128];
     if (ok && !sweep_expand(w, &sw->specs, &sw->nspecs, err, sizeof err)) {
-        sim_diag_add(d, sw->path, 0, "sweep.workloads: '%s': %s", w, err);
+        sim_diag_add(d, sw->path, line, "sweep.workloads: '%s': %s", w, err);
         return false;
     }
     if (!ok)
@@ -129,6 +134,20 @@ static bool add_trace(struct sweep *sw, const char *w, const char *path, struct 
     sw->trace_threads = sim_xrealloc(sw->trace_threads, sw->nspecs * sizeof *sw->trace_threads);
     sw->trace_path[sw->nspecs - 1] = sim_xstrdup(path);
     sw->trace_threads[sw->nspecs - 1] = threads;
+    return true;
+}
+
+/* The generator specs expanded from one workload (from index `first`): a
+ * misspelt parameter or a malformed value is an error of the sweep file;
+ * only a point's threads or machine can make a generator refuse it. */
+static bool check_specs(const struct sweep *sw, size_t first, int line, struct sim_diag *d)
+{
+    char where[1400];
+    for (size_t k = first; k < sw->nspecs; k++) {
+        snprintf(where, sizeof where, "%s:%d: sweep.workloads: '%s'", sw->path, line, sw->specs[k]);
+        if (!gen_check_spec(where, sw->specs[k], d))
+            return false;
+    }
     return true;
 }
 
@@ -141,7 +160,7 @@ static bool expand_workloads(struct sweep *sw, int line, struct sim_diag *d)
         char err[512], path[1200];
         size_t before = sw->nspecs;
         if (!known_generator(w) && sweep_file(sw, w, path, sizeof path)) {
-            ok &= add_trace(sw, w, path, d);
+            ok &= add_trace(sw, w, path, line, d);
             continue;
         }
         if (!known_generator(w)) {
@@ -153,7 +172,8 @@ static bool expand_workloads(struct sweep *sw, int line, struct sim_diag *d)
         } else if (!sweep_expand(w, &sw->specs, &sw->nspecs, err, sizeof err)) {
             sim_diag_add(d, sw->path, line, "sweep.workloads: '%s': %s", w, err);
             ok = false;
-        }
+        } else
+            ok &= check_specs(sw, before, line, d);
         sw->trace_path = sim_xrealloc(sw->trace_path, (sw->nspecs + 1) * sizeof *sw->trace_path);
         sw->trace_threads =
             sim_xrealloc(sw->trace_threads, (sw->nspecs + 1) * sizeof *sw->trace_threads);
@@ -336,8 +356,8 @@ static void copy_result(const struct core_result *w, struct sweep_result *r)
     r->prefetches = w->prefetches;
     r->sw_prefetches = w->sw_prefetches;
     r->line_busy = w->line_busy;
-    bool failed = w->deadlock || w->value_errors || w->coherence_violations || w->input_error;
-    r->status = failed ? SWEEP_FAILED : SWEEP_OK;
+    bool failed = w->deadlock || w->value_errors || w->coherence_violations;
+    r->status = w->input_error ? SWEEP_INPUT : failed ? SWEEP_FAILED : SWEEP_OK;
 }
 
 /* A trace's point: parsed for the machine and run as `ccsim run` does. */
@@ -384,9 +404,14 @@ void sweep_run_point(const struct sweep *sw, const struct sweep_point *p, struct
 
 bool sweep_point_accepted(const struct sweep *sw, const struct sweep_point *p, struct sim_diag *d)
 {
-    return sw->trace_path[p->workload] || /* checked when the sweep was loaded */
-           sweep_accepts(&sw->machines[p->config], sw->specs[p->workload], p->threads,
-                         p->iterations, d);
+    if (sw->trace_path[p->workload]) /* checked when the sweep was loaded */
+        return true;
+    char where[WL_MAX_LINE_CHARS + 64];
+    snprintf(where, sizeof where, "sweep.workloads '%s'", sw->specs[p->workload]);
+    struct wl_program *prog = machine_generate_at(where, sw->specs[p->workload], p->threads,
+                                                  p->iterations, &sw->machines[p->config], d);
+    wl_program_free(prog);
+    return prog != NULL;
 }
 
 void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, long iterations,
@@ -463,17 +488,35 @@ size_t sweep_csv_row(const struct sweep *sw, const struct sweep_point *p,
     return n > 0 && (size_t)n < size ? (size_t)n : 0;
 }
 
-size_t sweep_row_key_len(const char *line, size_t len)
+/* Where a row's column `col` (0-based) starts: after `col` unquoted commas;
+ * len if the line has fewer. */
+static size_t column_start(const char *line, size_t len, int col)
 {
     bool quoted = false;
     int commas = 0;
-    for (size_t i = 0; i < len; i++) {
+    if (col == 0)
+        return 0;
+    for (size_t i = 0; i < len && line[i] != '\n'; i++) {
         if (line[i] == '"')
             quoted = !quoted;
-        else if (line[i] == ',' && !quoted && ++commas == 5)
-            return i;
-        else if (line[i] == '\n')
-            return 0;
+        else if (line[i] == ',' && !quoted && ++commas == col)
+            return i + 1;
     }
-    return 0;
+    return len;
+}
+
+size_t sweep_row_key_len(const char *line, size_t len)
+{
+    size_t start = column_start(line, len, 5); /* the key: the five columns before mean_ns */
+    return start < len ? start - 1 : 0;
+}
+
+/* The value_errors column (after the key, six latency figures and eight
+ * counters) */
+#define SWEEP_COL_VALUE_ERRORS 19
+
+bool sweep_row_failed(const char *line, size_t len)
+{
+    size_t at = column_start(line, len, SWEEP_COL_VALUE_ERRORS);
+    return at < len && line[at] >= '1' && line[at] <= '9';
 }

@@ -68,7 +68,9 @@ void sweep_free(struct sweep *sw);
 bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t errsize);
 
 /* The result of one point. */
-enum sweep_status { SWEEP_OK, SWEEP_FAILED, SWEEP_SKIPPED };
+/* SWEEP_INPUT: the run found its input wrong (exit 2 of `run`, e.g. a
+ * trace's run-time error): no row, and the sweep ends with exit 2. */
+enum sweep_status { SWEEP_OK, SWEEP_FAILED, SWEEP_SKIPPED, SWEEP_INPUT };
 struct sweep_result {
     int status; /* enum sweep_status */
     struct core_stats latency;
@@ -109,6 +111,9 @@ size_t sweep_csv_row(const struct sweep *sw, const struct sweep_point *p,
 /* Length of a row's key prefix (up to the fifth unquoted comma), 0 if the
  * line has fewer columns. */
 size_t sweep_row_key_len(const char *line, size_t len);
+/* True if a row records a failed check (value errors: a sweep runs no
+ * coherence checker), as a resumed sweep counts it. */
+bool sweep_row_failed(const char *line, size_t len);
 
 /* MPI (cli/sweep_mpi.c): rank 0 owns the CSV, the others send it rows. */
 struct sweep_mpi {
@@ -121,11 +126,11 @@ void sweep_mpi_init(struct sweep_mpi *m);
 void sweep_mpi_bcast(void *buf, size_t len); /* from rank 0 */
 /* Not rank 0: a finished point's row (len 0: it has none) to rank 0. */
 void sweep_mpi_send_row(size_t point, const char *row, size_t len);
-/* Not rank 0: the last message, {points run, points failed}. */
-void sweep_mpi_send_done(const uint64_t counts[2]);
+/* Not rank 0: the last message, {points run, points failed, an input error (0/1)}. */
+void sweep_mpi_send_done(const uint64_t counts[3]);
 /* Rank 0: 0 no message waiting; 1 a row (row[SWEEP_ROW_MAX], NUL-ended);
  * 2 a rank is done (counts). */
-int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[2]);
+int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[3]);
 /* Every rank gets rank 0's status; finalises MPI. */
 int sweep_mpi_finish(const struct sweep_mpi *m, int status);
 

@@ -123,6 +123,23 @@ START_TEST(test_file_errors)
                  "sweep.threads is empty");
     expect_error("  configs = [\"teach-xbar\"];\n  threads = [2];\n", 2,
                  "section 'sweep' lacks the required key 'workloads'");
+    /* a misspelt parameter or value is the file's, not a refused point */
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"pingpong:foo=1\"];\n"
+                 "  threads = [2];\n",
+                 4, "sweep.workloads: 'pingpong:foo=1': pingpong has no parameter 'foo'");
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o:lines=x..y\"];\n"
+                 "  threads = [2];\n",
+                 4, "a range is two integers A..B");
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"pingpong:lines=x\"];\n"
+                 "  threads = [2];\n",
+                 4, "'pingpong:lines=x': bad value for lines: 'x'");
+    /* a trace whose threads the machine cannot place */
+    char body[1024];
+    snprintf(body, sizeof body,
+             "  configs = [\"teach-xbar\"];\n  workloads = [\"%s\"];\n  threads = [2];\n",
+             tu_write("nine.trace", "ccsim-trace 1\nthreads 9\nline x\nall: mark d\n"));
+    expect_error(body, 4, "cannot run on config 'teach-xbar'");
+    ck_assert_msg(strstr(r.err, "threads 9 do not fit the machine's 4 cores"), "%s", r.err);
     tu_ccsim(&r, "sweep");
     ck_assert_int_eq(r.status, 2);
     tu_ccsim(&r, "sweep x.sweep --resume");
@@ -301,6 +318,37 @@ START_TEST(test_failed_point_counted_once)
 }
 END_TEST
 
+/* A resumed sweep counts a kept row that failed a check as failed (and
+ * exits 1, as the sweep that ran it did); a row of a point the generator
+ * refuses counts as skipped only: the counts stay disjoint. */
+START_TEST(test_resume_counts_failed_rows)
+{
+    char trace[600];
+    snprintf(trace, sizeof trace, "%s",
+             tu_write("wrong2.trace", "ccsim-trace 1\nthreads 1\nline x\nall: sync\n"
+                                      "all: write x 1\nall: mark d\nall: expect x == 2\n"));
+    char body[1024];
+    snprintf(body, sizeof body,
+             "  configs = [\"teach-xbar\"];\n  workloads = [\"pingpong\", \"%s\"];\n"
+             "  threads = [2, 4];\n  iterations = 3;\n",
+             trace);
+    const char *sw = sweep_file("resume-failed.sweep", body), *csv = tmp_path("rf.csv");
+    tu_ccsim(&r, "sweep %s -j 1 -o %s", sw, csv);
+    ck_assert_msg(r.status == 1, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "3 points: 1 run, 0 already in the CSV, 1 skipped, 1 failed"), "%s",
+                  r.err);
+    FILE *f = fopen(csv, "a"); /* a row for the refused point (pingpong on 4 threads) */
+    ck_assert_ptr_nonnull(f);
+    fputs("teach-xbar,pingpong,4,3,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,,0,0,0,0,0,0,0,0,0\n", f);
+    fclose(f);
+    tu_ccsim(&r, "sweep %s --resume -o %s", sw, csv);
+    ck_assert_msg(r.status == 1, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "failed a check (its row is in the CSV)"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "3 points: 0 run, 1 already in the CSV, 1 skipped, 1 failed"), "%s",
+                  r.err);
+}
+END_TEST
+
 START_TEST(test_refused_point_skipped)
 {
     const char *sw = sweep_file("ping.sweep", "  configs = [\"teach-xbar\"];\n"
@@ -400,6 +448,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_jobs_give_same_rows);
     tcase_add_test(tc, test_resume_after_torn_row);
     tcase_add_test(tc, test_refused_point_skipped);
+    tcase_add_test(tc, test_resume_counts_failed_rows);
     tcase_add_test(tc, test_failed_point_counted_once);
     tcase_add_test(tc, test_tune_finds_best);
     tcase_add_test(tc, test_mpi_same_rows);

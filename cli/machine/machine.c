@@ -867,9 +867,18 @@ void machine_gen_view(const struct machine_cfg *m, struct gen_machine *g)
 struct wl_program *machine_generate(const char *spec, int threads, long iterations,
                                     const struct machine_cfg *m, struct sim_diag *d)
 {
+    char where[WL_MAX_LINE_CHARS + 8];
+    snprintf(where, sizeof where, "-w %s", spec);
+    return machine_generate_at(where, spec, threads, iterations, m, d);
+}
+
+struct wl_program *machine_generate_at(const char *where, const char *spec, int threads,
+                                       long iterations, const struct machine_cfg *m,
+                                       struct sim_diag *d)
+{
     struct gen_machine g;
     machine_gen_view(m, &g);
-    char *text = gen_trace(spec, threads, iterations, &g, d);
+    char *text = gen_trace_at(where, spec, threads, iterations, &g, d);
     if (!text)
         return NULL;
     char name[300];

@@ -208,6 +208,11 @@ void machine_gen_view(const struct machine_cfg *m, struct gen_machine *g);
  * with the generator's or the parser's messages in d. */
 struct wl_program *machine_generate(const char *spec, int threads, long iterations,
                                     const struct machine_cfg *m, struct sim_diag *d);
+/* machine_generate, the generator's messages headed `where` instead of
+ * "-w SPEC" (a sweep file's workload). */
+struct wl_program *machine_generate_at(const char *where, const char *spec, int threads,
+                                       long iterations, const struct machine_cfg *m,
+                                       struct sim_diag *d);
 
 /* Finds a config by path or by shipped name ("knc-5110p"); writes the path
  * into buf. Returns false if there is no such file. */

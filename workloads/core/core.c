@@ -1059,46 +1059,58 @@ static bool place_lines(struct run *r)
     return ok;
 }
 
-/* Thread i does not fit the machine (no pin line: thread i runs on core
- * i % cores, hardware thread i / cores): says where it would run, at the
- * trace's `threads` line, and how to fit them. */
-static void unfit(struct run *r, int i)
+/* Where thread i of p runs: its pin, else core i % cores, hardware thread
+ * i / cores (which fills every core's first hardware thread first). */
+static struct wl_pin thread_place(const struct wl_program *p, int i, int cores)
 {
-    const struct core_machine *m = r->m;
-    int cores = (r->nthr + m->threads_per_core - 1) / m->threads_per_core;
-    if (wl_program_pinned(r->prog)) {
-        sim_diag_add(r->d, wl_program_file(r->prog), 0,
+    if (wl_program_pinned(p))
+        return wl_program_pin(p, i);
+    return (struct wl_pin){.core = i % cores, .hw = i / cores};
+}
+
+/* Thread i, at `at`, does not fit the machine: says where it would run, at
+ * the trace's `threads` line, and how to fit them. */
+static void unfit(const struct wl_program *p, int cores, int tpc, int i, struct wl_pin at,
+                  struct sim_diag *d)
+{
+    int nthr = wl_program_threads(p);
+    if (wl_program_pinned(p)) {
+        sim_diag_add(d, wl_program_file(p), 0,
                      "thread %d is pinned to core %d.%d, but the machine has %d cores of %d "
                      "hardware thread(s)",
-                     i, r->thr[i].core, r->thr[i].hw, m->cores, m->threads_per_core);
+                     i, at.core, at.hw, cores, tpc);
         return;
     }
-    sim_diag_add(r->d, wl_program_file(r->prog), wl_program_threads_line(r->prog),
+    sim_diag_add(d, wl_program_file(p), wl_program_threads_line(p),
                  "threads %d do not fit the machine's %d cores of %d hardware thread%s: without a "
                  "pin line thread i runs on core i %% %d, hardware thread i / %d, so thread %d "
                  "would need hardware thread %d of core %d (fewer threads, or a larger machine: "
                  "--set machine.cores=%d)",
-                 r->nthr, m->cores, m->threads_per_core, m->threads_per_core == 1 ? "" : "s",
-                 m->cores, m->cores, i, r->thr[i].hw, r->thr[i].core, cores);
+                 nthr, cores, tpc, tpc == 1 ? "" : "s", cores, cores, i, at.hw, at.core,
+                 (nthr + tpc - 1) / tpc);
+}
+
+bool core_threads_fit(const struct wl_program *p, int cores, int threads_per_core,
+                      struct sim_diag *d)
+{
+    for (int i = 0; i < wl_program_threads(p); i++) {
+        struct wl_pin at = thread_place(p, i, cores);
+        if (at.core >= cores || at.hw >= threads_per_core) {
+            unfit(p, cores, threads_per_core, i, at, d);
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool place_threads(struct run *r)
 {
-    const struct core_machine *m = r->m;
+    if (!core_threads_fit(r->prog, r->m->cores, r->m->threads_per_core, r->d))
+        return false;
     for (int i = 0; i < r->nthr; i++) {
-        struct thr *t = &r->thr[i];
-        if (wl_program_pinned(r->prog)) {
-            struct wl_pin p = wl_program_pin(r->prog, i);
-            t->core = p.core;
-            t->hw = p.hw;
-        } else {
-            t->core = i % m->cores;
-            t->hw = i / m->cores;
-        }
-        if (t->core >= m->cores || t->hw >= m->threads_per_core) {
-            unfit(r, i);
-            return false;
-        }
+        struct wl_pin at = thread_place(r->prog, i, r->m->cores);
+        r->thr[i].core = at.core;
+        r->thr[i].hw = at.hw;
     }
     return true;
 }

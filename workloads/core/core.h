@@ -149,6 +149,13 @@ bool core_req_origin(const struct cc_req *r, int *thread, const char **loop_var,
  * current one while r is under way (a wait's poll, a copy's line). */
 const struct wl_op *core_req_op(const struct cc_req *r);
 
+/* True if every thread of p has a hardware thread on a machine of `cores`
+ * cores of threads_per_core each (its pin line's, else core i % cores,
+ * hardware thread i / cores); else says which does not, in d. core_run
+ * checks it first; a caller may check a trace against a machine before. */
+bool core_threads_fit(const struct wl_program *p, int cores, int threads_per_core,
+                      struct sim_diag *d);
+
 /* Runs prog on the machine; errors and reports go to stderr / d. */
 void core_run(const struct core_machine *m, const struct wl_program *prog,
               const struct core_run_opts *o, struct core_result *res, struct sim_diag *d);

@@ -51,6 +51,10 @@ char *gen_trace(const char *spec, int threads, long iterations, const struct gen
  * takes the spec as its argument). */
 char *gen_trace_at(const char *where, const char *spec, int threads, long iterations,
                    const struct gen_machine *m, struct sim_diag *d);
+/* True if spec names a generator and its parameters are known and well
+ * formed (what does not depend on the threads or the machine); else the
+ * messages, headed `where`, are in d. */
+bool gen_check_spec(const char *where, const char *spec, struct sim_diag *d);
 /* For `ccsim list generators`: every generator, its one-line summary, the
  * paper section it comes from, and each parameter with its default and
  * meaning. */

@@ -722,6 +722,19 @@ char *gen_trace_at(const char *where, const char *spec, int threads, long iterat
     return g.out.s;
 }
 
+bool gen_check_spec(const char *where, const char *spec, struct sim_diag *d)
+{
+    struct gen_args a = {0};
+    struct gen g = {.where = where, .d = d, .a = &a, .n = 1, .iters = 1};
+    size_t nlen = strcspn(spec, ":");
+    const struct gen_def *def = find_gen(&g, spec, nlen);
+    struct gen_buf full = {0};
+    bool ok = def && parse_params(&g, def, spec[nlen] ? spec + nlen + 1 : NULL, &a, &full);
+    free(full.s);
+    free_gen(&g, &a);
+    return ok;
+}
+
 /* text at the given indentation, wrapped at LIST_COLS columns. */
 static void list_wrapped(FILE *f, int indent, const char *text)
 {
