@@ -191,12 +191,28 @@ static void measure(const struct machine_cfg *m, const struct tune_args *a, stru
         return;
     }
     sim_diag_print(&d);
-    if (c->r.status == SWEEP_FAILED)
-        printf("  %-40s FAILED a check (value errors %llu, violations %llu%s)\n", c->spec,
-               (unsigned long long)c->r.value_errors, (unsigned long long)c->r.coherence_violations,
-               c->r.deadlock ? ", deadlock" : "");
+    if (c->r.status == SWEEP_INPUT)
+        printf("  %-40s its input is wrong (the messages above)\n", c->spec);
+    else if (c->r.status == SWEEP_FAILED && c->r.deadlock)
+        printf("  %-40s FAILED: deadlock\n", c->spec);
+    else if (c->r.status == SWEEP_FAILED) /* tune runs no coherence checker */
+        printf("  %-40s FAILED a check (value errors %llu)\n", c->spec,
+               (unsigned long long)c->r.value_errors);
     else
         printf("  %-40s median %10.1f ns\n", c->spec, c->r.latency.median);
+}
+
+/* What became of a candidate that has no median, as its line above said. */
+static const char *no_median(const struct candidate *c)
+{
+    switch (c->r.status) {
+    case SWEEP_SKIPPED:
+        return "(refused: see above)";
+    case SWEEP_INPUT:
+        return "(its input is wrong: see above)";
+    default:
+        return "(ran, and failed a check: see above)";
+    }
 }
 
 static void report(const char *what, const struct candidate *c)
@@ -204,12 +220,12 @@ static void report(const char *what, const struct candidate *c)
     if (c && c->r.status == SWEEP_OK)
         printf("%-8s %-40s median %10.1f ns\n", what, c->spec, c->r.latency.median);
     else if (c)
-        printf("%-8s %-40s (did not run: refused or failed)\n", what, c->spec);
+        printf("%-8s %-40s %s\n", what, c->spec, no_median(c));
 }
 
 static const char *status_name(const struct candidate *c)
 {
-    return c->r.status == SWEEP_OK ? "ok" : c->r.status == SWEEP_FAILED ? "failed" : "refused";
+    return c->r.status == SWEEP_OK ? "ok" : c->r.status == SWEEP_SKIPPED ? "refused" : "failed";
 }
 
 static void json_candidate(FILE *f, const struct candidate *c)
@@ -264,10 +280,11 @@ static int tune(const struct machine_cfg *m, const struct tune_args *a, struct c
     struct candidate def = {0};
     snprintf(def.spec, sizeof def.spec, "%s", a->gen);
     const struct candidate *best = NULL, *worst = NULL;
-    bool failed = false;
+    bool failed = false, input = false;
     for (size_t i = 0; i < n; i++) {
         measure(m, a, &c[i]);
         failed |= c[i].r.status == SWEEP_FAILED;
+        input |= c[i].r.status == SWEEP_INPUT;
         if (c[i].r.status != SWEEP_OK)
             continue;
         if (!best || c[i].r.latency.median < best->r.latency.median)
@@ -277,6 +294,7 @@ static int tune(const struct machine_cfg *m, const struct tune_args *a, struct c
     }
     measure(m, a, &def);
     failed |= def.r.status == SWEEP_FAILED;
+    input |= def.r.status == SWEEP_INPUT;
     if (!n && param_fixed(a->gen))
         printf("%s is fixed by -w %s: nothing to tune (measured as given)\n",
                space_param[space_of(a->gen)], a->gen);
@@ -286,10 +304,10 @@ static int tune(const struct machine_cfg *m, const struct tune_args *a, struct c
         printf("no candidate ran: every one was refused or failed (see above)\n");
     report("best:", best);
     report("worst:", worst);
-    report("default:", &def);
+    report(param_fixed(a->gen) ? "given:" : "default:", &def); /* -w fixed it: not the default */
     if (a->json && !write_json(a, m, c, n, best, worst, &def))
         return SIM_EXIT_INPUT;
-    return failed ? SIM_EXIT_FAIL : SIM_EXIT_OK;
+    return input ? SIM_EXIT_INPUT : failed ? SIM_EXIT_FAIL : SIM_EXIT_OK;
 }
 
 int cli_tune(int argc, char **argv)

@@ -434,6 +434,17 @@ START_TEST(test_tune_finds_best)
     ck_assert_int_eq(r.status, 2);
     tu_ccsim(&r, "tune -c teach-xbar -w barrier-dissemination");
     ck_assert_int_eq(r.status, 2);
+    /* a -w that fixes the parameter is measured as given, not as the default */
+    tu_ccsim(&r, "tune -c teach-xbar -w bcast-tree:shape=binary -t 4 -i 3");
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "\ngiven:   bcast-tree:shape=binary "), "%s", r.out);
+    ck_assert(strstr(r.out, "default:") == NULL);
+    /* a candidate that ran and failed its check says so (tune runs no coherence checker) */
+    tu_ccsim(&r, "tune -c teach-xbar -w reduce-dissemination -t 3 -i 3");
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "FAILED a check (value errors 9)\n"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "(ran, and failed a check: see above)"), "%s", r.out);
+    ck_assert(strstr(r.out, "violations") == NULL);
 }
 END_TEST
 
