@@ -5,6 +5,7 @@
 #include "calibrate.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *
 {
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
-    struct cfg_file *cf = cfg_open(path, d);
+    struct cfg_file *cf = cfg_open_kind(path, "targets file", d);
     if (!cf)
         return false;
     const struct cfg_section sec = {
@@ -78,6 +79,11 @@ bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *
                      "multiline_o_ns)");
         ok = false;
     }
+    for (int f = 0; ok && f < CAL_NFIG; f++) {
+        char key[96];
+        snprintf(key, sizeof key, "targets.%s", fig_names[f]);
+        t->line[f] = cfg_line(cf, key);
+    }
     cfg_close(cf);
     return ok;
 }
@@ -90,7 +96,7 @@ static bool add_param(struct cal_problem *pb, struct machine_cfg *m, const char 
     const struct cfg_key *key;
     void *value;
     if (!machine_key(m, name, &key, &value)) {
-        sim_diag_add(d, NULL, 0,
+        sim_diag_add(d, "ccsim calibrate", 0,
                      "--params %s: no number setting of that name in %s (expected SECTION.KEY "
                      "of an int or float key: ccsim config -c CONFIG lists them)",
                      name, m->path);
@@ -98,11 +104,11 @@ static bool add_param(struct cal_problem *pb, struct machine_cfg *m, const char 
     }
     for (int i = 0; i < pb->nparams; i++)
         if (strcmp(pb->params[i].path, name) == 0) {
-            sim_diag_add(d, NULL, 0, "--params %s: named twice", name);
+            sim_diag_add(d, "ccsim calibrate", 0, "--params %s: named twice", name);
             return false;
         }
     if (pb->nparams == CAL_MAX_PARAMS) {
-        sim_diag_add(d, NULL, 0, "--params: at most %d parameters", CAL_MAX_PARAMS);
+        sim_diag_add(d, "ccsim calibrate", 0, "--params: at most %d parameters", CAL_MAX_PARAMS);
         return false;
     }
     struct cal_param *p = &pb->params[pb->nparams++];
@@ -296,6 +302,8 @@ static bool shrink(struct search *s)
     return any;
 }
 
+/* Steps every parameter until no step matters (converged) or the budget
+ * of evaluations is spent (r->converged stays false). */
 static void compass(struct search *s)
 {
     bool going = true;
@@ -307,6 +315,7 @@ static void compass(struct search *s)
         if (!improved)
             going = shrink(s);
     }
+    s->r->converged = !going;
 }
 
 /* The starting point: every target figure must be measurable there. */
@@ -322,7 +331,7 @@ static bool start(struct search *s, struct sim_diag *d)
         return false;
     for (int f = 0; f < CAL_NFIG; f++)
         if (pb->targets.fig[f] > 0 && !isfinite(s->r->before[f])) {
-            sim_diag_add(d, pb->targets.path, 0,
+            sim_diag_add(d, pb->targets.path, pb->targets.line[f],
                          "target %s: %s has no such figure (%s); remove it from the targets",
                          fig_names[f], pb->config, fig_docs[f]);
             return false;
@@ -344,6 +353,14 @@ bool cal_run(struct cal_problem *pb, struct cal_result *r, struct sim_diag *d)
     memcpy(r->after, s.fig, sizeof r->after);
     r->objective_after = s.best;
     return true;
+}
+
+bool cal_param_moved(const struct cal_param *p)
+{
+    char a[64], b[64];
+    format_value(p, p->start, a, sizeof a);
+    format_value(p, p->value, b, sizeof b);
+    return strcmp(a, b) != 0;
 }
 
 /* ------------------------------------------------------------ the fitted config */
@@ -526,6 +543,8 @@ static void emit(const struct cal_problem *pb, struct cfg_file *cf, const struct
     for (int i = 0; i < pb->nparams; i++) {
         const struct cal_param *p = &pb->params[i];
         char value[64], mark[1200];
+        if (!cal_param_moved(p))
+            continue; /* the fit kept the config's value: nothing calibrated to mark */
         format_value(p, p->value, value, sizeof value);
         note(pb, p, mark, sizeof mark);
         put(pb, cf, l, edited, p->path, value, mark, extra, &nextra);
@@ -539,7 +558,15 @@ static void emit(const struct cal_problem *pb, struct cfg_file *cf, const struct
             put(pb, cf, l, edited, path, value,
                 "# --set of ccsim calibrate (its measurements used it)", extra, &nextra);
     }
-    fprintf(f, "# Fitted by ccsim calibrate to %s (%s).\n", pb->targets.path, pb->targets.source);
+    int moved = 0;
+    for (int i = 0; i < pb->nparams; i++)
+        moved += cal_param_moved(&pb->params[i]);
+    if (moved)
+        fprintf(f, "# Fitted by ccsim calibrate to %s (%s).\n", pb->targets.path,
+                pb->targets.source);
+    else
+        fprintf(f, "# Written by ccsim calibrate against %s (%s): no parameter moved.\n",
+                pb->targets.path, pb->targets.source);
     for (int i = 0; i < l->n; i++)
         fprintf(f, "%s\n", edited[i] ? edited[i] : l->line[i]);
     for (int i = 0; i < nextra; i++)
@@ -558,7 +585,7 @@ bool cal_write_config(const struct cal_problem *pb, const char *out, struct sim_
     bool ok = read_lines(pb->config, &l);
     FILE *f = ok ? fopen(out, "w") : NULL;
     if (!f)
-        sim_diag_add(d, out, 0, "cannot write the fitted config");
+        sim_diag_add(d, out, 0, "cannot write the fitted config: %s", strerror(errno));
     else {
         emit(pb, cf, &l, f);
         ok = fclose(f) == 0;

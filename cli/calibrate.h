@@ -72,6 +72,7 @@ struct cal_targets {
     double fig[CAL_NFIG];            /* 0: not a target */
     char params[CAL_MAX_PARAMS][64]; /* the parameters to fit by default */
     int nparams;
+    int line[CAL_NFIG]; /* each figure's line in the file, for messages */
 };
 
 /* Loads and checks a targets file; false with FILE:LINE messages in d. */
@@ -112,12 +113,16 @@ struct cal_result {
     double before[CAL_NFIG], after[CAL_NFIG]; /* the simulated figures */
     double objective_before, objective_after; /* sum of squared relative errors */
     int evals;
-    int refused; /* candidates the config refused (out of a check) */
+    int refused;    /* candidates the config refused (out of a check) */
+    bool converged; /* no step mattered any more; false: --max-evals ended the search */
 };
 
 /* Runs the search from the config's values; false with a message if the
  * starting point cannot be measured or lacks a target figure. */
 bool cal_run(struct cal_problem *pb, struct cal_result *r, struct sim_diag *d);
+
+/* True if the fit moved p from the config's value (as the config writes it). */
+bool cal_param_moved(const struct cal_param *p);
 
 /* Writes the config with the fitted values, each marked `calibrated:
  * SOURCE (ccsim calibrate)`; false with a message if it cannot. */

@@ -8,10 +8,13 @@
 #include "cli.h"
 #include "progress.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 struct cal_args {
     const char *config, *targets, *out, *params;
@@ -123,13 +126,34 @@ static void print_result(const struct cal_problem *pb, const struct cal_result *
         printf("  %-30s", p->path);
         print_value(p, p->start);
         print_value(p, p->value);
-        printf("   [%g, %g]%s%s\n", p->lo, p->hi, p->unit ? " " : "", p->unit ? p->unit : "");
+        printf("   [%g, %g]%s%s%s\n", p->lo, p->hi, p->unit ? " " : "", p->unit ? p->unit : "",
+               cal_param_moved(p) ? "" : "  (unchanged: the fit kept it)");
     }
     printf("objective (sum of squared relative errors): %.6g -> %.6g after %d evaluations",
            r->objective_before, r->objective_after, r->evals);
     if (r->refused)
         printf(" (%d candidates the config refused)", r->refused);
     printf("\n");
+    if (!r->converged)
+        printf("the search stopped at --max-evals %d before it converged: a larger budget may "
+               "fit better\n",
+               pb->max_evals);
+}
+
+/* -o is checked before the search: a file that cannot be written would
+ * throw the fit away at the end. */
+static bool can_write(const char *path)
+{
+    bool existed = access(path, F_OK) == 0;
+    int fd = open(path, O_WRONLY | O_CREAT, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "ccsim calibrate: -o %s: cannot write: %s\n", path, strerror(errno));
+        return false;
+    }
+    close(fd);
+    if (!existed)
+        unlink(path);
+    return true;
 }
 
 /* Everything before the search: the targets, the config, the parameters. */
@@ -169,6 +193,8 @@ int cli_calibrate(int argc, char **argv)
         sim_diag_print(&d);
         return bad;
     }
+    if (a.out && !can_write(a.out))
+        return SIM_EXIT_INPUT;
     struct progress p;
     progress_init(&p, "ccsim calibrate", "evaluations", pb.max_evals);
     pb.on_eval = on_eval;

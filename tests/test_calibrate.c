@@ -153,10 +153,22 @@ START_TEST(test_bad_input)
              tu_write("ok.cfg", "targets = { source = \"x\"; R_Q_ns = 90.0; };\n"));
     tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles", s, ok);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "R_Q_ns") && strstr(r.err, "has no such figure"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "ok.cfg:1: target R_Q_ns") && strstr(r.err, "has no such figure"),
+                  "%s", r.err);
     tu_ccsim(&r, "calibrate -c %s --targets %s --params home.colour", s, ok);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "--params home.colour: no number setting"), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "ccsim calibrate: --params home.colour: no number setting"), "%s",
+                  r.err);
+    tu_ccsim(&r, "calibrate -c %s --targets nosuch-targets.cfg --params home.occupancy_cycles", s);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "nosuch-targets.cfg: cannot open targets file"), "%s", r.err);
+    /* an -o that cannot be written is refused before the search */
+    tu_ccsim(&r,
+             "calibrate -c %s --targets %s --params home.occupancy_cycles -o /nonexistent/x.cfg", s,
+             ok);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "-o /nonexistent/x.cfg: cannot write: "), "%s", r.err);
+    ck_assert_msg(strstr(r.out, "objective") == NULL, "%s", r.out);
     tu_ccsim(&r, "calibrate -c %s --targets %s --params machine.name", s, ok);
     ck_assert_int_eq(r.status, 2);
     tu_ccsim(&r, "calibrate -c %s --targets %s", s, ok);
@@ -165,6 +177,36 @@ START_TEST(test_bad_input)
     tu_ccsim(&r, "calibrate -c %s --params home.occupancy_cycles", s);
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "--targets FILE is required"), "%s", r.err);
+}
+END_TEST
+
+/* A parameter the fit leaves where it was is said to be unchanged and not
+ * marked calibrated in the written config; a search that --max-evals ends
+ * says it did not converge. */
+START_TEST(test_unchanged_and_budget_said)
+{
+    char s[512], t[512], out[512];
+    snprintf(s, sizeof s, "%s", tu_write("s4.cfg", machine_text("start", 1, 5.0)));
+    snprintf(t, sizeof t, "%s",
+             tu_write("t4.cfg", "targets = { source = \"x\"; R_R_ns = 500.0; };\n"));
+    snprintf(out, sizeof out, "%s/fitted4.cfg", tu_dir());
+    /* l1.ways has nothing to do with R_R; one evaluation is the starting point */
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params l1.ways -i 2 --max-evals 1 -o %s", s, t,
+             out);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, "(unchanged: the fit kept it)"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "stopped at --max-evals 1 before it converged"), "%s", r.out);
+    FILE *fp = fopen(out, "r");
+    ck_assert_ptr_nonnull(fp);
+    char line[2048];
+    int marked = 0, written = 0;
+    while (fgets(line, sizeof line, fp)) {
+        marked += strstr(line, "# calibrated:") != NULL;
+        written += strstr(line, "no parameter moved") != NULL;
+    }
+    fclose(fp);
+    ck_assert_int_eq(marked, 0);
+    ck_assert_int_eq(written, 1);
 }
 END_TEST
 
@@ -213,6 +255,7 @@ int main(void)
     tcase_add_test(tc, test_absent_key_goes_into_its_section);
     tcase_add_test(tc, test_include_and_set_written);
     tcase_add_test(tc, test_bad_input);
+    tcase_add_test(tc, test_unchanged_and_budget_said);
     tcase_add_test(tc, test_shipped_targets);
     tcase_add_test(tc, test_table_targets);
     suite_add_tcase(s, tc);
