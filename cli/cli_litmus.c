@@ -172,8 +172,12 @@ static bool report(const struct lit_test *t, struct tally *ty, const struct mach
               : t->quant == LIT_NOT_EXISTS ? ty->positive == 0
                                            : ty->negative == 0;
     printf("%s\n", ok ? "Ok" : "No");
-    printf("Witnesses\nPositive: %llu, Negative: %llu\n", (unsigned long long)ty->positive,
-           (unsigned long long)ty->negative);
+    /* as herd and litmus7 count them: for ~exists, the runs that satisfy the
+     * condition are those where its proposition does not hold */
+    bool swap = t->quant == LIT_NOT_EXISTS;
+    printf("Witnesses\nPositive: %llu, Negative: %llu\n",
+           (unsigned long long)(swap ? ty->negative : ty->positive),
+           (unsigned long long)(swap ? ty->positive : ty->negative));
     printf("Condition %s is %svalidated\n", t->condition, ok ? "" : "NOT ");
     printf("Observation %s %s %llu %llu\n", t->name,
            ty->positive == 0   ? "Never"

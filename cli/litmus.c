@@ -44,7 +44,7 @@ struct rd {
     bool failed;
     int64_t init_loc[LIT_MAX_LOCS];
     int64_t init_reg[LIT_MAX_THREADS][LIT_MAX_REGS];
-    bool reg_init[LIT_MAX_THREADS][LIT_MAX_REGS];
+    int reg_init[LIT_MAX_THREADS][LIT_MAX_REGS]; /* the init's line (0: not initialised) */
     struct buf code[LIT_MAX_THREADS];
 };
 
@@ -206,11 +206,24 @@ static int reg_index(struct rd *r, const char *name, int line)
     return r->t->nregs++;
 }
 
+/* A number as herd reads it: decimal (a leading 0 is not octal), or
+ * hexadecimal after 0x; errno ERANGE if it does not fit. */
+static long long lit_strtoll(const char *s, char **end)
+{
+    const char *p = s;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '-' || *p == '+')
+        p++;
+    bool hex = p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+    return strtoll(s, end, hex ? 16 : 10);
+}
+
 static bool parse_int(const char *s, int64_t *v)
 {
     char *end;
     errno = 0;
-    long long x = strtoll(s, &end, 0);
+    long long x = lit_strtoll(s, &end);
     if (end == s || errno)
         return false;
     end = skip_ws(end);
@@ -318,7 +331,7 @@ static void init_item(struct rd *r, char *item, int line)
         r->init_loc[var.index] = v;
     else {
         r->init_reg[var.thread][var.index] = v;
-        r->reg_init[var.thread][var.index] = true;
+        r->reg_init[var.thread][var.index] = line;
     }
 }
 
@@ -524,6 +537,8 @@ static void instruction(struct rd *r, int th, char *cell, int line)
 {
     if (!*cell)
         return;
+    char whole[256]; /* as written, for messages: the operands are split below */
+    snprintf(whole, sizeof whole, "%s", cell);
     char *p = cell;
     bool lock = false;
     if (strncasecmp(p, "LOCK", 4) == 0 && isspace((unsigned char)p[4])) {
@@ -556,7 +571,7 @@ static void instruction(struct rd *r, int th, char *cell, int line)
              strcmp(mn, "INC") == 0 || strcmp(mn, "DEC") == 0 || strcmp(mn, "CMPXCHG") == 0)
         emit_rmw(r, b, th, mn, lock, &a, &c, line);
     else
-        err(r, line, "P%d: '%s' is not in the subset: %s", th, cell, subset);
+        err(r, line, "P%d: '%s' is not in the subset: %s", th, whole, subset);
 }
 
 /* The condition's first word, at the start of a line. */
@@ -646,16 +661,22 @@ static int cp_atom(struct cp *c)
     trim(lhs);
     if (strcmp(lhs, "true") == 0 || strcmp(lhs, "false") == 0)
         return node(c, (struct lit_node){.kind = lhs[0] == 't' ? LIT_TRUE : LIT_FALSE});
-    int line = c->line_of[start];
+    int line = c->s[start] ? c->line_of[start] : last_line(c->r); /* nothing left: the end */
     if (!cp_eat(c, "=") || !*lhs) {
         err(c->r, line, "condition: expected P:REG=VALUE or LOCATION=VALUE at '%s'", c->s + start);
         return 0;
     }
     cp_ws(c);
     char *end;
-    long long v = strtoll(c->s + c->pos, &end, 0);
+    errno = 0;
+    long long v = lit_strtoll(c->s + c->pos, &end);
     if (end == c->s + c->pos) {
         err(c->r, line, "condition: '%s=' needs an integer value", lhs);
+        return 0;
+    }
+    if (errno == ERANGE) {
+        err(c->r, line, "condition: '%s=%.*s' is out of range (a 64-bit integer)", lhs,
+            (int)(end - (c->s + c->pos)), c->s + c->pos);
         return 0;
     }
     c->pos = (size_t)(end - c->s);
@@ -856,8 +877,8 @@ bool lit_parse(const char *name, const char *text, struct lit_test *t, struct si
     for (int th = t->threads; th < LIT_MAX_THREADS && !r.failed; th++)
         for (int g = 0; g < t->nregs; g++)
             if (r.reg_init[th][g])
-                err(&r, 0, "init: register %d:%s, but the test has %d thread(s)", th, t->regs[g],
-                    t->threads);
+                err(&r, r.reg_init[th][g], "init: register %d:%s, but the test has %d thread(s)",
+                    th, t->regs[g], t->threads);
     if (!r.failed)
         write_trace(&r);
     for (int i = 0; i < LIT_MAX_THREADS; i++)
@@ -879,8 +900,17 @@ bool lit_read(const char *path, struct lit_test *t, struct sim_diag *d)
     char chunk[4096];
     size_t n;
     buf_add(&b, "%s", "");
+    errno = 0;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
         buf_add(&b, "%.*s", (int)n, chunk);
+    int e = errno;
+    if (ferror(f)) { /* a directory opens, and its read fails (EISDIR) */
+        sim_diag_add(d, path, 0, "cannot read: %s", strerror(e));
+        fclose(f);
+        free(b.s);
+        memset(t, 0, sizeof *t);
+        return false;
+    }
     fclose(f);
     bool ok = lit_parse(path, b.s, t, d);
     free(b.s);

@@ -223,7 +223,35 @@ static const struct {
     {"X86 t\n{ x=0; }\n P0 ;\n MOV EAX,[x] ;\nexists (0:EAX=1))\n", 5, "unexpected ')'"},
     {"X86 t\n{ x=0; }\n\n P0 | P1 | P2 | P3 | P4 ;\n | | | | ;\nexists (x=1)\n", 4,
      "5 threads, but teach-xbar has 4 cores"},
+    /* the cell as written, not cut at its comma */
+    {"X86 t\n{ x=0; }\n P0 ;\n LOCK MOV [x],$1 ;\nexists (x=1)\n", 4,
+     "'LOCK MOV [x],$1' is not in the subset"},
+    {"X86 t\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\nexists (x=99999999999999999999999)\n", 5,
+     "out of range"},
+    {"X86 t\n{ x=0;\n 3:EAX=1; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n", 3,
+     "register 3:EAX, but the test has 1 thread(s)"},
+    {"X86 t\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\nexists\n", 5, "expected P:REG=VALUE"},
 };
+
+/* herd's conventions: a number with a leading 0 is decimal; for ~exists
+ * the witnesses count the runs that satisfy the condition (its proposition
+ * false) as positive; a folder is not an empty file. */
+START_TEST(test_herd_conventions)
+{
+    const char *f = tu_write("dec.litmus", "X86 dec\n{ x=010; }\n P0 ;\n MOV EAX,[x] ;\n"
+                                           "exists (0:EAX=10)\n");
+    tu_ccsim(&r, "litmus --runs 2 %s", f);
+    ck_assert_msg(r.status == 0 && strstr(r.out, ">0:EAX=10;") &&
+                      strstr(r.out, "exists (0:EAX=10) is validated"),
+                  "%s%s", r.out, r.err);
+    tu_ccsim(&r, "litmus --runs 5 %s/XCHG-atomic.litmus", LITMUS_DIR);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "Positive: 5, Negative: 0") &&
+                      strstr(r.out, "Observation XCHG-atomic Never 0 5"),
+                  "%s%s", r.out, r.err);
+    tu_ccsim(&r, "litmus --runs 1 %s", tu_dir());
+    ck_assert_msg(r.status == 2 && strstr(r.err, "cannot read: Is a directory"), "%s", r.err);
+}
+END_TEST
 
 START_TEST(test_malformed)
 {
@@ -248,6 +276,7 @@ int main(void)
     tcase_add_test(tc, test_wrong_verdict_fails);
     tcase_add_test(tc, test_herd_layout);
     tcase_add_loop_test(tc, test_malformed, 0, (int)(sizeof bad / sizeof bad[0]));
+    tcase_add_test(tc, test_herd_conventions);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
