@@ -79,6 +79,13 @@ static bool load_config(struct sweep *sw, int i, int line, struct sim_diag *d)
     const char *sets[16];
     snprintf(name, sizeof name, "%s", sw->configs[i]);
     size_t nsets = split_sets(name, sets, SIM_COUNT_OF(sets));
+    if (strpbrk(name, " \t") || (nsets == SIM_COUNT_OF(sets) && strstr(sets[nsets - 1], "--set"))) {
+        sim_diag_add(d, sw->path, line,
+                     "sweep.configs: '%s': a config's name may be followed only by up to %zu "
+                     "' --set G.K=V'",
+                     sw->configs[i], SIM_COUNT_OF(sets));
+        return false;
+    }
     if (!machine_config_find(name, path, sizeof path) && !sweep_file(sw, name, path, sizeof path)) {
         sim_diag_add(d, sw->path, line,
                      "sweep.configs: '%s' is neither a config file nor a shipped config (ccsim "

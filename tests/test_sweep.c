@@ -119,6 +119,9 @@ START_TEST(test_file_errors)
         "'frobnicate' names no generator");
     expect_error("  configs = [\"no-such-machine\"];\n  workloads = [\"m2o\"];\n  threads = [2];\n",
                  3, "'no-such-machine' is neither a config file nor a shipped config");
+    expect_error("  configs = [\"teach-xbar --sett x\"];\n  workloads = [\"m2o\"];\n"
+                 "  threads = [2];\n",
+                 3, "'teach-xbar --sett x': a config's name may be followed only by");
     expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\"];\n  threads = [];\n", 5,
                  "sweep.threads is empty");
     expect_error("  configs = [\"teach-xbar\"];\n  threads = [2];\n", 2,
