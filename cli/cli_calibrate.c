@@ -8,13 +8,10 @@
 #include "cli.h"
 #include "progress.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 struct cal_args {
     const char *config, *targets, *out, *params;
@@ -140,22 +137,6 @@ static void print_result(const struct cal_problem *pb, const struct cal_result *
                pb->max_evals);
 }
 
-/* -o is checked before the search: a file that cannot be written would
- * throw the fit away at the end. */
-static bool can_write(const char *path)
-{
-    bool existed = access(path, F_OK) == 0;
-    int fd = open(path, O_WRONLY | O_CREAT, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "ccsim calibrate: -o %s: cannot write: %s\n", path, strerror(errno));
-        return false;
-    }
-    close(fd);
-    if (!existed)
-        unlink(path);
-    return true;
-}
-
 /* Everything before the search: the targets, the config, the parameters. */
 static int setup(const struct cal_args *a, struct cal_problem *pb, struct sim_diag *d)
 {
@@ -193,7 +174,7 @@ int cli_calibrate(int argc, char **argv)
         sim_diag_print(&d);
         return bad;
     }
-    if (a.out && !can_write(a.out))
+    if (a.out && !cli_check_output("calibrate", "-o", a.out)) /* before the search, not after */
         return SIM_EXIT_INPUT;
     struct progress p;
     progress_init(&p, "ccsim calibrate", "evaluations", pb.max_evals);

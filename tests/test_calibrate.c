@@ -167,7 +167,7 @@ START_TEST(test_bad_input)
              "calibrate -c %s --targets %s --params home.occupancy_cycles -o /nonexistent/x.cfg", s,
              ok);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "-o /nonexistent/x.cfg: cannot write: "), "%s", r.err);
+    ck_assert_msg(strstr(r.err, "-o /nonexistent/x.cfg: cannot write there: "), "%s", r.err);
     ck_assert_msg(strstr(r.out, "objective") == NULL, "%s", r.out);
     tu_ccsim(&r, "calibrate -c %s --targets %s --params machine.name", s, ok);
     ck_assert_int_eq(r.status, 2);
