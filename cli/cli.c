@@ -420,6 +420,18 @@ void cli_json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+void cli_json_config(FILE *f, const char *path, const char *const *sets, size_t nsets)
+{
+    fprintf(f, "\"config\": ");
+    cli_json_string(f, path);
+    fprintf(f, ", \"sets\": [");
+    for (size_t i = 0; i < nsets; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        cli_json_string(f, sets[i]);
+    }
+    fprintf(f, "]");
+}
+
 bool cli_check_output(const char *sub, const char *opt, const char *path)
 {
     if (strcmp(path, "-") == 0 && strcmp(opt, "--json") == 0)

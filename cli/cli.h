@@ -39,6 +39,9 @@ bool cli_wants_help(int argc, char **argv);
 /* Writes s to f as a quoted JSON string (quotes, backslashes and control
  * bytes escaped). */
 void cli_json_string(FILE *f, const char *s);
+/* Writes `"config": PATH, "sets": ["G.K=V", ...]`: the machine a result
+ * is of, with the --set overrides it was loaded with. */
+void cli_json_config(FILE *f, const char *path, const char *const *sets, size_t nsets);
 /* Checks before a run that an output file (--json, --plot, -o) can be
  * written: its folder exists and is writable, and the file is not a
  * folder nor read-only. "-" passes where the option takes it (stdout).

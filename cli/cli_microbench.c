@@ -304,14 +304,14 @@ static void json_tables(FILE *f, const struct machine_model_sec *p, const struct
     fprintf(f, "}}");
 }
 
-static bool write_json(const char *path, struct machine_cfg *m, const struct mb_result *r,
-                       const struct mb_tables *t)
+static bool write_json(const char *path, struct machine_cfg *m, const char *const *sets,
+                       size_t nsets, const struct mb_result *r, const struct mb_tables *t)
 {
     FILE *f = cli_json_open(path);
     if (!f)
         return false;
-    fprintf(f, "{\"config\": ");
-    cli_json_string(f, m->path);
+    fprintf(f, "{");
+    cli_json_config(f, m->path, sets, nsets);
     fprintf(f, ", ");
     json_num(f, "R_L_ns", r->r_l);
     fprintf(f, ", ");
@@ -420,7 +420,7 @@ int cli_microbench(int argc, char **argv)
     }
     if (tables)
         print_tables(&m, &t);
-    if (json && !write_json(json, &m, &r, tables ? &t : NULL))
+    if (json && !write_json(json, &m, sets, nsets, &r, tables ? &t : NULL))
         return SIM_EXIT_INPUT;
     return SIM_EXIT_OK;
 }

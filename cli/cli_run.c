@@ -292,8 +292,8 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
         return false;
     fprintf(f, "{\"ccsim\": ");
     cli_json_string(f, sim_version());
-    fprintf(f, ", \"config\": ");
-    cli_json_string(f, m->path);
+    fprintf(f, ", ");
+    cli_json_config(f, m->path, a->sets, a->nsets);
     fprintf(f, ", \"machine\": ");
     cli_json_string(f, m->machine.name);
     fprintf(f, ", \"protocol\": ");

@@ -252,8 +252,8 @@ static bool write_json(const struct tune_args *a, const struct machine_cfg *m,
     FILE *f = cli_json_open(a->json);
     if (!f)
         return false;
-    fprintf(f, "{\"config\": ");
-    cli_json_string(f, m->path);
+    fprintf(f, "{");
+    cli_json_config(f, m->path, a->sets, a->nsets);
     fprintf(f, ", \"generator\": ");
     cli_json_string(f, a->gen);
     fprintf(f, ", \"threads\": %llu, \"iterations\": %llu, \"seed\": %llu,\n \"candidates\": [",

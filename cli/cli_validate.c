@@ -405,8 +405,8 @@ static bool write_json(const struct val_args *a, const struct machine_cfg *m,
     FILE *f = cli_json_open(a->json);
     if (!f)
         return false;
-    fprintf(f, "{\"config\": ");
-    cli_json_string(f, m->path);
+    fprintf(f, "{");
+    cli_json_config(f, m->path, a->sets, a->nsets);
     fprintf(f, ", \"machine\": ");
     cli_json_string(f, m->machine.name);
     fprintf(f, ", \"params\": ");
