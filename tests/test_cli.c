@@ -135,7 +135,9 @@ END_TEST
 
 START_TEST(test_run_trace)
 {
-    tu_ccsim(&r, "run -c teach-xbar %s/../workloads/traces/pingpong.trace --check --json %s/r.json",
+    tu_ccsim(&r,
+             "run -c teach-xbar %s/../workloads/traces/pingpong.trace --check --json %s/r.json "
+             "--set xbar.latency_ns=10",
              CCSIM_CONFIGS, tu_dir());
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(strstr(r.out, "latency over 500 iterations") != NULL);
@@ -149,6 +151,7 @@ START_TEST(test_run_trace)
     json[n] = '\0';
     const char *keys[] = {"\"ccsim\":",
                           "\"config\":",
+                          "\"sets\": [\"xbar.latency_ns=10\"]",
                           "\"machine\":",
                           "\"protocol\": \"mesi\"",
                           "\"topology\": \"xbar\"",
