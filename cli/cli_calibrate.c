@@ -178,6 +178,7 @@ int cli_calibrate(int argc, char **argv)
         return SIM_EXIT_INPUT;
     struct progress p;
     progress_init(&p, "ccsim calibrate", "evaluations", pb.max_evals);
+    p.bound = true; /* --max-evals: the search may converge before */
     pb.on_eval = on_eval;
     pb.eval_ctx = &p;
     struct cal_result r;

@@ -64,11 +64,13 @@ static bool due(struct progress *p, double *elapsed)
 /* "prefix: done/total unit, detail, ETA s" */
 static void show(struct progress *p, uint64_t done, double el, const char *detail)
 {
-    char line[256], eta[48] = "", tot[32] = "";
+    char line[256], eta[48] = "", tot[40] = "";
+    double left = done ? el / (double)done * (double)(p->total - done) : 0;
     if (p->total && done && done <= p->total)
-        snprintf(eta, sizeof eta, ", ETA %.0f s", el / (double)done * (double)(p->total - done));
+        snprintf(eta, sizeof eta, p->bound ? ", at most %.0f s more" : ", ETA %.0f s", left);
     if (p->total)
-        snprintf(tot, sizeof tot, "/%llu", (unsigned long long)p->total);
+        snprintf(tot, sizeof tot, p->bound ? " of at most %llu" : "/%llu",
+                 (unsigned long long)p->total);
     int len = snprintf(line, sizeof line, "%s: %llu%s %s, %s%s", p->what, (unsigned long long)done,
                        tot, p->unit, detail, eta);
     draw(p, line, len < (int)sizeof line ? len : (int)sizeof line - 1);

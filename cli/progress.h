@@ -21,6 +21,7 @@ struct progress {
     const char *what; /* the line's prefix, "ccsim run" */
     const char *unit; /* "iterations" */
     uint64_t total;   /* 0: unknown (no ETA) */
+    bool bound;       /* total is a most (a budget the work may stop before): said so */
     double start, last;
     double delay; /* seconds before the first line */
     int width;    /* characters of the last line drawn (0: none shown) */
