@@ -26,7 +26,12 @@ static double delay_s(void)
 
 void progress_init(struct progress *p, const char *what, const char *unit, uint64_t total)
 {
-    *p = (struct progress){what, unit, total, now_s(), 0, delay_s(), 0, isatty(STDERR_FILENO) == 1};
+    *p = (struct progress){.what = what,
+                           .unit = unit,
+                           .total = total,
+                           .start = now_s(),
+                           .delay = delay_s(),
+                           .on = isatty(STDERR_FILENO) == 1};
 }
 
 /* "12.3 us" for a simulated time in ns. */
