@@ -16,14 +16,14 @@
  * XY_W = going from X to Y, waiting for W (D data, A acknowledgement). */
 #define CC_CACHE_STATES(X)                                                                         \
     X(I, "invalid")                                                                                \
-    X(S, "shared, clean or (GOLS) dirty")                                                          \
+    X(S, "shared: a copy to read (memory stale under MOESI's O owner or on a GOLS line)")          \
     X(E, "exclusive, clean")                                                                       \
     X(M, "modified")                                                                               \
     X(O, "owned: dirty and shared, answers requests")                                              \
     X(F, "forward: the shared copy that answers requests")                                         \
     X(IS_D, "I to a readable state, waiting for data")                                             \
     X(IM_D, "I to M, waiting for data")                                                            \
-    X(SM_D, "S to M, waiting for a grant (or data if the copy was invalidated)")                   \
+    X(SM_D, "S to M, waiting for a grant (an invalidation first makes it IM_D)")                   \
     X(FM_D, "F to M, waiting for a grant")                                                         \
     X(OM_D, "O to M, waiting for a grant")                                                         \
     X(MI_A, "evicting M, waiting for the put ack")                                                 \
@@ -58,16 +58,18 @@
     X(EM, "one owner, with the only copy")                                                         \
     X(O, "an owner in O, maybe sharers; memory is stale")                                          \
     X(GOLS, "sharers of a dirty line, no owner; memory is stale")                                  \
-    X(IE_M, "GetS on I: reading memory, then E")                                                   \
+    X(IE_M, "GetS on I: reading memory, then E (IS_M if more reads join, GOLS)")                   \
     X(IM_M, "GetX on I: reading memory, then M")                                                   \
     X(SS_M, "GetS on a line nobody owns (S; I on MSI): reading memory, then shared")               \
     X(SM_A, "write on a shared line: collecting invalidation acks (and memory)")                   \
-    X(MS_F, "GetS on an owner: waiting for its answer and the unblock, then shared")               \
+    X(MS_F, "GetS on an owner: waiting for its answer and the unblock, then shared (MOESI: MO_F "  \
+            "if the owner keeps the line as O)")                                                   \
     X(MO_F, "GetS on an owner that keeps the line as O: waiting, then O")                          \
     X(MG_F, "GetS on a dirty owner (GOLS): waiting, then GOLS")                                    \
     X(MM_U, "GetX forwarded to the owner: waiting for the unblock")                                \
     X(FF_F, "GetS forwarded to the forwarder: waiting, then shared with a new forwarder")          \
-    X(OO_F, "GetS forwarded to the O owner: waiting, then O")                                      \
+    X(OO_F, "GetS forwarded to the O owner: waiting, then O (MS_F if it was evicting and wrote "   \
+            "the line back)")                                                                      \
     X(GG_N, "GetS on a GOLS line forwarded to its supplier, more accepted: waiting for the "       \
             "readers' unblocks, then GOLS")                                                        \
     X(XF_A, "write from a non-holder on O or GOLS: collecting acks, then the supplier answers")    \
@@ -94,7 +96,7 @@
     X(Inv_Ack, "a cache dropped its copy")                                                         \
     X(Mem_Data, "memory returned the line")                                                        \
     X(Mem_Ack, "memory finished a write")                                                          \
-    X(Fwd_Ack, "the forwarded-to cache answered; it keeps a clean shared copy")                    \
+    X(Fwd_Ack, "the forwarded-to cache answered; it keeps its copy, shared")                       \
     X(Fwd_Ack_Data, "the owner answered and wrote the line back")                                  \
     X(Fwd_Ack_Owned, "the owner answered and keeps the line as O")                                 \
     X(Fwd_Ack_Dirty, "the owner answered; the line is dirty and stays in the caches (GOLS)")       \
@@ -435,7 +437,7 @@ struct cc_system {
       "to_peer(M_DATA_F, c, m.rq, l, cl.v);")                                                      \
     X(send_data_m_to_req, "send the requester the data, to write",                                 \
       "to_peer(M_DATA_M, c, m.rq, l, cl.v);")                                                      \
-    X(send_fwd_ack, "tell the home the request was answered; this copy stays clean",               \
+    X(send_fwd_ack, "tell the home the request was answered; this copy stays, shared",             \
       "to_home(M_FWD_ACK, c, l, m.rq, false, 0, false);")                                          \
     X(send_fwd_ack_data, "tell the home the request was answered, writing the line back",          \
       "to_home(M_FWD_ACK_DATA, c, l, m.rq, true, cl.v, "                                           \
@@ -454,7 +456,9 @@ struct cc_system {
     X(start_tx, "remember the requester; the line is busy",                                        \
       "d.requester := m.src; d.pending := 0; undefine d.supplier; d.gone := false; "               \
       "d.upgrade := ev = HE_Upgrade;")                                                             \
-    X(probe_others, "(broadcast homes only) probe every other cache and await its answer",         \
+    X(probe_others,                                                                                \
+      "(broadcast homes only) probe every cache the directory does not list (one a socket with "   \
+      "probe_per_socket) and await their answers",                                                 \
       "if !probe_filter then for k: Cache do "                                                     \
       "if !is(d.requester, k) & !is(d.owner, k) & !d.sharer[k] then "                              \
       "to_cache(M_PROBE, k, l, d.requester, false, 0); await_answers(l, 1); "                      \
@@ -653,6 +657,12 @@ bool cc_state_writable(int state); /* a store may be performed (E or M) */
 #define CC_HOME_REQUESTS                                                                           \
     (CC_HE(GetS) | CC_HE(GetX) | CC_HE(Upgrade) | CC_HE(PutS) | CC_HE(PutS_Last) | CC_HE(PutF) |   \
      CC_HE(PutX) | CC_HE(PutX_Last) | CC_HE(Put_Stale))
+/* The requests a protocol's home can get: PutF only where there is a
+ * forwarder (MESIF), PutX (an owner's eviction that leaves sharers) only
+ * where an owner has sharers (MOESI's O); elsewhere an owner's eviction is
+ * PutX_Last. A stall row names these, so that its table shows no event the
+ * protocol cannot have. */
+#define CC_HOME_REQUESTS_NO_SHARED_OWNER (CC_HOME_REQUESTS & ~(CC_HE(PutF) | CC_HE(PutX)))
 
 /* The protocols. */
 extern const struct cc_protocol cc_msi, cc_mesi, cc_mesif, cc_mesif_llc, cc_moesi, cc_gols;

@@ -130,9 +130,9 @@ static const struct cc_row gols_home[] = {
     /* one transaction per line: the others wait (reads of a GOLS line join) */
     CC_ROW(CC_HS(IM_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(XF_A) | CC_HS(MM_U) |
                CC_HS(B_EM) | CC_HS(B_S),
-           CC_HOME_REQUESTS, CC_SAME, HA(stall)),
-    CC_ROW(CC_HS(GG_N) | CC_HS(SS_N) | CC_HS(IE_M) | CC_HS(IS_M), CC_HOME_REQUESTS & ~CC_HE(GetS),
-           CC_SAME, HA(stall)),
+           CC_HOME_REQUESTS_NO_SHARED_OWNER, CC_SAME, HA(stall)),
+    CC_ROW(CC_HS(GG_N) | CC_HS(SS_N) | CC_HS(IE_M) | CC_HS(IS_M),
+           CC_HOME_REQUESTS_NO_SHARED_OWNER & ~CC_HE(GetS), CC_SAME, HA(stall)),
     /* broadcast probes are answered while the transaction runs */
     CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_N) |
                CC_HS(SS_N) | CC_HS(IS_M) | CC_HS(XF_A) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),

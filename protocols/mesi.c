@@ -88,7 +88,7 @@ static const struct cc_row mesi_home[] = {
     /* one transaction per line: the others wait */
     CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MM_U) |
                CC_HS(B_EM) | CC_HS(B_S),
-           CC_HOME_REQUESTS, CC_SAME, HA(stall)),
+           CC_HOME_REQUESTS_NO_SHARED_OWNER, CC_SAME, HA(stall)),
     /* broadcast probes are answered while the transaction runs */
     CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MM_U) |
                CC_HS(B_EM) | CC_HS(B_S),

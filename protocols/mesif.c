@@ -111,7 +111,7 @@ static const struct cc_row mesif_home[] = {
     CC_ROW(CC_HS(FF_F), CC_HE(Fwd_Ack) | CC_HE(Unblock), CC_SAME, HA(count_answer)),
     CC_ROW(CC_HS(FF_F), CC_HE(Done), HS_SF, HA(add_sharer), HA(set_forwarder)),
     /* one transaction per line: the others wait */
-    CC_ROW(MESIF_BUSY | CC_HS(FF_F), CC_HOME_REQUESTS, CC_SAME, HA(stall)),
+    CC_ROW(MESIF_BUSY | CC_HS(FF_F), CC_HOME_REQUESTS & ~CC_HE(PutX), CC_SAME, HA(stall)),
     /* broadcast probes are answered while the transaction runs */
     CC_ROW(MESIF_BUSY | CC_HS(FF_F), CC_HE(Probe_Ack), CC_SAME, HA(count_answer)),
 };
@@ -138,8 +138,8 @@ static const struct cc_row mesif_llc_home[] = {
     CC_ROW(CC_HS(FF_N), CC_HE(Unblock), CC_SAME, HA(count_answer)),
     CC_ROW0(CC_HS(FF_N), CC_HE(Done), HS_SF),
     /* one transaction per line: the others wait (reads of a shared line join it) */
-    CC_ROW(MESIF_BUSY, CC_HOME_REQUESTS, CC_SAME, HA(stall)),
-    CC_ROW(CC_HS(FF_N), CC_HOME_REQUESTS & ~CC_HE(GetS), CC_SAME, HA(stall)),
+    CC_ROW(MESIF_BUSY, CC_HOME_REQUESTS & ~CC_HE(PutX), CC_SAME, HA(stall)),
+    CC_ROW(CC_HS(FF_N), CC_HOME_REQUESTS & ~(CC_HE(GetS) | CC_HE(PutX)), CC_SAME, HA(stall)),
     /* broadcast probes are answered while the transaction runs */
     CC_ROW(MESIF_BUSY | CC_HS(FF_N), CC_HE(Probe_Ack), CC_SAME, HA(count_answer)),
 };
