@@ -541,7 +541,7 @@ START_TEST(test_mesh_refused)
 {
     struct rig *r = rig_try("mesh", MESH_CFG, (struct net_layout){17, 8, 1, 0});
     ck_assert_ptr_null(r->net);
-    ck_assert_ptr_nonnull(strstr(r->d.text, "17 cores do not fit"));
+    ck_assert_ptr_nonnull(strstr(r->d.text, "17 caches do not fit"));
     sim_kernel_free(r->k);
     free(r);
     r = rig_try("mesh",
@@ -549,7 +549,7 @@ START_TEST(test_mesh_refused)
                 "link_bytes = 16; cores_per_tile = 1; };\n",
                 mesh_layout);
     ck_assert_ptr_null(r->net);
-    ck_assert_ptr_nonnull(strstr(r->d.text, "16 cores do not fit on 4 x 2 tiles of 1 cores"));
+    ck_assert_ptr_nonnull(strstr(r->d.text, "16 caches do not fit on 4 x 2 tiles of 1 ("));
     sim_kernel_free(r->k);
     free(r);
     r = rig_new("mesh", MESH_CFG, mesh_layout); /* exactly full */

@@ -2,13 +2,13 @@
  * mesh.c -- `mesh`: a width x height grid of routers with XY routing (the
  * SCC's 6 x 4 mesh, two cores per tile), on its own clock.
  *
- * Owns the `mesh` config section and the placement of nodes on tiles: core
- * c on tile c / cores_per_tile, home h on tile h * tiles / homes; tile t is
- * at x = t % width, y = t / width. Memory controllers (the SCC's), if the
+ * Owns the `mesh` config section and the placement of nodes on tiles: cache
+ * node c (a core's cache, or one its cores share) on tile c / cores_per_tile, home h on tile h *
+ * tiles / homes; tile t is at x = t % width, y = t / width. Memory controllers (the SCC's), if the
  * layout has any, sit on the west and east edges: controller m at x = 0
  * for even m, x = width - 1 for odd m, in row (m / 2) * height / ceil(mcs
  * / 2) -- for the SCC's four, tiles (0,0) (5,0) (0,2) (5,2). A layout with
- * more cores than tiles * cores_per_tile is refused.
+ * more cache nodes than tiles * cores_per_tile is refused.
  *
  * Resources (struct net_link, each with its own queue and statistics):
  * every router-to-router link in each direction, and each tile's local port
@@ -73,7 +73,9 @@ static const struct cfg_key mesh_keys[] = {
     CFG_INT_KEY(T, router_cycles, true, 0, 1000, "cycles", "a message's time through a router"),
     CFG_INT_KEY(T, link_bytes, true, 1, 4096, "B",
                 "bytes a link carries per mesh cycle (a message occupies it ceil(B/link_bytes))"),
-    CFG_INT_KEY(T, cores_per_tile, false, 1, 64, NULL, "cores on a tile (default 2)"),
+    CFG_INT_KEY(T, cores_per_tile, false, 1, 64, NULL,
+                "caches on a tile, the cores' (one for cores that share a cache: "
+                "machine.cores_per_cache; default 2)"),
     CFG_INT_KEY(T, link_cycles, false, 0, 1000, "cycles", "on a link between routers (default 1)"),
 };
 #undef T
@@ -107,8 +109,8 @@ static bool mesh_fits(const void *cfg, const struct net_layout *layout, const st
     if (layout->cores <= room)
         return true;
     cfg_diag(d, cf, "mesh.width",
-             "mesh: %d cores do not fit on %lld x %lld tiles of %lld cores (mesh.width, "
-             "mesh.height, mesh.cores_per_tile)",
+             "mesh: %d caches do not fit on %lld x %lld tiles of %lld (mesh.width, "
+             "mesh.height, mesh.cores_per_tile, which counts the cores' caches)",
              layout->cores, (long long)c->width, (long long)c->height,
              (long long)c->cores_per_tile);
     return false;

@@ -61,7 +61,8 @@ struct qpi {
 #define T struct qpi_cfg
 static const struct cfg_key qpi_keys[] = {
     CFG_INT_KEY(T, stops_per_socket, false, 1, 4096, NULL,
-                "stops on a socket's ring (default: cores per socket + 1)"),
+                "stops on a socket's ring (default: a stop per cache of the socket, + 1 for "
+                "the QPI agent)"),
     CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the socket rings' clock"),
     CFG_INT_KEY(T, hop_cycles, true, 1, 1000, "cycles", "ring cycles from a stop to the next"),
     CFG_INT_KEY(T, link_bytes, true, 1, 4096, "B",
@@ -74,7 +75,8 @@ static const struct cfg_key qpi_keys[] = {
     CFG_FLOAT_KEY(T, qpi_bytes_per_ns, true, 0.001, 10000.0, "B/ns",
                   "a QPI link's bandwidth per direction"),
     CFG_INT_KEY(T, qpi_stop, false, 0, 4095, NULL,
-                "the stop of each socket's ring where the QPI agent sits (default the last)"),
+                "the stop of each socket's ring where the QPI agent sits (not given: the "
+                "last, shown as -1)"),
     CFG_STRING_KEY(T, link_name, false,
                    "what --links calls the links between sockets (default qpi; ht for "
                    "HyperTransport)"),

@@ -44,7 +44,8 @@ struct ring {
 
 #define T struct ring_cfg
 static const struct cfg_key ring_keys[] = {
-    CFG_INT_KEY(T, stops, false, 1, 4096, NULL, "stops on the ring (default: one per core)"),
+    CFG_INT_KEY(T, stops, false, 1, 4096, NULL,
+                "stops on the ring (default: one per cache, the cores' or one they share)"),
     CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the ring's clock"),
     CFG_INT_KEY(T, hop_cycles, true, 1, 1000, "cycles", "ring cycles from a stop to the next"),
     CFG_INT_KEY(T, link_bytes, true, 1, 4096, "B",

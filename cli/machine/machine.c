@@ -493,12 +493,14 @@ static void note_given(struct machine_cfg *m, const struct cfg_file *cf,
                        const struct cfg_section *secs, size_t n)
 {
     for (size_t i = 0; i < n && i < SIM_COUNT_OF(m->given); i++) {
-        m->given[i] = 0;
+        m->given[i] = m->by_set[i] = 0;
         for (size_t k = 0; k < secs[i].nkeys && k < 64; k++) {
             char key[128];
             snprintf(key, sizeof key, "%s.%s", secs[i].name, secs[i].keys[k].name);
             if (cfg_has(cf, key))
                 m->given[i] |= 1ull << k;
+            if (cfg_has(cf, key) && cfg_line(cf, key) == 0) /* line 0: --set */
+                m->by_set[i] |= 1ull << k;
         }
     }
 }
@@ -581,19 +583,42 @@ bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key *
     return false;
 }
 
+/* A cache level's keys: its prefetcher is the coherent level's (the l2,
+ * else the l1), and trains only with streams; write-through and the banks
+ * are the coherent runtime's, a bank's time only with banks. */
+static bool cache_key_used(const struct machine_cfg *m, const char *sec, const char *key)
+{
+    bool l1 = strcmp(sec, "l1") == 0;
+    const struct machine_cache_sec *c = l1 ? &m->l1 : &m->l2;
+    if (strncmp(key, "prefetch_", 9) == 0)
+        return m->memsys->coherent && (!l1 || !m->l2.size_kb) &&
+               (strcmp(key, "prefetch_streams") == 0 || c->prefetch_streams > 0);
+    if (strcmp(key, "write_through") == 0 || strcmp(key, "banks") == 0)
+        return m->memsys->coherent;
+    if (strcmp(key, "bank_busy_cycles") == 0)
+        return m->memsys->coherent && c->banks > 0;
+    return true;
+}
+
 /* Whether a key changes anything on this machine: the SCC's homes are its
  * tiles (only their count counts) and its caches take no snoops; only
  * MOESI has an Owned line to write back; only a broadcast home probes
- * per socket; memory controllers are nodes with
- * a bandwidth only where the memory system models them (the SCC); the
- * coherent runtime reads memory at the homes. */
+ * per socket; an early remote read needs another socket; memory
+ * controllers are nodes with a bandwidth only where the memory system
+ * models them (the SCC); the coherent runtime reads memory at the homes. */
 static bool key_used(const struct machine_cfg *m, const char *sec, const char *key)
 {
     bool coherent = m->memsys->coherent;
+    if (strcmp(sec, "l1") == 0 || strcmp(sec, "l2") == 0)
+        return cache_key_used(m, sec, key);
+    if (strcmp(sec, "home") == 0 && strcmp(key, "remote_early_read") == 0)
+        return coherent && m->machine.sockets > 1; /* a request from another socket */
     if (strcmp(sec, "home") == 0)
         return strcmp(key, "count") == 0 ||
                (coherent && (strcmp(key, "owned_write_writeback") != 0 || m->memsys->owned_state) &&
                 (strcmp(key, "probe_per_socket") != 0 || !m->home.probe_filter));
+    if (strcmp(sec, "core") == 0 && strcmp(key, "prefetch_distance") == 0)
+        return coherent; /* refused elsewhere when non-zero */
     if (strcmp(sec, "memory") == 0 && strcmp(key, "bank_busy_ns") == 0)
         return coherent;
     if (strcmp(sec, "memory") == 0 && strcmp(key, "latency_ns") != 0)
@@ -625,8 +650,8 @@ void machine_print(struct machine_cfg *m)
     printf("# %s (%s)\n", m->machine.name, m->path);
     if (m->machine.description[0])
         printf("# %s\n", m->machine.description);
-    printf("# (default) marks a setting the file leaves out; a setting this machine does not "
-           "use is left out (or marked, if the file gives it)\n");
+    printf("# (default) marks a setting the file leaves out, (--set) one an override gives; a "
+           "setting this machine does not use is left out (or marked, if given)\n");
     for (size_t i = 0; i < n; i++) {
         if (!section_shown(m, i))
             continue;
@@ -634,12 +659,15 @@ void machine_print(struct machine_cfg *m)
         for (size_t k = 0; k < secs[i].nkeys; k++) {
             const struct cfg_key *key = &secs[i].keys[k];
             bool given = i < SIM_COUNT_OF(m->given) && (m->given[i] >> k & 1);
+            bool set = given && (m->by_set[i] >> k & 1);
             if (!key_used(m, secs[i].name, key->name)) {
                 if (given)
-                    cfg_print_key(&secs[i], key, "(given; not used by this machine)");
+                    cfg_print_key(&secs[i], key,
+                                  set ? "(--set; not used by this machine)"
+                                      : "(given; not used by this machine)");
                 continue;
             }
-            cfg_print_key(&secs[i], key, given ? NULL : "(default)");
+            cfg_print_key(&secs[i], key, set ? "(--set)" : given ? NULL : "(default)");
         }
     }
     if (m->l2.size_kb == 0)

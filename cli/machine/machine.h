@@ -127,6 +127,7 @@ struct machine_cfg {
     /* per section (machine_sections' order), a bit per key the file or a
      * --set gave: the others hold their defaults */
     uint64_t given[16];
+    uint64_t by_set[16]; /* per section, a bit per key: given by a --set (machine_print marks it) */
 };
 
 /* A memory system a config may name (registry.c): a coherence protocol's
