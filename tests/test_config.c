@@ -362,6 +362,16 @@ START_TEST(test_config_marks_defaults)
     ck_assert(strstr(run.out, "\nmodel:") != NULL);
     tu_ccsim(&run, "config -c scc");
     ck_assert(strstr(run.out, "probe_filter") == NULL && strstr(run.out, "lookup_cycles") == NULL);
+    ck_assert(strstr(run.out, "prefetch_") == NULL && strstr(run.out, "banks") == NULL);
+    /* an override is marked; a key the machine does not use is marked so */
+    tu_ccsim(&run, "config -c snb-e5-2660 --set core.mshrs=4 --set l1.prefetch_depth=16");
+    ck_assert_msg(run.status == 0, "%s", run.err);
+    ck_assert_msg(strstr(run.out, "  mshrs              4               # (--set) "), "%s",
+                  run.out);
+    ck_assert_msg(strstr(run.out, "16 lines        # (--set; not used by this machine)"), "%s",
+                  run.out);
+    tu_ccsim(&run, "config -c teach-xbar");
+    ck_assert(strstr(run.out, "remote_early_read") == NULL); /* one socket */
 }
 END_TEST
 
