@@ -61,7 +61,7 @@ static int list_configs(void)
         struct sim_diag diag;
         sim_diag_init(&diag);
         if (machine_load(&m, path, NULL, 0, &diag))
-            printf("  %-22s %-6s %-5s %4lld cores  %s\n", names[i], m.machine.protocol,
+            printf("  %-22s %-9s %-7s %4lld cores  %s\n", names[i], m.machine.protocol,
                    m.machine.topology, (long long)m.machine.cores, m.machine.description);
         else {
             printf("  %-22s (does not load: see below)\n", names[i]);
@@ -76,12 +76,17 @@ static int list_configs(void)
 static int list_protocols(void)
 {
     for (const char *const *n = machine_memsys_names; *n; n++)
-        printf("  %-6s %s\n", *n, machine_memsys_summary(machine_memsys_find(*n)));
+        printf("  %-9s %s\n", *n, machine_memsys_summary(machine_memsys_find(*n)));
     return SIM_EXIT_OK;
 }
 
 int cli_list(int argc, char **argv)
 {
+    if (argc > 2)
+        return cli_usage_error("list",
+                               "unexpected argument '%s' (one of configs, protocols, "
+                               "generators)",
+                               argv[2]);
     if (argc != 2)
         return cli_usage_error("list", "say what to list: configs, protocols or generators");
     if (strcmp(argv[1], "configs") == 0)

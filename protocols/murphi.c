@@ -91,14 +91,17 @@ static void print_enum(FILE *f, const char *type, const char *prefix, const char
 
 static void print_header(FILE *f, const struct cc_protocol *p, const struct cc_murphi_opts *o)
 {
-    fprintf(f, "-- ccsim protocol %s --murphi --caches %d --lines %d --values %d\n", p->name,
-            o->caches, o->lines, o->values);
+    fprintf(f, "-- ccsim protocol %s --murphi --caches %d --lines %d --values %d%s%s%s\n", p->name,
+            o->caches, o->lines, o->values, o->broadcast ? " --broadcast" : "",
+            o->owned_write_writeback ? " --owned-write-writeback" : "", o->retry ? " --retry" : "");
+    /* a variant's tables live in its family's file (mesif-llc: mesif.c) */
+    int family = (int)strcspn(p->name, "-");
     fprintf(f,
             "-- A Murphi model (Rumur) of the tables ccsim runs for %s, generated from them:\n"
-            "-- protocols/%s.c, the catalogues of protocols/cc_internal.h (each action's\n"
+            "-- protocols/%.*s.c, the catalogues of protocols/cc_internal.h (each action's\n"
             "-- Murphi body is in its catalogue row) and the runtime's glue (protocols/\n"
             "-- murphi.c). Do not edit: regenerate. `ccsim verify %s` checks it.\n",
-            p->name, p->name, p->name);
+            p->name, family, p->name, p->name);
     fprintf(f,
             "--\n"
             "-- Network: a bag per node (any delivery order), bounded by QC, QH (asserts).\n"
