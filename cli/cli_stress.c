@@ -36,7 +36,7 @@ int cli_stress(int argc, char **argv)
                             .mlp = 3};
     const char *config = NULL, *sets[64];
     size_t nsets = 0;
-    bool keep = false;
+    bool keep = false, coherent_only = false; /* --jitter-ns or --mlp given */
     uint64_t v;
     int c, bad = 0;
     optind = 1;
@@ -69,6 +69,7 @@ int cli_stress(int argc, char **argv)
             if (!cli_parse_u64("stress", "--jitter-ns", optarg, 0, 1000000, &v))
                 return SIM_EXIT_INPUT;
             o.jitter_ps = v * SIM_PS_PER_NS;
+            coherent_only = true;
             break;
         case 'k':
             keep = true;
@@ -77,6 +78,7 @@ int cli_stress(int argc, char **argv)
             if (!cli_parse_u64("stress", "--mlp", optarg, 1, 16, &v))
                 return SIM_EXIT_INPUT;
             o.mlp = (unsigned)v;
+            coherent_only = true;
             break;
         }
     }
@@ -88,6 +90,12 @@ int cli_stress(int argc, char **argv)
     struct machine_cfg m;
     if (!cli_load_machine(config, sets, nsets, &m))
         return SIM_EXIT_INPUT;
+    if (coherent_only && !m.memsys->coherent)
+        return cli_usage_error("stress",
+                               "--jitter-ns and --mlp apply to a coherent machine; %s's tester "
+                               "runs one agent a core, without jitter (its memory relies on one "
+                               "source's messages arriving in order)",
+                               m.machine.name);
     struct sim_diag d;
     sim_diag_init(&d);
     struct cc_params p;

@@ -111,18 +111,41 @@ static void issue(struct sim_kernel *k, void *obj, uint64_t arg)
     (void)k;
 }
 
-static void on_stall(struct sim_kernel *k, void *ctx)
+/* What an operation of the tester is, for a deadlock report. */
+static const char *op_name(enum cc_op op)
 {
-    struct stress *st = ctx;
-    st->stalled = true;
-    fprintf(stderr, "ccsim stress: deadlock: no operation finished for %.0f ns (at %.3f ns)\n",
-            (double)st->o.watchdog_ns, (double)sim_now(k) / SIM_PS_PER_NS);
+    static const char *const names[] = {[CC_LOAD] = "load",
+                                        [CC_STORE] = "store",
+                                        [CC_ADD] = "atomic add",
+                                        [CC_CAS] = "compare-and-swap",
+                                        [CC_XCHG] = "exchange",
+                                        [CC_LOAD_LINE] = "line load",
+                                        [CC_STORE_LINE] = "line store",
+                                        [CC_ADD_LINE] = "line add",
+                                        [CC_FLUSH] = "flush"};
+    return (unsigned)op < SIM_COUNT_OF(names) && names[op] ? names[op] : "operation";
+}
+
+/* Who waits and the transactions in flight, after `why`. */
+static void report_waiting(struct stress *st, const char *why)
+{
+    fprintf(stderr, "ccsim stress: deadlock: %s (at %.3f ns)\n", why,
+            (double)sim_now(st->mc->k) / SIM_PS_PER_NS);
     for (int i = 0; i < st->mc->params.cores * (int)st->o.mlp; i++)
         if (st->cores[i].busy)
             fprintf(stderr, "  core %d waits for its %s of line 0x%llx\n", st->cores[i].req.core,
-                    st->cores[i].req.op == CC_LOAD ? "load" : "write",
-                    (unsigned long long)st->cores[i].req.line);
+                    op_name(st->cores[i].req.op), (unsigned long long)st->cores[i].req.line);
     cc_print_outstanding(st->mc->cc, stderr);
+}
+
+static void on_stall(struct sim_kernel *k, void *ctx)
+{
+    struct stress *st = ctx;
+    char why[96];
+    st->stalled = true;
+    snprintf(why, sizeof why, "no operation finished for %.0f ns", (double)st->o.watchdog_ns);
+    report_waiting(st, why);
+    (void)k;
 }
 
 int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_result *res)
@@ -158,6 +181,8 @@ int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_re
     res->violations = cs.violations;
     res->unexpected = cs.unexpected;
     res->deadlock = rs == SIM_RUN_STALLED || st.done != st.issued;
+    if (rs != SIM_RUN_STALLED && st.done != st.issued) /* the watchdog did not see it */
+        report_waiting(&st, "nothing more will happen, and operations are unfinished");
     res->simulated_ps = sim_now(mc->k);
     res->events = sim_events_fired(mc->k);
     res->misses = cs.misses;

@@ -366,13 +366,22 @@ static void issue(struct sim_kernel *k, void *obj, uint64_t arg)
     cc_access(st->mc->cc, &a->req);
 }
 
+/* The transactions in flight, after `why`. */
+static void report_waiting(struct scc_stress *st, const char *why)
+{
+    fprintf(stderr, "ccsim stress: deadlock: %s (at %.3f ns)\n", why,
+            (double)sim_now(st->mc->k) / SIM_PS_PER_NS);
+    cc_print_outstanding(st->mc->cc, stderr);
+}
+
 static void on_stall(struct sim_kernel *k, void *ctx)
 {
     struct scc_stress *st = ctx;
+    char why[96];
     st->stalled = true;
-    fprintf(stderr, "ccsim stress: deadlock: no operation finished for %.0f ns (at %.3f ns)\n",
-            (double)st->o.watchdog_ns, (double)sim_now(k) / SIM_PS_PER_NS);
-    cc_print_outstanding(st->mc->cc, stderr);
+    snprintf(why, sizeof why, "no operation finished for %.0f ns", (double)st->o.watchdog_ns);
+    report_waiting(st, why);
+    (void)k;
 }
 
 int stress_run_scc(struct machine *mc, const struct stress_opts *o, struct stress_result *res)
@@ -410,6 +419,8 @@ int stress_run_scc(struct machine *mc, const struct stress_opts *o, struct stres
     cc_get_stats(mc->cc, &cs);
     memset(res, 0, sizeof *res);
     res->deadlock = rs == SIM_RUN_STALLED || st.done != st.issued;
+    if (rs != SIM_RUN_STALLED && st.done != st.issued) /* the watchdog did not see it */
+        report_waiting(&st, "nothing more will happen, and operations are unfinished");
     if (!res->deadlock) {
         uint64_t v = cc_peek_word(mc->cc, st.counter_line, 0);
         st.checks++;

@@ -272,6 +272,9 @@ START_TEST(test_stress_and_microbench_run)
     struct tu_run r;
     tu_ccsim(&r, "stress -c scc --ops 30000 --seed 7");
     ck_assert_msg(r.status == 0 && strstr(r.out, "violations 0"), "%s%s", r.out, r.err);
+    /* the coherent tester's options are refused, not silently ignored */
+    tu_ccsim(&r, "stress -c scc --ops 100 --jitter-ns 500");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "apply to a coherent machine"), "%s", r.err);
     tu_ccsim(&r, "microbench -c scc -i 3 --json %s/mb.json", tu_dir());
     ck_assert_msg(r.status == 0 && strstr(r.out, "MPB, own tile") && strstr(r.out, "DRAM, 8 hop"),
                   "%s%s", r.out, r.err);
