@@ -10,5 +10,7 @@ for _ in $(seq "$runs"); do
   echo "run: events_per_s=$f"
   figures+=("$f")
 done
-median=$(printf '%s\n' "${figures[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+# the middle one; of an even count the mean of the two middle ones
+median=$(printf '%s\n' "${figures[@]}" | sort -n |
+  awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.0f\n", (a[NR/2]+a[NR/2+1])/2}')
 echo "median of $runs: events_per_s=$median"

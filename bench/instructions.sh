@@ -13,6 +13,14 @@ cd "$(dirname "$0")/.."
 ccsim=${CCSIM:-build/ccsim}
 only=""
 if [ "${1:-}" = "--only" ]; then only=${2:?--only needs a NAME}; fi
+case "$only" in
+  "" | knc-barrier-240 | snb-bcast-8k | mesh1024-barrier | scc-allreduce-552) ;;
+  *)
+    echo "bench/instructions.sh: --only $only: no such reference (knc-barrier-240," \
+      "snb-bcast-8k, mesh1024-barrier, scc-allreduce-552)" >&2
+    exit 2
+    ;;
+esac
 command -v valgrind >/dev/null || {
   echo "bench/instructions.sh: valgrind is not installed (scripts/setup.sh installs it)" >&2
   exit 2

@@ -22,7 +22,7 @@ for cfg in "${configs[@]}"; do
     for seed in $(seq 1 "$seeds"); do
       out=$(build/ccsim stress -c "$cfg" --set "machine.protocol=\"$p\"" --set machine.cores=16 \
             --set home.count=4 "${llc[@]}" --ops "$ops" --seed "$seed" 2>&1) || { failed=$((failed+1)); echo "$out"; }
-      line=$(echo "$out" | grep '^ops ')
+      line=$(echo "$out" | grep '^ops ' || true) # none when a run stops on a missing row
       read -r _ o _ c _ v _ <<<"$line"
       total_ops=$((total_ops+o)) total_checks=$((total_checks+c)) total_viol=$((total_viol+v))
       runs=$((runs+1))
