@@ -538,6 +538,24 @@ void cc_park_request(struct cc_line *cl, struct cc_req *r)
     cl->waiting_tail = r;
 }
 
+/* A row parked a request and left its line stable: nothing will move the
+ * line, so the replay below would run the row forever (a table's error,
+ * such as a mutant's: `ccsim verify` finds it too). */
+static _Noreturn void parked_on_stable(struct cc_system *s, struct cc_cache *c,
+                                       const struct cc_line *cl, const struct cc_req *r)
+{
+    fflush(stdout);
+    fprintf(stderr,
+            "ccsim: protocol %s: cache %d parks a %s of line 0x%llx in the stable state %s, so "
+            "it would be replayed forever (a stall row must leave the line transient; at %.3f "
+            "ns)\n",
+            s->proto->name, c->id, cc_op_reads(r->op) ? "read" : "write",
+            (unsigned long long)cl->line, cc_cache_state_names[cl->state],
+            (double)sim_now(s->k) / SIM_PS_PER_NS);
+    cc_print_outstanding(s, stderr);
+    exit(SIM_EXIT_FAIL);
+}
+
 static void replay_waiting(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
 {
     if (cl->replaying)
@@ -550,6 +568,8 @@ static void replay_waiting(struct cc_system *s, struct cc_cache *c, struct cc_li
             cl->waiting_tail = NULL;
         r->next = NULL;
         run_cache(s, c, cl, cc_op_reads(r->op) ? CE_Load : CE_Store, r, NULL);
+        if (cl->waiting_tail == r && cl->valid && !cache_transient(cl->state))
+            parked_on_stable(s, c, cl, r);
     }
     cl->replaying = false;
 }

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define CORES 4
 #define LINE  0x40ull /* the line under test */
@@ -1081,6 +1083,58 @@ END_TEST
 
 /* ------------------------------------------------------------ suite */
 
+/* A row that parks a request and leaves its line stable would replay it
+ * forever inside one event (no simulated time passes, the watchdog never
+ * fires, memory grows): the runtime stops with a message instead. MESI's
+ * mutant 5 (cache row 4, S + Store, with a wrong next state: S) is such a row;
+ * the run is a child process, which the message ends. */
+START_TEST(test_parked_on_stable_stops)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/parked.err", tu_dir());
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (!freopen(path, "w", stderr))
+            _exit(9);
+        struct rig *r = rig_new("mesi", false, 0, 0);
+        char what[256];
+        struct cc_protocol *m = cc_mutant_make(cc_protocol_find("mesi"), 5, what, sizeof what);
+        struct cc_params p;
+        struct sim_diag d;
+        sim_diag_init(&d);
+        if (!m || !machine_params(&r->cfg, &p, &d))
+            _exit(8);
+        p.protocol = m;
+        struct machine *mc = machine_build_with(&r->cfg, &p, 1, &d);
+        struct done_flag f = {false, 0};
+        struct cc_req q1 = {.op = CC_LOAD, .core = 1, .line = LINE, .done = on_done, .ctx = &f};
+        cc_access(mc->cc, &q1); /* core 1 holds it E */
+        sim_run(mc->k, SIM_TIME_MAX);
+        /* core 0 reads (IS_D) and, meanwhile, writes: the store waits on the line, which
+         * becomes S when the data comes; the store's replay then parks it in S */
+        struct cc_req q = {.op = CC_LOAD, .core = 0, .line = LINE, .done = on_done, .ctx = &f};
+        struct cc_req w = {
+            .op = CC_STORE, .core = 0, .line = LINE, .value = 1, .done = on_done, .ctx = &f};
+        cc_access(mc->cc, &q);
+        cc_access(mc->cc, &w);
+        sim_run(mc->k, SIM_TIME_MAX);
+        _exit(0); /* not reached: the guard ends the run */
+    }
+    int st = 0;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    char text[4096] = "";
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == SIM_EXIT_FAIL, "status %d: %s", st, text);
+    ck_assert_msg(strstr(text, "would be replayed forever"), "%s", text);
+}
+END_TEST
+
 static Suite *protocols_suite(void)
 {
     Suite *s = suite_create("protocols");
@@ -1118,6 +1172,7 @@ static Suite *protocols_suite(void)
     tcase_add_test(tc, test_msi_load_miss_modified);
     tcase_add_test(tc, test_msi_store_misses);
     tcase_add_test(tc, test_msi_evictions);
+    tcase_add_test(tc, test_parked_on_stable_stops);
     tcase_add_loop_test(tc, test_protocol_print, 0, NBUILT);
     suite_add_tcase(s, tc);
     TCase *stress = tcase_create("stress");
