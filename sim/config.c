@@ -883,7 +883,7 @@ static void format_value(char *buf, size_t size, const struct cfg_key *k, const 
         PUT("%lld", (long long)*(const int64_t *)f);
         break;
     case CFG_FLOAT:
-        PUT("%g", *(const double *)f);
+        PUT("%.15g", *(const double *)f);
         break;
     case CFG_BOOL:
         PUT("%s", *(const bool *)f ? "true" : "false");
@@ -901,7 +901,7 @@ static void format_value(char *buf, size_t size, const struct cfg_key *k, const 
             if (k->type == CFG_INT_ARRAY)
                 PUT("%s%lld", i ? ", " : "", (long long)((const int64_t *)f)[i]);
             else if (k->type == CFG_FLOAT_ARRAY)
-                PUT("%s%g", i ? ", " : "", ((const double *)f)[i]);
+                PUT("%s%.15g", i ? ", " : "", ((const double *)f)[i]);
             else
                 PUT("%s\"%s\"", i ? ", " : "", f + (size_t)i * ((size_t)k->max + 1));
         }
