@@ -105,9 +105,11 @@ static uint64_t *seen_of(struct scc_stress *st, int reader, int x, int i)
 
 static void violation(struct scc_stress *st, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+#define SHOWN_VIOLATIONS 10 /* the first ones are printed; the count says the rest */
+
 static void violation(struct scc_stress *st, const char *fmt, ...)
 {
-    if (st->violations++ < 10) {
+    if (st->violations++ < SHOWN_VIOLATIONS) {
         va_list ap;
         va_start(ap, fmt);
         fprintf(stderr, "ccsim stress: at %.3f ns: ", (double)sim_now(st->mc->k) / SIM_PS_PER_NS);
@@ -428,6 +430,9 @@ int stress_run_scc(struct machine *mc, const struct stress_opts *o, struct stres
             violation(&st, "the counter under the lock is %llu after %llu increments",
                       (unsigned long long)v, (unsigned long long)st.increments);
     }
+    if (st.violations > SHOWN_VIOLATIONS)
+        fprintf(stderr, "ccsim stress: ... and %llu more violations (the first %d shown)\n",
+                (unsigned long long)(st.violations - SHOWN_VIOLATIONS), SHOWN_VIOLATIONS);
     res->ops = st.done;
     res->checks = st.checks;
     res->violations = st.violations;
