@@ -101,6 +101,7 @@ struct sim_kernel {
     sim_stall_fn wd_fn;
     void *wd_ctx;
     uint64_t wd_last_progress;
+    sim_time_t wd_busy_until; /* sim_busy_until: work under way until then counts as progress */
     sim_event_id wd_timer;
     bool wd_armed;
 };
@@ -509,7 +510,7 @@ static void watchdog_fire(struct sim_kernel *k, void *obj, uint64_t arg)
     (void)obj;
     (void)arg;
     k->wd_armed = false;
-    if (k->head.progress == k->wd_last_progress) {
+    if (k->head.progress == k->wd_last_progress && k->head.now >= k->wd_busy_until) {
         k->stalled = true;
         k->wd_fn(k, k->wd_ctx);
         return;
@@ -517,6 +518,12 @@ static void watchdog_fire(struct sim_kernel *k, void *obj, uint64_t arg)
     k->wd_last_progress = k->head.progress;
     k->wd_timer = sim_timer_at(k, k->head.now + k->wd_interval, watchdog_fire, NULL, 0);
     k->wd_armed = true;
+}
+
+void sim_busy_until(struct sim_kernel *k, sim_time_t t)
+{
+    if (t > k->wd_busy_until)
+        k->wd_busy_until = t;
 }
 
 void sim_watchdog(struct sim_kernel *k, sim_time_t interval, sim_stall_fn on_stall, void *ctx)

@@ -119,6 +119,13 @@ START_TEST(test_deadlock_reported)
              NULL, 0, &res, &diag);
     ck_assert(res.deadlock);
     core_result_free(&res);
+    /* a computation longer than the watchdog's interval (100 ms here) is work, not a deadlock,
+     * and the thread waiting for it waits for work */
+    run_text("ccsim-trace 1\nthreads 2\nline x\n0: compute 300000000\n0: write x 1\n"
+             "1: wait x == 1\n",
+             NULL, 0, &res, &diag);
+    ck_assert_msg(!res.deadlock, "%s", diag.text);
+    core_result_free(&res);
 }
 END_TEST
 

@@ -715,6 +715,8 @@ static bool start_op(struct thr *t)
         return false;
     case WL_OP_COMPUTE:
         sim_schedule(r->m->k, cycles(r, (uint64_t)op->count), compute_done, t, 0);
+        if (!op->in_while) /* as made_progress: a while loop's computing is no progress */
+            sim_busy_until(r->m->k, sim_now(r->m->k) + cycles(r, (uint64_t)op->count));
         return false;
     case WL_OP_MARK:
         do_mark(t);
