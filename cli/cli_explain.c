@@ -111,7 +111,7 @@ static bool wanted(const struct narrator *n, const struct cc_step *st)
 /* A reset (evict or prime): the caches' copies of the line before it runs
  * and after; narrated after, with the copies it dropped. */
 static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
-                     bool done)
+                     sim_time_t started, bool done)
 {
     struct narrator *n = ctx;
     sim_time_t now = sim_now(n->k);
@@ -130,6 +130,7 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
                               .cache = core / cpc,
                               .prime = op->op == WL_OP_PRIME ? wl_state_text(op->state)[0] : 0,
                               .line = line,
+                              .waited_ps = now - started,
                               .held = n->held,
                               .after = n->after};
     narrate_reset(&n->nc, &r, stdout);

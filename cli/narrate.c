@@ -719,10 +719,14 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     entry_prefix(n, r->time, who, line, prefix, sizeof prefix);
     t.n = 0;
     t.len = 0;
+    char cost[96] = "a reset, at no cost";
+    if (r->waited_ps) /* not at an iteration's opening: it waited for the line to be quiet */
+        snprintf(cost, sizeof cost, "a reset, at no cost once the line was quiet: waited %.3f ns",
+                 (double)r->waited_ps / SIM_PS_PER_NS);
     if (r->prime)
-        chunk(&t, "prime %c (a reset, at no cost)", r->prime);
+        chunk(&t, "prime %c (%s)", r->prime, cost);
     else
-        chunk(&t, "evict (a reset, at no cost)");
+        chunk(&t, "evict (%s)", cost);
     node_name(n, r->cache, node, sizeof node);
     if (r->prime)
         chunk(&t, "%s holds the line in %c", node, r->prime);

@@ -410,12 +410,13 @@ static const char *letter_state(char c)
  * it, every cache and the home take their new states now, so that no bar
  * shows a copy the reset dropped. */
 static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
-                     bool done)
+                     sim_time_t started, bool done)
 {
     struct trace_out *t = ctx;
     (void)thread;
     (void)core;
     (void)op;
+    (void)started;
     uintptr_t v = (uintptr_t)sim_map_get(&t->names, line);
     if (!done || !v)
         return;

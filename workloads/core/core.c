@@ -558,13 +558,13 @@ static bool methodology(struct thr *t)
         return false;
     }
     if (r->o.on_reset)
-        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, false);
+        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, t->op_start, false);
     if (t->op.op == WL_OP_EVICT)
         cc_evict_line(r->m->cc, line);
     else
         cc_prime_line(r->m->cc, t->core, line, state_letter[t->op.state]);
     if (r->o.on_reset)
-        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, true);
+        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, t->op_start, true);
     return true;
 }
 

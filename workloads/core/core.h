@@ -94,9 +94,10 @@ struct core_run_opts {
     /* optional: called twice for a thread's evict or prime (the
      * methodology's reset of a line, at no cost), the line quiet: before it
      * runs (done false: the caches still hold what it will change) and
-     * after (done true) */
+     * after (done true); started: when the op began (a reset not at an
+     * iteration's opening waits for its line to be quiet: now - started) */
     void (*on_reset)(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
-                     bool done);
+                     sim_time_t started, bool done);
     void *reset_ctx;
     /* optional: called when a thread has run out of operations, with its
      * registers (wl_program_reg's order), e.g. a litmus test's outcome */
