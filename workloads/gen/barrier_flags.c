@@ -108,8 +108,10 @@ static void frame_decl(struct gen *g, const struct payload *pl)
 }
 
 /* Opens the iteration: produce the values, sync, evict the flag lines
- * (names[0..cnt), n lines each), prime the user data. */
-static void frame_open(struct gen *g, const struct payload *pl, const char *const *names, int cnt)
+ * (names[0..cnt), lines_each lines each: n, a line a thread, or 1), prime
+ * the user data. */
+static void frame_open(struct gen *g, const struct payload *pl, const char *const *names, int cnt,
+                       long lines_each)
 {
     gen_iter_open(g);
     if (pl->values) {
@@ -122,7 +124,7 @@ static void frame_open(struct gen *g, const struct payload *pl, const char *cons
     }
     gen_sync(g);
     for (int i = 0; i < cnt; i++)
-        gen_evict(g, names[i], g->n);
+        gen_evict(g, names[i], lines_each);
     if (pl->values)
         gen_prime_own(g, "acc", 1);
     else
@@ -161,9 +163,7 @@ bool gen_emit_barrier_central(struct gen *g)
     gen_line(g, "counter", 1, "n minus the threads that arrived (reset by the last)");
     gen_line(g, "gflag", 1, "the global flag: it+1 once the last thread arrived");
     gen_out(g, "0: write counter n");
-    frame_open(g, &pl, names, 0);
-    gen_out(g, "all: evict counter");
-    gen_out(g, "all: evict gflag");
+    frame_open(g, &pl, names, 2, 1); /* the counter and the flag evicted at the opening */
     gen_out(g, "all: add counter (-1) -> c");
     gen_for(g, "j", "1", "2-c");
     gen_note(g, "the last thread: reset the counter, release everyone");
@@ -188,7 +188,7 @@ static bool linear(struct gen *g, int values)
     struct gen_who others = {ids + 1, g->n - 1, NULL}, master = {ids, 1, NULL};
     frame_decl(g, &pl);
     gen_line(g, "flag", g->n, "flag[t]: 2it+1 once t arrived, 2it+2 once thread 0 released it");
-    frame_open(g, &pl, names, 1);
+    frame_open(g, &pl, names, 1, g->n);
     send(g, &pl, &others, "flag[t]", "2*it+1");
     gen_for(g, "j", "1", "n-1");
     receive(g, &pl, &master, "flag[j]", "2*it+1", true);
@@ -493,7 +493,7 @@ static bool ebf_emit(struct gen *g, int values, bool separate)
     if (separate)
         separate_open(g, values, names, 1 + e.steps);
     else
-        frame_open(g, &vals, names, 1 + e.steps);
+        frame_open(g, &vals, names, 1 + e.steps, g->n);
     struct gen_who members = {e.members, e.nmem, NULL}, masters = {e.masters, e.nm, NULL};
     if (e.nmem) {
         gen_note(g, "incoming: the second thread of each pair notifies its master");
@@ -583,7 +583,7 @@ bool gen_emit_reduce_diss(struct gen *g)
     frame_decl(g, &pl);
     for (int r = 0; r < rounds; r++)
         gen_line(g, steps[r], g->n, "step line of each thread, written by t-2^r (mod n)");
-    frame_open(g, &pl, names, rounds);
+    frame_open(g, &pl, names, rounds, g->n);
     int *peer = sim_xmalloc((size_t)g->n * sizeof *peer), *ids = gen_all_ids(g);
     struct gen_who all = {ids, g->n, NULL}, to = {NULL, 0, peer};
     for (int r = 0; r < rounds; r++) {

@@ -428,8 +428,9 @@ enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
       "shared-memory MPI transfer: the sender copies its message into shared chunks, the "         \
       "receiver copies them out, pipelined (Open MPI fragments, MPICH cells)")                     \
     X("barrier-central", barrier_central, NO_PARAMS, 2, 0, P002, "Sec II-A",                       \
-      "sense-reversing centralized barrier: each thread decrements one counter; the last resets "  \
-      "it and writes the global flag all others spin on")                                          \
+      "centralized barrier (the paper's sense-reversing one, the sense an epoch number it+1): "    \
+      "each thread decrements one counter; the last resets it and writes the global flag all "     \
+      "others spin on")                                                                            \
     X("barrier-linear", barrier_linear, NO_PARAMS, 2, 0, P002, "Sec II-C, Fig 2",                  \
       "linear centralized barrier: every thread writes its own flag line; thread 0 checks each "   \
       "in turn, then writes each to release its owner")                                            \
