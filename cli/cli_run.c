@@ -217,7 +217,7 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
     else if (r->deadlock)
         printf("latency: no iteration completed before the deadlock\n");
     else
-        printf("latency: no iteration was measured (no `mark` after a `sync`)\n");
+        printf("latency: no iteration was measured (no `mark`)\n");
     printf("counters: loads %llu  stores %llu  atomics %llu  misses %llu  invalidations %llu  "
            "handoffs %llu  poll_refetches %llu  steals %llu  writebacks %llu\n",
            (unsigned long long)r->loads, (unsigned long long)r->stores,
