@@ -59,8 +59,9 @@
  * The program (opaque, read through the accessors below) keeps these
  * invariants once a parse has succeeded:
  *  - 1 <= threads <= WL_MAX_THREADS. The pin table, if given, names one
- *    distinct (core, hardware thread) per thread; without one thread i is on
- *    core i, hardware thread 0. A pin entry is written `c` or `c.h`.
+ *    distinct (core, hardware thread) per thread; without one the machine
+ *    places thread i (core i % cores, hardware thread i / cores: core.c). A
+ *    pin entry is written `c` or `c.h`.
  *  - Lines: declarations in file order; declaration i owns the line indices
  *    first .. first+count-1 with first(0) = 0, first(i+1) = first(i) +
  *    count(i); so line indices 0 .. wl_program_line_count()-1 are dense and a
