@@ -669,8 +669,8 @@ START_TEST(test_idle_limit)
     sim_diag_init(&diag);
     ck_assert_int_eq(run_thread(p, 3, ops, sizeof ops, 100), WL_NEXT_ERROR);
     ck_assert_str_eq(ops, "");
-    ck_assert_msg(strstr(diag.text, "thread 3: 67108864 statements passed without an operation "
-                                    "(WL_MAX_IDLE_STEPS)"),
+    ck_assert_msg(strstr(diag.text, "thread 3, iteration i=33554431: 67108864 statements passed "
+                                    "without an operation (WL_MAX_IDLE_STEPS)"),
                   "%s", diag.text);
     wl_program_free(p);
 }
@@ -848,7 +848,7 @@ START_TEST(test_runtime_errors)
         {"all: read x -> r\nall: compute 10/(r-1000)\n", 0, 6, 16,
          "thread 0: division by zero (10 / 0)"},
         {"for i 0..4 {\n  i: read x\n}\n", 0, 6, 3,
-         "thread 0: the selector gives thread 4, out of range (0..3)"},
+         "thread 0, iteration i=4: the selector gives thread 4, out of range (0..3)"},
         {"for i 2..5 {\n  0,i..i+1: read x\n}\n", 1, 6, 8, "the selector gives thread 4"},
         {"all: copy data[t*2] data[0] 3\n", 3, 5, 11,
          "thread 3: 3 lines from data[6] run past the end of 'data' (0..7)"},

@@ -45,7 +45,16 @@ __attribute__((format(printf, 5, 6))) static void fail(struct wl_cursor *c, stru
                                                        const char *fmt, ...)
 {
     char msg[512];
-    int n = snprintf(msg, sizeof msg, "thread %d: ", c->thread);
+    const char *var;
+    int64_t it;
+    int n;
+    if (!wl_cursor_outer_loop(c, &var, &it)) /* the iteration as the trace counts it */
+        n = snprintf(msg, sizeof msg, "thread %d: ", c->thread);
+    else if (strcmp(var, "it") == 0)
+        n = snprintf(msg, sizeof msg, "thread %d, iteration %lld: ", c->thread, (long long)it);
+    else
+        n = snprintf(msg, sizeof msg, "thread %d, iteration %s=%lld: ", c->thread, var,
+                     (long long)it);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
