@@ -28,6 +28,7 @@ struct narrator {
     bool in_iteration;   /* the iteration that is open is the one asked for */
     uint64_t opened;     /* iterations opened */
     int64_t first_label, last_label;
+    bool wanted_opened; /* --iteration's label was opened (labels can skip: see on_iteration) */
     struct sim_kernel *k;
     struct cc_system *cc;
     sim_time_t skew_ps; /* the machine's start skew */
@@ -69,6 +70,7 @@ static void on_iteration(void *ctx, uint64_t iteration, const char *var, int64_t
         n->first_label = label;
     n->last_label = label;
     n->in_iteration = label == n->iteration;
+    n->wanted_opened |= n->in_iteration;
     sim_time_t now = sim_now(n->k);
     if (!in_scope(n, now) || !take_line(n))
         return;
@@ -219,6 +221,11 @@ static void print_footer(const struct narrator *n)
     if (n->want_iteration && n->opened &&
         (n->iteration < n->first_label || n->iteration > n->last_label))
         printf("no step: iteration %lld never opened (the run's iterations: %lld .. %lld)\n",
+               (long long)n->iteration, (long long)n->first_label, (long long)n->last_label);
+    else if (n->want_iteration && n->opened && !n->wanted_opened)
+        printf("no step: iteration %lld never opened (the run's are labelled %lld to %lld with "
+               "gaps:\n  a sync in a loop takes its loop variable's value, one outside loops its "
+               "count among the syncs)\n",
                (long long)n->iteration, (long long)n->first_label, (long long)n->last_label);
     else if (n->want_iteration && !n->opened)
         printf("no step: the trace opens no iteration (no sync)\n");

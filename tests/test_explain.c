@@ -227,6 +227,12 @@ START_TEST(test_explain_thread_iteration_time)
     tu_ccsim(&r, "explain -c teach-xbar %s --iteration 500", LAB2);
     ck_assert_msg(strstr(r.out, "iteration 500 never opened (the run's iterations: 0 .. 199)"),
                   "%s", r.out);
+    /* mcs-lock: its loop's syncs are 0..3, the one after the loop its count, 5: no 4 */
+    tu_ccsim(&r, "explain -c teach-xbar %s/../workloads/traces/mcs-lock.trace --iteration 4",
+             CCSIM_CONFIGS);
+    ck_assert_msg(
+        strstr(r.out, "iteration 4 never opened (the run's are labelled 0 to 5 with gaps"), "%s",
+        r.out);
     tu_ccsim(&r, "explain -c teach-xbar %s --from 100 --to 130", LAB2);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(strstr(r.out, "  102.000  core 0") != NULL && strstr(r.out, "  127.000  home 0"));
