@@ -389,6 +389,8 @@ static const struct error_case error_cases[] = {
     {HDR "all: copy data[0] data[1] 0\n", 5, 27, "the number of lines must be at least 1, found 0"},
     {HDR "all: compute -1\n", 5, 14, "the number of cycles must be at least 0, found -1"},
     {HDR "line h home=t\n", 5, 13, "a home must be a constant"},
+    {HDR "line h hom=1\n", 5, 8, "unknown option 'hom=' of a line (home=NODE, mpb=T or tas=T)"},
+    {HDR "line h 4 hom=1\n", 5, 10, "unknown option 'hom=' of a line"},
     {HDR "line h home=-1\n", 5, 13, "home -1 is out of range"},
     {HDR "line h 0\n", 5, 8, "line count 0 is out of range (1..1048576, WL_MAX_LINES)"},
     {HDR "line h 1048577\n", 5, 8, "line count 1048577 is out of range"},

@@ -290,6 +290,18 @@ static bool is_place(const struct wl_parser *ps)
     return is_attr(ps, "mpb") || is_attr(ps, "tas");
 }
 
+/* NAME= that is not a line's option (home=, mpb=, tas=): says so. */
+static bool unknown_attr(struct wl_parser *ps)
+{
+    const struct wl_tok *t = wl_peek(ps);
+    if (t->kind != WL_TK_NAME || ps->toks[ps->pos + 1].kind != WL_TK_ASSIGN || is_home(ps) ||
+        is_place(ps))
+        return false;
+    wl_perr(ps, t->col, "unknown option '%.*s=' of a line (home=NODE, mpb=T or tas=T)", t->len,
+            t->text);
+    return true;
+}
+
 /* mpb=T / tas=T / mpb=each / tas=each */
 static bool parse_place(struct wl_parser *ps, struct wl_decl *d)
 {
@@ -354,9 +366,15 @@ static bool parse_decl(struct wl_parser *ps)
                         .home_expr = -1,
                         .place_expr = -1,
                         .col = t->col};
+    if (unknown_attr(ps))
+        return false;
     if (wl_peek(ps)->kind != WL_TK_END && !is_home(ps) && !is_place(ps) && !parse_count(ps, &d))
         return false;
-    while (is_home(ps) || is_place(ps)) {
+    for (;;) {
+        if (unknown_attr(ps))
+            return false;
+        if (!is_home(ps) && !is_place(ps))
+            break;
         if (is_home(ps) && d.pub.place != WL_PLACE_MEMORY) {
             wl_perr(ps, wl_peek(ps)->col,
                     "a line lives in one place: home=, mpb= and tas= exclude each other");

@@ -410,6 +410,10 @@ int wl_parse_cond(struct wl_parser *ps, const char *what)
     int e = parse_binary(ps, 1);
     if (e < 0 || ps->p->exprs[e].is_cond)
         return e;
+    if (wl_peek(ps)->kind == WL_TK_ASSIGN) {
+        wl_perr(ps, wl_peek(ps)->col, "the condition of %s: '=' sets, '==' compares", what);
+        return -1;
+    }
     wl_perr(ps, col,
             "type error: the condition of %s is a number; it must be a comparison or && || ! "
             "of comparisons (e.g. r != 0)",
