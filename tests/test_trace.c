@@ -390,6 +390,9 @@ static const struct error_case error_cases[] = {
     {HDR "all: compute -1\n", 5, 14, "the number of cycles must be at least 0, found -1"},
     {HDR "line h home=t\n", 5, 13, "a home must be a constant"},
     {HDR "line h hom=1\n", 5, 8, "unknown option 'hom=' of a line (home=NODE, mpb=T or tas=T)"},
+    {HDR "al: read x\n", 5, 1,
+     "unknown name 'al' (not t, n, a loop variable in scope, or a "
+     "register set by an earlier '-> al') (did you mean 'all'?)"},
     {HDR "line h 4 hom=1\n", 5, 10, "unknown option 'hom=' of a line"},
     {HDR "line h home=-1\n", 5, 13, "home -1 is out of range"},
     {HDR "line h 0\n", 5, 8, "line count 0 is out of range (1..1048576, WL_MAX_LINES)"},

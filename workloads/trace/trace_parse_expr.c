@@ -210,11 +210,15 @@ static bool is_call_name(const struct wl_tok *t)
 
 static int unknown_name(struct wl_parser *ps, const struct wl_tok *t)
 {
-    char let[WL_MAX_NAME + 16] = "", hint[64] = "";
+    char let[WL_MAX_NAME + 16] = "", hint[96] = "";
+    static const char *const selectors[] = {"all", "others"};
     if (ps->version >= 2)
         snprintf(let, sizeof let, " or 'let %.*s ='", t->len, t->text);
     else if (is_call_name(t) && wl_peek(ps)->kind == WL_TK_LPAREN)
         snprintf(hint, sizeof hint, "; min(a, b) and max(a, b) need ccsim-trace 2");
+    if (ps->in_selector) /* a misspelt all: or others: */
+        sim_suggest(hint, sizeof hint, t->text, (size_t)t->len, selectors, SIM_COUNT_OF(selectors),
+                    NULL);
     wl_perr(ps, t->col,
             "unknown name '%.*s' (not t, n, a loop variable in scope, or a register set by an "
             "earlier '-> %.*s'%s)%s",
