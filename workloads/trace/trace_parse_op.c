@@ -513,7 +513,12 @@ static int parse_opname(struct wl_parser *ps)
         return op;
     }
     char buf[64], hint[96] = "";
-    if (t->kind == WL_TK_NAME)
+    if (wl_tok_is(t, "if") || wl_tok_is(t, "while") || wl_tok_is(t, "else") || wl_tok_is(t, "for"))
+        snprintf(hint, sizeof hint,
+                 " (a block takes no selector: write '%.*s ...' alone, and "
+                 "a selector on each statement in it)",
+                 t->len, t->text);
+    else if (t->kind == WL_TK_NAME)
         wl_suggest(hint, sizeof hint, t->text, (size_t)t->len, op_names, WL_OP_COUNT);
     wl_perr(ps, t->col, "unknown operation %s%s", wl_tok_describe(t, buf, sizeof buf), hint);
     return -1;
