@@ -454,22 +454,29 @@ static int run_all(const struct val_args *a, const struct val_machine *vm,
 }
 
 /* --plot: one PNG per algorithm (rows of one algorithm are consecutive). */
-static bool plot_all(const struct val_args *a, const struct val_row *rows, int n)
+static bool plot_all(const struct val_args *a, const struct machine_cfg *m,
+                     const struct val_row *rows, int n)
 {
     struct plot_band_point *pts = calloc((size_t)(n ? n : 1), sizeof *pts);
+    char about[300];
+    snprintf(about, sizeof about, "%s, params %s, %llu iterations; in band: within %.0f %%",
+             m->machine.name, a->params, (unsigned long long)a->iterations, 100 * a->tolerance);
     bool ok = true;
-    for (int i = 0, j; i < n && ok; i = j) {
+    int plots = 0;
+    for (int i = 0, j; i < n && ok; i = j, plots++) {
         int k = 0;
         for (j = i; j < n && rows[j].algo == rows[i].algo; j++, k++) {
             const struct val_row *r = &rows[j];
             pts[k] = (struct plot_band_point){r->threads,  r->min,      r->median,  r->max,
                                               r->band.min, r->band.max, r->modelled};
         }
-        ok = plot_validate(a->plot, rows[i].algo->spec, pts, k);
+        ok = plot_validate(a->plot, rows[i].algo->spec, about, pts, k);
     }
     free(pts);
-    if (ok)
-        printf("plots: %s/*.png\n", a->plot);
+    if (ok && plots)
+        printf("plots: %d in %s/ (NAME.png, with NAME.dat and NAME.gp)\n", plots, a->plot);
+    else if (ok)
+        printf("plots: none (no point ran)\n");
     return ok;
 }
 
@@ -622,8 +629,8 @@ static int finish(const struct val_args *a, const struct machine_cfg *m, const s
            modelled ? 100 * fraction[2] : 0.0);
     if (a->json && !write_json(a, m, rows, n, fraction))
         return SIM_EXIT_INPUT;
-    if (a->plot && !plot_all(a, rows, n))
-        return SIM_EXIT_FAIL;
+    if (a->plot && !plot_all(a, m, rows, n))
+        return SIM_EXIT_INPUT; /* a chart that cannot be drawn is the output's fault, not a check */
     return SIM_EXIT_OK;
 }
 

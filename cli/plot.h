@@ -68,8 +68,11 @@ struct plot_band_point {
 };
 /* The file name (without extension) of spec's plot: [A-Za-z0-9-], others '_'. */
 void plot_validate_name(const char *spec, char *out, size_t size);
-/* Writes DIR/NAME.{dat,gp} and runs gnuplot for DIR/NAME.png; false (and a
- * message on stderr) on failure. */
-bool plot_validate(const char *dir, const char *spec, const struct plot_band_point *pts, int n);
+/* Writes DIR/NAME.{dat,gp} and runs gnuplot for DIR/NAME.png, its points
+ * in thread order (pts is sorted); `about` follows the spec in the title
+ * (the machine, the params, the tolerance). False (and a message on stderr)
+ * on failure. */
+bool plot_validate(const char *dir, const char *spec, const char *about,
+                   struct plot_band_point *pts, int n);
 
 #endif

@@ -157,8 +157,11 @@ START_TEST(test_validate_optimize_and_plots)
     size_t n = fread(text, 1, sizeof text - 1, f);
     text[n] = '\0';
     fclose(f);
-    ck_assert_msg(strstr(text, "set logscale x 2") && strstr(text, "set xrange [") &&
-                      strstr(text, "boxxyerror"),
+    /* one point: a box for its band, threads from 0 with a tick at the count, the
+     * machine and params in the title */
+    ck_assert_msg(strstr(text, "set xrange [0:") && strstr(text, "set xtics (4)") &&
+                      strstr(text, "boxxyerror") &&
+                      strstr(text, "m2o:lines=same: teach-xbar, params "),
                   "%s", text);
 }
 END_TEST
