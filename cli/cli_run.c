@@ -425,9 +425,14 @@ static void on_iteration(void *ctx, uint64_t iteration, const char *loop_var, in
 static bool plot_latency(const struct cli_run_args *a, const struct machine_cfg *m,
                          const struct core_result *r)
 {
-    char title[512];
-    snprintf(title, sizeof title, "%s on %s (%s): %llu iterations", cli_workload_name(a),
-             m->machine.name, m->machine.protocol, (unsigned long long)r->iterations);
+    char sets[700] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < a->nsets && len < sizeof sets; i++)
+        len += (size_t)snprintf(sets + len, sizeof sets - len, " --set %s", a->sets[i]);
+    char title[1024];
+    snprintf(title, sizeof title, "%s on %s (%s)%s, %d thread%s: %llu iterations",
+             cli_workload_name(a), m->machine.name, m->machine.protocol, sets, r->threads,
+             r->threads == 1 ? "" : "s", (unsigned long long)r->iterations);
     return plot_histogram(a->plot, title, "iteration latency (ns)", r->latency_ns, r->iterations);
 }
 
@@ -455,7 +460,7 @@ static int check_outputs(const struct cli_run_args *a)
     if (a->plot) {
         const char *base = strrchr(a->plot, '/') ? strrchr(a->plot, '/') + 1 : a->plot;
         const char *dot = strrchr(base, '.');
-        if (dot && strcmp(dot, ".png") != 0)
+        if (!dot || strcmp(dot, ".png") != 0)
             return cli_usage_error("run", "--plot %s: ccsim draws PNG only; name the file .png",
                                    a->plot);
         if (!cli_check_output("run", "--plot", a->plot) || !plot_available())

@@ -43,7 +43,9 @@ START_TEST(test_run_plot_png)
         return; /* gnuplot-nox is in scripts/setup.sh; without it see the next test */
     char png[1024];
     snprintf(png, sizeof png, "%s/lat.png", tu_dir());
-    tu_ccsim(&r, "run -c teach-xbar %s/workloads/traces/pingpong.trace --plot %s",
+    tu_ccsim(&r,
+             "run -c teach-xbar %s/workloads/traces/pingpong.trace --plot %s "
+             "--set xbar.latency_ns=10",
              CCSIM_TEST_DIR "/..", png);
     ck_assert_msg(r.status == 0, "%s", r.err);
     FILE *f = fopen(png, "rb");
@@ -55,6 +57,18 @@ START_TEST(test_run_plot_png)
     ck_assert(memcmp(sig, "\x89PNG\r\n\x1a\n", 8) == 0);
     snprintf(png, sizeof png, "%s/lat.gp", tu_dir());
     ck_assert(access(png, R_OK) == 0);
+    /* the title names the threads and the overrides of the machine run */
+    char gp[4096] = "";
+    f = fopen(png, "r");
+    ck_assert_ptr_nonnull(f);
+    gp[fread(gp, 1, sizeof gp - 1, f)] = '\0';
+    fclose(f);
+    ck_assert_msg(strstr(gp, "on teach-xbar (mesi) --set xbar.latency_ns=10, 2 threads: 500 "
+                             "iterations"),
+                  "%s", gp);
+    /* a name with no extension is refused, as one with another */
+    tu_ccsim(&r, "run -c teach-xbar -w pingpong -t 2 --plot %s/noext", tu_dir());
+    ck_assert_msg(r.status == 2 && strstr(r.err, "draws PNG only"), "%s", r.err);
 }
 END_TEST
 
