@@ -7,11 +7,14 @@ spans coloured by name, and the request/answer flows as arrows.
 Usage: scripts/timeline-png.py TRACE.json OUT.png [--from NS] [--to NS]
                                [--width PX] [--title TEXT]
 
-The Perfetto UI (https://ui.perfetto.dev) shows the same file interactively;
-this is a still picture of it. Only the standard library and gnuplot.
+The x axis is simulated time in ns, as the trace has it; an instant (a sync,
+a mark, a state held for no time) is drawn as a thin bar. The Perfetto UI
+(https://ui.perfetto.dev) shows the same file interactively; this is a still
+picture of it. Only the standard library and gnuplot.
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -47,21 +50,24 @@ def script(events, args):
     proc, thread = names(events)
     lo, hi = args.from_ns / 1000.0, args.to_ns / 1000.0  # the JSON is in us
     spans = [e for e in events if e.get("ph") == "X" and e["ts"] + e.get("dur", 0) >= lo
-             and e["ts"] <= hi and e.get("dur", 0) > 0]
+             and e["ts"] <= hi]
     rows = sorted({(e["pid"], e["tid"]) for e in spans})
     if not rows:
         sys.exit("timeline-png: no spans in the window")
     row_of = {r: i for i, r in enumerate(reversed(rows))}
     colours, out = {}, []
-    end = min(hi, max(e["ts"] + e["dur"] for e in spans))
+    end = min(hi, max(e["ts"] + e.get("dur", 0) for e in spans))
     start = max(lo, min(e["ts"] for e in spans))
-    ns = lambda us: (us - start) * 1000.0
+    if end <= start:
+        sys.exit("timeline-png: the window holds one instant only")
+    ns = lambda us: us * 1000.0  # simulated time, as the trace has it
+    tick = (ns(end) - ns(start)) / 800  # an instant (a sync, a mark) is drawn this wide
     out.append("set terminal pngcairo size %d,%d font 'sans,9'" % (args.width, 80 + 22 * len(rows)))
     out.append("set output %s" % quote(args.out))
     out.append("set termoption noenhanced")
-    out.append("set title %s" % quote(args.title or "ccsim timeline"))
-    out.append("set xlabel 'ns'")
-    out.append("set xrange [0:%g]" % ns(end))
+    out.append("set title %s" % quote(args.title or "ccsim timeline: " + args.trace))
+    out.append("set xlabel 'simulated time (ns)'")
+    out.append("set xrange [%g:%g]" % (ns(start), ns(end)))
     out.append("set yrange [-0.7:%g]" % (len(rows) - 0.3))
     labels = ", ".join("%s %d" % (quote(label(r, proc, thread)), row_of[r]) for r in rows)
     out.append("set ytics (%s)" % labels)
@@ -70,11 +76,12 @@ def script(events, args):
     for e in spans:
         y = row_of[(e["pid"], e["tid"])]
         c = colours.setdefault(e["name"], PALETTE[len(colours) % len(PALETTE)])
-        x0, x1 = ns(max(e["ts"], start)), ns(min(e["ts"] + e["dur"], end))
+        x0, x1 = ns(max(e["ts"], start)), ns(min(e["ts"] + e.get("dur", 0), end))
+        x1 = max(x1, x0 + tick)
         out.append("set object %d rect from %g,%g to %g,%g fc rgb '%s' fs solid 0.85 border lc "
                    "rgb '#ffffff'" % (obj, x0, y - 0.35, x1, y + 0.35, c))
         obj += 1
-        if (x1 - x0) > ns(end) / 40:
+        if (x1 - x0) > (ns(end) - ns(start)) / 40:
             out.append("set label %s at %g,%g center front font 'sans,7'"
                        % (quote(e["name"]), (x0 + x1) / 2, y))
     starts = {e["id"]: e for e in events if e.get("ph") == "s"}
@@ -108,10 +115,18 @@ def main():
     ap.add_argument("--width", type=int, default=1400)
     ap.add_argument("--title")
     args = ap.parse_args()
-    try:
-        subprocess.run(["gnuplot"], input=script(load(args.trace), args), text=True, check=True)
+    if args.from_ns >= args.to_ns:
+        sys.exit("timeline-png: --from %g is not before --to %g" % (args.from_ns, args.to_ns))
+    folder = os.path.dirname(args.out) or "."
+    if not os.access(folder, os.W_OK):
+        sys.exit("timeline-png: cannot write %s (its folder is missing or read-only)" % args.out)
+    try:  # the PNG goes to the file; gnuplot's stdout would get it only if the file failed
+        subprocess.run(["gnuplot"], input=script(load(args.trace), args), text=True, check=True,
+                       stdout=subprocess.DEVNULL)
     except FileNotFoundError:
         sys.exit("timeline-png: gnuplot is not installed (scripts/setup.sh installs it)")
+    except subprocess.CalledProcessError as e:
+        sys.exit("timeline-png: gnuplot failed (exit %d)" % e.returncode)
 
 
 if __name__ == "__main__":
