@@ -923,7 +923,10 @@ void cfg_print_key(const struct cfg_section *sec, const struct cfg_key *k, const
 {
     char val[512];
     format_value(val, sizeof val, k, sec->dst);
-    printf("  %-18s %-14s", k->name, val);
+    int width = 18; /* the section's longest key, if longer: its values stay in a column */
+    for (size_t i = 0; i < sec->nkeys; i++)
+        width = (int)strlen(sec->keys[i].name) > width ? (int)strlen(sec->keys[i].name) : width;
+    printf("  %-*s %-14s", width, k->name, val);
     if (note || k->help)
         printf("  # %s%s%s", note ? note : "", note && k->help ? " " : "", k->help ? k->help : "");
     printf("\n");
