@@ -117,9 +117,12 @@ int cli_stress(int argc, char **argv)
     struct stress_result r;
     int status = stress_run(mc, &o, &r);
     double wall = wall_now() - t0;
-    printf("stress %s (%s, %s, %d cores, %u x %u-way %s), seed %llu\n", m.machine.name,
+    char l1[64] = ""; /* --keep-caches keeps the config's l1 in front of the coherent level */
+    if (p.l1_sets && p.l1_ways && m.memsys->coherent)
+        snprintf(l1, sizeof l1, " behind a %u x %u-way l1", p.l1_sets, p.l1_ways);
+    printf("stress %s (%s, %s, %d cores, %u x %u-way %s%s), seed %llu\n", m.machine.name,
            m.machine.protocol, m.machine.topology, p.cores, p.sets, p.ways,
-           m.memsys->coherent ? "coherent cache" : "private cache, no coherence",
+           m.memsys->coherent ? "coherent cache" : "private cache, no coherence", l1,
            (unsigned long long)o.seed);
     printf("ops %llu  checks %llu  violations %llu  unexpected %llu  deadlock %s\n",
            (unsigned long long)r.ops, (unsigned long long)r.checks,
