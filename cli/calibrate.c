@@ -508,16 +508,11 @@ static bool fitted(const struct cal_problem *pb, const char *path)
     return false;
 }
 
-/* A --set value as a config file writes it: a bare word (which --set
- * takes as a string) in quotes, anything else (a number, true, false, a
- * quoted string, an array) as given. */
+/* A --set value as a config file writes it: a bare word, which --set
+ * takes as a string (cfg_bare_word), in quotes; anything else as given. */
 static void set_value_text(const char *v, char *buf, size_t size)
 {
-    char *end;
-    (void)strtod(v, &end);
-    bool literal = (*v && !*end) || !strcmp(v, "true") || !strcmp(v, "false") || *v == '"' ||
-                   *v == '[' || *v == '(';
-    snprintf(buf, size, literal ? "%s" : "\"%s\"", v);
+    snprintf(buf, size, cfg_bare_word(v) ? "\"%s\"" : "%s", v);
 }
 
 /* One value into the lines, or into a new section at the end (extra). */

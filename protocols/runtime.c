@@ -21,6 +21,8 @@
  */
 #include "cc_internal.h"
 
+#include <stdarg.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,18 +278,29 @@ uint64_t cc_msg_count(const struct cc_system *s, const char *type_name)
 
 /* ------------------------------------------------------------ fatal rows */
 
+/* A table error ends the run: "ccsim: protocol NAME" and the message, which
+ * leaves a parenthesis open for the time ("at T ns)"), then the
+ * transactions in flight; exit 1. */
+static _Noreturn __attribute__((format(printf, 2, 3))) void table_error(struct cc_system *s,
+                                                                        const char *fmt, ...)
+{
+    fflush(stdout);
+    fprintf(stderr, "ccsim: protocol %s", s->proto->name);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "at %.3f ns)\n", (double)sim_now(s->k) / SIM_PS_PER_NS);
+    cc_print_outstanding(s, stderr);
+    exit(SIM_EXIT_FAIL);
+}
+
 static _Noreturn void no_row(struct cc_system *s, const char *side, int node, uint64_t line,
                              const char *state, const char *event)
 {
     s->stats.unexpected++;
-    fflush(stdout);
-    fprintf(stderr,
-            "ccsim: protocol %s has no %s row for state %s, event %s "
-            "(line 0x%llx, node %d, at %.3f ns)\n",
-            s->proto->name, side, state, event, (unsigned long long)line, node,
-            (double)sim_now(s->k) / SIM_PS_PER_NS);
-    cc_print_outstanding(s, stderr);
-    exit(SIM_EXIT_FAIL);
+    table_error(s, " has no %s row for state %s, event %s (line 0x%llx, node %d, ", side, state,
+                event, (unsigned long long)line, node);
 }
 
 /* ------------------------------------------------------------ cache side */
@@ -544,16 +557,11 @@ void cc_park_request(struct cc_line *cl, struct cc_req *r)
 static _Noreturn void parked_on_stable(struct cc_system *s, struct cc_cache *c,
                                        const struct cc_line *cl, const struct cc_req *r)
 {
-    fflush(stdout);
-    fprintf(stderr,
-            "ccsim: protocol %s: cache %d parks a %s of line 0x%llx in the stable state %s, so "
-            "it would be replayed forever (a stall row must leave the line transient; at %.3f "
-            "ns)\n",
-            s->proto->name, c->id, cc_op_reads(r->op) ? "read" : "write",
-            (unsigned long long)cl->line, cc_cache_state_names[cl->state],
-            (double)sim_now(s->k) / SIM_PS_PER_NS);
-    cc_print_outstanding(s, stderr);
-    exit(SIM_EXIT_FAIL);
+    table_error(s,
+                ": cache %d parks a %s of line 0x%llx in the stable state %s, so it would be "
+                "replayed forever (a stall row must leave the line transient; ",
+                c->id, cc_op_reads(r->op) ? "read" : "write", (unsigned long long)cl->line,
+                cc_cache_state_names[cl->state]);
 }
 
 static void replay_waiting(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)

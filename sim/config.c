@@ -540,7 +540,7 @@ void cfg_diag(struct sim_diag *d, const struct cfg_file *cf, const char *path, c
 
 /* A value of --set that is one word (a letter, then letters, digits, _ - .
  * :), not true or false: a string written without its quotes. */
-static bool bare_word(const char *v)
+bool cfg_bare_word(const char *v)
 {
     if (!((*v >= 'a' && *v <= 'z') || (*v >= 'A' && *v <= 'Z') || *v == '_'))
         return false;
@@ -587,7 +587,7 @@ bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
     config_t tmp;
     config_init(&tmp);
     char *text = sim_xmalloc(strlen(eq) + 16);
-    if (bare_word(eq + 1)) /* machine.protocol=moesi: a word is a string */
+    if (cfg_bare_word(eq + 1)) /* machine.protocol=moesi: a word is a string */
         sprintf(text, "v = \"%s\";", eq + 1);
     else
         sprintf(text, "v %s;", eq);

@@ -85,6 +85,9 @@ int cfg_line(const struct cfg_file *cf, const char *path);
  * @includes, as the user can open it) into buf; false if it is absent or
  * set by --set. */
 bool cfg_source(const struct cfg_file *cf, const char *path, char *buf, size_t size);
+/* Whether a --set value is a bare word (a letter or '_', then letters,
+ * digits, _ - . :; not true or false), which --set takes as a string. */
+bool cfg_bare_word(const char *v);
 /* Adds "FILE:LINE: message" for a semantic error about a dotted path: the
  * file (the config or one it includes) and line where it was set, "--set",
  * or, when it is not set, where its section is (else the config alone).

@@ -58,11 +58,7 @@ START_TEST(test_run_plot_png)
     snprintf(png, sizeof png, "%s/lat.gp", tu_dir());
     ck_assert(access(png, R_OK) == 0);
     /* the title names the threads and the overrides of the machine run */
-    char gp[4096] = "";
-    f = fopen(png, "r");
-    ck_assert_ptr_nonnull(f);
-    gp[fread(gp, 1, sizeof gp - 1, f)] = '\0';
-    fclose(f);
+    const char *gp = tu_slurp(png);
     ck_assert_msg(strstr(gp, "on teach-xbar (mesi) --set xbar.latency_ns=10, 2 threads: 500 "
                              "iterations"),
                   "%s", gp);

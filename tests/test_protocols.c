@@ -1130,12 +1130,7 @@ START_TEST(test_parked_on_stable_stops)
     }
     int st = 0;
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    char text[4096] = "";
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = '\0';
-    fclose(f);
+    const char *text = tu_slurp(path);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == SIM_EXIT_FAIL, "status %d: %s", st, text);
     ck_assert_msg(strstr(text, "would be replayed forever"), "%s", text);
 }
