@@ -77,6 +77,12 @@ START_TEST(test_trees_eq26_32_35)
     /* Xeon Phi: sub 235.8 + T_C(1) 376.7 = 612.5, 3*235.8 = 707.4;
      * top 235.8 + T_C(4) 545.3 + 612.5 = 1393.6; 9*235.8 + 707.4 = 2829.6 */
     BAND(val_ntree(&knc, 6, 4), 1393.6, 2829.6);
+    /* Sec 3.1's m2o tree, each group Table 5's same line (Eq 6/8): n=5, k=4:
+     * 70 + 4*35 = 210; 70 + 8*35 = 350. n=6: + the root's part (thread 5):
+     * 105, 140. Xeon Phi n=6: 277.7 + 4*235.8 + 513.5; 277.7 + 8*235.8 + 749.3 */
+    BAND(val_m2o_ntree(&snb, 5, 4), 210, 350);
+    BAND(val_m2o_ntree(&snb, 6, 4), 315, 490);
+    BAND(val_m2o_ntree(&knc, 6, 4), 1734.4, 2913.4);
     /* Eq 33: T_lev(1) = 70 + 2(70 + 2.3) = 214.6, max 70 + 2(105 + 2.3) = 284.6;
      * T_lev(2) = 284.6, 424.6; T_lev(3) = 354.6, 564.6 */
     BAND(val_reduce_tree(&snb, VAL_SHAPE_FLAT, 4), 354.6, 564.6);
@@ -434,7 +440,7 @@ END_TEST
  * zeros: SNB's model section has no contention b, c (Eq 26's T_C). */
 START_TEST(test_cli_missing_figures_no_model)
 {
-    tu_ccsim(&r, "validate -c snb-e5-2660 --params paper -w m2o-tree --threads 4 -i 4");
+    tu_ccsim(&r, "validate -c snb-e5-2660 --params paper -w o2m-tree --threads 4 -i 4");
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     ck_assert_msg(strstr(r.out, "no model: no contention figures (b, c of Eq 2)") &&
                       strstr(r.out, "0 of 0 points in band"),

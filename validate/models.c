@@ -113,13 +113,16 @@ struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, 
 /* ---------------------------------------------------------------- trees (Sec 3.2, 4.1, 5) */
 
 /*
- * Eq 26 along the tree workloads/gen/tree.c builds: threads lo .. hi-1 below `parent`;
- * the first c = min(k, hi - lo) read the parent's flag, the rest are split
- * evenly into c + 1 subtrees (the parent's and each reader's), each built the
- * same way. T_min = R_R + T_C(c) + max_i T_min,tree_i; T_max = R_R + 2c R_R
- * + max_i T_max,tree_i.
+ * The notification trees along the tree workloads/gen/tree.c builds:
+ * threads lo .. hi-1 below `parent`; the first c = min(k, hi - lo) form the
+ * parent's group (one line), the rest are split evenly into c + 1 subtrees
+ * (the parent's further groups and each child's), each built the same way.
+ * A level's cost comes from its group's size c (level()); a tree costs its
+ * top level plus its costliest subtree.
  */
-static struct val_band ntree(const struct val_params *p, int lo, int hi, int k)
+typedef struct val_band (*level_fn)(const struct val_params *p, int c);
+
+static struct val_band ntree(const struct val_params *p, int lo, int hi, int k, level_fn level)
 {
     if (lo >= hi)
         return (struct val_band){0, 0};
@@ -128,17 +131,37 @@ static struct val_band ntree(const struct val_params *p, int lo, int hi, int k)
     struct val_band worst = {0, 0};
     for (int i = 0; i < parts; i++) {
         int len = rest / parts + (i < rest % parts);
-        struct val_band sub = ntree(p, at, at + len, k);
+        struct val_band sub = ntree(p, at, at + len, k, level);
         worst = (struct val_band){fmax(worst.min, sub.min), fmax(worst.max, sub.max)};
         at += len;
     }
-    return (struct val_band){p->r_r + val_contention(p, c) + worst.min,
-                             p->r_r + 2 * c * p->r_r + worst.max};
+    struct val_band top = level(p, c);
+    return (struct val_band){top.min + worst.min, top.max + worst.max};
+}
+
+/* Eq 26 (Sec 3.2, the one-to-many tree): the parent writes the group's
+ * line, its c readers contend: R_R + T_C(c); R_R + 2c R_R. */
+static struct val_band o2m_level(const struct val_params *p, int c)
+{
+    return (struct val_band){p->r_r + val_contention(p, c), p->r_r + 2 * c * p->r_r};
+}
+
+/* Sec 3.1 (the many-to-one tree, Fig 7b): "each group of children and
+ * parent behaves like the single-line synchronization", Table 5's same-line
+ * row for the group's c notifiers: Eq 6 R_I + c R_R; Eq 8 R_I + 2c R_R. */
+static struct val_band m2o_level(const struct val_params *p, int c)
+{
+    return val_m2o_same(p, c, 0);
 }
 
 struct val_band val_ntree(const struct val_params *p, int n, int k)
 {
-    return ntree(p, 1, n, k > 0 ? k : 1);
+    return ntree(p, 1, n, k > 0 ? k : 1, o2m_level);
+}
+
+struct val_band val_m2o_ntree(const struct val_params *p, int n, int k)
+{
+    return ntree(p, 1, n, k > 0 ? k : 1, m2o_level);
 }
 
 int val_tree_parent(enum val_shape s, int t)

@@ -39,7 +39,8 @@ void val_params_fitted(double r_l, double r_r, double r_q, double r_i, double r_
  *   o2m:lines=diff              20, 23   21, 24   22, 25
  *   barrier-dissemination:m=K   27, 28   none     29, 28
  *   barrier-socketroot:m=K      27, 28   31       29, 28 (one socket: dissemination)
- *   m2o-tree, o2m-tree (k=4)    26       none     26
+ *   m2o-tree (k=4)              6/8 a group, along the tree (Sec 3.1); none across sockets
+ *   o2m-tree (k=4)              26       none     26
  *   bcast-tree:shape=S          32       32 *     32 (T_lev from Eq 14/17 or 16/19, 6/8)
  *   reduce-tree:shape=S         33-34    33-34 *  33-34
  *     (* Sec 4.1.1: a child in the other socket costs R_Q, its level takes
@@ -65,7 +66,7 @@ const struct val_algo val_algos[] = {
     {"barrier-dissemination:m=2", VAL_DISS, 2, "Eq 27/28 (intra), 29/28 (Phi)", VAL_SHAPE_FLAT},
     {"barrier-socketroot:m=1", VAL_SOCKETROOT, 1, "Eq 31 (two sockets), else 27/28",
      VAL_SHAPE_FLAT},
-    {"m2o-tree", VAL_NTREE, 4, "Eq 26 (one socket)", VAL_SHAPE_FLAT},
+    {"m2o-tree", VAL_M2O_NTREE, 4, "Sec 3.1: Eq 6/8 a group (one socket)", VAL_SHAPE_FLAT},
     {"o2m-tree", VAL_NTREE, 4, "Eq 26 (one socket)", VAL_SHAPE_FLAT},
     {"bcast-tree:shape=flat", VAL_BCAST_TREE, 0, "Eq 32 (one socket)", VAL_SHAPE_FLAT},
     {"bcast-tree:shape=binary", VAL_BCAST_TREE, 0, "Eq 32 (one socket)", VAL_SHAPE_BINARY},
@@ -174,6 +175,8 @@ static bool tree_model(const struct val_algo *a, int threads, int s, int q,
     }
     if (a->kind == VAL_NTREE)
         *out = val_ntree(p, threads, a->m);
+    else if (a->kind == VAL_M2O_NTREE)
+        *out = val_m2o_ntree(p, threads, a->m);
     else if (a->kind == VAL_BCAST_TREE)
         *out = val_bcast_tree(p, a->shape, threads, vm->phi);
     else

@@ -84,9 +84,13 @@ struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, 
 enum val_shape { VAL_SHAPE_FLAT, VAL_SHAPE_BINARY, VAL_SHAPE_BINOMIAL };
 /* The parent of thread t (-1 for the root, thread 0) as workloads/gen/tree.c builds it. */
 int val_tree_parent(enum val_shape s, int t);
-/* Eq 26: notification tree of n threads (root included), k readers per flag,
- * built as workloads/gen/tree.c builds m2o-tree and o2m-tree (one socket). */
+/* Eq 26: one-to-many notification tree of n threads (root included), k
+ * readers per flag, built as workloads/gen/tree.c builds o2m-tree (one socket). */
 struct val_band val_ntree(const struct val_params *p, int n, int k);
+/* Sec 3.1: many-to-one notification tree of n threads, k notifiers per
+ * line, built as workloads/gen/tree.c builds m2o-tree (one socket); each
+ * group a same-line m2o of Table 5 (Eq 6/8), the tree composed as Eq 26's. */
+struct val_band val_m2o_ntree(const struct val_params *p, int n, int k);
 /* Eq 32: one-line tree broadcast of n threads, T_lev(k) = T_o2m(k) + R_R (the
  * line) + T_m2o(k) with the single-line rows of Tables 5-6 (one socket). */
 struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi);
@@ -157,7 +161,8 @@ enum val_kind {
     VAL_O2M_DIFF,
     VAL_DISS,
     VAL_SOCKETROOT,
-    VAL_NTREE,           /* m2o-tree, o2m-tree: Eq 26 */
+    VAL_NTREE,           /* o2m-tree: Eq 26 */
+    VAL_M2O_NTREE,       /* m2o-tree: Eq 6/8 per group (Sec 3.1) */
     VAL_BCAST_TREE,      /* Eq 32 */
     VAL_REDUCE_TREE,     /* Eq 33-34 */
     VAL_REDUCE_BINOMIAL, /* Eq 35 */
