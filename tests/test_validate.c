@@ -62,6 +62,10 @@ START_TEST(test_dissemination_eq27_29_31)
     /* r=2, T_C(3)=320.5+168.6=489.1: Eq 29: 2*(277.7+3*489.1)=3490;
      * Eq 28: 2*(277.7+471.6)*4 = 5994.4 */
     BAND(val_diss(&knc, 16, 3, true), 3490, 5994.4);
+    /* n=2, m=2: the second peer (2 mod 2) is the thread itself, a read of its
+     * own line: 70 + 35 + 2.3; Phi 277.7 + T_C(1) 376.7 + 8.6 = 663 */
+    BAND(val_diss(&snb, 2, 2, false), 107.3, 420);
+    BAND(val_diss(&knc, 2, 2, true), 663.0, 2247.9);
     /* Eq 31, n0=n1=8, m=1: 315+70+94 = 479; 840+2*70+16*94 = 2484 */
     BAND(val_diss_socketroot(&snb, 8, 8, 1), 479, 2484);
 }
@@ -137,11 +141,14 @@ START_TEST(test_multim_rounds_and_cost)
     }
     /* n=16, m = 2, 2, 1: Eq 27 per round 70+2*35 = 140, 140, 70+35 = 105: 385;
      * Eq 28 per round (70+70)*3 = 420, 420, (70+70)*2 = 280: 1120 */
-    BAND(val_diss_multim(&snb, (const int[]){2, 2, 1}, 3, false), 385, 1120);
-    /* Xeon Phi n=4, m = 2, 1: T_C(2) = 320.5+112.4 = 432.9, T_C(1) = 376.7;
-     * Eq 29: (277.7 + 865.8) + (277.7 + 376.7) = 1143.5 + 654.4 = 1797.9;
+    BAND(val_diss_multim(&snb, 16, (const int[]){2, 2, 1}, 3), 385, 1120);
+    /* Xeon Phi n=4, m = 2, 1: the paper writes R_I + m_i R_R for multi-m (Sec
+     * 3.3.1), not Eq 29's T_C: (277.7 + 471.6) + (277.7 + 235.8) = 1262.8;
      * Eq 28: (277.7+471.6)*3 + (277.7+471.6)*2 = 2247.9 + 1498.6 = 3746.5 */
-    BAND(val_diss_multim(&knc, (const int[]){2, 1}, 2, true), 1797.9, 3746.5);
+    BAND(val_diss_multim(&knc, 4, (const int[]){2, 1}, 2), 1262.8, 3746.5);
+    /* a list whose later rounds wrap onto the thread itself (n=4, m = 1, 1, 1:
+     * reach 1, 2, then 4 = 0 mod 4): the third round reads its own line, R_L */
+    BAND(val_diss_multim(&snb, 4, (const int[]){1, 1, 1}, 3), 105 + 105 + 72.3, 840);
     struct val_machine one = {16, 1, false}, two = {16, 2, false};
     struct val_band bd;
     const char *why;

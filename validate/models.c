@@ -89,15 +89,32 @@ struct val_band val_o2m_diff(const struct val_params *p, int s, int q, bool phi)
     };
 }
 
+/* One round's T_min, Eq 27's R_I + m R_R (Eq 29's R_I + m T_C(m) with
+ * contention), over the peers the generator reads: peer j is j * reach
+ * threads back (mod n), and one that wraps onto the thread itself is a read
+ * of its own line, R_L, not another notification (barrier_dissemination.c
+ * keeps all m reads). */
+static double diss_round_min(const struct val_params *p, int n, long reach, int m, bool contend)
+{
+    int own = 0;
+    for (int j = 1; j <= m; j++)
+        own += (long)j * reach % n == 0;
+    int far = m - own;
+    double per_peer = contend ? val_contention(p, far) : p->r_r;
+    return p->r_i + far * per_peer + own * p->r_l;
+}
+
 struct val_band val_diss(const struct val_params *p, int n, int m, bool phi)
 {
     int r = val_diss_rounds(n, m);
-    /* Eq 27: r (R_I + m R_R); Eq 29 (Xeon Phi): r (R_I + m T_C(m)) */
-    double per_peer = phi ? val_contention(p, m) : p->r_r;
-    return (struct val_band){
-        r * (p->r_i + m * per_peer),
-        r * (p->r_i + 2 * p->r_r) * (m + 1) /* Eq 28: r (R_I + 2 R_R)(m + 1) */
-    };
+    struct val_band t = {0,
+                         r * (p->r_i + 2 * p->r_r) * (m + 1)}; /* Eq 28: r (R_I + 2 R_R)(m + 1) */
+    long reach = 1;
+    for (int i = 0; i < r; i++) {
+        t.min += diss_round_min(p, n, reach, m, phi); /* Eq 27 (Eq 29 on Xeon Phi) */
+        reach = reach * (m + 1) % n;
+    }
+    return t;
 }
 
 struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, int m)
@@ -399,14 +416,15 @@ int val_multim_auto(int n, int *ms, int max)
     return r;
 }
 
-struct val_band val_diss_multim(const struct val_params *p, const int *ms, int rounds, bool phi)
+struct val_band val_diss_multim(const struct val_params *p, int n, const int *ms, int rounds)
 {
     struct val_band t = {0, 0};
+    long reach = 1;
     for (int i = 0; i < rounds; i++) {
         int m = ms[i];
-        double per_peer = phi ? val_contention(p, m) : p->r_r;
-        t.min += p->r_i + m * per_peer;           /* Eq 27 (29) with round i's m */
-        t.max += (p->r_i + 2 * p->r_r) * (m + 1); /* Eq 28 with round i's m */
+        t.min += diss_round_min(p, n, reach, m, false); /* Sec 3.3.1: R_I + m_i R_R */
+        t.max += (p->r_i + 2 * p->r_r) * (m + 1);       /* Eq 28 with round i's m */
+        reach = reach * (m + 1) % n;
     }
     return t;
 }

@@ -47,8 +47,8 @@ void val_params_fitted(double r_l, double r_r, double r_q, double r_i, double r_
  *        the inter columns 15/18 and 7/9; for the reduction, my reading)
  *   reduce-binomial:lines=N     35       35 (QPI) 35 (T_min only: the band is a point)
  *   pingpong (2 threads)        1        1 (R_Q)  1 (the band is a point: 2 RTT/2)
- *   barrier-multim (m=auto)     27/28 summed per round, with round i's m_i;
- *                               none across sockets; 29/28 on Xeon Phi
+ *   barrier-multim (m=auto)     R_I + m_i R_R (Sec 3.3.1's text, also on Xeon
+ *                               Phi) and 28, summed per round; none across sockets
  *   barrier-pairwise:m=K        27, 28   30       29, 28 (one socket: dissemination)
  *   bcast-multiline:lines=N     32 with T_data = T_m(N), Eq 4; none across sockets
  *   mpi-shm:bytes=B (2 threads) seed 001 Eq 1-3, throughputs measured at size B
@@ -76,7 +76,7 @@ const struct val_algo val_algos[] = {
     {"reduce-tree:shape=binomial", VAL_REDUCE_TREE, 0, "Eq 33-34 (one socket)", VAL_SHAPE_BINOMIAL},
     {"reduce-binomial:lines=64", VAL_REDUCE_BINOMIAL, 64, "Eq 35 (T_min)", VAL_SHAPE_BINOMIAL},
     {"pingpong", VAL_PINGPONG, 0, "Eq 1 (the iteration is the RTT)", VAL_SHAPE_FLAT},
-    {"barrier-multim", VAL_MULTIM, 0, "Sec 3.3.1: Eq 27/28 (29/28 Phi) summed over rounds",
+    {"barrier-multim", VAL_MULTIM, 0, "Sec 3.3.1: R_I + m_i R_R, Eq 28, summed over rounds",
      VAL_SHAPE_FLAT},
     {"barrier-pairwise:m=1", VAL_PAIRWISE, 1, "Eq 30 (two sockets), else 27/28", VAL_SHAPE_FLAT},
     {"bcast-multiline:lines=128", VAL_BCAST_MULTILINE, 128, "Eq 32 with Eq 4 (one socket)",
@@ -234,7 +234,7 @@ bool val_model(const struct val_algo *a, int threads, const struct val_machine *
             return false;
         }
         int ms[64];
-        *out = val_diss_multim(p, ms, val_multim_auto(threads, ms, 64), vm->phi);
+        *out = val_diss_multim(p, threads, ms, val_multim_auto(threads, ms, 64));
         return true;
     }
     default:

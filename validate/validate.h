@@ -75,7 +75,8 @@ struct val_band val_m2o_diff(const struct val_params *p, int s, int q);
 struct val_band val_o2m_same(const struct val_params *p, int s, int q, bool phi);
 struct val_band val_o2m_diff(const struct val_params *p, int s, int q, bool phi);
 /* m-way dissemination barrier of n threads in one socket (Eq 27-28; Eq 29's
- * T_min with contention when phi). */
+ * T_min with contention when phi). A round's peer that wraps onto the thread
+ * itself (j (m+1)^i = 0 mod n: the generator reads its own line) costs R_L. */
 struct val_band val_diss(const struct val_params *p, int n, int m, bool phi);
 /* Socket-root dissemination (Eq 31): n0 threads in socket 0, n1 in socket 1. */
 struct val_band val_diss_socketroot(const struct val_params *p, int n0, int n1, int m);
@@ -133,9 +134,10 @@ struct val_band val_pingpong(const struct val_params *p, bool inter);
  * 3 times the reach stays below n, then the least m reaching n; the count of rounds (at most max
  * written to ms). */
 int val_multim_auto(int n, int *ms, int max);
-/* Sec 3.3.1, multi-m dissemination: the sum over rounds of Eq 27's (Eq 29's
- * with phi) R_I + m_i R_R and Eq 28's (R_I + 2 R_R)(m_i + 1). */
-struct val_band val_diss_multim(const struct val_params *p, const int *ms, int rounds, bool phi);
+/* Sec 3.3.1, multi-m dissemination of n threads (the Xeon Phi design): the
+ * sum over rounds of the paper's "cost R_I + m_{t,i} R_R" (it writes R_R,
+ * not Eq 29's T_C, for this variant) and Eq 28's (R_I + 2 R_R)(m_i + 1). */
+struct val_band val_diss_multim(const struct val_params *p, int n, const int *ms, int rounds);
 /* Eq 30: pair-wise dual-socket barrier, n0 threads in socket 0, n1 in socket
  * 1, m-way dissemination inside each; T_m(n, 1) of Eq 4 without the QPI
  * congestion term (no such parameter): q + o. */
