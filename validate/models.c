@@ -209,19 +209,35 @@ static struct val_band red_level(const struct val_params *p, int s, int q)
                              p->r_i + 2 * ((2 * s + 1) * p->r_r + 2 * far + p->r_l)};
 }
 
+/* Eq 32's T_data for a parent with k children, q of them in the other
+ * socket, copying `lines` lines (0: the one line of a single-line
+ * broadcast). Sandy Bridge: R_R (R_Q across sockets, Sec 4.1.1), or Eq 4's
+ * q + o N. Xeon Phi: "the copy of the data involves contention" (Sec 4.1.2),
+ * Eq 2's T_C(k); for N lines the slope o of the multi-line model with b as
+ * the intercept, "affected by the contention caused by the rest of
+ * children" (Sec 4.2.2; Sec 2.2.3.2: o "can be combined with the c, b, and
+ * a terms from the contention model"): b + c k + o N. */
+static double bcast_data(const struct val_params *p, int k, int q, bool phi, int lines)
+{
+    if (phi)
+        return lines ? p->b + p->c * k + p->mo * lines : val_contention(p, k);
+    if (lines)
+        return val_multiline(p, lines);
+    return q ? fmax(p->r_r, p->r_q) : p->r_r;
+}
+
 /* Eq 32's level with Tables 5-6 (single line): T_o2m + T_data + T_m2o, the
- * inter-socket columns when q of the children are in the other socket,
- * whose copy of the data then crosses QPI (R_Q, Sec 4.1.1). */
-static struct val_band bcast_level2(const struct val_params *p, int s, int q, bool phi, double data)
+ * inter-socket columns when q of the children are in the other socket. */
+static struct val_band bcast_level2(const struct val_params *p, int s, int q, bool phi, int lines)
 {
     struct val_band o = val_o2m_same(p, s, q, phi), m = val_m2o_same(p, s, q);
-    double d = q ? fmax(data, p->r_q) : data;
+    double d = bcast_data(p, s + q, q, phi, lines);
     return (struct val_band){o.min + d + m.min, o.max + d + m.max};
 }
 
-static struct val_band bcast_level(const struct val_params *p, int k, bool phi, double data)
+static struct val_band bcast_level(const struct val_params *p, int k, bool phi)
 {
-    return bcast_level2(p, k, 0, phi, data);
+    return bcast_level2(p, k, 0, phi, 0);
 }
 
 /* T(node) = T_lev(k_node) + max over children T(child), T(leaf) = 0, over
@@ -229,7 +245,7 @@ static struct val_band bcast_level(const struct val_params *p, int k, bool phi, 
  * socket[t] (NULL: one socket) splits each node's children into those of
  * its own socket and the others. */
 static struct val_band parents_cost(const struct val_params *p, const int *parent,
-                                    const int *socket, int n, bool phi, bool reduce, double data)
+                                    const int *socket, int n, bool phi, bool reduce, int lines)
 {
     int *kids = calloc((size_t)n, sizeof *kids), *far = calloc((size_t)n, sizeof *far);
     struct val_band *worst = calloc((size_t)n, sizeof *worst), root = {0, 0};
@@ -241,7 +257,7 @@ static struct val_band parents_cost(const struct val_params *p, const int *paren
         int s = kids[t] - far[t], q = far[t];
         struct val_band lev = !kids[t] ? (struct val_band){0, 0}
                               : reduce ? red_level(p, s, q)
-                                       : bcast_level2(p, s, q, phi, data);
+                                       : bcast_level2(p, s, q, phi, lines);
         struct val_band c = {lev.min + worst[t].min, lev.max + worst[t].max};
         if (t == 0) {
             root = c;
@@ -257,25 +273,25 @@ static struct val_band parents_cost(const struct val_params *p, const int *paren
 }
 
 static struct val_band tree_cost(const struct val_params *p, enum val_shape s, int n,
-                                 const int *socket, bool phi, bool reduce, double data)
+                                 const int *socket, bool phi, bool reduce, int lines)
 {
     int *parent = malloc((size_t)n * sizeof *parent);
     for (int t = 0; t < n; t++)
         parent[t] = t ? val_tree_parent(s, t) : -1;
-    struct val_band b = parents_cost(p, parent, socket, n, phi, reduce, data);
+    struct val_band b = parents_cost(p, parent, socket, n, phi, reduce, lines);
     free(parent);
     return b;
 }
 
 struct val_band val_bcast_parents(const struct val_params *p, const int *parent, int n, bool phi)
 {
-    return parents_cost(p, parent, NULL, n, phi, false, p->r_r);
+    return parents_cost(p, parent, NULL, n, phi, false, 0);
 }
 
 struct val_band val_bcast_tree_sockets(const struct val_params *p, enum val_shape s, int n,
                                        const int *socket)
 {
-    return tree_cost(p, s, n, socket, false, false, p->r_r);
+    return tree_cost(p, s, n, socket, false, false, 0);
 }
 
 struct val_band val_reduce_tree_sockets(const struct val_params *p, enum val_shape s, int n,
@@ -302,7 +318,7 @@ static void partitions(struct search *x, int s, int left, int max, int k)
         double worst = 0;
         for (int i = 0; i < k; i++)
             worst = fmax(worst, x->best[x->part[i]]);
-        double t = bcast_level(x->p, k, x->phi, x->p->r_r).min + worst;
+        double t = bcast_level(x->p, k, x->phi).min + worst;
         if (t < x->best[s]) {
             x->best[s] = t;
             memcpy(x->split[s], x->part, (size_t)k * sizeof(int));
@@ -321,7 +337,7 @@ static void even_splits(struct search *x, int s)
 {
     for (int k = 1; k < s; k++) {
         int base = (s - 1) / k, extra = (s - 1) % k;
-        double t = bcast_level(x->p, k, x->phi, x->p->r_r).min + x->best[base + (extra > 0)];
+        double t = bcast_level(x->p, k, x->phi).min + x->best[base + (extra > 0)];
         if (t < x->best[s]) {
             x->best[s] = t;
             for (int i = 0; i < k; i++)
@@ -369,7 +385,7 @@ struct val_band val_bcast_search(const struct val_params *p, int n, bool phi, in
 
 struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi)
 {
-    return tree_cost(p, s, n, NULL, phi, false, p->r_r); /* T_data: the one line, R_R */
+    return tree_cost(p, s, n, NULL, phi, false, 0); /* T_data: the one line */
 }
 
 struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, int n)
@@ -443,7 +459,7 @@ struct val_band val_diss_pairwise(const struct val_params *p, int n0, int n1, in
 struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s, int n, int lines,
                                     bool phi)
 {
-    return tree_cost(p, s, n, NULL, phi, false, val_multiline(p, lines)); /* Eq 32, T_data = Eq 4 */
+    return tree_cost(p, s, n, NULL, phi, false, lines); /* Eq 32, T_data of N lines */
 }
 
 /* ------------------------------------------------------------ seed 004 */

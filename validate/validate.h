@@ -92,8 +92,9 @@ struct val_band val_ntree(const struct val_params *p, int n, int k);
  * line, built as workloads/gen/tree.c builds m2o-tree (one socket); each
  * group a same-line m2o of Table 5 (Eq 6/8), the tree composed as Eq 26's. */
 struct val_band val_m2o_ntree(const struct val_params *p, int n, int k);
-/* Eq 32: one-line tree broadcast of n threads, T_lev(k) = T_o2m(k) + R_R (the
- * line) + T_m2o(k) with the single-line rows of Tables 5-6 (one socket). */
+/* Eq 32: one-line tree broadcast of n threads, T_lev(k) = T_o2m(k) + T_data
+ * + T_m2o(k) with the single-line rows of Tables 5-6 (one socket); T_data
+ * the line's copy, R_R (Xeon Phi: with contention, T_C(k), Sec 4.1.2). */
 struct val_band val_bcast_tree(const struct val_params *p, enum val_shape s, int n, bool phi);
 /* Eq 32 over any tree: parent[t] < t for t > 0, parent[0] = -1. */
 struct val_band val_bcast_parents(const struct val_params *p, const int *parent, int n, bool phi);
@@ -142,8 +143,9 @@ struct val_band val_diss_multim(const struct val_params *p, int n, const int *ms
  * 1, m-way dissemination inside each; T_m(n, 1) of Eq 4 without the QPI
  * congestion term (no such parameter): q + o. */
 struct val_band val_diss_pairwise(const struct val_params *p, int n0, int n1, int m);
-/* Eq 32 with T_data = T_m(N) of Eq 4 (Sec 4.2, multi-line broadcast, children
- * copy from the parent's buffer): T_lev(k) = T_o2m(k) + T_m(N) + T_m2o(k). */
+/* Eq 32 with T_data of N lines (Sec 4.2, multi-line broadcast, children copy
+ * from the parent's buffer): T_lev(k) = T_o2m(k) + T_data + T_m2o(k), T_data =
+ * T_m(N) of Eq 4, or on Xeon Phi b + c k + o N (Sec 4.2.2). */
 struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s, int n, int lines,
                                     bool phi);
 
