@@ -348,6 +348,13 @@ START_TEST(test_checks_catch_broken_algorithms)
     expect_broken("barrier-multim:m=1/3", 8, &one, ": wait r", "write arrive", late0);
     expect_broken("barrier-pairwise", 10, &two, "wait s0final", "write arrive", late0);
     expect_broken("barrier-socketroot", 10, &two, "wait root[1]", "write arrive", late9);
+    /* seed 002's barriers: every wait dropped */
+    expect_broken("barrier-central", 5, &one, ": wait ", "write arrive", late0);
+    expect_broken("barrier-linear", 5, &one, ": wait ", "write arrive", late0);
+    expect_broken("barrier-combining", 5, &one, ": wait ", "write arrive", late0);
+    expect_broken("barrier-butterfly", 4, &one, ": wait ", "write arrive", late0);
+    expect_broken("barrier-extbutterfly", 5, &one, ": wait ", "write arrive", late0);
+    expect_broken("barrier-radix", 5, &one, ": wait ", "write arrive", late0);
     /* a lost contribution, a missing copy, a copy from the wrong buffer */
     expect_broken("reduce-tree", 5, &one, "addline mine[0] priv[2]", NULL, NULL);
     expect_broken("reduce-binomial:lines=2", 5, &one, "0,2: addline", NULL, NULL);
