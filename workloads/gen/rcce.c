@@ -396,9 +396,13 @@ static void reduce_scatter_ring(struct rcce *x)
 
 /* Reduce-scatter on the MPBs (Sec IV-D, Fig 8), rounds 0..n-1 of the flag
  * values: thread t writes block (t-r)%n's partial sum into its own MPB
- * buffer r%2, reading the left neighbour's buffer (r-1)%2 directly; it may
- * reuse a buffer once the right neighbour has read it. The sum of block
- * (t+1)%n ends in tmp[0]. */
+ * buffer r%2, its operand the left neighbour's buffer (r-1)%2; it may
+ * reuse a buffer once the right neighbour has read it. The paper's
+ * operator reads the left MPB and the input vector and writes the own MPB;
+ * the trace has no three-operand add, so the left MPB's lines go through
+ * tmp (standing for the operator's registers: L1 hits), which gives the
+ * same MPB traffic, one remote read and one own write an element. The sum
+ * of block (t+1)%n ends in tmp[0]. */
 static void reduce_scatter_mpb(struct rcce *x)
 {
     struct gen *g = x->g;
