@@ -191,14 +191,14 @@ START_TEST(test_milan_linear_small_counts)
 END_TEST
 
 /* Seed 002 Fig 13 (KNL, 72 threads): 7 values carried with the flag cost
- * little more than 1 (2 000 against 1 777 ns, +13 %; 3 values 1 837).
+ * little more than 1 (1 776 ns each: one 512-bit store carries them all).
  * CLAIM NOT REPRODUCED: the paper has all three below 2 000 cycles; here
- * they take about 2 700 to 3 000 cycles at 1.5 GHz: KNL's core-to-core
+ * they take about 2 660 cycles at 1.5 GHz: KNL's core-to-core
  * latency is fitted to a published 91 ns median (configs/targets), and the
  * reduction's 8 rounds of transfers cost about that each. Asserted as the
  * simulator has it (below 3 500 cycles). And the flag-carried reduction
- * beats the separate one on both machines (KNL 1 778 against 12 123 ns;
- * Milan 1 286 against 8 130). */
+ * beats the separate one on both machines (KNL 1 776 against 12 123 ns;
+ * Milan 1 237 against 8 130). */
 START_TEST(test_knl_milan_reductions)
 {
     double one = median_on("knl-7290", "reduce-extbutterfly:values=1", 72, BIG_ITERS);

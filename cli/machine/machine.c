@@ -45,8 +45,8 @@ static const struct cfg_key core_keys[] = {
     CFG_INT_KEY(T, snoop_cycles, false, 0, 100000, "cycles",
                 "a forwarded request or invalidation at a cache (0: its hit latency)"),
     CFG_INT_KEY(T, atomic_store_bytes, false, 8, 256, "B",
-                "bytes one store writes atomically: 8, or a whole 64-byte line with "
-                "512-bit vector stores (seed 002 Table I)"),
+                "bytes one store writes atomically: 8 (a word), 32 (256-bit vector stores) or 64 "
+                "(a whole line, 512-bit; seed 002 Table I)"),
     CFG_INT_KEY(T, fwd_port_cycles, false, 0, 100000, "cycles",
                 "a cache answers forwarded requests one at a time, whatever their lines: the next "
                 "starts this long after the last (its snoop data path; 0: no limit)"),
