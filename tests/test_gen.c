@@ -409,6 +409,12 @@ START_TEST(test_bad_specs)
     expect_error("pingpong:", 2, 5, NULL, "an empty parameter");
     expect_error("pingpong:lines=1,", 2, 5, NULL, "an empty parameter");
     expect_error("pingpong:lines=1,lines=2", 2, 5, NULL, "parameter 'lines' is given twice");
+    /* a value the others leave unused is refused, not ignored */
+    expect_error("reduce-radix:sync=loose,barrier=2", 8, 5, NULL,
+                 "barrier=2: sync=loose has no barrier");
+    expect_error("scc-allgather:split=balanced", 4, 5, NULL,
+                 "scc-allgather has no parameter 'split'");
+    expect_error("scc-alltoall:split=rcce", 4, 5, NULL, "scc-alltoall has no parameter 'split'");
 }
 END_TEST
 

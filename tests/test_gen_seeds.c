@@ -93,7 +93,7 @@ static const char *const specs[] = {
     "reduce-radix",
     "reduce-radix:radix=1,sync=loose",
     "reduce-radix:radix=4,elements=9,count=3",
-    "reduce-radix:radix=3,sync=loose,barrier=2",
+    "reduce-radix:radix=3,sync=strict,barrier=2",
     "barrier-radix",
     "barrier-radix:radix=1",
     "barrier-radix:radix=4",

@@ -229,7 +229,9 @@ static void pairwise_exchange(struct gen *g, const struct gen_group *gr)
  * thread selects a peer from the other socket". After its socket's barrier,
  * the thread of local index i writes its final line and waits for the final
  * line of the thread of index i mod n_s in every other socket s (so with
- * unequal sockets several threads read one line, the |n0-n1| of Eq 30).
+ * unequal sockets up to ceil(n0/n1) threads read one line; Eq 30 prices
+ * that stealing with |n0-n1|, "the maximum number of threads reading the
+ * same flag", an upper bound of it).
  */
 bool gen_emit_barrier_pairwise(struct gen *g)
 {

@@ -315,8 +315,11 @@ static const struct gen_param par_rradix[] = {
 };
 static const struct gen_param par_rflat[] = {COLLECTIVE_PARAMS};
 static const struct gen_param par_mpi[] = {
-    {"bytes", "65536", "the message size", "an integer 8..67108864", GP_LONG(bytes, 8, 1L << 26)},
-    {"chunk", "32768", "the pipeline's chunk: 32768 (Open MPI fragments) or 65536 (MPICH cells)",
+    {"bytes", "65536", "the message size, moved in whole lines (rounded up to the line size)",
+     "an integer 8..67108864", GP_LONG(bytes, 8, 1L << 26)},
+    {"chunk", "32768",
+     "the pipeline's chunk: 32768 (Open MPI fragments) or 65536 (MPICH cells); whole lines "
+     "(rounded up)",
      "an integer 8..4194304", GP_LONG(chunk, 8, 1L << 22)},
     {"buffers", "4", "shared chunks the pipeline cycles through", "an integer 1..1024",
      GP_INT(buffers, 1, 1024)},
@@ -334,19 +337,28 @@ static const struct gen_param par_mpi[] = {
      "none or sender", GP_FLAG(nt, "none", "sender")},
 };
 /* seed 004's collectives on the SCC */
-#define SCC_PARAMS(variant_expect, variant_help, variant_parse)                                    \
-    {"elements", "552",                                                                            \
-     "8-byte integer elements of the vector (the paper's doubles; 552: the thermodynamics "        \
-     "application's Allreduce, Sec IV-C)",                                                         \
-     "an integer 1..65536", GP_LONG(elements, 1, GEN_MAX_LINES)},                                  \
-        {"variant", "blocking", variant_help, variant_expect, .parse = variant_parse},             \
-        {"split", "rcce",                                                                          \
-         "rcce: the remainder of elements/threads goes to the first block; balanced: one more "    \
-         "element to each of the first remainder blocks (Sec IV-C, Fig 6)",                        \
-         "rcce or balanced", GP_FLAG(balanced, "rcce", "balanced")},                               \
-        {"overhead", "auto",                                                                       \
-         "cycles of software a put or get call costs (auto: 100); a guess, not measured",          \
-         "auto or an integer 0..1000000", .parse = p_overhead},                                    \
+#define SCC_ELEMENTS(help)                                                                         \
+    {                                                                                              \
+        "elements", "552", help, "an integer 1..65536", GP_LONG(elements, 1, GEN_MAX_LINES)        \
+    }
+#define SCC_VECTOR_ELEMENTS                                                                        \
+    SCC_ELEMENTS("8-byte integer elements of the vector (the paper's doubles; 552: the "           \
+                 "thermodynamics application's Allreduce, Sec IV-C)")
+#define SCC_VARIANT(variant_expect, variant_help, variant_parse)                                   \
+    {                                                                                              \
+        "variant", "blocking", variant_help, variant_expect, .parse = variant_parse                \
+    }
+#define SCC_SPLIT                                                                                  \
+    {                                                                                              \
+        "split", "rcce",                                                                           \
+            "rcce: the remainder of elements/threads goes to the first block; balanced: one more " \
+            "element to each of the first remainder blocks (Sec IV-C, Fig 6)",                     \
+            "rcce or balanced", GP_FLAG(balanced, "rcce", "balanced")                              \
+    }
+#define SCC_COSTS                                                                                  \
+    {"overhead", "auto",                                                                           \
+     "cycles of software a put or get call costs (auto: 100); a guess, not measured",              \
+     "auto or an integer 0..1000000", .parse = p_overhead},                                        \
         {"request", "auto",                                                                        \
          "cycles of software a send or receive request costs (auto: blocking 200, nonblocking "    \
          "800, lightweight 100, mpb 100); a guess, not measured",                                  \
@@ -358,14 +370,35 @@ static const struct gen_param par_mpi[] = {
 #define SCC_VARIANT_HELP                                                                           \
     "blocking: RCCE send/recv, odd-even ring order (Fig 4); nonblocking: iRCCE isend/irecv "       \
     "(Fig 5); lightweight: the paper's one-send-one-receive primitives (Sec IV-B)"
+#define SCC_VARIANT3                                                                               \
+    SCC_VARIANT("blocking, nonblocking or lightweight", SCC_VARIANT_HELP, p_variant3)
 static const struct gen_param par_scc[] = {
-    SCC_PARAMS("blocking, nonblocking or lightweight", SCC_VARIANT_HELP, p_variant3),
+    SCC_VECTOR_ELEMENTS,
+    SCC_VARIANT3,
+    SCC_SPLIT,
+    SCC_COSTS,
+};
+/* allgather and alltoall move whole blocks: no split of a vector */
+static const struct gen_param par_scc_allgather[] = {
+    SCC_ELEMENTS("8-byte integer elements of the block each thread contributes (the result holds "
+                 "threads x elements)"),
+    SCC_VARIANT3,
+    SCC_COSTS,
+};
+static const struct gen_param par_scc_alltoall[] = {
+    SCC_ELEMENTS("8-byte integer elements of each block a thread sends to one thread (its vector "
+                 "holds threads x elements)"),
+    SCC_VARIANT3,
+    SCC_COSTS,
 };
 static const struct gen_param par_scc_reduce[] = {
-    SCC_PARAMS("blocking, nonblocking, lightweight or mpb",
-               SCC_VARIANT_HELP "; mpb: the reduce-scatter works on the MPBs, double-buffered "
-                                "(Sec IV-D, Fig 8)",
-               p_variant),
+    SCC_VECTOR_ELEMENTS,
+    SCC_VARIANT("blocking, nonblocking, lightweight or mpb",
+                SCC_VARIANT_HELP "; mpb: the reduce-scatter works on the MPBs, double-buffered "
+                                 "(Sec IV-D, Fig 8)",
+                p_variant),
+    SCC_SPLIT,
+    SCC_COSTS,
 };
 static const struct gen_param par_scc_barrier[] = {
     {"request", "auto",
@@ -476,9 +509,11 @@ enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
       "RCCE_comm broadcast: thread 0 scatters the blocks, then an allgather on the ring (SCC)")    \
     X("scc-reduce", scc_reduce, PARAMS(par_scc_reduce), 2, 0, P004, "Sec IV-C, V-A (Fig 9e)",      \
       "reduce-scatter on the ring, then every block's sum to thread 0 (SCC)")                      \
-    X("scc-allgather", scc_allgather, PARAMS(par_scc), 2, 0, P004, "Sec IV-A, V-A (Fig 9a)",       \
+    X("scc-allgather", scc_allgather, PARAMS(par_scc_allgather), 2, 0, P004,                       \
+      "Sec IV-A, V-A (Fig 9a)",                                                                    \
       "every thread's whole vector around the ring to every thread (SCC)")                         \
-    X("scc-alltoall", scc_alltoall, PARAMS(par_scc), 2, 0, P004, "Sec IV-A, V-A (Fig 9b)",         \
+    X("scc-alltoall", scc_alltoall, PARAMS(par_scc_alltoall), 2, 0, P004,                          \
+      "Sec IV-A, V-A (Fig 9b)",                                                                    \
       "block j of every thread to thread j, pairwise rounds t+r / t-r (SCC)")                      \
     X("scc-reducescatter", scc_reducescatter, PARAMS(par_scc_reduce), 2, 0, P004,                  \
       "Sec IV-A, Fig 2, V-A (Fig 9c)",                                                             \
@@ -574,6 +609,20 @@ static bool parse_item(struct gen *g, const struct gen_def *def, char *item, con
     return true;
 }
 
+/* A value the others leave unused is refused, not ignored: the tree
+ * barrier's radix with sync=loose (which has no barrier). */
+static bool check_unused(struct gen *g, const struct gen_def *def, const char *const *val,
+                         const struct gen_args *a)
+{
+    for (int i = 0; i < def->nparams; i++)
+        if (val[i] && !strcmp(def->params[i].name, "barrier") && !a->strict)
+            return gen_fail(g,
+                            "barrier=%s: sync=loose has no barrier (barrier is the radix of "
+                            "sync=strict's tree barrier)",
+                            val[i]);
+    return true;
+}
+
 /* Parses the parameters after "NAME:" (NULL: none given) over the defaults;
  * writes the full spec, every parameter with its value, into full. */
 static bool parse_params(struct gen *g, const struct gen_def *def, const char *params,
@@ -591,6 +640,7 @@ static bool parse_params(struct gen *g, const struct gen_def *def, const char *p
     char *save = NULL;
     for (char *it = strtok_r(copy, ",", &save); ok && it; it = strtok_r(NULL, ",", &save))
         ok = parse_item(g, def, it, val, a);
+    ok = ok && check_unused(g, def, val, a);
     gb_printf(full, "%s", def->name);
     for (int i = 0; ok && i < def->nparams; i++)
         gb_printf(full, "%s%s=%s", i ? "," : ":", def->params[i].name,
