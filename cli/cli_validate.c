@@ -230,6 +230,26 @@ static bool has_paper(const struct machine_model_sec *m)
     return m->R_R_ns > 0 && m->R_I_ns > 0;
 }
 
+/* --params fitted across sockets: Table 3's inter row as microbench
+ * measures it (the paper's ping-pong, n pairs: q + o N + c n N). */
+static int fitted_inter(const struct machine_cfg *m, struct val_params *p)
+{
+    if (m->machine.sockets < 2)
+        return 0;
+    struct mb_tables *t = malloc(sizeof *t);
+    struct sim_diag d;
+    sim_diag_init(&d);
+    bool ok = mb_tables(m, VAL_FIT_ITERS, t, &d);
+    sim_diag_print(&d);
+    if (ok && t->table3_inter.n > 0) {
+        p->xq = t->table3_inter.k[0];
+        p->xo = t->table3_inter.k[1];
+        p->xc = t->table3_inter.k[2];
+    }
+    free(t);
+    return ok ? 0 : SIM_EXIT_INPUT;
+}
+
 static int get_params(struct val_args *a, const struct machine_cfg *m, struct val_params *p)
 {
     if (!a->params)
@@ -241,17 +261,20 @@ static int get_params(struct val_args *a, const struct machine_cfg *m, struct va
                                    "--params fitted",
                                    m->path);
         const struct machine_model_sec *f = &m->model;
-        *p = (struct val_params){f->R_L_ns,
-                                 f->R_R_ns,
-                                 f->R_Q_ns,
-                                 f->R_I_ns,
-                                 f->R_QI_ns,
-                                 f->contention_b_ns,
-                                 f->contention_c_ns,
-                                 f->multiline_q_ns,
-                                 f->multiline_o_ns,
-                                 NULL,
-                                 NULL};
+        *p = (struct val_params){.r_l = f->R_L_ns,
+                                 .r_r = f->R_R_ns,
+                                 .r_q = f->R_Q_ns,
+                                 .r_i = f->R_I_ns,
+                                 .r_qi = f->R_QI_ns,
+                                 .b = f->contention_b_ns,
+                                 .c = f->contention_c_ns,
+                                 .mq = f->multiline_q_ns,
+                                 .mo = f->multiline_o_ns};
+        if (f->n_table3_inter == 3) {
+            p->xq = f->table3_inter[0];
+            p->xo = f->table3_inter[1];
+            p->xc = f->table3_inter[2];
+        }
         return 0;
     }
     struct mb_result r;
@@ -263,7 +286,7 @@ static int get_params(struct val_args *a, const struct machine_cfg *m, struct va
         return SIM_EXIT_INPUT;
     val_params_fitted(r.r_l, r.r_r, r.r_q, r.r_i, r.r_qi, r.contention_c, r.multiline_q,
                       r.multiline_o, p);
-    return 0;
+    return fitted_inter(m, p);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -331,14 +354,16 @@ static void print_header(const struct val_args *a, const struct machine_cfg *m,
            m->machine.name, m->machine.protocol, m->machine.topology, (long long)m->machine.cores,
            (long long)m->machine.sockets, m->machine.sockets == 1 ? "" : "s", a->params,
            (unsigned long long)a->iterations, 100 * a->tolerance);
-    const char *names[] = {"R_L", "R_R", "R_Q", "R_I", "R_QI", "b", "c"};
-    const double v[] = {p->r_l, p->r_r, p->r_q, p->r_i, p->r_qi, p->b, p->c};
+    const char *names[] = {"R_L", "R_R", "R_Q", "R_I", "R_QI", "b", "c", "q", "o"};
+    const double v[] = {p->r_l, p->r_r, p->r_q, p->r_i, p->r_qi, p->b, p->c, p->mq, p->mo};
     printf("params (ns):");
     for (size_t i = 0; i < SIM_COUNT_OF(v); i++)
         if (isfinite(v[i]) && v[i] != 0)
             printf("  %s %.2f", names[i], v[i]);
         else
             printf("  %s -", names[i]);
+    if (p->xq > 0 || p->xo > 0)
+        printf("  inter-socket q %.2f o %.2f c %.2f", p->xq, p->xo, p->xc);
     printf("\n");
     if (strcmp(a->params, "fitted") == 0)
         printf("(fitted: ccsim microbench's figures, b by Eq 2's definition R_L + R_R - c, not "

@@ -14,9 +14,21 @@
 #include <string.h>
 
 /* seed 000 Table 1 (Sandy Bridge) and Tables 1-2 (Xeon Phi, E/E) */
-static const struct val_params snb = {2.3, 35.0, 94.0, 70.0, 107.0, 0, 0, 63.4, 11.1, NULL, NULL};
-static const struct val_params knc = {8.6,  235.8,  0,    277.7, 0,   320.5,
-                                      56.2, 1521.0, 76.0, NULL,  NULL};
+static const struct val_params snb = {
+    .r_l = 2.3, .r_r = 35.0, .r_q = 94.0, .r_i = 70.0, .r_qi = 107.0, .mq = 63.4, .mo = 11.1};
+/* the same with Table 3's inter-socket row (q, o, c) */
+static const struct val_params snb_x = {.r_l = 2.3,
+                                        .r_r = 35.0,
+                                        .r_q = 94.0,
+                                        .r_i = 70.0,
+                                        .r_qi = 107.0,
+                                        .mq = 63.4,
+                                        .mo = 11.1,
+                                        .xq = 180.65,
+                                        .xo = 7.5,
+                                        .xc = 3.0};
+static const struct val_params knc = {
+    .r_l = 8.6, .r_r = 235.8, .r_i = 277.7, .b = 320.5, .c = 56.2, .mq = 1521.0, .mo = 76.0};
 
 #define EPS 1e-9
 #define BAND(bd, lo, hi)                                                                           \
@@ -103,6 +115,8 @@ START_TEST(test_trees_eq26_32_35)
      * 8 threads: 3 stages = 2951.4; + T_inter 2*(70+94) + 773.8 = 1101.8 */
     BAND(val_reduce_binomial(&snb, 8, 0, 64), 2951.4, 2951.4);
     BAND(val_reduce_binomial(&snb, 8, 8, 64), 4053.2, 4053.2);
+    /* T_inter with the inter row: 2*(70+94) + 180.65 + 7.5*64 + 3*64 = 1180.65 */
+    BAND(val_reduce_binomial(&snb_x, 8, 8, 64), 4132.05, 4132.05);
     ck_assert_int_eq(val_tree_parent(VAL_SHAPE_BINOMIAL, 6), 2);
     ck_assert_int_eq(val_tree_parent(VAL_SHAPE_BINARY, 6), 2);
     ck_assert_int_eq(val_tree_parent(VAL_SHAPE_FLAT, 0), -1);
@@ -166,6 +180,9 @@ START_TEST(test_pairwise_eq30)
     BAND(val_diss_pairwise(&snb, 8, 8, 1), 479, 1278);
     /* n0 = 8, n1 = 2: T_diss(2) = 105, 280, the max stays 315, 840; + |8-2| R_Q = 564: 1842 */
     BAND(val_diss_pairwise(&snb, 8, 2, 1), 479, 1842);
+    /* with the inter row, T_m(16, 1) = 180.65 + 7.5 + 3*16 = 236.15:
+     * 840 + 2(70 + 472.3) = 1924.6 */
+    BAND(val_diss_pairwise(&snb_x, 8, 8, 1), 479, 1924.6);
     struct val_machine two = {16, 2, false};
     struct val_band bd;
     const char *why;

@@ -399,6 +399,13 @@ double val_multiline(const struct val_params *p, int lines)
     return p->mq + p->mo * lines;
 }
 
+double val_multiline_inter(const struct val_params *p, int n, int lines)
+{
+    if (!(p->xq > 0 || p->xo > 0))
+        return val_multiline(p, lines);
+    return p->xq + p->xo * lines + p->xc * n * lines; /* Eq 4: q + o N + c n N */
+}
+
 /* Eq 35 (T_min only; the band is the point [T_min, T_min]). */
 struct val_band val_reduce_binomial(const struct val_params *p, int n0, int n1, int lines)
 {
@@ -407,7 +414,8 @@ struct val_band val_reduce_binomial(const struct val_params *p, int n0, int n1, 
     int n = n0 > n1 ? n0 : n1;
     double t = val_diss_rounds(n, 1) * stage; /* ceil(log2(n + 1)) T_stage */
     if (n1 > 0)
-        t += 2 * (p->r_i + p->r_q) + tm; /* T_inter = 2(R_I + R_Q) + T_m(1, N) */
+        t += 2 * (p->r_i + p->r_q) +
+             val_multiline_inter(p, 1, lines); /* T_inter = 2(R_I + R_Q) + T_m(1, N) */
     return (struct val_band){t, t};
 }
 
@@ -448,7 +456,7 @@ struct val_band val_diss_multim(const struct val_params *p, int n, const int *ms
 struct val_band val_diss_pairwise(const struct val_params *p, int n0, int n1, int m)
 {
     struct val_band a = val_diss(p, n0, m, false), b = val_diss(p, n1, m, false);
-    double tm1 = val_multiline(p, 1); /* T_m(n, 1) = q + o (no QPI congestion figure) */
+    double tm1 = val_multiline_inter(p, n0 + n1, 1); /* T_m(n, 1) */
     return (struct val_band){
         fmax(a.min, b.min) + p->r_i + p->r_q, /* Eq 30: max T_diss,min + R_I + R_Q */
         fmax(a.max, b.max) + 2 * (p->r_i + 2 * tm1) +

@@ -23,7 +23,15 @@ void val_params_fitted(double r_l, double r_r, double r_q, double r_i, double r_
                        double q, double o, struct val_params *p)
 {
     double eq2_b = r_l + r_r - c; /* Eq 2: T_C(1) = R_L + R_R */
-    *p = (struct val_params){r_l, r_r, r_q, r_i, r_qi, eq2_b, c, q, o, NULL, NULL};
+    *p = (struct val_params){.r_l = r_l,
+                             .r_r = r_r,
+                             .r_q = r_q,
+                             .r_i = r_i,
+                             .r_qi = r_qi,
+                             .b = eq2_b,
+                             .c = c,
+                             .mq = q,
+                             .mo = o};
 }
 
 /*

@@ -35,6 +35,9 @@ struct val_params {
     double mq, mo;                   /* multi-line copy T_m(N) = q + o N, Eq 4 */
     val_rates_fn rates;              /* seed 001: NULL if not available */
     void *rates_ctx;
+    /* Table 3's inter-socket row, T_m(n, N) = q + o N + c n N (Eq 4, c the
+     * QPI congestion); all 0 where there is none: the intra q, o stand in */
+    double xq, xo, xc;
 };
 
 /* Seed 001, Eq 1-3: a message of `bytes` moved in chunks of `chunk` through
@@ -122,8 +125,12 @@ struct val_band val_reduce_tree_sockets(const struct val_params *p, enum val_sha
 struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, int n);
 /* Eq 4: T_m(N) = q + o N. */
 double val_multiline(const struct val_params *p, int lines);
+/* Eq 4 across sockets, n threads copying N lines each: Table 3's inter row,
+ * q + o N + c n N (the intra q + o N where the machine has no inter row). */
+double val_multiline_inter(const struct val_params *p, int n, int lines);
 /* Eq 35: binomial reduction of `lines` lines, n0 threads in the root's socket,
- * n1 in the other (0: one socket); T_min only, so min == max. */
+ * n1 in the other (0: one socket; T_inter's copy crosses sockets: T_m(1, N)
+ * of val_multiline_inter); T_min only, so min == max. */
 struct val_band val_reduce_binomial(const struct val_params *p, int n0, int n1, int lines);
 
 /* Eq 1 (Sec 2.2.1): one ping-pong iteration is the round trip, 2 (RTT/2) with
@@ -140,8 +147,8 @@ int val_multim_auto(int n, int *ms, int max);
  * not Eq 29's T_C, for this variant) and Eq 28's (R_I + 2 R_R)(m_i + 1). */
 struct val_band val_diss_multim(const struct val_params *p, int n, const int *ms, int rounds);
 /* Eq 30: pair-wise dual-socket barrier, n0 threads in socket 0, n1 in socket
- * 1, m-way dissemination inside each; T_m(n, 1) of Eq 4 without the QPI
- * congestion term (no such parameter): q + o. */
+ * 1, m-way dissemination inside each; T_m(n, 1) of Eq 4 across sockets, n =
+ * n0 + n1 (val_multiline_inter). */
 struct val_band val_diss_pairwise(const struct val_params *p, int n0, int n1, int m);
 /* Eq 32 with T_data of N lines (Sec 4.2, multi-line broadcast, children copy
  * from the parent's buffer): T_lev(k) = T_o2m(k) + T_data + T_m2o(k), T_data =
