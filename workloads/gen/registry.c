@@ -233,8 +233,10 @@ static const struct gen_param par_tree[] = {
      FANOUT_EXPECT, GP_INT(k, 1, GEN_MAX_FANOUT)},
 };
 static const struct gen_param par_diss[] = {
-    {"m", "1", "peers per round (1: the classic dissemination barrier)", FANOUT_EXPECT,
-     GP_INT(m, 1, GEN_MAX_FANOUT)},
+    {"m", "1",
+     "peers per round (1: the classic dissemination barrier); every round reads m lines, so "
+     "with m >= threads one is the thread's own line (and above, peers repeat)",
+     FANOUT_EXPECT, GP_INT(m, 1, GEN_MAX_FANOUT)},
 };
 static const struct gen_param par_multim[] = {
     {"m", "auto",
