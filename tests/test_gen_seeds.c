@@ -286,7 +286,8 @@ END_TEST
 /* ---------------------------------------------------------------- the claims */
 
 /* The median latency (ns) of spec at n threads on a shipped machine (the
- * checker off, as in timing runs); no value error allowed. The sanitizer
+ * checker on, not fatal: tu_median fails the test on a violation); no
+ * value error allowed. The sanitizer
  * pass (tu_small_scale) runs the runs of more than 4 threads for 5
  * iterations, not ITERS; the configs' variability makes the iterations
  * differ, so the claims between close figures (4 threads) keep ITERS. */

@@ -77,8 +77,8 @@ struct rig {
 /* teach-xbar running `proto`, built with `seed`; sets/ways 0 keep the
  * config's caches, else the coherent cache is sets x ways, without an L1
  * filter (tiny caches force evictions). The checker is on, fatal. */
-static struct rig *rig_new_seeded(const char *proto, bool owned_wb, unsigned sets, unsigned ways,
-                                  uint64_t seed)
+static struct rig *rig_build(const char *proto, bool owned_wb, unsigned sets, unsigned ways,
+                             uint64_t seed, const struct cc_protocol *tables)
 {
     struct rig *r = calloc(1, sizeof *r);
     ck_assert_ptr_nonnull(r);
@@ -102,10 +102,18 @@ static struct rig *rig_new_seeded(const char *proto, bool owned_wb, unsigned set
         p.ways = ways;
         p.l1_sets = p.l1_ways = 0;
     }
+    if (tables)
+        p.protocol = tables;
     r->mc = machine_build_with(&r->cfg, &p, seed, &d);
     ck_assert_msg(r->mc != NULL, "%s", d.text);
     cc_check_enable(r->mc->cc, true);
     return r;
+}
+
+static struct rig *rig_new_seeded(const char *proto, bool owned_wb, unsigned sets, unsigned ways,
+                                  uint64_t seed)
+{
+    return rig_build(proto, owned_wb, sets, ways, seed, NULL);
 }
 
 static struct rig *rig_new(const char *proto, bool owned_wb, unsigned sets, unsigned ways)
@@ -1084,6 +1092,63 @@ START_TEST(test_stress)
 }
 END_TEST
 
+/* Runs mutant m as test_stress runs the real tables, in a child whose
+ * stderr goes to `path` (a broken table may stop the run later with a
+ * table error, which exits); the child exits 0 if stress_run came back. */
+static void stress_child(const char *proto, const struct cc_protocol *m, const char *path)
+{
+    if (!freopen(path, "w", stderr))
+        _exit(9);
+#if defined(__SANITIZE_ADDRESS__)
+    __lsan_disable(); /* a table error ends the run by exit(), its machine allocated */
+#endif
+    struct rig *r = rig_build(proto, false, 2, 2, 1, m);
+    struct stress_opts o = {.mlp = 3,
+                            .ops = 20000,
+                            .seed = 1,
+                            .lines = 8,
+                            .max_think_cycles = 20,
+                            .jitter_ps = 20000,
+                            .watchdog_ns = 1000000};
+    struct stress_result res;
+    stress_run(r->mc, &o, &res);
+    _exit(res.violations > 0 ? 0 : 3);
+}
+
+/* The checker bites: every "missing invalidation" mutant of every protocol
+ * (a home row that forgets to invalidate the sharers, `ccsim verify
+ * --mutants`), run by the random tester as test_stress runs the real
+ * tables, is reported as a coherence violation (two writable copies, or a
+ * write while another core holds a copy) before anything else goes wrong;
+ * the real tables never are (test_stress). */
+START_TEST(test_checker_catches_missing_invalidation)
+{
+    const struct cc_protocol *base = cc_protocol_find(cc_built_protocols[_i]);
+    int tried = 0;
+    for (int k = 0; k < cc_mutant_count(base); k++) {
+        char what[256], path[600];
+        struct cc_protocol *m = cc_mutant_make(base, k, what, sizeof what);
+        if (strstr(what, "missing invalidation")) {
+            snprintf(path, sizeof path, "%s/mutant%d.err", tu_dir(), k);
+            fflush(NULL);
+            pid_t pid = fork();
+            ck_assert_int_ge(pid, 0);
+            if (pid == 0)
+                stress_child(cc_built_protocols[_i], m, path);
+            int status;
+            ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+            const char *err = tu_slurp(path), *first = strstr(err, "ccsim: ");
+            ck_assert_msg(WIFEXITED(status) && first &&
+                              !strncmp(first, "ccsim: coherence violation", 26),
+                          "%s: %s: exit %d, %s", cc_built_protocols[_i], what, status, err);
+            tried++;
+        }
+        cc_mutant_free(m);
+    }
+    ck_assert_int_gt(tried, 0);
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 /* A row that parks a request and leaves its line stable would replay it
@@ -1174,6 +1239,7 @@ static Suite *protocols_suite(void)
     tcase_add_test(tc, test_msi_store_misses);
     tcase_add_test(tc, test_msi_evictions);
     tcase_add_test(tc, test_parked_on_stable_stops);
+    tcase_add_loop_test(tc, test_checker_catches_missing_invalidation, 0, NPROTOS);
     tcase_add_loop_test(tc, test_protocol_print, 0, NBUILT);
     suite_add_tcase(s, tc);
     TCase *stress = tcase_create("stress");
