@@ -1064,6 +1064,19 @@ END_TEST
 
 /* ------------------------------------------------------------ random tester */
 
+/* The random tester's run in these tests: 20 000 ops, 3 in flight a core,
+ * over 8 lines, with message jitter and a watchdog. */
+static struct stress_opts tester_opts(uint64_t seed)
+{
+    return (struct stress_opts){.mlp = 3,
+                                .ops = 20000,
+                                .seed = seed,
+                                .lines = 8,
+                                .max_think_cycles = 20,
+                                .jitter_ps = 20000,
+                                .watchdog_ns = 1000000};
+}
+
 /* As `ccsim stress` runs it: tiny caches, jitter, a watchdog (a deadlock
  * is reported by stress_run, not hung). */
 START_TEST(test_stress)
@@ -1071,13 +1084,7 @@ START_TEST(test_stress)
     for (uint64_t seed = 1; seed <= 3; seed++) {
         /* stress_run turns the checker to non-fatal: it counts violations */
         struct rig *r = rig_new_seeded(cc_built_protocols[_i], false, 2, 2, seed);
-        struct stress_opts o = {.mlp = 3,
-                                .ops = 20000,
-                                .seed = seed,
-                                .lines = 8,
-                                .max_think_cycles = 20,
-                                .jitter_ps = 20000,
-                                .watchdog_ns = 1000000};
+        struct stress_opts o = tester_opts(seed);
         struct stress_result res;
         int status = stress_run(r->mc, &o, &res);
         ck_assert_msg(!res.deadlock, "%s seed %llu: deadlock", cc_built_protocols[_i],
@@ -1103,13 +1110,7 @@ static void stress_child(const char *proto, const struct cc_protocol *m, const c
     __lsan_disable(); /* a table error ends the run by exit(), its machine allocated */
 #endif
     struct rig *r = rig_build(proto, false, 2, 2, 1, m);
-    struct stress_opts o = {.mlp = 3,
-                            .ops = 20000,
-                            .seed = 1,
-                            .lines = 8,
-                            .max_think_cycles = 20,
-                            .jitter_ps = 20000,
-                            .watchdog_ns = 1000000};
+    struct stress_opts o = tester_opts(1);
     struct stress_result res;
     stress_run(r->mc, &o, &res);
     _exit(res.violations > 0 ? 0 : 3);
