@@ -370,6 +370,36 @@ START_TEST(test_checks_catch_broken_algorithms)
 }
 END_TEST
 
+/* Seed 000 Sec 4.1.1 and 5.1.1: on two sockets a tree's flags are one line
+ * per parent and socket of its children. The binary tree of 12 threads on
+ * 2 x 8 cores: thread 3's children 7 (socket 0) and 8 (socket 1) wait on
+ * pflag[6] and pflag[7] and add to sflag[6] and sflag[7]; thread 3 writes
+ * both before it waits on either. One socket keeps pflag[t]. */
+START_TEST(test_tree_flags_per_socket)
+{
+    struct gen_machine two = {16, 2, 1, 64, 8, 0}, one = {16, 1, 1, 64, 8, 0};
+    static const char *const specs[] = {"bcast-tree:shape=binary", "reduce-tree:shape=binary",
+                                        "bcast-multiline:shape=binary,lines=2"};
+    for (size_t i = 0; i < SIM_COUNT_OF(specs); i++) {
+        char *text = gen_ok(specs[i], 12, &two);
+        const char *want[] = {
+            "line pflag 24",       "  7: wait pflag[6] >= it+1", "  8: wait pflag[7] >= it+1",
+            "  7: add sflag[6] 1", "  8: add sflag[7] 1",        "3..5: write pflag[t*2+1] it+1"};
+        for (size_t w = 0; w < SIM_COUNT_OF(want); w++)
+            ck_assert_msg(strstr(text, want[w]), "%s: no '%s'\n%s", specs[i], want[w], text);
+        const char *w1 = strstr(text, "write pflag[t*2+1]"),
+                   *wait0 = strstr(text, "wait sflag[t*2]");
+        ck_assert_msg(w1 && wait0 && w1 < wait0, "%s: a wait before the last write\n%s", specs[i],
+                      text);
+        free(text);
+        text = gen_ok(specs[i], 12, &one);
+        ck_assert_msg(strstr(text, "line pflag 12") && strstr(text, "write pflag[t] it+1"), "%s",
+                      text);
+        free(text);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- messages */
 
 static void expect_error(const char *spec, int threads, long iters, const struct gen_machine *m,
@@ -557,6 +587,7 @@ static Suite *gen_suite(void)
     tcase_add_test(tc, test_line_bytes);
     tcase_add_test(tc, test_checks_catch_broken_algorithms);
     tcase_add_test(tc, test_bad_specs);
+    tcase_add_test(tc, test_tree_flags_per_socket);
     tcase_add_test(tc, test_bad_thread_counts);
     tcase_add_test(tc, test_pin_packs_one_socket_first);
     tcase_add_test(tc, test_deterministic);

@@ -2,7 +2,9 @@
  * bcast.c -- the broadcasts of seed 000 Sec 4: the one-line broadcast
  * down a tree (Alg. 6) and the multi-line broadcast in which children copy
  * straight from their parent's buffer (Sec 4.2). The tree comes from the
- * shape= parameter (workloads/gen/tree.c).
+ * shape= parameter (workloads/gen/tree.c), the flags from gen_tree_flag_*
+ * (one pair a parent, or a pair a parent and socket of its children on
+ * several sockets, Sec 4.1.1).
  *
  * Every thread checks after its mark that its copy holds the root's message
  * of this iteration, which changes every iteration.
@@ -24,17 +26,8 @@ static int parents_of(const struct gen *g, const struct gen_tree *tr, int *ids)
 
 static void sync_decls(struct gen *g)
 {
-    gen_line(g, "pflag", g->n, "pflag[t]: it+1 once thread t's data is ready (one-to-many)");
-    gen_line(g, "sflag", g->n, "sflag[t]: its children add 1 once they copied (many-to-one)");
-}
-
-/* The parents' notification and wait for their children (Alg. 6's second
- * block, after the data is in place). */
-static void parents_notify(struct gen *g, const struct gen_tree *tr, int *ids)
-{
-    int np = parents_of(g, tr, ids);
-    gen_set_stmt(g, ids, np, "write pflag[t] it+1");
-    gen_count_stmt(g, tr->kids, "wait sflag[t] >= (it+1)*#");
+    gen_tree_flag_decls(g, "it+1 once thread t's data is ready (one-to-many)",
+                        "its children add 1 once they copied (many-to-one)");
 }
 
 /*
@@ -65,14 +58,13 @@ bool gen_emit_bcast_tree(struct gen *g)
         gen_end(g);
         gen_sync(g);
         gen_evict(g, "data", g->n);
-        gen_evict(g, "pflag", g->n);
-        gen_evict(g, "sflag", g->n);
+        gen_tree_flag_evicts(g);
         gen_prime_own(g, "mine", 1);
-        gen_peer_stmt(g, tr.parent, 1, "wait pflag[@] >= it+1");
+        gen_tree_child_wait(g, &tr);
         gen_peer_stmt(g, tr.parent, 1, "copy data[@] mine[t] 1");
         gen_set_stmt(g, ids, parents_of(g, &tr, ids), "copy mine[t] data[t] 1");
-        parents_notify(g, &tr, ids);
-        gen_peer_stmt(g, tr.parent, 1, "add sflag[@] 1");
+        gen_tree_notify(g, &tr);
+        gen_tree_child_done(g, &tr);
         gen_mark(g);
         gen_for(g, "w", "0", last);
         gen_out(g, "all: expect mine[t].(w) == it*%d+w+1", g->words);
@@ -130,15 +122,14 @@ bool gen_emit_bcast_multiline(struct gen *g)
         gen_iter_open(g);
         message_produce(g, tr.root, lines);
         gen_sync(g);
-        gen_evict(g, "pflag", g->n);
-        gen_evict(g, "sflag", g->n);
+        gen_tree_flag_evicts(g);
         gen_prime_own(g, "buf", lines);
         char copy[64];
         snprintf(copy, sizeof copy, "copy buf[$] buf[t*%ld] %ld", lines, lines);
-        gen_peer_stmt(g, tr.parent, 1, "wait pflag[@] >= it+1");
+        gen_tree_child_wait(g, &tr);
         gen_peer_stmt(g, tr.parent, lines, copy);
-        parents_notify(g, &tr, ids);
-        gen_peer_stmt(g, tr.parent, 1, "add sflag[@] 1");
+        gen_tree_notify(g, &tr);
+        gen_tree_child_done(g, &tr);
         gen_mark(g);
         message_check(g, lines);
         gen_end(g);

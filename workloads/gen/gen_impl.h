@@ -174,6 +174,20 @@ struct gen_tree {
  * fit the thread count. Free it with gen_tree_free() either way. */
 bool gen_tree_init(struct gen *g, struct gen_tree *tr);
 void gen_tree_free(struct gen_tree *tr);
+/* The flags of Alg. 6-7 (seed 000 Sec 4.1, 5.1): pflag, a parent's "ready"
+ * read by its children (one-to-many), and sflag, to which its children add
+ * 1 when done (many-to-one). On a machine of several sockets each parent
+ * has a pair per socket of its children (pflag[t*S+s], sflag[t*S+s]):
+ * "single-use synchronization lines: each synchronization uses one line per
+ * socket" (Sec 4.1.1, 5.1.1), so one socket's polls and adds do not take
+ * the other's line. One socket: pflag[t], sflag[t]. */
+void gen_tree_flag_decls(struct gen *g, const char *pwhat, const char *swhat);
+void gen_tree_flag_evicts(struct gen *g);
+/* The parents: write their pflags, wait until their sflags count their children. */
+void gen_tree_notify(struct gen *g, const struct gen_tree *tr);
+/* The children: wait for their parent's pflag; add 1 to its sflag. */
+void gen_tree_child_wait(struct gen *g, const struct gen_tree *tr);
+void gen_tree_child_done(struct gen *g, const struct gen_tree *tr);
 
 /* Who executes a statement: the threads ids[0..cnt), or (peer != NULL)
  * every thread t with peer[t] >= 0, `@` in the text standing for peer[t]

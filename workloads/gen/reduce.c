@@ -48,35 +48,29 @@ static void reduce_tree_decls(struct gen *g)
              "mine[t]: thread t's contribution (user data, M); the root's ends "
              "with the sum");
     gen_line(g, "priv", g->n, "priv[c]: child c's private line at its parent (privatisation)");
-    gen_line(g, "pflag", g->n, "pflag[t]: it+1 once thread t takes its children's data");
-    gen_line(g, "sflag", g->n, "sflag[t]: its children add 1 once their data is in priv");
+    gen_tree_flag_decls(g, "it+1 once thread t takes its children's data",
+                        "its children add 1 once their data is in priv");
 }
 
 /* Alg. 7's first block, for every thread with children. */
-static void reduce_tree_parents(struct gen *g, const int *parent, const int *kids)
+static void reduce_tree_parents(struct gen *g, const struct gen_tree *tr)
 {
-    int *ids = sim_xmalloc((size_t)g->n * sizeof *ids);
-    int np = 0;
+    gen_tree_notify(g, tr);
     for (int t = 0; t < g->n; t++)
-        if (kids[t] > 0)
-            ids[np++] = t;
-    gen_set_stmt(g, ids, np, "write pflag[t] it+1");
-    gen_count_stmt(g, kids, "wait sflag[t] >= (it+1)*#");
-    for (int i = 0; i < np; i++)
-        add_children(g, parent, ids[i]);
-    free(ids);
+        if (tr->kids[t] > 0)
+            add_children(g, tr->parent, t);
 }
 
 /* Alg. 7's second block, for every thread with a parent. */
-static void reduce_tree_children(struct gen *g, const int *parent)
+static void reduce_tree_children(struct gen *g, const struct gen_tree *tr)
 {
     int *ids = sim_xmalloc((size_t)g->n * sizeof *ids), nc = 0;
     for (int t = 0; t < g->n; t++)
-        if (parent[t] >= 0)
+        if (tr->parent[t] >= 0)
             ids[nc++] = t;
-    gen_peer_stmt(g, parent, 1, "wait pflag[@] >= it+1");
+    gen_tree_child_wait(g, tr);
     gen_set_stmt(g, ids, nc, "copy mine[t] priv[t] 1");
-    gen_peer_stmt(g, parent, 1, "add sflag[@] 1");
+    gen_tree_child_done(g, tr);
     free(ids);
 }
 
@@ -88,7 +82,10 @@ static void reduce_tree_children(struct gen *g, const int *parent)
  * filled), waits until its children have added their count to its sflag,
  * and adds each child's private line into its own (addline). A thread with
  * a parent then waits for the parent's pflag, copies its line into its
- * private line at the parent and adds 1 to the parent's sflag.
+ * private line at the parent and adds 1 to the parent's sflag. On several
+ * sockets the flags are one line a parent and socket of its children (Sec
+ * 5.1.1: "single-use synchronization cache lines to isolate polling from
+ * different sockets"; gen_tree_flag_*).
  */
 bool gen_emit_reduce_tree(struct gen *g)
 {
@@ -104,11 +101,10 @@ bool gen_emit_reduce_tree(struct gen *g)
         gen_end(g);
         gen_sync(g);
         gen_evict(g, "priv", g->n);
-        gen_evict(g, "pflag", g->n);
-        gen_evict(g, "sflag", g->n);
+        gen_tree_flag_evicts(g);
         gen_prime_own(g, "mine", 1);
-        reduce_tree_parents(g, tr.parent, tr.kids);
-        reduce_tree_children(g, tr.parent);
+        reduce_tree_parents(g, &tr);
+        reduce_tree_children(g, &tr);
         gen_mark(g);
         gen_for(g, "w", "0", last);
         gen_out(g, "%d: expect mine[%d].(w) == n*(n+1)/2+n*(it+w)", tr.root, tr.root);

@@ -413,6 +413,9 @@ static const struct gen_param par_scc_barrier[] = {
 #define PARAMS(par) par, (int)SIM_COUNT_OF(par)
 #define NO_PARAMS   NULL, 0
 
+#define TREE_FLAGS_NOTE                                                                            \
+    "; on several sockets a parent's flags are one line per socket of its children (Sec 4.1.1, "   \
+    "5.1.1)"
 #define SOCKET_NOTE                                                                                \
     "; threads fill one socket first (-c CONFIG gives the sockets); on one socket it is "          \
     "barrier-dissemination"
@@ -450,12 +453,13 @@ enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
       "thread of the other sockets reads" SOCKET_NOTE)                                             \
     X("bcast-tree", bcast_tree, PARAMS(par_bcast), 2, 0, P000, "Sec 4.1, Alg. 6 (Fig 12)",         \
       "one-line broadcast: a child waits for its parent's flag and copies its line; a parent "     \
-      "publishes its line, raises its flag and waits for its children")                            \
+      "publishes its line, raises its flag and waits for its children" TREE_FLAGS_NOTE)            \
     X("bcast-multiline", bcast_multiline, PARAMS(par_bcast_ml), 2, 0, P000, "Sec 4.2",             \
-      "multi-line broadcast: children copy N lines straight from their parent's buffer")           \
+      "multi-line broadcast: children copy N lines straight from their parent's "                  \
+      "buffer" TREE_FLAGS_NOTE)                                                                    \
     X("reduce-tree", reduce_tree, PARAMS(par_reduce), 2, 0, P000, "Sec 5.1, Alg. 7 (Fig 16)",      \
       "one-line reduction with line privatisation: children copy their line into private "         \
-      "buffers of the parent, who adds them")                                                      \
+      "buffers of the parent, who adds them" TREE_FLAGS_NOTE)                                      \
     X("reduce-binomial", reduce_binomial, PARAMS(par_reduce_bin), 2, 0, P000, "Sec 5.2, Eq 35",    \
       "multi-line binomial reduction: in stage s thread t adds the N lines of thread t+2^s; "      \
       "one tree per socket, then one between the sockets")                                         \

@@ -93,6 +93,122 @@ void gen_tree_free(struct gen_tree *tr)
     free(tr->kids);
 }
 
+/* ---------------------------------------------------------------- a tree's flags */
+
+/* Thread t's socket group, and how many there are (1 when unknown). */
+static int sockets_of(const struct gen *g)
+{
+    return g->ngroups > 1 && g->group_of ? g->ngroups : 1;
+}
+
+static int group(const struct gen *g, int t)
+{
+    return sockets_of(g) > 1 ? g->group_of[t] : 0;
+}
+
+void gen_tree_flag_decls(struct gen *g, const char *pwhat, const char *swhat)
+{
+    int S = sockets_of(g);
+    char pc[200], sc[200];
+    if (S == 1) {
+        snprintf(pc, sizeof pc, "pflag[t]: %s", pwhat);
+        snprintf(sc, sizeof sc, "sflag[t]: %s", swhat);
+    } else {
+        snprintf(pc, sizeof pc, "pflag[t*%d+s]: %s, for its children in socket s", S, pwhat);
+        snprintf(sc, sizeof sc, "sflag[t*%d+s]: %s, its children in socket s", S, swhat);
+    }
+    gen_line(g, "pflag", (long)g->n * S, pc);
+    gen_line(g, "sflag", (long)g->n * S, sc);
+}
+
+void gen_tree_flag_evicts(struct gen *g)
+{
+    gen_evict(g, "pflag", (long)g->n * sockets_of(g));
+    gen_evict(g, "sflag", (long)g->n * sockets_of(g));
+}
+
+/* count[t]: t's children in socket group s. */
+static void kids_in(const struct gen *g, const struct gen_tree *tr, int s, int *count)
+{
+    for (int t = 0; t < g->n; t++)
+        count[t] = 0;
+    for (int c = 0; c < g->n; c++)
+        if (tr->parent[c] >= 0 && group(g, c) == s)
+            count[tr->parent[c]]++;
+}
+
+/* "NAME[t]", or with S sockets "NAME[t*S+s]". */
+static void flag_at(int S, int s, const char *name, char *buf, size_t size)
+{
+    if (S == 1)
+        snprintf(buf, size, "%s[t]", name);
+    else if (s == 0)
+        snprintf(buf, size, "%s[t*%d]", name, S);
+    else
+        snprintf(buf, size, "%s[t*%d+%d]", name, S, s);
+}
+
+/* Every pflag first, then the waits: a parent's children in one socket do
+ * not wait for those in the other. */
+void gen_tree_notify(struct gen *g, const struct gen_tree *tr)
+{
+    int S = sockets_of(g);
+    int *ids = sim_xmalloc((size_t)g->n * sizeof *ids);
+    int *count = sim_xmalloc((size_t)g->n * sizeof *count);
+    char flag[48], text[96];
+    for (int s = 0; s < S; s++) {
+        kids_in(g, tr, s, count);
+        int np = 0;
+        for (int t = 0; t < g->n; t++)
+            if (count[t])
+                ids[np++] = t;
+        flag_at(S, s, "pflag", flag, sizeof flag);
+        gen_set_stmt(g, ids, np, "write %s it+1", flag);
+    }
+    for (int s = 0; s < S; s++) {
+        kids_in(g, tr, s, count);
+        flag_at(S, s, "sflag", flag, sizeof flag);
+        snprintf(text, sizeof text, "wait %s >= (it+1)*#", flag);
+        gen_count_stmt(g, count, text);
+    }
+    free(ids);
+    free(count);
+}
+
+/* `tmpl` (with @ for the flag's index) for every child: the parent's flag,
+ * or with several sockets the parent's flag for the child's socket. */
+static void child_stmt(struct gen *g, const struct gen_tree *tr, const char *name, const char *rest)
+{
+    int S = sockets_of(g);
+    if (S == 1) {
+        char tmpl[96];
+        snprintf(tmpl, sizeof tmpl, "%s[@]%s", name, rest);
+        gen_peer_stmt(g, tr->parent, 1, tmpl);
+        return;
+    }
+    int *ids = sim_xmalloc((size_t)g->n * sizeof *ids);
+    for (int p = 0; p < g->n; p++)
+        for (int s = 0; s < S; s++) {
+            int cnt = 0;
+            for (int t = 0; t < g->n; t++)
+                if (tr->parent[t] == p && group(g, t) == s)
+                    ids[cnt++] = t;
+            if (cnt)
+                gen_set_stmt(g, ids, cnt, "%s[%d]%s", name, p * S + s, rest);
+        }
+    free(ids);
+}
+
+void gen_tree_child_wait(struct gen *g, const struct gen_tree *tr)
+{
+    child_stmt(g, tr, "wait pflag", " >= it+1");
+}
+
+void gen_tree_child_done(struct gen *g, const struct gen_tree *tr)
+{
+    child_stmt(g, tr, "add sflag", " 1");
+}
+
 /* ---------------------------------------------------------------- notification trees */
 
 /* Groups of a notification tree: group i is threads first[i] .. first[i] +
