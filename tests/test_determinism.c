@@ -94,6 +94,7 @@ static void check_generator(const char *cfg, const char *gen)
         ck_assert_msg(strcmp(r1.out, r2.out) == 0, "%s on %s: output differs", gen, cfg);
         return;
     }
+    ck_abort_msg("%s on %s: refused at every thread count tried, nothing compared", gen, cfg);
 }
 
 /* Loop test: _i is the generator's index in gen_names. */
