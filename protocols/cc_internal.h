@@ -58,7 +58,7 @@
     X(EM, "one owner, with the only copy")                                                         \
     X(O, "an owner in O, maybe sharers; memory is stale")                                          \
     X(GOLS, "sharers of a dirty line, no owner; memory is stale")                                  \
-    X(IE_M, "GetS on I: reading memory, then E (IS_M if more reads join, GOLS)")                   \
+    X(IE_M, "GetS on I: reading memory, then E (GOLS: IS_M if more reads join, then GS)")          \
     X(IM_M, "GetX on I: reading memory, then M")                                                   \
     X(SS_M, "GetS on a line nobody owns (S; I on MSI): reading memory, then shared")               \
     X(SM_A, "write on a shared line: collecting invalidation acks (and memory)")                   \
@@ -122,7 +122,7 @@
     X(INV_ACK, "Inv_Ack", "the copy is dropped")                                                   \
     X(FWD_GETS, "Fwd_GetS", "another core reads: send it the line")                                \
     X(FWD_GETX, "Fwd_GetX", "another core writes: send it the line, drop yours")                   \
-    X(FWD_ACK, "Fwd_Ack", "answered; the copy stays clean")                                        \
+    X(FWD_ACK, "Fwd_Ack", "answered; the copy stays, shared (memory as it was)")                   \
     X(FWD_ACK_DATA, "Fwd_Ack_Data", "answered, with the line for memory")                          \
     X(FWD_ACK_OWNED, "Fwd_Ack_Owned", "answered; the copy stays Owned")                            \
     X(FWD_ACK_DIRTY, "Fwd_Ack_Dirty", "answered; the line stays dirty in the caches")              \
@@ -421,7 +421,7 @@ struct cc_system {
       "to_home(M_GETX, c, l, c, false, 0, false);")                                                \
     X(send_upgrade_data, "ask to write; with owned_write_writeback the Owned line goes along",     \
       "to_home(M_GETX, c, l, c, owned_write_writeback, cl.v, false);")                             \
-    X(send_puts, "tell the home this shared copy leaves",                                          \
+    X(send_puts, "tell the home this shared copy leaves (GOLS: with the line)",                    \
       "to_home(M_PUTS, c, l, c, PUTS_CARRY_DATA, cl.v, false);")                                   \
     X(send_putx, "tell the home the owned copy leaves (with the data if dirty)",                   \
       "to_home(M_PUTX, c, l, c, cl.st = C_M | cl.st = C_O, cl.v, false);")                         \

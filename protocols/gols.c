@@ -62,10 +62,13 @@ static const struct cc_row gols_home[] = {
     CC_ROW(CC_HS(I), CC_HE(GetS), HS_IE_M, HA(start_tx), HA(probe_others), HA(read_memory)),
     CC_ROW(CC_HS(IE_M), CC_HE(Done), HS_B_EM, HA(send_data_e), HA(await_unblock)),
     /* reads of an uncached line (GI) while memory is read do not wait: the
-     * directory sends each to memory, which answers the reader (Chrysos:
-     * "if not found on chip, the TD sends the request to the memory
-     * controller"), so n readers of a line in memory queue at its bank
-     * (memory.bank_busy_ns) and the first one gets the line shared */
+     * directory sends each to memory, which answers the reader, so n readers
+     * of a line in memory queue at its bank (memory.bank_busy_ns) and the
+     * first one gets the line shared. A model choice, not documented KNC
+     * behaviour: Chrysos ("if not found on chip, the TD sends the request to
+     * the memory controller") speaks of a line no L2 holds, not of one whose
+     * fill is in flight; joining gives Table 2's I-row slope, waiting for the
+     * fill its intercept (README, "Contention") */
     CC_ROW(CC_HS(IE_M), CC_HE(GetS), HS_IS_M, HA(share_read_memory)),
     CC_ROW(CC_HS(IS_M), CC_HE(GetS), CC_SAME, HA(share_read_memory)),
     CC_ROW(CC_HS(IS_M), CC_HE(Mem_Data), CC_SAME, HA(send_data_s), HA(await_unblock),
