@@ -221,8 +221,9 @@ static double bcast_data(const struct val_params *p, int k, int q, bool phi, int
 {
     if (phi)
         return lines ? p->b + p->c * k + p->mo * lines : val_contention(p, k);
-    if (lines)
-        return val_multiline(p, lines);
+    if (lines) /* across sockets Table 3's inter row; "we ignore QPI congestion" (Sec 4.2.1) */
+        return q ? fmax(val_multiline(p, lines), val_multiline_inter(p, 0, lines))
+                 : val_multiline(p, lines);
     return q ? fmax(p->r_r, p->r_q) : p->r_r;
 }
 
@@ -468,6 +469,12 @@ struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s
                                     bool phi)
 {
     return tree_cost(p, s, n, NULL, phi, false, lines); /* Eq 32, T_data of N lines */
+}
+
+struct val_band val_bcast_multiline_sockets(const struct val_params *p, enum val_shape s, int n,
+                                            int lines, const int *socket)
+{
+    return tree_cost(p, s, n, socket, false, false, lines);
 }
 
 /* ------------------------------------------------------------ seed 004 */

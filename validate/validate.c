@@ -58,7 +58,8 @@ void val_params_fitted(double r_l, double r_r, double r_q, double r_i, double r_
  *   barrier-multim (m=auto)     R_I + m_i R_R (Sec 3.3.1's text, also on Xeon
  *                               Phi) and 28, summed per round; none across sockets
  *   barrier-pairwise:m=K        27, 28   30       29, 28 (one socket: dissemination)
- *   bcast-multiline:lines=N     32 with T_data = T_m(N), Eq 4; none across sockets
+ *   bcast-multiline:lines=N     32 with T_data = T_m(N), Eq 4 (across sockets Table 3's
+ *                               inter row, without QPI congestion: Sec 4.2.1)
  *   mpi-shm:bytes=B (2 threads) seed 001 Eq 1-3, throughputs measured at size B
  *                               by simulation (--params paper too: the paper
  *                               measures them with its own microbenchmarks)
@@ -87,8 +88,7 @@ const struct val_algo val_algos[] = {
     {"barrier-multim", VAL_MULTIM, 0, "Sec 3.3.1: R_I + m_i R_R, Eq 28, summed over rounds",
      VAL_SHAPE_FLAT},
     {"barrier-pairwise:m=1", VAL_PAIRWISE, 1, "Eq 30 (two sockets), else 27/28", VAL_SHAPE_FLAT},
-    {"bcast-multiline:lines=128", VAL_BCAST_MULTILINE, 128, "Eq 32 with Eq 4 (one socket)",
-     VAL_SHAPE_FLAT},
+    {"bcast-multiline:lines=128", VAL_BCAST_MULTILINE, 128, "Eq 32 with Eq 4", VAL_SHAPE_FLAT},
     {"mpi-shm:bytes=4096", VAL_MPI_SHM, 4096, "seed 001 Eq 1-3", VAL_SHAPE_FLAT},
     {"mpi-shm:bytes=16384", VAL_MPI_SHM, 16384, "seed 001 Eq 1-3", VAL_SHAPE_FLAT},
     {"mpi-shm:bytes=65536", VAL_MPI_SHM, 65536, "seed 001 Eq 1-3", VAL_SHAPE_FLAT},
@@ -155,13 +155,20 @@ static bool tree_model(const struct val_algo *a, int threads, int s, int q,
         *out = val_reduce_binomial(p, s + 1, q, a->m);
         return true;
     }
-    if (q > 0 && (a->kind == VAL_BCAST_TREE || a->kind == VAL_REDUCE_TREE)) {
-        /* Sec 4.1.1: the same equations, cross-socket edges at R_Q */
+    if (a->kind == VAL_BCAST_MULTILINE && !(p->mq > 0 || p->mo > 0)) {
+        *why = "no multi-line figures (q, o of Eq 4)";
+        return false;
+    }
+    if (q > 0 && a->kind != VAL_NTREE && a->kind != VAL_M2O_NTREE) {
+        /* Sec 4.1.1, 4.2.1: the same equations, cross-socket edges at R_Q
+         * (N lines: Table 3's inter row) */
         int *socket = malloc((size_t)threads * sizeof *socket);
         for (int t = 0; t < threads; t++)
             socket[t] = socket_of(vm, t);
         *out = a->kind == VAL_BCAST_TREE ? val_bcast_tree_sockets(p, a->shape, threads, socket)
-                                         : val_reduce_tree_sockets(p, a->shape, threads, socket);
+               : a->kind == VAL_REDUCE_TREE
+                   ? val_reduce_tree_sockets(p, a->shape, threads, socket)
+                   : val_bcast_multiline_sockets(p, a->shape, threads, a->m, socket);
         free(socket);
         return true;
     }
@@ -170,10 +177,6 @@ static bool tree_model(const struct val_algo *a, int threads, int s, int q,
         return false;
     }
     if (a->kind == VAL_BCAST_MULTILINE) {
-        if (!(p->mq > 0 || p->mo > 0)) {
-            *why = "no multi-line figures (q, o of Eq 4)";
-            return false;
-        }
         *out = val_bcast_multiline(p, a->shape, threads, a->m, vm->phi);
         return true;
     }

@@ -156,6 +156,13 @@ struct val_band val_diss_pairwise(const struct val_params *p, int n0, int n1, in
 struct val_band val_bcast_multiline(const struct val_params *p, enum val_shape s, int n, int lines,
                                     bool phi);
 
+/* The same across sockets (Sec 4.2.1): socket[t] as val_bcast_tree_sockets;
+ * a copy from the other socket's parent takes Table 3's inter row without
+ * its congestion term ("we ignore QPI congestion"), the level the inter
+ * columns of Tables 5-6. */
+struct val_band val_bcast_multiline_sockets(const struct val_params *p, enum val_shape s, int n,
+                                            int lines, const int *socket);
+
 /* ---------------------------------------------------------------- the table */
 
 /* Where the threads of a generator run (generators pin thread t to core
