@@ -331,12 +331,21 @@ bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t er
 
 /* ------------------------------------------------------------- running */
 
+/* Whether the generator accepts the point; its refusal headed `where`. */
+static bool accepts_at(const char *where, const struct machine_cfg *m, const char *spec,
+                       int threads, long iterations, struct sim_diag *d)
+{
+    struct wl_program *p = machine_generate_at(where, spec, threads, iterations, m, d);
+    wl_program_free(p);
+    return p != NULL;
+}
+
 bool sweep_accepts(const struct machine_cfg *m, const char *spec, int threads, long iterations,
                    struct sim_diag *d)
 {
-    struct wl_program *p = machine_generate(spec, threads, iterations, m, d);
-    wl_program_free(p);
-    return p != NULL;
+    char where[WL_MAX_LINE_CHARS + 8];
+    snprintf(where, sizeof where, "-w %s", spec);
+    return accepts_at(where, m, spec, threads, iterations, d);
 }
 
 static void copy_result(const struct core_result *w, struct sweep_result *r)
@@ -415,10 +424,8 @@ bool sweep_point_accepted(const struct sweep *sw, const struct sweep_point *p, s
         return true;
     char where[WL_MAX_LINE_CHARS + 64];
     snprintf(where, sizeof where, "sweep.workloads '%s'", sw->specs[p->workload]);
-    struct wl_program *prog = machine_generate_at(where, sw->specs[p->workload], p->threads,
-                                                  p->iterations, &sw->machines[p->config], d);
-    wl_program_free(prog);
-    return prog != NULL;
+    return accepts_at(where, &sw->machines[p->config], sw->specs[p->workload], p->threads,
+                      p->iterations, d);
 }
 
 void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, long iterations,
@@ -518,12 +525,23 @@ size_t sweep_row_key_len(const char *line, size_t len)
     return start < len ? start - 1 : 0;
 }
 
-/* The value_errors column (after the key, six latency figures and eight
- * counters) */
-#define SWEEP_COL_VALUE_ERRORS 19
+/* The index of a column of sweep_csv_header. */
+static int header_column(const char *name)
+{
+    size_t n = strlen(name);
+    const char *h = sweep_csv_header;
+    for (int col = 0; *h; col++) {
+        size_t len = strcspn(h, ",\n");
+        if (len == n && strncmp(h, name, n) == 0)
+            return col;
+        h += len + (h[len] != '\0');
+    }
+    SIM_ASSERT(!"not a column of the CSV header");
+    return -1;
+}
 
 bool sweep_row_failed(const char *line, size_t len)
 {
-    size_t at = column_start(line, len, SWEEP_COL_VALUE_ERRORS);
+    size_t at = column_start(line, len, header_column("value_errors"));
     return at < len && line[at] >= '1' && line[at] <= '9';
 }
