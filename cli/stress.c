@@ -35,7 +35,6 @@ struct stress {
     uint64_t *adds;  /* adds done per line */
     uint64_t issued, done;
     struct stress_opts o;
-    bool stalled;
 };
 
 static void issue(struct sim_kernel *k, void *obj, uint64_t arg);
@@ -127,25 +126,48 @@ static const char *op_name(enum cc_op op)
 }
 
 /* Who waits and the transactions in flight, after `why`. */
-static void report_waiting(struct stress *st, const char *why)
+/* ------------------------------------------------------------ the deadlock watch */
+
+static void watch_report(struct stress_watch *w, const char *why)
 {
     fprintf(stderr, "ccsim stress: deadlock: %s (at %.3f ns)\n", why,
-            (double)sim_now(st->mc->k) / SIM_PS_PER_NS);
-    for (int i = 0; i < st->mc->params.cores * (int)st->o.mlp; i++)
-        if (st->cores[i].busy)
-            fprintf(stderr, "  core %d waits for its %s of line 0x%llx\n", st->cores[i].req.core,
-                    op_name(st->cores[i].req.op), (unsigned long long)st->cores[i].req.line);
-    cc_print_outstanding(st->mc->cc, stderr);
+            (double)sim_now(w->mc->k) / SIM_PS_PER_NS);
+    if (w->waits)
+        w->waits(w->ctx);
+    cc_print_outstanding(w->mc->cc, stderr);
 }
 
 static void on_stall(struct sim_kernel *k, void *ctx)
 {
-    struct stress *st = ctx;
+    struct stress_watch *w = ctx;
     char why[96];
-    st->stalled = true;
-    snprintf(why, sizeof why, "no operation finished for %.0f ns", (double)st->o.watchdog_ns);
-    report_waiting(st, why);
+    snprintf(why, sizeof why, "no operation finished for %.0f ns", (double)w->watchdog_ns);
+    watch_report(w, why);
     (void)k;
+}
+
+void stress_watch_arm(struct stress_watch *w)
+{
+    sim_watchdog(w->mc->k, (sim_time_t)w->watchdog_ns * SIM_PS_PER_NS, on_stall, w);
+}
+
+bool stress_watch_deadlock(struct stress_watch *w, enum sim_run_status rs, bool unfinished)
+{
+    if (rs != SIM_RUN_STALLED && unfinished) /* the watchdog did not see it */
+        watch_report(w, "nothing more will happen, and operations are unfinished");
+    return rs == SIM_RUN_STALLED || unfinished;
+}
+
+/* ------------------------------------------------------------ the coherent tester */
+
+/* Each agent's request in flight, for a deadlock report. */
+static void report_waiting(void *ctx)
+{
+    struct stress *st = ctx;
+    for (int i = 0; i < st->mc->params.cores * (int)st->o.mlp; i++)
+        if (st->cores[i].busy)
+            fprintf(stderr, "  core %d waits for its %s of line 0x%llx\n", st->cores[i].req.core,
+                    op_name(st->cores[i].req.op), (unsigned long long)st->cores[i].req.line);
 }
 
 int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_result *res)
@@ -164,7 +186,8 @@ int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_re
         st.lines[i] = (uint64_t)(i / 2) * mc->params.sets + (i % 2) + 7;
     cc_check_enable(mc->cc, false);
     net_set_jitter(mc->net, o->jitter_ps, o->seed);
-    sim_watchdog(mc->k, (sim_time_t)o->watchdog_ns * SIM_PS_PER_NS, on_stall, &st);
+    struct stress_watch watch = {mc, o->watchdog_ns, report_waiting, &st};
+    stress_watch_arm(&watch);
     for (int i = 0; i < agents; i++) {
         st.cores[i].st = &st;
         sim_rng_init(&st.cores[i].rng, o->seed, 1000 + (uint64_t)i);
@@ -180,9 +203,7 @@ int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_re
     res->checks = cs.checks;
     res->violations = cs.violations;
     res->unexpected = cs.unexpected;
-    res->deadlock = rs == SIM_RUN_STALLED || st.done != st.issued;
-    if (rs != SIM_RUN_STALLED && st.done != st.issued) /* the watchdog did not see it */
-        report_waiting(&st, "nothing more will happen, and operations are unfinished");
+    res->deadlock = stress_watch_deadlock(&watch, rs, st.done != st.issued);
     res->simulated_ps = sim_now(mc->k);
     res->events = sim_events_fired(mc->k);
     res->misses = cs.misses;

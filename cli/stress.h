@@ -24,6 +24,21 @@ struct stress_result {
     uint64_t prefetches; /* a stream prefetcher's reads (l2.prefetch_streams) */
 };
 
+/* Both testers' deadlock watch (stress.c): the kernel's watchdog over the
+ * run, and one report of a deadlock, whether the watchdog saw it or the
+ * queue emptied with operations unfinished: the reason, what each agent
+ * waits for (`waits`, NULL: nothing to add), the transactions in flight. */
+struct stress_watch {
+    struct machine *mc;
+    uint64_t watchdog_ns;
+    void (*waits)(void *ctx);
+    void *ctx;
+};
+void stress_watch_arm(struct stress_watch *w);
+/* After sim_run: whether the run deadlocked (reported if the watchdog did
+ * not report it already). */
+bool stress_watch_deadlock(struct stress_watch *w, enum sim_run_status rs, bool unfinished);
+
 /* Runs on a built machine; returns SIM_EXIT_OK or SIM_EXIT_FAIL. On the
  * SCC (no coherence) it runs stress_run_scc's checks instead. */
 int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_result *res);

@@ -62,7 +62,6 @@ struct scc_stress {
     int holder; /* the lock's holder, or -1 */
     uint64_t increments;
     uint64_t issued, done, checks, violations;
-    bool stalled;
 };
 
 static uint64_t private_line(const struct scc_stress *st, int core, int i)
@@ -368,24 +367,6 @@ static void issue(struct sim_kernel *k, void *obj, uint64_t arg)
     cc_access(st->mc->cc, &a->req);
 }
 
-/* The transactions in flight, after `why`. */
-static void report_waiting(struct scc_stress *st, const char *why)
-{
-    fprintf(stderr, "ccsim stress: deadlock: %s (at %.3f ns)\n", why,
-            (double)sim_now(st->mc->k) / SIM_PS_PER_NS);
-    cc_print_outstanding(st->mc->cc, stderr);
-}
-
-static void on_stall(struct sim_kernel *k, void *ctx)
-{
-    struct scc_stress *st = ctx;
-    char why[96];
-    st->stalled = true;
-    snprintf(why, sizeof why, "no operation finished for %.0f ns", (double)st->o.watchdog_ns);
-    report_waiting(st, why);
-    (void)k;
-}
-
 int stress_run_scc(struct machine *mc, const struct stress_opts *o, struct stress_result *res)
 {
     struct scc_stress st = {.mc = mc, .o = *o, .holder = -1};
@@ -409,7 +390,8 @@ int stress_run_scc(struct machine *mc, const struct stress_opts *o, struct stres
      * FIFO links) never does and its memory relies on: a write-back and a
      * later store of the same line must reach the controller in order. The
      * races come from the agents' random timing and the mesh's queues. */
-    sim_watchdog(mc->k, (sim_time_t)o->watchdog_ns * SIM_PS_PER_NS, on_stall, &st);
+    struct stress_watch watch = {mc, o->watchdog_ns, NULL, NULL};
+    stress_watch_arm(&watch);
     for (int i = 0; i < st.cores; i++) {
         st.agents[i] = (struct agent){.st = &st, .core = i};
         sim_rng_init(&st.agents[i].rng, o->seed, 2000 + (uint64_t)i);
@@ -420,9 +402,7 @@ int stress_run_scc(struct machine *mc, const struct stress_opts *o, struct stres
     struct cc_stats cs;
     cc_get_stats(mc->cc, &cs);
     memset(res, 0, sizeof *res);
-    res->deadlock = rs == SIM_RUN_STALLED || st.done != st.issued;
-    if (rs != SIM_RUN_STALLED && st.done != st.issued) /* the watchdog did not see it */
-        report_waiting(&st, "nothing more will happen, and operations are unfinished");
+    res->deadlock = stress_watch_deadlock(&watch, rs, st.done != st.issued);
     if (!res->deadlock) {
         uint64_t v = cc_peek_word(mc->cc, st.counter_line, 0);
         st.checks++;

@@ -1113,8 +1113,42 @@ static void stress_child(const char *proto, const struct cc_protocol *m, const c
     struct stress_opts o = tester_opts(1);
     struct stress_result res;
     stress_run(r->mc, &o, &res);
-    _exit(res.violations > 0 ? 0 : 3);
+    fflush(stderr); /* _exit flushes nothing */
+    _exit(res.deadlock ? 4 : res.violations > 0 ? 0 : 3);
 }
+
+/* Runs mutant k of proto under the random tester in a child (stress_child);
+ * its stderr, and its exit status in *status. */
+static const char *run_mutant(const char *proto, int k, int *status)
+{
+    char what[256], path[600];
+    struct cc_protocol *m = cc_mutant_make(cc_protocol_find(proto), k, what, sizeof what);
+    ck_assert_ptr_nonnull(m);
+    snprintf(path, sizeof path, "%s/%s-mutant%d.err", tu_dir(), proto, k);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0)
+        stress_child(proto, m, path);
+    ck_assert_int_eq(waitpid(pid, status, 0), pid);
+    cc_mutant_free(m);
+    return tu_slurp(path);
+}
+
+/* A home that forgets to count an answer (MESI's mutant 30, `ccsim verify
+ * mesi --mutants`: home row 6) waits forever: the tester reports the
+ * deadlock with each waiting request and the transactions in flight, and
+ * says so in its result. */
+START_TEST(test_stress_reports_deadlock)
+{
+    int status;
+    const char *err = run_mutant("mesi", 30, &status);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 4, "status %d: %s", status, err);
+    ck_assert_msg(strstr(err, "ccsim stress: deadlock: ") && strstr(err, " waits for its ") &&
+                      strstr(err, "awaiting"),
+                  "%s", err);
+}
+END_TEST
 
 /* The checker bites: every "missing invalidation" mutant of every protocol
  * (a home row that forgets to invalidate the sharers, `ccsim verify
@@ -1127,24 +1161,17 @@ START_TEST(test_checker_catches_missing_invalidation)
     const struct cc_protocol *base = cc_protocol_find(cc_built_protocols[_i]);
     int tried = 0;
     for (int k = 0; k < cc_mutant_count(base); k++) {
-        char what[256], path[600];
-        struct cc_protocol *m = cc_mutant_make(base, k, what, sizeof what);
-        if (strstr(what, "missing invalidation")) {
-            snprintf(path, sizeof path, "%s/mutant%d.err", tu_dir(), k);
-            fflush(NULL);
-            pid_t pid = fork();
-            ck_assert_int_ge(pid, 0);
-            if (pid == 0)
-                stress_child(cc_built_protocols[_i], m, path);
-            int status;
-            ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-            const char *err = tu_slurp(path), *first = strstr(err, "ccsim: ");
-            ck_assert_msg(WIFEXITED(status) && first &&
-                              !strncmp(first, "ccsim: coherence violation", 26),
-                          "%s: %s: exit %d, %s", cc_built_protocols[_i], what, status, err);
-            tried++;
-        }
-        cc_mutant_free(m);
+        char what[256];
+        cc_mutant_free(cc_mutant_make(base, k, what, sizeof what));
+        if (!strstr(what, "missing invalidation"))
+            continue;
+        int status;
+        const char *err = run_mutant(cc_built_protocols[_i], k, &status);
+        const char *first = strstr(err, "ccsim: ");
+        ck_assert_msg(WIFEXITED(status) && first &&
+                          !strncmp(first, "ccsim: coherence violation", 26),
+                      "%s: %s: exit %d, %s", cc_built_protocols[_i], what, status, err);
+        tried++;
     }
     ck_assert_int_gt(tried, 0);
 }
@@ -1241,6 +1268,7 @@ static Suite *protocols_suite(void)
     tcase_add_test(tc, test_msi_evictions);
     tcase_add_test(tc, test_parked_on_stable_stops);
     tcase_add_loop_test(tc, test_checker_catches_missing_invalidation, 0, NPROTOS);
+    tcase_add_test(tc, test_stress_reports_deadlock);
     tcase_add_loop_test(tc, test_protocol_print, 0, NBUILT);
     suite_add_tcase(s, tc);
     TCase *stress = tcase_create("stress");
