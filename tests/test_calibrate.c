@@ -49,11 +49,29 @@ static struct mb_result measure(const char *path)
     return res;
 }
 
+/* A test's files, named with its tag: the starting config (machine_text's
+ * "start" unless start_text says otherwise), a targets file of
+ * targets_text, and where the fitted config goes. */
+struct case_files {
+    char start[512], targets[512], out[512];
+};
+
+static void case_files(const char *tag, const char *start_text, const char *targets_text,
+                       struct case_files *f)
+{
+    char name[64];
+    snprintf(name, sizeof name, "start-%s.cfg", tag);
+    snprintf(f->start, sizeof f->start, "%s",
+             tu_write(name, start_text ? start_text : machine_text("start", 1, 5.0)));
+    snprintf(name, sizeof name, "targets-%s.cfg", tag);
+    snprintf(f->targets, sizeof f->targets, "%s", tu_write(name, targets_text));
+    snprintf(f->out, sizeof f->out, "%s/fitted-%s.cfg", tu_dir(), tag);
+}
+
 START_TEST(test_recovers_known_parameters)
 {
-    char truth[512], start[512], targets[512], out[512];
+    char truth[512];
     snprintf(truth, sizeof truth, "%s", tu_write("truth.cfg", machine_text("truth", 7, 23.0)));
-    snprintf(start, sizeof start, "%s", tu_write("start.cfg", machine_text("start", 1, 5.0)));
     struct mb_result t = measure(truth);
     char text[1024];
     snprintf(text, sizeof text,
@@ -62,26 +80,26 @@ START_TEST(test_recovers_known_parameters)
              "  multiline_o_ns = %.17g;\n"
              "  params = [\"home.occupancy_cycles\", \"xbar.latency_ns\"]; };\n",
              t.r_r, t.r_i, t.contention_c, t.multiline_o);
-    snprintf(targets, sizeof targets, "%s", tu_write("targets.cfg", text));
-    snprintf(out, sizeof out, "%s/fitted.cfg", tu_dir());
-    tu_ccsim(&r, "calibrate -c %s --targets %s -o %s", start, targets, out);
+    struct case_files files;
+    case_files("known", NULL, text, &files);
+    tu_ccsim(&r, "calibrate -c %s --targets %s -o %s", files.start, files.targets, files.out);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     ck_assert_msg(strstr(r.out, "home.occupancy_cycles") && strstr(r.out, "fitted config:"), "%s",
                   r.out);
     /* the fitted config holds the truth and measures the targets */
     struct machine_cfg m;
-    load_fitted(out, &m);
+    load_fitted(files.out, &m);
     ck_assert_int_eq(m.home.occupancy_cycles, 7);
     double lat = machine_float(&m, "xbar.latency_ns");
     ck_assert_msg(fabs(lat - 23.0) < 0.5, "xbar.latency_ns %f, want 23", lat);
-    struct mb_result f = measure(out);
+    struct mb_result f = measure(files.out);
     ck_assert_msg(fabs(f.r_r - t.r_r) < 0.01 * t.r_r && fabs(f.r_i - t.r_i) < 0.01 * t.r_i &&
                       fabs(f.contention_c - t.contention_c) < 0.01 * t.contention_c &&
                       fabs(f.multiline_o - t.multiline_o) < 0.01 * t.multiline_o,
                   "R_R %f/%f R_I %f/%f c %f/%f o %f/%f", f.r_r, t.r_r, f.r_i, t.r_i, f.contention_c,
                   t.contention_c, f.multiline_o, t.multiline_o);
     /* every fitted value is marked with the targets' source */
-    FILE *fp = fopen(out, "r");
+    FILE *fp = fopen(files.out, "r");
     char line[2048];
     int marked = 0;
     while (fgets(line, sizeof line, fp))
@@ -94,16 +112,13 @@ END_TEST
 /* A key the file does not set goes into its section. */
 START_TEST(test_absent_key_goes_into_its_section)
 {
-    char start[512], targets[512], out[512];
-    snprintf(start, sizeof start, "%s", tu_write("start2.cfg", machine_text("start", 1, 5.0)));
-    snprintf(targets, sizeof targets, "%s",
-             tu_write("t2.cfg", "targets = { source = \"a test\"; R_R_ns = 60.0; };\n"));
-    snprintf(out, sizeof out, "%s/fitted2.cfg", tu_dir());
+    struct case_files f;
+    case_files("absent", NULL, "targets = { source = \"a test\"; R_R_ns = 60.0; };\n", &f);
     tu_ccsim(&r, "calibrate -c %s --targets %s --params core.snoop_cycles -o %s --max-evals 8",
-             start, targets, out);
+             f.start, f.targets, f.out);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     struct machine_cfg m;
-    load_fitted(out, &m);
+    load_fitted(f.out, &m);
     ck_assert_int_gt(m.core.snoop_cycles, 0);
 }
 END_TEST
@@ -114,20 +129,18 @@ END_TEST
  * measurements used is written too, so the file gives the figures printed. */
 START_TEST(test_include_and_set_written)
 {
-    char base[512], start[512], targets[512], out[512], text[1024];
+    char base[512], text[1024];
     snprintf(base, sizeof base, "%s", tu_write("base3.cfg", machine_text("base", 1, 5.0)));
     snprintf(text, sizeof text, "@include \"%s\"\nmachine = { name = \"inc\"; };\n", base);
-    snprintf(start, sizeof start, "%s", tu_write("inc3.cfg", text));
-    snprintf(targets, sizeof targets, "%s",
-             tu_write("t3.cfg", "targets = { source = \"a test\"; R_R_ns = 60.0; };\n"));
-    snprintf(out, sizeof out, "%s/fitted3.cfg", tu_dir());
+    struct case_files f;
+    case_files("include", text, "targets = { source = \"a test\"; R_R_ns = 60.0; };\n", &f);
     tu_ccsim(&r,
              "calibrate -c %s --targets %s --params core.snoop_cycles -o %s --max-evals 12 "
              "--set home.lookup_cycles=9 --set machine.protocol=msi",
-             start, targets, out);
+             f.start, f.targets, f.out);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     struct machine_cfg m;
-    load_fitted(out, &m);
+    load_fitted(f.out, &m);
     ck_assert_int_gt(m.core.snoop_cycles, 0);
     ck_assert_int_eq(m.home.lookup_cycles, 9);
     ck_assert_int_eq(m.home.occupancy_cycles, 1); /* the included file's, kept */
@@ -185,18 +198,15 @@ END_TEST
  * says it did not converge. */
 START_TEST(test_unchanged_and_budget_said)
 {
-    char s[512], t[512], out[512];
-    snprintf(s, sizeof s, "%s", tu_write("s4.cfg", machine_text("start", 1, 5.0)));
-    snprintf(t, sizeof t, "%s",
-             tu_write("t4.cfg", "targets = { source = \"x\"; R_R_ns = 500.0; };\n"));
-    snprintf(out, sizeof out, "%s/fitted4.cfg", tu_dir());
+    struct case_files f;
+    case_files("unchanged", NULL, "targets = { source = \"x\"; R_R_ns = 500.0; };\n", &f);
     /* l1.ways has nothing to do with R_R; one evaluation is the starting point */
-    tu_ccsim(&r, "calibrate -c %s --targets %s --params l1.ways -i 2 --max-evals 1 -o %s", s, t,
-             out);
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params l1.ways -i 2 --max-evals 1 -o %s", f.start,
+             f.targets, f.out);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     ck_assert_msg(strstr(r.out, "(unchanged: the fit kept it)"), "%s", r.out);
     ck_assert_msg(strstr(r.out, "stopped at --max-evals 1 before it converged"), "%s", r.out);
-    const char *text = tu_slurp(out), *moved = strstr(text, "no parameter moved");
+    const char *text = tu_slurp(f.out), *moved = strstr(text, "no parameter moved");
     ck_assert_msg(!strstr(text, "# calibrated:") && moved &&
                       !strstr(moved + 1, "no parameter moved"),
                   "%s", text);
