@@ -14,19 +14,11 @@
 #include <string.h>
 
 /* seed 000 Table 1 (Sandy Bridge) and Tables 1-2 (Xeon Phi, E/E) */
-static const struct val_params snb = {
-    .r_l = 2.3, .r_r = 35.0, .r_q = 94.0, .r_i = 70.0, .r_qi = 107.0, .mq = 63.4, .mo = 11.1};
+#define SNB_FIGURES                                                                                \
+    .r_l = 2.3, .r_r = 35.0, .r_q = 94.0, .r_i = 70.0, .r_qi = 107.0, .mq = 63.4, .mo = 11.1
+static const struct val_params snb = {SNB_FIGURES};
 /* the same with Table 3's inter-socket row (q, o, c) */
-static const struct val_params snb_x = {.r_l = 2.3,
-                                        .r_r = 35.0,
-                                        .r_q = 94.0,
-                                        .r_i = 70.0,
-                                        .r_qi = 107.0,
-                                        .mq = 63.4,
-                                        .mo = 11.1,
-                                        .xq = 180.65,
-                                        .xo = 7.5,
-                                        .xc = 3.0};
+static const struct val_params snb_x = {SNB_FIGURES, .xq = 180.65, .xo = 7.5, .xc = 3.0};
 static const struct val_params knc = {
     .r_l = 8.6, .r_r = 235.8, .r_i = 277.7, .b = 320.5, .c = 56.2, .mq = 1521.0, .mo = 76.0};
 
