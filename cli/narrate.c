@@ -528,12 +528,27 @@ static void wait_chunk(const struct narrate_ctx *n, struct text *t, const struct
         chunk(t, "busy: this message waits in the line's queue");
 }
 
+/* A writer that collects the invalidated sharers' acks (GOLS's write from a
+ * non-holder): what it counted, what it awaits. */
+static void ack_chunks(struct text *t, const struct cc_step *st)
+{
+    if (has_action(st, "await_acks"))
+        chunk(t, "the data says to await %d invalidation ack%s (%d in)", st->acks_need,
+              st->acks_need == 1 ? "" : "s", st->acks_got);
+    else if (has_action(st, "count_ack") && st->acks_need)
+        chunk(t, "counts the ack (%d of %d in)", st->acks_got, st->acks_need);
+    else if (has_action(st, "count_ack"))
+        chunk(t, "counts the ack (%d in, before the data says how many)", st->acks_got);
+}
+
 /* Everything the row did, in the order a reader follows it. */
 static void effect_chunks(struct narrate_ctx *n, struct text *t, const struct cc_step *st,
                           const char *line, bool gloss)
 {
     if (!st->home && has_action(st, "write_data"))
         chunk(t, "fills its copy");
+    if (!st->home)
+        ack_chunks(t, st);
     if (st->performed && st->req)
         performed_chunk(n, t, st, line);
     else if (st->performed) /* the prefetcher's read: nobody waits for it */

@@ -270,13 +270,42 @@ static void cc_send_inv_ack(struct cc_ctx *c)
     cc_send(c->sys, M_INV_ACK, c->cache->id, home_of(c), c->line, c->msg->requester, NULL, 0);
 }
 
+/* An invalidation the requester collects: the ack goes to it, not home. */
+static void cc_send_inv_ack_to_req(struct cc_ctx *c)
+{
+    SIM_ASSERT(c->msg && c->msg->requester >= 0);
+    cc_send(c->sys, M_INV_ACK, c->cache->id, c->msg->requester, c->line, c->msg->requester, NULL,
+            0);
+}
+
+static void cc_count_ack(struct cc_ctx *c)
+{
+    SIM_ASSERT(c->cl->acks_got < UINT8_MAX);
+    c->cl->acks_got++;
+}
+
+static void cc_await_acks(struct cc_ctx *c)
+{
+    SIM_ASSERT(c->msg && c->msg->acks > c->cl->acks_got && c->msg->acks <= UINT8_MAX);
+    c->cl->acks_need = (uint8_t)c->msg->acks;
+}
+
+static void cc_clear_acks(struct cc_ctx *c)
+{
+    c->cl->acks_got = 0;
+    c->cl->acks_need = 0;
+}
+
+/* Data to the requester; a forwarded write's count of the acks the
+ * requester collects (GOLS's write from a non-holder) goes along. */
 static void send_to_requester(struct cc_ctx *c, int type)
 {
     SIM_ASSERT(c->msg && c->msg->requester >= 0);
     int st = c->cl->state;
     bool writer = st == CS_M || st == CS_E || st == CS_MI_A || st == CS_EI_A;
-    cc_send(c->sys, type, c->cache->id, c->msg->requester, c->line, c->msg->requester, c->cl->data,
-            writer ? CC_FLAG_FROM_WRITER : 0);
+    cc_send_acks(c->sys, type, c->cache->id, c->msg->requester, c->line, c->msg->requester,
+                 c->cl->data, writer ? CC_FLAG_FROM_WRITER : 0,
+                 type == M_DATA_M ? c->msg->acks : 0);
 }
 
 static void cc_send_data_s_to_req(struct cc_ctx *c)
@@ -346,6 +375,7 @@ static void hc_start_tx(struct cc_ctx *c)
     tx->supplier = -1;
     tx->gone = false;
     tx->upgrade = c->event == HE_Upgrade;
+    tx->acks = 0;
 }
 
 /* A broadcast home (no probe filter) asks every cache; those the directory
@@ -420,12 +450,33 @@ static void hc_inv_sharers(struct cc_ctx *c)
     inv_all_but(c, -1);
 }
 
-static void hc_inv_sharers_but_supplier(struct cc_ctx *c)
+static void hc_pick_supplier(struct cc_ctx *c)
 {
     struct cc_dir *d = c->dir;
     d->tx.supplier = d->owner >= 0 ? d->owner : cc_first_sharer(c->sys, d, d->tx.requester);
     SIM_ASSERT(d->tx.supplier >= 0);
-    inv_all_but(c, d->tx.supplier);
+}
+
+static void hc_inv_sharers_but_supplier(struct cc_ctx *c)
+{
+    hc_pick_supplier(c);
+    inv_all_but(c, c->dir->tx.supplier);
+}
+
+/* The invalidated holders ack the requester, which learns how many to
+ * await from the supplier's data (tx.acks rides on the forward): the home
+ * awaits only the requester's unblock. */
+static void hc_inv_sharers_ack_requester(struct cc_ctx *c)
+{
+    struct cc_system *s = c->sys;
+    struct cc_dir *d = c->dir;
+    int req = d->tx.requester, keep = d->tx.supplier;
+    SIM_ASSERT(keep >= 0);
+    for (int cache = 0; cache < s->ncaches; cache++)
+        if (cache != req && cache != keep && (cc_is_sharer(s, d, cache) || d->owner == cache)) {
+            cc_send(s, M_INV_R, c->home->id, cache, c->line, req, NULL, 0);
+            d->tx.acks++;
+        }
 }
 
 static void send_home_data(struct cc_ctx *c, int type)
@@ -471,7 +522,8 @@ static void hc_send_data_or_grant(struct cc_ctx *c)
 static void forward(struct cc_ctx *c, int type, int to, bool await)
 {
     SIM_ASSERT(to >= 0 && to != c->dir->tx.requester);
-    cc_send(c->sys, type, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0);
+    cc_send_acks(c->sys, type, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0,
+                 type == M_FWD_GETX ? c->dir->tx.acks : 0);
     c->sys->stats.forwards++;
     if (await)
         c->dir->tx.pending++;

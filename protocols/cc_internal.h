@@ -23,6 +23,7 @@
     X(F, "forward: the shared copy that answers requests")                                         \
     X(IS_D, "I to a readable state, waiting for data")                                             \
     X(IM_D, "I to M, waiting for data")                                                            \
+    X(IM_A, "I to M, data in, waiting for the invalidated sharers' acks")                          \
     X(SM_D, "S to M, waiting for a grant (an invalidation first makes it IM_D)")                   \
     X(FM_D, "F to M, waiting for a grant")                                                         \
     X(OM_D, "O to M, waiting for a grant")                                                         \
@@ -43,6 +44,10 @@
     X(Data_F, "data, to be held as the forwarder")                                                 \
     X(Grant, "permission to write the copy held")                                                  \
     X(Inv, "invalidate your copy")                                                                 \
+    X(Inv_R, "invalidate your copy; the requester collects the ack")                               \
+    X(Inv_Ack, "an invalidated sharer's ack, to this cache (not the last the data said to await)") \
+    X(Last_Ack, "the last invalidated sharer's ack this cache awaited")                            \
+    X(Data_A, "data, to be written once the invalidated sharers' acks are in")                     \
     X(Fwd_GetS, "another core reads: send it the data")                                            \
     X(Fwd_GetX, "another core writes: send it the data, drop yours")                               \
     X(Put_Ack, "the home accepted the eviction")                                                   \
@@ -66,7 +71,8 @@
             "if the owner keeps the line as O)")                                                   \
     X(MO_F, "GetS on an owner that keeps the line as O: waiting, then O")                          \
     X(MG_F, "GetS on a dirty owner (GOLS): waiting, then GOLS")                                    \
-    X(MM_U, "GetX forwarded to the owner: waiting for the unblock")                                \
+    X(MM_U, "GetX forwarded to the owner (GOLS: to the sharer that supplies): waiting for the "    \
+            "unblock")                                                                             \
     X(FF_F, "GetS forwarded to the forwarder: waiting, then shared with a new forwarder")          \
     X(OO_F, "GetS forwarded to the O owner: waiting, then O (MS_F if it was evicting and wrote "   \
             "the line back)")                                                                      \
@@ -119,6 +125,7 @@
     X(DATA_F, "Data_F", "the line, to hold as the forwarder")                                      \
     X(GRANT, "Grant", "permission to write the copy held")                                         \
     X(INV, "Inv", "drop your copy")                                                                \
+    X(INV_R, "Inv_R", "drop your copy, ack the requester")                                         \
     X(INV_ACK, "Inv_Ack", "the copy is dropped")                                                   \
     X(FWD_GETS, "Fwd_GetS", "another core reads: send it the line")                                \
     X(FWD_GETX, "Fwd_GetX", "another core writes: send it the line, drop yours")                   \
@@ -216,6 +223,8 @@ struct cc_line {
     bool valid;             /* the way is in use */
     bool replaying;         /* its parked requests are being replayed */
     bool from_writer;       /* the last fill came from a core that held it E or M */
+    uint8_t acks_got;       /* invalidation acks in (IM_D, IM_A; 0 in every other state) */
+    uint8_t acks_need;      /* the acks the data said to await (IM_A; 0 otherwise) */
     uint64_t lru;           /* last use, for replacement */
     sim_time_t snoop_until; /* snoops of this line are taken in order; a forward reads the
                                line out for a hit's cycles, the next snoop waits for it */
@@ -266,6 +275,8 @@ struct cc_tx {
     int supplier; /* the cache asked to supply data (GOLS, MESIF) */
     bool gone;    /* the forwarded-to owner left (it was evicting) */
     bool upgrade; /* the requester holds a copy: it gets a grant, not data */
+    int acks;     /* invalidations the requester collects the acks of (GOLS's write from a
+                     non-holder); the supplier's forward carries the count */
 };
 
 /* The last messages on a line, for violation and deadlock reports. */
@@ -395,19 +406,22 @@ struct cc_system {
  * (murphi.c), so an action without one does not build (actions.c asserts
  * it is there). A body runs inside a procedure with these names:
  *   cache side: c (the cache), l (the line), cl (alias of C[c].ln[l]: .st,
- *     .v the copy's value), m (the message, or an empty one for a core's
- *     request: .t, .src the sending cache, .rq the requester, .data, .v,
- *     .gone), f (the step: f.stalled, f.performed);
+ *     .v the copy's value, .got and .need the invalidation acks in and
+ *     awaited), m (the message, or an empty one for a core's request: .t,
+ *     .src the sending cache, .rq the requester, .data, .v, .gone, .acks the
+ *     acks a forward or data says the requester awaits), f (the step:
+ *     f.stalled, f.performed);
  *   home side: l, m, f, ev (the event), pick (a cache the step may choose),
  *     d (alias of D[l]: .st, .owner, .fwd, .sharer[], .mem, .requester,
- *     .pending, .supplier, .gone, .upgrade; owner, fwd, requester and
+ *     .pending, .supplier, .gone, .upgrade, .acks; owner, fwd, requester and
  *     supplier are undefined when there is none);
  * and the model's helpers: to_home(type, c, line, requester, data?, value,
  * gone?), to_cache(type, dst, line, requester, data?, value) (from the
- * home), to_peer(type, c, requester, line, value) (data from cache c to the
- * requester), is(x, k) (x
- * is defined and is k), perform(c, l, f), park(l, m), await_answers(l, k),
- * forward(l, type, to, await?), pick_sharer(l, except, pick, var result),
+ * home), to_peer(type, c, requester, line, value, acks) (data from cache c
+ * to the requester), ack_peer(c, requester, line) (an invalidation ack from
+ * cache c to the requester), is(x, k) (x is defined and is k), perform(c,
+ * l, f), park(l, m), await_answers(l, k), forward(l, type, to, await?),
+ * forward_acks(l, type, to, acks), pick_sharer(l, except, pick, var result),
  * clear_holders(l); NV, PUTS_CARRY_DATA, owned_write_writeback,
  * probe_filter. Caches are a scalarset: the model is symmetric in them. */
 #define CC_CACHE_ACTIONS(X)                                                                        \
@@ -431,12 +445,19 @@ struct cc_system {
       "to_home(M_UNBLOCK, c, l, c, false, 0, false);")                                             \
     X(send_inv_ack, "tell the home the copy is dropped",                                           \
       "to_home(M_INV_ACK, c, l, m.rq, false, 0, false);")                                          \
+    X(send_inv_ack_to_req, "tell the requester the copy is dropped", "ack_peer(c, m.rq, l);")      \
+    X(count_ack, "one more invalidation ack is in",                                                \
+      "assert cl.got < NC \"count_ack: more acks than caches\"; cl.got := cl.got + 1;")            \
+    X(await_acks, "remember how many acks the data said to await",                                 \
+      "assert m.acks > cl.got \"await_acks: every ack is in\"; cl.need := m.acks;")                \
+    X(clear_acks, "every awaited ack is in: forget the count", "cl.got := 0; cl.need := 0;")       \
     X(send_data_s_to_req, "send the requester the data, to hold shared",                           \
-      "to_peer(M_DATA_S, c, m.rq, l, cl.v);")                                                      \
+      "to_peer(M_DATA_S, c, m.rq, l, cl.v, 0);")                                                   \
     X(send_data_f_to_req, "send the requester the data, to hold as the forwarder",                 \
-      "to_peer(M_DATA_F, c, m.rq, l, cl.v);")                                                      \
-    X(send_data_m_to_req, "send the requester the data, to write",                                 \
-      "to_peer(M_DATA_M, c, m.rq, l, cl.v);")                                                      \
+      "to_peer(M_DATA_F, c, m.rq, l, cl.v, 0);")                                                   \
+    X(send_data_m_to_req,                                                                          \
+      "send the requester the data, to write (with the count of acks it awaits, if any)",          \
+      "to_peer(M_DATA_M, c, m.rq, l, cl.v, m.acks);")                                              \
     X(send_fwd_ack, "tell the home the request was answered; this copy stays, shared",             \
       "to_home(M_FWD_ACK, c, l, m.rq, false, 0, false);")                                          \
     X(send_fwd_ack_data, "tell the home the request was answered, writing the line back",          \
@@ -455,7 +476,7 @@ struct cc_system {
       "\"a home parks only requests\"; park(l, m); f.stalled := true;")                            \
     X(start_tx, "remember the requester; the line is busy",                                        \
       "d.requester := m.src; d.pending := 0; undefine d.supplier; d.gone := false; "               \
-      "d.upgrade := ev = HE_Upgrade;")                                                             \
+      "d.upgrade := ev = HE_Upgrade; d.acks := 0;")                                                \
     X(probe_others,                                                                                \
       "(broadcast homes only) probe every cache the directory does not list (one a socket with "   \
       "probe_per_socket) and await their answers",                                                 \
@@ -482,6 +503,16 @@ struct cc_system {
       "k)) "                                                                                       \
       "then to_cache(M_INV, k, l, d.requester, false, 0); await_answers(l, 1); "                   \
       "endif; endfor;")                                                                            \
+    X(pick_supplier, "choose the cache that supplies the line: the owner, else a sharer",          \
+      "if !isundefined(d.owner) then d.supplier := d.owner; "                                      \
+      "else pick_sharer(l, d.requester, pick, d.supplier); endif; "                                \
+      "assert !isundefined(d.supplier) \"pick_supplier: nobody to supply\";")                      \
+    X(inv_sharers_ack_requester,                                                                   \
+      "invalidate every holder but the requester and the supplier; each acks the requester, "      \
+      "and the supplier's forward tells it how many",                                              \
+      "for k: Cache do if !is(d.requester, k) & !is(d.supplier, k) & (d.sharer[k] | "              \
+      "is(d.owner, k)) then to_cache(M_INV_R, k, l, d.requester, false, 0); "                      \
+      "d.acks := d.acks + 1; endif; endfor;")                                                      \
     X(send_data_e, "send the requester the data, exclusive",                                       \
       "to_cache(M_DATA_E, d.requester, l, d.requester, true, d.mem);")                             \
     X(send_data_s, "send the requester the data, shared",                                          \
@@ -516,8 +547,10 @@ struct cc_system {
       "await_answers(l, 1);")                                                                      \
     X(fwd_getx_to_owner, "forward the write to the owner",                                         \
       "forward(l, M_FWD_GETX, d.owner, false);")                                                   \
-    X(fwd_getx_to_supplier, "forward the write to the sharer chosen to supply",                    \
-      "forward(l, M_FWD_GETX, d.supplier, false);")                                                \
+    X(fwd_getx_to_supplier,                                                                        \
+      "forward the write to the sharer chosen to supply, with the count of acks the requester "    \
+      "collects",                                                                                  \
+      "forward_acks(l, M_FWD_GETX, d.supplier, d.acks);")                                          \
     X(await_unblock, "await the requester's unblock", "await_answers(l, 1);")                      \
     X(count_answer, "one awaited answer is in",                                                    \
       "assert d.pending > 0 \"count_answer: no answer was awaited\"; "                             \
@@ -552,6 +585,9 @@ CC_HOME_ACTIONS(CC_DECLARE_ACTION)
 #define CC_FLAG_PREFETCH_MASK  (3u << CC_FLAG_PREFETCH_SHIFT)
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags);
+/* cc_send with the count of acks the message tells its receiver to await. */
+void cc_send_acks(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
+                  const uint8_t *data, uint32_t flags, int acks);
 void cc_complete_request(struct cc_ctx *c);
 void cc_park_request(struct cc_line *cl, struct cc_req *r);
 void cc_park_message(struct cc_dir *d, struct sim_msg *m);
@@ -613,6 +649,9 @@ struct cc_sender {
 int cc_home_event_for(int type, const struct cc_sender *w);
 /* The cache event of a message type, or -1 (runtime.c). */
 int cc_cache_event_of(int type);
+/* That event refined by the acks a message carries and the line's count
+ * of acks (Data_M -> Data_A, Inv_Ack -> Last_Ack; runtime.c). */
+int cc_cache_event_counted(int ev, int acks, const struct cc_line *cl);
 /* runtime.c's home_event_of as a Murphi function (for murphi.c). */
 extern const char cc_murphi_home_event[];
 
@@ -648,8 +687,8 @@ bool cc_state_writable(int state); /* a store may be performed (E or M) */
         states, events, {NULL}, next                                                               \
     } /* no action */
 #define CC_TRANSIENT_CACHE                                                                         \
-    (CC_S(IS_D) | CC_S(IM_D) | CC_S(SM_D) | CC_S(FM_D) | CC_S(OM_D) | CC_S(MI_A) | CC_S(EI_A) |    \
-     CC_S(OI_A) | CC_S(SI_A) | CC_S(FI_A) | CC_S(II_A))
+    (CC_S(IS_D) | CC_S(IM_D) | CC_S(IM_A) | CC_S(SM_D) | CC_S(FM_D) | CC_S(OM_D) | CC_S(MI_A) |    \
+     CC_S(EI_A) | CC_S(OI_A) | CC_S(SI_A) | CC_S(FI_A) | CC_S(II_A))
 #define CC_HOME_TRANSIENT                                                                          \
     (CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MO_F) |           \
      CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(FF_F) | CC_HS(OO_F) | CC_HS(GG_N) | CC_HS(XF_A) |           \

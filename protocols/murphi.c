@@ -165,17 +165,19 @@ static void print_types(FILE *f)
     print_enum(f, "HAct", "HA_", home_actions, (int)SIM_COUNT_OF(home_actions), NULL);
     fprintf(f, "  ReqKind: enum { R_None, R_Load, R_Store };\n"
                "  -- src: the sending cache (undefined: the home); rq: the requester\n"
+               "  -- acks: the invalidation acks a forward or data tells the requester to await\n"
                "  Msg: record t: MType; ln: Line; src: Cache; rq: Cache; data: boolean;\n"
-               "    v: Value; gone: boolean; end;\n"
+               "    v: Value; gone: boolean; acks: 0..NC; end;\n"
                "  CChan: record n: 0..QC; m: array[0..QC-1] of Msg; end;\n"
                "  HChan: record n: 0..QH; m: array[0..QH-1] of Msg; end;\n"
-               "  CLine: record st: CState; v: Value; end;\n"
+               "  -- got, need: invalidation acks in, and awaited (IM_D, IM_A; else 0)\n"
+               "  CLine: record st: CState; v: Value; got: 0..NC; need: 0..NC; end;\n"
                "  CacheRec: record ln: array[Line] of CLine; rq: ReqKind; rl: Line; end;\n"
                "  -- owner, fwd, requester, supplier: undefined when there is none\n"
                "  Dir: record\n"
                "    st: HState; owner: Cache; fwd: Cache; sharer: array[Cache] of boolean;\n"
                "    mem: Value; requester: Cache; pending: 0..PMAX; supplier: Cache;\n"
-               "    gone: boolean; upgrade: boolean;\n"
+               "    gone: boolean; upgrade: boolean; acks: 0..NC;\n"
                "    mem_reads: 0..2; mem_acks: 0..2; qn: 0..HQMAX; q: array[0..HQMAX-1] of Msg;\n"
                "  end;\n"
                "  -- a step's request: the core's own (C[c].rq), or a sibling thread's\n"
@@ -313,7 +315,8 @@ static bool row_picks(const struct cc_row *r)
 {
     for (int a = 0; a < CC_MAX_ACTIONS && r->actions[a]; a++)
         if (r->actions[a] == &hc_act_share_read ||
-            r->actions[a] == &hc_act_inv_sharers_but_supplier)
+            r->actions[a] == &hc_act_inv_sharers_but_supplier ||
+            r->actions[a] == &hc_act_pick_supplier)
             return true;
     return false;
 }
@@ -334,13 +337,19 @@ static void print_row_picks(FILE *f, const struct cc_table *t)
 /* The cache event of a message type (runtime.c cc_cache_event_of). */
 static void print_cache_event(FILE *f)
 {
-    fprintf(f, "function cache_event(t: MType): CEvent;\nbegin\n  switch t\n");
+    fprintf(f, "function cache_event_of(t: MType): CEvent;\nbegin\n  switch t\n");
     for (int t = 0; t < M_COUNT; t++)
         if (cc_cache_event_of(t) >= 0)
             fprintf(f, "  case M_%s: return CE_%s;\n", cc_msg_names[t],
                     cc_cache_event_names[cc_cache_event_of(t)]);
     fprintf(f, "  else error \"a cache got a message it has no event for\";\n  endswitch;\n"
                "  return CE_Probe;\nend;\n\n");
+    fprintf(f, "-- refined by the acks (runtime.c cc_cache_event_counted)\n"
+               "function cache_event(m: Msg; cl: CLine): CEvent;\nvar e: CEvent;\nbegin\n"
+               "  e := cache_event_of(m.t);\n"
+               "  if e = CE_Data_M & m.acks > cl.got then return CE_Data_A; endif;\n"
+               "  if e = CE_Inv_Ack & cl.st = C_IM_A & cl.got + 1 = cl.need then\n"
+               "    return CE_Last_Ack;\n  endif;\n  return e;\nend;\n\n");
 }
 
 /* ------------------------------------------------------------ the glue */
@@ -352,12 +361,13 @@ static const char *const glue[] = {
     "procedure clear_msg(var m: Msg);\n"
     "begin\n"
     "  m.t := M_NONE; m.ln := 0; undefine m.src; undefine m.rq; m.data := false; m.v := 0;\n"
-    "  m.gone := false;\n"
+    "  m.gone := false; m.acks := 0;\n"
     "end;\n\n"
     "-- a channel is a bag, kept sorted (on all but the caches' names)\n"
     "function mkey(m: Msg): 0..KMAX;\n"
     "begin\n"
-    "  return (((m.t * NL + m.ln) * 2 + (m.data ? 1 : 0)) * NV + m.v) * 2 + (m.gone ? 1 : 0);\n"
+    "  return ((((m.t * NL + m.ln) * 2 + (m.data ? 1 : 0)) * NV + m.v) * 2 + (m.gone ? 1 : 0))\n"
+    "    * (NC + 1) + m.acks;\n"
     "end;\n\n"
     "procedure deliver_c(dst: Cache; m: Msg);\n"
     "var p: 0..QC; t: Msg;\n"
@@ -394,21 +404,29 @@ static const char *const glue[] = {
     "var m: Msg;\n"
     "begin\n"
     "  m.t := t; m.ln := l; m.src := c; m.rq := rq; m.data := data; m.gone := gone;\n"
-    "  m.v := data ? v : 0;\n"
+    "  m.v := data ? v : 0; m.acks := 0;\n"
     "  deliver_h(m);\n"
     "end;\n\n"
-    "procedure to_peer(t: MType; c: Cache; rq: Cache; l: Line; v: Value);\n"
+    "procedure to_peer(t: MType; c: Cache; rq: Cache; l: Line; v: Value; acks: 0..NC);\n"
     "var m: Msg;\n"
     "begin\n"
     "  m.t := t; m.ln := l; m.src := c; m.rq := rq; m.data := true; m.gone := false;\n"
-    "  m.v := v;\n"
+    "  m.v := v; m.acks := acks;\n"
+    "  deliver_c(rq, m);\n"
+    "end;\n\n"
+    "-- an invalidated copy's ack, to the requester that collects them\n"
+    "procedure ack_peer(c: Cache; rq: Cache; l: Line);\n"
+    "var m: Msg;\n"
+    "begin\n"
+    "  m.t := M_INV_ACK; m.ln := l; m.src := c; m.rq := rq; m.data := false; m.gone := false;\n"
+    "  m.v := 0; m.acks := 0;\n"
     "  deliver_c(rq, m);\n"
     "end;\n\n"
     "procedure to_cache(t: MType; dst: Cache; l: Line; rq: Cache; data: boolean; v: Value);\n"
     "var m: Msg;\n"
     "begin\n"
     "  m.t := t; m.ln := l; undefine m.src; m.rq := rq; m.data := data; m.gone := false;\n"
-    "  m.v := data ? v : 0;\n"
+    "  m.v := data ? v : 0; m.acks := 0;\n"
     "  deliver_c(dst, m);\n"
     "end;\n\n",
     "procedure take_c(c: Cache; i: 0..QC-1);\n"
@@ -476,6 +494,16 @@ static const char *const glue[] = {
     "  assert dst != D[l].requester \"a forward to the requester itself\";\n"
     "  to_cache(t, dst, l, D[l].requester, false, 0);\n"
     "  if await then await_answers(l, 1); endif;\n"
+    "end;\n\n"
+    "-- a forward that tells the requester how many invalidation acks to await\n"
+    "procedure forward_acks(l: Line; t: MType; var dst: Cache; acks: 0..NC);\n"
+    "var m: Msg;\n"
+    "begin\n"
+    "  assert !isundefined(dst) \"a forward with no cache to go to\";\n"
+    "  assert dst != D[l].requester \"a forward to the requester itself\";\n"
+    "  m.t := t; m.ln := l; undefine m.src; m.rq := D[l].requester; m.data := false;\n"
+    "  m.gone := false; m.v := 0; m.acks := acks;\n"
+    "  deliver_c(dst, m);\n"
     "end;\n\n",
     "-- a store: every value of the line gets one write older\n"
     "function older(v: Value): Value;\n"
@@ -536,7 +564,7 @@ static const char *const glue[] = {
     "begin\n"
     "  if stable_h(D[l].st) then\n"
     "    undefine D[l].requester; undefine D[l].supplier; D[l].gone := false;\n"
-    "    D[l].upgrade := false;\n"
+    "    D[l].upgrade := false; D[l].acks := 0;\n"
     "  else\n"
     "    go := true;\n"
     "    while go & D[l].qn > 0 do\n"
@@ -552,7 +580,7 @@ static const char *const glue[] = {
 
 static void print_glue(FILE *f, const struct cc_murphi_opts *o)
 {
-    long kmax = (long)(M_COUNT + 1) * o->lines * 2 * o->values * 2;
+    long kmax = (long)(M_COUNT + 1) * o->lines * 2 * o->values * 2 * (o->caches + 1);
     fprintf(f, "const KMAX: %ld;\n\n", kmax - 1);
     fprintf(f, "function is(var x: Cache; k: Cache): boolean; -- x is defined and is k\n"
                "begin\n  return !isundefined(x) & x = k;\nend;\n\n");
@@ -680,7 +708,9 @@ static const char *const rules[] = {
     "end;\n\n"
     "function cache_ev(c: Cache; k: 0..QC+5*NL-1): CEvent;\n"
     "begin\n"
-    "  if k < QC then return cache_event(net[c].m[k].t); endif;\n"
+    "  if k < QC then\n"
+    "    return cache_event(net[c].m[k], C[c].ln[net[c].m[k].ln]);\n"
+    "  endif;\n"
     "  switch (k - QC) % 5\n"
     "  case 0, 3: return CE_Load;\n"
     "  case 1, 4: return CE_Store;\n"
@@ -825,13 +855,15 @@ static const char *const start_and_invariants[] = {
     "    for i: 0..QH-1 do clear_msg(hnet.m[i]); end;\n"
     "    for c: Cache do\n"
     "      C[c].rq := R_None; C[c].rl := 0;\n"
-    "      for l: Line do C[c].ln[l].st := C_I; C[c].ln[l].v := 0; end;\n"
+    "      for l: Line do\n"
+    "        C[c].ln[l].st := C_I; C[c].ln[l].v := 0; C[c].ln[l].got := 0; C[c].ln[l].need := 0;\n"
+    "      end;\n"
     "    end;\n"
     "    for l: Line do\n"
     "      D[l].st := H_I; undefine D[l].owner; undefine D[l].fwd; D[l].mem := 0;\n"
     "      for c: Cache do D[l].sharer[c] := false; end;\n"
     "      undefine D[l].requester; D[l].pending := 0; undefine D[l].supplier;\n"
-    "      D[l].gone := false; D[l].upgrade := false;\n"
+    "      D[l].gone := false; D[l].upgrade := false; D[l].acks := 0;\n"
     "      D[l].mem_reads := 0; D[l].mem_acks := 0; D[l].qn := 0;\n"
     "      for i: 0..HQMAX-1 do clear_msg(D[l].q[i]); end;\n"
     "    end;\n"
@@ -892,6 +924,11 @@ static const char *const start_and_invariants[] = {
     "invariant \"a sibling thread's request while the core waits has a row, and performs only "
     "on a copy it may use\"\n"
     "  forall c: Cache do C[c].rq != R_None -> sibling_ok(C[c].ln[C[c].rl].st) end;\n\n"
+    "invariant \"a cache counts invalidation acks only while it waits to write\"\n"
+    "  forall l: Line do forall c: Cache do\n"
+    "    (C[c].ln[l].st != C_IM_D & C[c].ln[l].st != C_IM_A)\n"
+    "      -> C[c].ln[l].got = 0 & C[c].ln[l].need = 0\n"
+    "  end end;\n\n"
     "invariant \"every readable copy holds the last write\"\n"
     "  forall l: Line do forall c: Cache do\n"
     "    readable(C[c].ln[l].st) -> C[c].ln[l].v = 0\n"
@@ -1118,6 +1155,12 @@ static void cache_step(const struct step *s)
             snprintf(note, sizeof note, " (a sibling thread's)");
     }
     int st = lookup(get(s, "C[%s].ln[%d].st", c, line), "C_", cache_states, CS_COUNT);
+    if (k < qc && ev >= 0 && st >= 0) { /* Data_A, Last_Ack: as the model's cache_event */
+        struct cc_line cl = {.state = (uint8_t)st,
+                             .acks_got = (uint8_t)atoi(get(s, "C[%s].ln[%d].got", c, line)),
+                             .acks_need = (uint8_t)atoi(get(s, "C[%s].ln[%d].need", c, line))};
+        ev = cc_cache_event_counted(ev, atoi(get(s, "net[%s].m[%d].acks", c, k)), &cl);
+    }
     int next = print_cell(s, false, who, line, st, ev, note);
     /* a request waiting on the line is replayed when it is stable */
     const char *rq = k < qc ? get(s, "C[%s].rq", c) : ev == CE_Load ? "R_Load" : "R_Store";

@@ -5,7 +5,7 @@
  *   - stall row removed: a row that parks requests is gone, so its cells
  *     have no row;
  *   - missing invalidation: a home row forgets inv_sharers (or
- *     inv_sharers_but_supplier);
+ *     inv_sharers_but_supplier, inv_sharers_ack_requester);
  *   - ack not counted: a home row forgets count_answer;
  *   - wrong next state: a row leaves the line in the state it met.
  * Mutants are numbered in table order (cache rows, then home rows), kind
@@ -35,7 +35,8 @@ static bool applies(const struct cc_row *r, bool home, enum kind k)
     case K_STALL:
         return has(r, home ? &hc_act_stall : &cc_act_stall);
     case K_INV:
-        return home && (has(r, &hc_act_inv_sharers) || has(r, &hc_act_inv_sharers_but_supplier));
+        return home && (has(r, &hc_act_inv_sharers) || has(r, &hc_act_inv_sharers_but_supplier) ||
+                        has(r, &hc_act_inv_sharers_ack_requester));
     case K_COUNT:
         return home && has(r, &hc_act_count_answer);
     default:
@@ -92,6 +93,7 @@ static void mutate(struct cc_table *t, size_t row, bool home, enum kind k)
     case K_INV:
         drop_action(r, &hc_act_inv_sharers);
         drop_action(r, &hc_act_inv_sharers_but_supplier);
+        drop_action(r, &hc_act_inv_sharers_ack_requester);
         return;
     case K_COUNT:
         drop_action(r, &hc_act_count_answer);

@@ -327,6 +327,8 @@ struct cc_step {
     uint8_t prefetch;        /* enum cc_prefetcher: the row took a prefetch request (cache rows: req
                                 is NULL), or its message (home rows) */
     bool stalled, performed; /* the request or message was parked; the request performed */
+    int acks_got, acks_need; /* cache rows: the invalidation acks the line has in, and awaits
+                                (known once the data came), after the row */
     sim_time_t retry_ps;     /* home rows that park a request with home_retry_ps: it was refused
                                 and comes back through the home's input this much later (0: it
                                 waits in the line's queue) */

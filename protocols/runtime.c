@@ -226,6 +226,7 @@ static uint8_t vnet_of(int type)
     case M_PUTS:
     case M_PUTX:
     case M_INV:
+    case M_INV_R:
     case M_FWD_GETS:
     case M_FWD_GETX:
     case M_PROBE:
@@ -238,6 +239,12 @@ static uint8_t vnet_of(int type)
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags)
 {
+    cc_send_acks(s, type, src, dst, line, requester, data, flags, 0);
+}
+
+void cc_send_acks(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
+                  const uint8_t *data, uint32_t flags, int acks)
+{
     struct sim_msg *m = sim_msg_new(&s->msgs);
     m->type = type;
     m->src = src;
@@ -245,6 +252,7 @@ void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int
     m->line = line;
     m->requester = requester;
     m->flags = flags;
+    m->acks = acks;
     m->has_data = data != NULL;
     m->vnet = data ? SIM_VNET_DATA : vnet_of(type);
     m->bytes = data ? s->p.data_bytes : s->p.ctrl_bytes;
@@ -252,7 +260,7 @@ void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int
         memcpy(m->data, data, s->p.line_bytes);
     m->sent = sim_now(s->k);
     s->sent[type]++;
-    if (type == M_INV || type == M_FWD_GETX)
+    if (type == M_INV || type == M_INV_R || type == M_FWD_GETX)
         s->stats.invalidations++; /* a copy taken away for a write */
     if (type == M_DATA_M && src < s->ncaches)
         s->stats.handoffs++; /* the line, to write, from cache to cache */
@@ -447,7 +455,9 @@ static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct 
                          .req = ctx->req && !ctx->req->prefetch ? ctx->req : NULL,
                          .prefetch = ctx->req ? ctx->req->prefetch : CC_PF_NONE,
                          .stalled = ctx->stalled,
-                         .performed = ctx->performed};
+                         .performed = ctx->performed,
+                         .acks_got = cl->acks_got,
+                         .acks_need = cl->acks_need};
     obs_message(&st, m);
     observe(s, row, &st, mk, cl->data);
 }
@@ -670,6 +680,10 @@ int cc_cache_event_of(int type)
         return CE_Grant;
     case M_INV:
         return CE_Inv;
+    case M_INV_R:
+        return CE_Inv_R;
+    case M_INV_ACK:
+        return CE_Inv_Ack;
     case M_FWD_GETS:
         return CE_Fwd_GetS;
     case M_FWD_GETX:
@@ -681,6 +695,18 @@ int cc_cache_event_of(int type)
     default:
         return -1;
     }
+}
+
+/* Data and acks where the requester collects invalidation acks: data that
+ * says more acks are due than are in is Data_A, the ack that completes the
+ * count the data gave is Last_Ack (murphi.c's cache_event mirrors it). */
+int cc_cache_event_counted(int ev, int acks, const struct cc_line *cl)
+{
+    if (ev == CE_Data_M && acks > cl->acks_got)
+        return CE_Data_A;
+    if (ev == CE_Inv_Ack && cl->state == CS_IM_A && cl->acks_got + 1 == cl->acks_need)
+        return CE_Last_Ack;
+    return ev;
 }
 
 static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
@@ -696,7 +722,7 @@ static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
     struct cc_line ghost = {.line = m->line, .state = CS_I};
     if (!cl) /* no way holds it: the row for state I decides (usually: no row) */
         cl = &ghost;
-    run_cache(s, c, cl, ev, NULL, m);
+    run_cache(s, c, cl, cc_cache_event_counted(ev, m->acks, cl), NULL, m);
     SIM_ASSERT(cl != &ghost || ghost.state == CS_I);
     sim_msg_free(&s->msgs, m);
 }
@@ -723,7 +749,7 @@ static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     struct cc_cache *c = node;
     struct cc_system *s = c->sys;
     bool forward = m->type == M_FWD_GETS || m->type == M_FWD_GETX;
-    bool snoop = forward || m->type == M_INV || m->type == M_PROBE;
+    bool snoop = forward || m->type == M_INV || m->type == M_INV_R || m->type == M_PROBE;
     sim_time_t start = sim_now(k);
     struct cc_line *cl = snoop ? cache_find(s, c, m->line) : NULL;
     if (cl) {

@@ -719,20 +719,33 @@ START_TEST(test_gols_store_by_sharer)
 END_TEST
 
 /* GOLS: a core that holds nothing writes a GOLS line: one sharer
- * supplies, the other is invalidated, memory is not read. */
+ * supplies, the other is invalidated and acks the writer, not the tag
+ * directory, memory is not read; the write costs what a write to a line
+ * another core holds modified costs (seed 000 Sec 2.3: on the Xeon Phi an
+ * RFO of a shared line costs R_R, "arbitrated by the DTD"). */
 START_TEST(test_gols_store_miss)
 {
     struct rig *r = rig_new("gols", false, 0, 0);
     st(r, 0, 0, 71);
     ld(r, 1, 0);
     struct snap s = snap_take(r);
-    st(r, 2, 1, 72);
+    sim_time_t shared, owned;
+    access_at(r, 2, CC_STORE, 1, 72, 0, &shared);
     expect_states(r, "IIMI");
-    expect_counts(r, &s, 1, 1, 2, 0, 0); /* both copies leave: an Inv and the Fwd_GetX */
+    expect_counts(r, &s, 1, 1, 2, 0, 0); /* both copies leave: an Inv_R and the Fwd_GetX */
     ck_assert_uint_eq(SINCE(r, &s, handoffs), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "FWD_GETX"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "INV_R"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "INV_ACK"), 1);
     ck_assert(row_ran(r, "home", "GOLS", "GetX"));
+    ck_assert(!row_ran(r, "home", "MM_U", "Inv_Ack")); /* the ack went to the writer */
+    ck_assert(row_ran(r, "cache", "IM_A", "Last_Ack") || row_ran(r, "cache", "IM_D", "Inv_Ack"));
     ck_assert_uint_eq(ld(r, 2, 0), 71);
+    access_at(r, 3, CC_STORE, 1, 73, 0, &owned); /* core 2 holds it M */
+    ck_assert_msg(shared <= owned + owned / 10,
+                  "a non-holder's write of a GOLS line: %lld ps, "
+                  "of a modified line: %lld ps",
+                  (long long)shared, (long long)owned);
     rig_free(r);
 }
 END_TEST
