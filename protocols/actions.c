@@ -464,14 +464,14 @@ static void hc_inv_sharers_but_supplier(struct cc_ctx *c)
 }
 
 /* The invalidated holders ack the requester, which learns how many to
- * await from the supplier's data (tx.acks rides on the forward): the home
- * awaits only the requester's unblock. */
+ * await from the supplier's data (tx.acks rides on the forward) or from
+ * the grant (an upgrade: no supplier): the home awaits only the
+ * requester's unblock. */
 static void hc_inv_sharers_ack_requester(struct cc_ctx *c)
 {
     struct cc_system *s = c->sys;
     struct cc_dir *d = c->dir;
     int req = d->tx.requester, keep = d->tx.supplier;
-    SIM_ASSERT(keep >= 0);
     for (int cache = 0; cache < s->ncaches; cache++)
         if (cache != req && cache != keep && (cc_is_sharer(s, d, cache) || d->owner == cache)) {
             cc_send(s, M_INV_R, c->home->id, cache, c->line, req, NULL, 0);
@@ -507,8 +507,8 @@ static void hc_send_data_m(struct cc_ctx *c)
 
 static void hc_send_grant(struct cc_ctx *c)
 {
-    cc_send(c->sys, M_GRANT, c->home->id, c->dir->tx.requester, c->line, c->dir->tx.requester, NULL,
-            0);
+    cc_send_acks(c->sys, M_GRANT, c->home->id, c->dir->tx.requester, c->line, c->dir->tx.requester,
+                 NULL, 0, c->dir->tx.acks);
 }
 
 static void hc_send_data_or_grant(struct cc_ctx *c)

@@ -24,6 +24,7 @@
     X(IS_D, "I to a readable state, waiting for data")                                             \
     X(IM_D, "I to M, waiting for data")                                                            \
     X(IM_A, "I to M, data in, waiting for the invalidated sharers' acks")                          \
+    X(SM_A, "S to M, granted, waiting for the invalidated sharers' acks (the copy is still read)") \
     X(SM_D, "S to M, waiting for a grant (an invalidation first makes it IM_D)")                   \
     X(FM_D, "F to M, waiting for a grant")                                                         \
     X(OM_D, "O to M, waiting for a grant")                                                         \
@@ -43,6 +44,7 @@
     X(Data_M, "data, exclusive, to be written")                                                    \
     X(Data_F, "data, to be held as the forwarder")                                                 \
     X(Grant, "permission to write the copy held")                                                  \
+    X(Grant_A, "permission to write the copy held once the invalidated sharers' acks are in")      \
     X(Inv, "invalidate your copy")                                                                 \
     X(Inv_R, "invalidate your copy; the requester collects the ack")                               \
     X(Inv_Ack, "an invalidated sharer's ack, to this cache (not the last the data said to await)") \
@@ -219,13 +221,13 @@ struct cc_system;
 /* A line in a private cache. */
 struct cc_line {
     uint64_t line;
-    uint8_t state;          /* enum cc_cache_state; CS_I and not valid = free way */
-    bool valid;             /* the way is in use */
-    bool replaying;         /* its parked requests are being replayed */
-    bool from_writer;       /* the last fill came from a core that held it E or M */
-    uint8_t acks_got;       /* invalidation acks in (IM_D, IM_A; 0 in every other state) */
-    uint8_t acks_need;      /* the acks the data said to await (IM_A; 0 otherwise) */
-    uint64_t lru;           /* last use, for replacement */
+    uint8_t state;     /* enum cc_cache_state; CS_I and not valid = free way */
+    bool valid;        /* the way is in use */
+    bool replaying;    /* its parked requests are being replayed */
+    bool from_writer;  /* the last fill came from a core that held it E or M */
+    uint8_t acks_got;  /* invalidation acks in (IM_D, IM_A, SM_D, SM_A; 0 in every other state) */
+    uint8_t acks_need; /* the acks the data or grant said to await (IM_A, SM_A; 0 otherwise) */
+    uint64_t lru;      /* last use, for replacement */
     sim_time_t snoop_until; /* snoops of this line are taken in order; a forward reads the
                                line out for a hit's cycles, the next snoop waits for it */
     struct cc_req *waiting; /* requests parked on this line, FIFO */
@@ -275,8 +277,8 @@ struct cc_tx {
     int supplier; /* the cache asked to supply data (GOLS, MESIF) */
     bool gone;    /* the forwarded-to owner left (it was evicting) */
     bool upgrade; /* the requester holds a copy: it gets a grant, not data */
-    int acks;     /* invalidations the requester collects the acks of (GOLS's write from a
-                     non-holder); the supplier's forward carries the count */
+    int acks;     /* invalidations the requester collects the acks of (GOLS's writes of a
+                     shared line); the supplier's forward or the grant carries the count */
 };
 
 /* The last messages on a line, for violation and deadlock reports. */
@@ -421,7 +423,8 @@ struct cc_system {
  * to the requester), ack_peer(c, requester, line) (an invalidation ack from
  * cache c to the requester), is(x, k) (x is defined and is k), perform(c,
  * l, f), park(l, m), await_answers(l, k), forward(l, type, to, await?),
- * forward_acks(l, type, to, acks), pick_sharer(l, except, pick, var result),
+ * forward_acks(l, type, to, acks), to_cache_acks(type, dst, line, requester,
+ * acks), pick_sharer(l, except, pick, var result),
  * clear_holders(l); NV, PUTS_CARRY_DATA, owned_write_writeback,
  * probe_filter. Caches are a scalarset: the model is symmetric in them. */
 #define CC_CACHE_ACTIONS(X)                                                                        \
@@ -448,7 +451,7 @@ struct cc_system {
     X(send_inv_ack_to_req, "tell the requester the copy is dropped", "ack_peer(c, m.rq, l);")      \
     X(count_ack, "one more invalidation ack is in",                                                \
       "assert cl.got < NC \"count_ack: more acks than caches\"; cl.got := cl.got + 1;")            \
-    X(await_acks, "remember how many acks the data said to await",                                 \
+    X(await_acks, "remember how many acks the data or the grant said to await",                    \
       "assert m.acks > cl.got \"await_acks: every ack is in\"; cl.need := m.acks;")                \
     X(clear_acks, "every awaited ack is in: forget the count", "cl.got := 0; cl.need := 0;")       \
     X(send_data_s_to_req, "send the requester the data, to hold shared",                           \
@@ -508,8 +511,8 @@ struct cc_system {
       "else pick_sharer(l, d.requester, pick, d.supplier); endif; "                                \
       "assert !isundefined(d.supplier) \"pick_supplier: nobody to supply\";")                      \
     X(inv_sharers_ack_requester,                                                                   \
-      "invalidate every holder but the requester and the supplier; each acks the requester, "      \
-      "and the supplier's forward tells it how many",                                              \
+      "invalidate every holder but the requester and the supplier (if any); each acks the "        \
+      "requester, and the supplier's forward or the grant tells it how many",                      \
       "for k: Cache do if !is(d.requester, k) & !is(d.supplier, k) & (d.sharer[k] | "              \
       "is(d.owner, k)) then to_cache(M_INV_R, k, l, d.requester, false, 0); "                      \
       "d.acks := d.acks + 1; endif; endfor;")                                                      \
@@ -521,8 +524,9 @@ struct cc_system {
       "to_cache(M_DATA_F, d.requester, l, d.requester, true, d.mem);")                             \
     X(send_data_m, "send the requester the data, to write",                                        \
       "to_cache(M_DATA_M, d.requester, l, d.requester, true, d.mem);")                             \
-    X(send_grant, "let the requester write the copy it holds",                                     \
-      "to_cache(M_GRANT, d.requester, l, d.requester, false, 0);")                                 \
+    X(send_grant,                                                                                  \
+      "let the requester write the copy it holds (with the count of acks it collects, if any)",    \
+      "to_cache_acks(M_GRANT, d.requester, l, d.requester, d.acks);")                              \
     X(send_data_or_grant, "data if the requester holds no copy any more, else a grant",            \
       "if d.upgrade then to_cache(M_GRANT, d.requester, l, d.requester, false, 0); "               \
       "else to_cache(M_DATA_M, d.requester, l, d.requester, true, d.mem); endif;")                 \
@@ -687,8 +691,8 @@ bool cc_state_writable(int state); /* a store may be performed (E or M) */
         states, events, {NULL}, next                                                               \
     } /* no action */
 #define CC_TRANSIENT_CACHE                                                                         \
-    (CC_S(IS_D) | CC_S(IM_D) | CC_S(IM_A) | CC_S(SM_D) | CC_S(FM_D) | CC_S(OM_D) | CC_S(MI_A) |    \
-     CC_S(EI_A) | CC_S(OI_A) | CC_S(SI_A) | CC_S(FI_A) | CC_S(II_A))
+    (CC_S(IS_D) | CC_S(IM_D) | CC_S(IM_A) | CC_S(SM_A) | CC_S(SM_D) | CC_S(FM_D) | CC_S(OM_D) |    \
+     CC_S(MI_A) | CC_S(EI_A) | CC_S(OI_A) | CC_S(SI_A) | CC_S(FI_A) | CC_S(II_A))
 #define CC_HOME_TRANSIENT                                                                          \
     (CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SS_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MO_F) |           \
      CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(FF_F) | CC_HS(OO_F) | CC_HS(GG_N) | CC_HS(XF_A) |           \

@@ -7,9 +7,9 @@
  * Shared). A modified line read by another core becomes Shared in both
  * caches while the directory marks it GOLS: it is dirty but not written to
  * memory. Reads of a GOLS line are answered by one of the sharers (memory is
- * stale); a write invalidates the others (a writer that holds no copy
- * collects the invalidated sharers' acks itself while the supplier sends it
- * the line). The write-back happens when the
+ * stale); a write invalidates the others, whose acks the writer collects
+ * itself while a sharer sends it the line (or the directory grants the
+ * writer its own copy). The write-back happens when the
  * last copy leaves: a sharer's eviction carries the line, and the directory
  * writes it to memory if it was the last one. Reads of a GOLS line do not
  * wait for each other: the directory makes each reader a sharer at once and
@@ -22,13 +22,14 @@ static const struct cc_row gols_cache[] = {
     /* the core's requests */
     CC_ROW(CC_S(I), CC_E(Load), CS_IS_D, CA(send_gets), CA(stall)),
     CC_ROW(CC_S(I), CC_E(Store), CS_IM_D, CA(send_getx), CA(stall)),
-    CC_ROW(CC_S(S) | CC_S(E) | CC_S(M) | CC_S(SM_D), CC_E(Load), CC_SAME, CA(perform_request)),
+    CC_ROW(CC_S(S) | CC_S(E) | CC_S(M) | CC_S(SM_D) | CC_S(SM_A), CC_E(Load), CC_SAME,
+           CA(perform_request)),
     CC_ROW(CC_S(S), CC_E(Store), CS_SM_D, CA(send_upgrade), CA(stall)),
     CC_ROW(CC_S(E), CC_E(Store), CS_M, CA(perform_request)),
     CC_ROW(CC_S(M), CC_E(Store), CC_SAME, CA(perform_request)),
     CC_ROW(CC_S(IS_D) | CC_S(IM_D) | CC_S(IM_A) | CC_S(MI_A) | CC_S(EI_A) | CC_S(SI_A) | CC_S(II_A),
            CC_E(Load) | CC_E(Store), CC_SAME, CA(stall)),
-    CC_ROW(CC_S(SM_D), CC_E(Store), CC_SAME, CA(stall)),
+    CC_ROW(CC_S(SM_D) | CC_S(SM_A), CC_E(Store), CC_SAME, CA(stall)),
     /* replacement: a sharer's eviction carries the line (it may be the last copy) */
     CC_ROW(CC_S(S), CC_E(Replace), CS_SI_A, CA(send_puts)),
     CC_ROW(CC_S(E), CC_E(Replace), CS_EI_A, CA(send_putx)),
@@ -37,12 +38,14 @@ static const struct cc_row gols_cache[] = {
     CC_ROW(CC_S(IS_D), CC_E(Data_S), CS_S, CA(write_data), CA(send_unblock)),
     CC_ROW(CC_S(IS_D), CC_E(Data_E), CS_E, CA(write_data), CA(send_unblock)),
     CC_ROW(CC_S(IM_D), CC_E(Data_M), CS_M, CA(write_data), CA(clear_acks), CA(send_unblock)),
-    /* a write from a non-holder of a GOLS line: the invalidated sharers ack
-     * the writer, the supplier's data says how many acks to await */
+    /* a write of a shared line: the invalidated sharers ack the writer; the
+     * supplier's data (or, to a sharer, the grant) says how many to await */
     CC_ROW(CC_S(IM_D), CC_E(Data_A), CS_IM_A, CA(write_data), CA(await_acks)),
-    CC_ROW(CC_S(IM_D) | CC_S(IM_A), CC_E(Inv_Ack), CC_SAME, CA(count_ack)),
-    CC_ROW(CC_S(IM_A), CC_E(Last_Ack), CS_M, CA(clear_acks), CA(send_unblock)),
-    CC_ROW(CC_S(SM_D), CC_E(Grant), CS_M, CA(send_unblock)),
+    CC_ROW(CC_S(IM_D) | CC_S(IM_A) | CC_S(SM_D) | CC_S(SM_A), CC_E(Inv_Ack), CC_SAME,
+           CA(count_ack)),
+    CC_ROW(CC_S(IM_A) | CC_S(SM_A), CC_E(Last_Ack), CS_M, CA(clear_acks), CA(send_unblock)),
+    CC_ROW(CC_S(SM_D), CC_E(Grant), CS_M, CA(clear_acks), CA(send_unblock)),
+    CC_ROW(CC_S(SM_D), CC_E(Grant_A), CS_SM_A, CA(await_acks)),
     /* the tag directory's requests */
     CC_ROW(CC_S(S), CC_E(Inv), CS_I, CA(send_inv_ack)),
     CC_ROW(CC_S(SM_D), CC_E(Inv), CS_IM_D, CA(send_inv_ack)),
@@ -63,7 +66,7 @@ static const struct cc_row gols_cache[] = {
     CC_ROW0(CC_S(MI_A) | CC_S(EI_A) | CC_S(SI_A) | CC_S(II_A), CC_E(Put_Ack), CS_I),
     /* a broadcast probe: whatever the state, answer it */
     CC_ROW(CC_S(I) | CC_S(S) | CC_S(E) | CC_S(M) | CC_S(IS_D) | CC_S(IM_D) | CC_S(IM_A) |
-               CC_S(SM_D) | CC_S(MI_A) | CC_S(EI_A) | CC_S(SI_A) | CC_S(II_A),
+               CC_S(SM_D) | CC_S(SM_A) | CC_S(MI_A) | CC_S(EI_A) | CC_S(SI_A) | CC_S(II_A),
            CC_E(Probe), CC_SAME, CA(send_probe_ack)),
 };
 
@@ -113,25 +116,24 @@ static const struct cc_row gols_home[] = {
     /* writes */
     CC_ROW(CC_HS(I), CC_HE(GetX), HS_IM_M, HA(start_tx), HA(probe_others), HA(read_memory)),
     CC_ROW(CC_HS(IM_M), CC_HE(Done), HS_B_EM, HA(send_data_m), HA(await_unblock)),
-    CC_ROW(CC_HS(S), CC_HE(GetX), HS_SM_A, HA(start_tx), HA(probe_others), HA(inv_sharers),
-           HA(read_memory)),
-    CC_ROW(CC_HS(S) | CC_HS(GOLS), CC_HE(Upgrade), HS_SM_A, HA(start_tx), HA(probe_others),
-           HA(inv_sharers)),
-    CC_ROW(CC_HS(SM_A), CC_HE(Inv_Ack), CC_SAME, HA(count_answer)),
-    CC_ROW(CC_HS(SM_A), CC_HE(Done), HS_B_EM, HA(send_data_or_grant), HA(await_unblock)),
-    /* a write from a core that holds no copy of a GOLS line: the supplier
-     * sends the writer the line while the other sharers are invalidated,
-     * and they ack the writer, not the directory, so the write costs one
-     * transfer (seed 000 Sec 2.3: on the Xeon Phi an RFO of a shared line
-     * "costs the same [as R_R] since it is arbitrated by the DTD"); the
-     * directory awaits the writer's unblock */
-    CC_ROW(CC_HS(GOLS), CC_HE(GetX), HS_MM_U, HA(start_tx), HA(probe_others), HA(pick_supplier),
-           HA(inv_sharers_ack_requester), HA(fwd_getx_to_supplier), HA(await_unblock)),
+    /* a write of a shared line, clean (GS) or dirty (GOLS): the other
+     * sharers are invalidated and ack the writer, not the directory, while a
+     * sharer sends the writer the line (the directory goes to memory only
+     * when no core holds it, as for reads) or, if the writer holds a copy,
+     * the directory grants it; so the write costs one transfer (seed 000
+     * Sec 2.3: on the Xeon Phi an RFO of a shared line "costs the same [as
+     * R_R] since it is arbitrated by the DTD"); the directory awaits the
+     * writer's unblock */
+    CC_ROW(CC_HS(S) | CC_HS(GOLS), CC_HE(GetX), HS_MM_U, HA(start_tx), HA(probe_others),
+           HA(pick_supplier), HA(inv_sharers_ack_requester), HA(fwd_getx_to_supplier),
+           HA(await_unblock)),
+    CC_ROW(CC_HS(S) | CC_HS(GOLS), CC_HE(Upgrade), HS_MM_U, HA(start_tx), HA(probe_others),
+           HA(inv_sharers_ack_requester), HA(send_grant), HA(await_unblock)),
     CC_ROW(CC_HS(EM), CC_HE(GetX), HS_MM_U, HA(start_tx), HA(probe_others), HA(fwd_getx_to_owner),
            HA(await_unblock)),
     CC_ROW(CC_HS(MM_U) | CC_HS(B_EM), CC_HE(Done), HS_EM, HA(set_owner)),
     /* answers every transaction counts */
-    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SM_A), CC_HE(Mem_Data), CC_SAME, HA(count_answer)),
+    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M), CC_HE(Mem_Data), CC_SAME, HA(count_answer)),
     CC_ROW(CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_N) | CC_HS(SS_N) | CC_HS(IS_M) | CC_HS(MM_U) |
                CC_HS(B_EM) | CC_HS(B_S),
            CC_HE(Unblock), CC_SAME, HA(count_answer)),
@@ -145,14 +147,13 @@ static const struct cc_row gols_home[] = {
     CC_ROW(CC_HS(I) | CC_HS(S) | CC_HS(EM) | CC_HS(GOLS), CC_HE(Put_Stale), CC_SAME,
            HA(send_put_ack)),
     /* one transaction per line: the others wait (reads of a GOLS line join) */
-    CC_ROW(CC_HS(IM_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(B_EM) |
-               CC_HS(B_S),
+    CC_ROW(CC_HS(IM_M) | CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
            CC_HOME_REQUESTS_NO_SHARED_OWNER, CC_SAME, HA(stall)),
     CC_ROW(CC_HS(GG_N) | CC_HS(SS_N) | CC_HS(IE_M) | CC_HS(IS_M),
            CC_HOME_REQUESTS_NO_SHARED_OWNER & ~CC_HE(GetS), CC_SAME, HA(stall)),
     /* broadcast probes are answered while the transaction runs */
-    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(SM_A) | CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_N) |
-               CC_HS(SS_N) | CC_HS(IS_M) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
+    CC_ROW(CC_HS(IE_M) | CC_HS(IM_M) | CC_HS(MS_F) | CC_HS(MG_F) | CC_HS(GG_N) | CC_HS(SS_N) |
+               CC_HS(IS_M) | CC_HS(MM_U) | CC_HS(B_EM) | CC_HS(B_S),
            CC_HE(Probe_Ack), CC_SAME, HA(count_answer)),
 };
 
@@ -167,9 +168,9 @@ const struct cc_protocol cc_gols = {
                "owner in E or M) and GOLS (Globally Owned, Locally Shared). A modified line read "
                "by another core becomes Shared in both caches while the directory marks it GOLS: "
                "dirty, but not written to memory. Reads of a GOLS line are answered by one of "
-               "the sharers (memory is stale); a write invalidates the others (a writer that "
-               "holds no copy collects the invalidated sharers' acks itself while a sharer "
-               "sends it the line, so the write costs one transfer). The write-back "
+               "the sharers (memory is stale); a write invalidates the others, whose acks the "
+               "writer collects itself while a sharer sends it the line (or the directory grants "
+               "it its own copy), so a write costs one transfer. The write-back "
                "happens when the last copy leaves: a sharer's eviction carries the line, and the "
                "directory writes it to memory if it was the last one.",
     .cache = {gols_cache, SIM_COUNT_OF(gols_cache), NULL},

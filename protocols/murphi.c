@@ -344,12 +344,14 @@ static void print_cache_event(FILE *f)
                     cc_cache_event_names[cc_cache_event_of(t)]);
     fprintf(f, "  else error \"a cache got a message it has no event for\";\n  endswitch;\n"
                "  return CE_Probe;\nend;\n\n");
-    fprintf(f, "-- refined by the acks (runtime.c cc_cache_event_counted)\n"
-               "function cache_event(m: Msg; cl: CLine): CEvent;\nvar e: CEvent;\nbegin\n"
-               "  e := cache_event_of(m.t);\n"
-               "  if e = CE_Data_M & m.acks > cl.got then return CE_Data_A; endif;\n"
-               "  if e = CE_Inv_Ack & cl.st = C_IM_A & cl.got + 1 = cl.need then\n"
-               "    return CE_Last_Ack;\n  endif;\n  return e;\nend;\n\n");
+    fprintf(f,
+            "-- refined by the acks (runtime.c cc_cache_event_counted)\n"
+            "function cache_event(m: Msg; cl: CLine): CEvent;\nvar e: CEvent;\nbegin\n"
+            "  e := cache_event_of(m.t);\n"
+            "  if e = CE_Data_M & m.acks > cl.got then return CE_Data_A; endif;\n"
+            "  if e = CE_Grant & m.acks > cl.got then return CE_Grant_A; endif;\n"
+            "  if e = CE_Inv_Ack & (cl.st = C_IM_A | cl.st = C_SM_A) & cl.got + 1 = cl.need then\n"
+            "    return CE_Last_Ack;\n  endif;\n  return e;\nend;\n\n");
 }
 
 /* ------------------------------------------------------------ the glue */
@@ -495,15 +497,20 @@ static const char *const glue[] = {
     "  to_cache(t, dst, l, D[l].requester, false, 0);\n"
     "  if await then await_answers(l, 1); endif;\n"
     "end;\n\n"
-    "-- a forward that tells the requester how many invalidation acks to await\n"
-    "procedure forward_acks(l: Line; t: MType; var dst: Cache; acks: 0..NC);\n"
+    "-- a message without data from the home that tells the requester how many\n"
+    "-- invalidation acks to await (a forward carries it on to the requester)\n"
+    "procedure to_cache_acks(t: MType; dst: Cache; l: Line; rq: Cache; acks: 0..NC);\n"
     "var m: Msg;\n"
+    "begin\n"
+    "  m.t := t; m.ln := l; undefine m.src; m.rq := rq; m.data := false;\n"
+    "  m.gone := false; m.v := 0; m.acks := acks;\n"
+    "  deliver_c(dst, m);\n"
+    "end;\n\n"
+    "procedure forward_acks(l: Line; t: MType; var dst: Cache; acks: 0..NC);\n"
     "begin\n"
     "  assert !isundefined(dst) \"a forward with no cache to go to\";\n"
     "  assert dst != D[l].requester \"a forward to the requester itself\";\n"
-    "  m.t := t; m.ln := l; undefine m.src; m.rq := D[l].requester; m.data := false;\n"
-    "  m.gone := false; m.v := 0; m.acks := acks;\n"
-    "  deliver_c(dst, m);\n"
+    "  to_cache_acks(t, dst, l, D[l].requester, acks);\n"
     "end;\n\n",
     "-- a store: every value of the line gets one write older\n"
     "function older(v: Value): Value;\n"
@@ -926,7 +933,8 @@ static const char *const start_and_invariants[] = {
     "  forall c: Cache do C[c].rq != R_None -> sibling_ok(C[c].ln[C[c].rl].st) end;\n\n"
     "invariant \"a cache counts invalidation acks only while it waits to write\"\n"
     "  forall l: Line do forall c: Cache do\n"
-    "    (C[c].ln[l].st != C_IM_D & C[c].ln[l].st != C_IM_A)\n"
+    "    (C[c].ln[l].st != C_IM_D & C[c].ln[l].st != C_IM_A & C[c].ln[l].st != C_SM_D\n"
+    "     & C[c].ln[l].st != C_SM_A)\n"
     "      -> C[c].ln[l].got = 0 & C[c].ln[l].need = 0\n"
     "  end end;\n\n"
     "invariant \"every readable copy holds the last write\"\n"

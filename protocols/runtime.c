@@ -53,7 +53,7 @@ const char *const cc_msg_docs[M_COUNT] = {CC_MSGS(MSG_DOC)};
 bool cc_state_readable(int st)
 {
     return st == CS_S || st == CS_E || st == CS_M || st == CS_O || st == CS_F || st == CS_SM_D ||
-           st == CS_FM_D || st == CS_OM_D;
+           st == CS_SM_A || st == CS_FM_D || st == CS_OM_D;
 }
 
 bool cc_state_writable(int st)
@@ -697,14 +697,18 @@ int cc_cache_event_of(int type)
     }
 }
 
-/* Data and acks where the requester collects invalidation acks: data that
- * says more acks are due than are in is Data_A, the ack that completes the
- * count the data gave is Last_Ack (murphi.c's cache_event mirrors it). */
+/* Data, grants and acks where the requester collects invalidation acks:
+ * data or a grant that says more acks are due than are in is Data_A or
+ * Grant_A, the ack that completes the count they gave is Last_Ack
+ * (murphi.c's cache_event mirrors it). */
 int cc_cache_event_counted(int ev, int acks, const struct cc_line *cl)
 {
     if (ev == CE_Data_M && acks > cl->acks_got)
         return CE_Data_A;
-    if (ev == CE_Inv_Ack && cl->state == CS_IM_A && cl->acks_got + 1 == cl->acks_need)
+    if (ev == CE_Grant && acks > cl->acks_got)
+        return CE_Grant_A;
+    bool awaiting = cl->state == CS_IM_A || cl->state == CS_SM_A;
+    if (ev == CE_Inv_Ack && awaiting && cl->acks_got + 1 == cl->acks_need)
         return CE_Last_Ack;
     return ev;
 }

@@ -544,10 +544,18 @@ START_TEST(test_store_hit_exclusive_is_silent)
 }
 END_TEST
 
+/* Whether the protocol's writer collects the acks of a shared line's
+ * invalidations (GOLS: Inv_R, acked to the writer) rather than its home. */
+static bool writer_collects_acks(const char *proto)
+{
+    return strcmp(proto, "gols") == 0;
+}
+
 /* Store Hit Shared: three copies, core 0 writes. */
 START_TEST(test_store_hit_shared)
 {
     struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    bool to_writer = writer_collects_acks(expects[_i].proto);
     seed_memory(r, 0, 1);
     for (int c = 0; c < 3; c++)
         ld(r, c, 0);
@@ -556,7 +564,8 @@ START_TEST(test_store_hit_shared)
     expect_states(r, "MIII");
     expect_counts(r, &s, 1, 0, 2, 0, 0);
     ck_assert_uint_eq(msgs_since(r, &s, "GETX"), 1);
-    ck_assert_uint_eq(msgs_since(r, &s, "INV"), 2);
+    ck_assert_uint_eq(msgs_since(r, &s, "INV"), to_writer ? 0 : 2);
+    ck_assert_uint_eq(msgs_since(r, &s, "INV_R"), to_writer ? 2 : 0);
     ck_assert_uint_eq(msgs_since(r, &s, "INV_ACK"), 2);
     ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "DATA_M"), 0);
@@ -583,17 +592,21 @@ START_TEST(test_mesif_store_forwarder)
 }
 END_TEST
 
-/* A store by a core that holds nothing, on a line two cores share. */
+/* A store by a core that holds nothing, on a line two cores share: the
+ * home sends memory's copy, or (GOLS, as it does for reads) has a sharer
+ * supply it while the other is invalidated and acks the writer. */
 START_TEST(test_store_miss_shared)
 {
     struct rig *r = rig_new(expects[_i].proto, false, 0, 0);
+    bool to_writer = writer_collects_acks(expects[_i].proto);
     seed_memory(r, 1, 66);
     ld(r, 0, 0);
     ld(r, 1, 0);
     struct snap s = snap_take(r);
     st(r, 2, 0, 13);
     expect_states(r, "IIMI");
-    expect_counts(r, &s, 1, 0, 2, 0, 1);
+    expect_counts(r, &s, 1, to_writer ? 1 : 0, 2, 0, to_writer ? 0 : 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "INV_R"), to_writer ? 1 : 0);
     ck_assert_uint_eq(msgs_since(r, &s, "DATA_M"), 1);
     ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 0);
     ck_assert_uint_eq(ld(r, 2, 1), 66);
@@ -700,18 +713,39 @@ START_TEST(test_moesi_store_by_sharer)
 }
 END_TEST
 
-/* GOLS: a sharer of a GOLS line writes: the other sharer goes, no write-back. */
+/* What a GOLS write of a line another core holds modified costs: the
+ * reference for the writes of shared lines below (one transfer). */
+static sim_time_t gols_owned_write_ps(void)
+{
+    struct rig *r = rig_new("gols", false, 0, 0);
+    sim_time_t t;
+    st(r, 0, 0, 1);
+    access_at(r, 1, CC_STORE, 0, 2, 0, &t);
+    rig_free(r);
+    return t;
+}
+
+/* GOLS: a sharer of a GOLS line writes: the other sharer goes and acks
+ * the writer, which the grant told to await it; no write-back; the write
+ * costs what a write to a line another core holds modified costs. */
 START_TEST(test_gols_store_by_sharer)
 {
     struct rig *r = rig_new("gols", false, 0, 0);
     st(r, 0, 0, 61);
     ld(r, 1, 0);
     struct snap s = snap_take(r);
-    st(r, 1, 1, 62);
+    sim_time_t shared;
+    access_at(r, 1, CC_STORE, 1, 62, 0, &shared);
     expect_states(r, "IMII");
     expect_counts(r, &s, 1, 0, 1, 0, 0);
     ck_assert_uint_eq(msgs_since(r, &s, "GRANT"), 1);
+    ck_assert_uint_eq(msgs_since(r, &s, "INV_R"), 1);
     ck_assert(row_ran(r, "home", "GOLS", "Upgrade"));
+    ck_assert(!row_ran(r, "home", "MM_U", "Inv_Ack")); /* the ack went to the writer */
+    sim_time_t owned = gols_owned_write_ps();
+    ck_assert_msg(shared <= owned + owned / 10,
+                  "a sharer's write of a GOLS line: %lld ps, of a modified line: %lld ps",
+                  (long long)shared, (long long)owned);
     ck_assert_uint_eq(ld(r, 0, 0), 61);
     ck_assert_uint_eq(ld(r, 0, 1), 62);
     rig_free(r);
@@ -729,7 +763,7 @@ START_TEST(test_gols_store_miss)
     st(r, 0, 0, 71);
     ld(r, 1, 0);
     struct snap s = snap_take(r);
-    sim_time_t shared, owned;
+    sim_time_t shared;
     access_at(r, 2, CC_STORE, 1, 72, 0, &shared);
     expect_states(r, "IIMI");
     expect_counts(r, &s, 1, 1, 2, 0, 0); /* both copies leave: an Inv_R and the Fwd_GetX */
@@ -741,10 +775,9 @@ START_TEST(test_gols_store_miss)
     ck_assert(!row_ran(r, "home", "MM_U", "Inv_Ack")); /* the ack went to the writer */
     ck_assert(row_ran(r, "cache", "IM_A", "Last_Ack") || row_ran(r, "cache", "IM_D", "Inv_Ack"));
     ck_assert_uint_eq(ld(r, 2, 0), 71);
-    access_at(r, 3, CC_STORE, 1, 73, 0, &owned); /* core 2 holds it M */
+    sim_time_t owned = gols_owned_write_ps();
     ck_assert_msg(shared <= owned + owned / 10,
-                  "a non-holder's write of a GOLS line: %lld ps, "
-                  "of a modified line: %lld ps",
+                  "a non-holder's write of a GOLS line: %lld ps, of a modified line: %lld ps",
                   (long long)shared, (long long)owned);
     rig_free(r);
 }
