@@ -401,6 +401,7 @@ static void obs_message(struct cc_step *st, struct sim_msg *m)
     st->msg_type = cc_msg_table_names[m->type];
     st->msg_gloss = cc_msg_docs[m->type];
     st->msg_sent = m->sent;
+    st->msg_acks = m->acks;
     st->msg_first = !(m->flags & CC_FLAG_SEEN);
     m->flags |= CC_FLAG_SEEN;
 }

@@ -269,6 +269,37 @@ START_TEST(test_explain_resets)
 }
 END_TEST
 
+/* A GOLS write of a shared line: the writer counts the invalidated
+ * sharers' acks, and says whether the data or the grant gave the count. */
+START_TEST(test_explain_writer_acks)
+{
+    const char *body = "ccsim-trace 1\nthreads 4\nline x\nall: sync\n0: write x 1\nall: sync\n"
+                       "1: read x\n2: read x\nall: sync\n%d: write x 2\n";
+    char text[256];
+    snprintf(text, sizeof text, body, 3); /* a non-holder: a sharer supplies the line */
+    tu_ccsim(&r, "explain -c teach-xbar --set 'machine.protocol=\"gols\"' %s",
+             tu_write("miss.trace", text));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    /* on the crossbar the acks (two hops from the home) come before the
+     * supplier's data (two hops too, and a read of the line) */
+    ck_assert_msg(
+        strstr(r.out, "sends Inv_R to cores 1, 2") &&
+            strstr(r.out, "counts the ack (2 in, before the data or grant says how many)") &&
+            strstr(r.out, "the data says to await 2 invalidation acks: all are in") &&
+            !strstr(r.out, "the grant says"),
+        "%.2000s", r.out);
+    snprintf(text, sizeof text, body, 1); /* a sharer: granted */
+    tu_ccsim(&r, "explain -c teach-xbar --set 'machine.protocol=\"gols\"' %s",
+             tu_write("upgrade.trace", text));
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "Grant_A (Grant from home 0) in SM_D") &&
+                      strstr(r.out, "the grant says to await 2 invalidation acks (0 in)") &&
+                      strstr(r.out, "Last_Ack (Inv_Ack from core") &&
+                      !strstr(r.out, "the data says"),
+                  "%.2000s", r.out);
+}
+END_TEST
+
 static Suite *explain_suite(void)
 {
     Suite *s = suite_create("explain");
@@ -282,6 +313,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_line_element);
     tcase_add_test(tc, test_explain_thread_iteration_time);
     tcase_add_test(tc, test_explain_resets);
+    tcase_add_test(tc, test_explain_writer_acks);
     suite_add_tcase(s, tc);
     return s;
 }
