@@ -297,7 +297,7 @@ static void cc_clear_acks(struct cc_ctx *c)
 }
 
 /* Data to the requester; a forwarded write's count of the acks the
- * requester collects (GOLS's write from a non-holder) goes along. */
+ * requester collects (GOLS's write of a shared line) goes along. */
 static void send_to_requester(struct cc_ctx *c, int type)
 {
     SIM_ASSERT(c->msg && c->msg->requester >= 0);
@@ -428,26 +428,31 @@ static void hc_take_fwd_data(struct cc_ctx *c)
     hc_write_memory(c);
 }
 
-static void send_inv(struct cc_ctx *c, int to)
+/* An invalidation: Inv, whose ack the home awaits, or Inv_R, whose ack
+ * the requester collects (counted in tx.acks for its data or grant). */
+static void send_inv(struct cc_ctx *c, int type, int to)
 {
-    cc_send(c->sys, M_INV, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0);
-    c->dir->tx.pending++;
+    cc_send(c->sys, type, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0);
+    if (type == M_INV_R)
+        c->dir->tx.acks++;
+    else
+        c->dir->tx.pending++;
 }
 
-/* Invalidates every holder but the requester and `keep`. */
-static void inv_all_but(struct cc_ctx *c, int keep)
+/* Invalidates every holder but the requester and `keep` (-1: none). */
+static void inv_all_but(struct cc_ctx *c, int type, int keep)
 {
     struct cc_system *s = c->sys;
     struct cc_dir *d = c->dir;
     int req = d->tx.requester;
     for (int cache = 0; cache < s->ncaches; cache++)
         if (cache != req && cache != keep && (cc_is_sharer(s, d, cache) || d->owner == cache))
-            send_inv(c, cache);
+            send_inv(c, type, cache);
 }
 
 static void hc_inv_sharers(struct cc_ctx *c)
 {
-    inv_all_but(c, -1);
+    inv_all_but(c, M_INV, -1);
 }
 
 static void hc_pick_supplier(struct cc_ctx *c)
@@ -460,7 +465,7 @@ static void hc_pick_supplier(struct cc_ctx *c)
 static void hc_inv_sharers_but_supplier(struct cc_ctx *c)
 {
     hc_pick_supplier(c);
-    inv_all_but(c, c->dir->tx.supplier);
+    inv_all_but(c, M_INV, c->dir->tx.supplier);
 }
 
 /* The invalidated holders ack the requester, which learns how many to
@@ -469,14 +474,7 @@ static void hc_inv_sharers_but_supplier(struct cc_ctx *c)
  * requester's unblock. */
 static void hc_inv_sharers_ack_requester(struct cc_ctx *c)
 {
-    struct cc_system *s = c->sys;
-    struct cc_dir *d = c->dir;
-    int req = d->tx.requester, keep = d->tx.supplier;
-    for (int cache = 0; cache < s->ncaches; cache++)
-        if (cache != req && cache != keep && (cc_is_sharer(s, d, cache) || d->owner == cache)) {
-            cc_send(s, M_INV_R, c->home->id, cache, c->line, req, NULL, 0);
-            d->tx.acks++;
-        }
+    inv_all_but(c, M_INV_R, c->dir->tx.supplier);
 }
 
 static void send_home_data(struct cc_ctx *c, int type)
