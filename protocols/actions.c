@@ -280,14 +280,14 @@ static void cc_send_inv_ack_to_req(struct cc_ctx *c)
 
 static void cc_count_ack(struct cc_ctx *c)
 {
-    SIM_ASSERT(c->cl->acks_got < UINT8_MAX);
+    SIM_ASSERT(c->cl->acks_got < UINT16_MAX);
     c->cl->acks_got++;
 }
 
 static void cc_await_acks(struct cc_ctx *c)
 {
-    SIM_ASSERT(c->msg && c->msg->acks > c->cl->acks_got && c->msg->acks <= UINT8_MAX);
-    c->cl->acks_need = (uint8_t)c->msg->acks;
+    SIM_ASSERT(c->msg && c->msg->acks > c->cl->acks_got && c->msg->acks <= UINT16_MAX);
+    c->cl->acks_need = (uint16_t)c->msg->acks;
 }
 
 static void cc_clear_acks(struct cc_ctx *c)

@@ -112,12 +112,25 @@ static void print_header(FILE *f, const struct cc_protocol *p, const struct cc_m
             p->name);
 }
 
-/* Channel bounds: a cache gets at most a data or grant, an invalidation,
- * a forward, a put ack and a probe for a line at a time; the home at most
- * a request or put and the answers of a transaction from each cache. */
-static int cache_queue(const struct cc_murphi_opts *o)
+/* Whether a protocol's writers collect invalidation acks themselves (GOLS). */
+static bool writer_collects_acks(const struct cc_protocol *p)
 {
-    return o->queue ? o->queue : 3 * o->lines;
+    for (size_t i = 0; i < p->cache.nrows; i++)
+        for (int a = 0; a < CC_MAX_ACTIONS && p->cache.rows[i].actions[a]; a++)
+            if (p->cache.rows[i].actions[a] == &cc_act_send_inv_ack_to_req)
+                return true;
+    return false;
+}
+
+/* Channel bounds: a cache gets at most a data or grant, an invalidation,
+ * a forward, a put ack and a probe for a line at a time, and where writers
+ * collect the acks, an ack from every other cache; the home at most a
+ * request or put and the answers of a transaction from each cache. */
+static int cache_queue(const struct cc_protocol *p, const struct cc_murphi_opts *o)
+{
+    if (o->queue)
+        return o->queue;
+    return 3 * o->lines + (writer_collects_acks(p) ? o->caches - 1 : 0);
 }
 
 static int home_queue(const struct cc_murphi_opts *o)
@@ -134,7 +147,8 @@ static void print_consts(FILE *f, const struct cc_protocol *p, const struct cc_m
     fprintf(f, "  NC: %d;                 -- caches\n", o->caches);
     fprintf(f, "  NL: %d;                 -- lines\n", o->lines);
     fprintf(f, "  NV: %d;                 -- data values: ages (0: the last write)\n", o->values);
-    fprintf(f, "  QC: %d;                 -- messages a cache's channel holds\n", cache_queue(o));
+    fprintf(f, "  QC: %d;                 -- messages a cache's channel holds\n",
+            cache_queue(p, o));
     fprintf(f, "  QH: %d;                 -- messages the home's channel holds\n", home_queue(o));
     fprintf(f, "  HQMAX: %d;              -- requests the home parks per line\n", o->caches);
     fprintf(f, "  PMAX: %d;               -- answers a transaction awaits\n", 2 * o->caches + 2);
@@ -1146,7 +1160,7 @@ static void print_replay(const struct step *s, const char *who, int line, int st
 static void cache_step(const struct step *s)
 {
     const char *c = get(s, "param:c");
-    int k = atoi(get(s, "param:k")), qc = cache_queue(s->o), line, ev;
+    int k = atoi(get(s, "param:k")), qc = cache_queue(s->p, s->o), line, ev;
     char who[16], note[48] = "";
     snprintf(who, sizeof who, "core %d", cache_number(c));
     if (k < qc) {
@@ -1165,8 +1179,8 @@ static void cache_step(const struct step *s)
     int st = lookup(get(s, "C[%s].ln[%d].st", c, line), "C_", cache_states, CS_COUNT);
     if (k < qc && ev >= 0 && st >= 0) { /* Data_A, Last_Ack: as the model's cache_event */
         struct cc_line cl = {.state = (uint8_t)st,
-                             .acks_got = (uint8_t)atoi(get(s, "C[%s].ln[%d].got", c, line)),
-                             .acks_need = (uint8_t)atoi(get(s, "C[%s].ln[%d].need", c, line))};
+                             .acks_got = (uint16_t)atoi(get(s, "C[%s].ln[%d].got", c, line)),
+                             .acks_need = (uint16_t)atoi(get(s, "C[%s].ln[%d].need", c, line))};
         ev = cc_cache_event_counted(ev, atoi(get(s, "net[%s].m[%d].acks", c, k)), &cl);
     }
     int next = print_cell(s, false, who, line, st, ev, note);
