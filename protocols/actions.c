@@ -303,9 +303,9 @@ static void send_to_requester(struct cc_ctx *c, int type)
     SIM_ASSERT(c->msg && c->msg->requester >= 0);
     int st = c->cl->state;
     bool writer = st == CS_M || st == CS_E || st == CS_MI_A || st == CS_EI_A;
-    cc_send_acks(c->sys, type, c->cache->id, c->msg->requester, c->line, c->msg->requester,
-                 c->cl->data, writer ? CC_FLAG_FROM_WRITER : 0,
-                 type == M_DATA_M ? c->msg->acks : 0);
+    cc_send_counted(c->sys, type, c->cache->id, c->msg->requester, c->line, c->msg->requester,
+                    c->cl->data, writer ? CC_FLAG_FROM_WRITER : 0,
+                    type == M_DATA_M ? c->msg->acks : 0);
 }
 
 static void cc_send_data_s_to_req(struct cc_ctx *c)
@@ -503,25 +503,32 @@ static void hc_send_data_m(struct cc_ctx *c)
     send_home_data(c, M_DATA_M);
 }
 
+/* A grant; `acks`: the invalidation acks the requester collects first. */
+static void send_grant(struct cc_ctx *c, int acks)
+{
+    cc_send_counted(c->sys, M_GRANT, c->home->id, c->dir->tx.requester, c->line,
+                    c->dir->tx.requester, NULL, 0, acks);
+}
+
 static void hc_send_grant(struct cc_ctx *c)
 {
-    cc_send_acks(c->sys, M_GRANT, c->home->id, c->dir->tx.requester, c->line, c->dir->tx.requester,
-                 NULL, 0, c->dir->tx.acks);
+    send_grant(c, c->dir->tx.acks);
 }
 
 static void hc_send_data_or_grant(struct cc_ctx *c)
 {
     if (c->dir->tx.upgrade)
-        hc_send_grant(c);
+        send_grant(c, 0); /* the home collected the acks */
     else
         hc_send_data_m(c);
 }
 
-static void forward(struct cc_ctx *c, int type, int to, bool await)
+/* A forward; `acks`: the invalidation acks it tells the requester, through
+ * the forwarded-to cache's data, to await (0: none). */
+static void forward(struct cc_ctx *c, int type, int to, bool await, int acks)
 {
     SIM_ASSERT(to >= 0 && to != c->dir->tx.requester);
-    cc_send_acks(c->sys, type, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0,
-                 type == M_FWD_GETX ? c->dir->tx.acks : 0);
+    cc_send_counted(c->sys, type, c->home->id, to, c->line, c->dir->tx.requester, NULL, 0, acks);
     c->sys->stats.forwards++;
     if (await)
         c->dir->tx.pending++;
@@ -529,12 +536,12 @@ static void forward(struct cc_ctx *c, int type, int to, bool await)
 
 static void hc_fwd_gets_to_owner(struct cc_ctx *c)
 {
-    forward(c, M_FWD_GETS, c->dir->owner, true);
+    forward(c, M_FWD_GETS, c->dir->owner, true, 0);
 }
 
 static void hc_fwd_gets_to_forwarder(struct cc_ctx *c)
 {
-    forward(c, M_FWD_GETS, c->dir->forwarder, true);
+    forward(c, M_FWD_GETS, c->dir->forwarder, true, 0);
 }
 
 /* Reads of a GOLS line pipelined at the tag directory: the reader is a
@@ -571,12 +578,12 @@ static void hc_share_read_memory(struct cc_ctx *c)
 
 static void hc_fwd_getx_to_owner(struct cc_ctx *c)
 {
-    forward(c, M_FWD_GETX, c->dir->owner, false);
+    forward(c, M_FWD_GETX, c->dir->owner, false, 0);
 }
 
 static void hc_fwd_getx_to_supplier(struct cc_ctx *c)
 {
-    forward(c, M_FWD_GETX, c->dir->tx.supplier, false);
+    forward(c, M_FWD_GETX, c->dir->tx.supplier, false, c->dir->tx.acks);
 }
 
 static void hc_await_unblock(struct cc_ctx *c)

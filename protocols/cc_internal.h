@@ -47,7 +47,8 @@
     X(Grant_A, "permission to write the copy held once the invalidated sharers' acks are in")      \
     X(Inv, "invalidate your copy")                                                                 \
     X(Inv_R, "invalidate your copy; the requester collects the ack")                               \
-    X(Inv_Ack, "an invalidated sharer's ack, to this cache (not the last the data said to await)") \
+    X(Inv_Ack, "an invalidated sharer's ack, to this cache (not the last the data or grant said "  \
+               "to await)")                                                                        \
     X(Last_Ack, "the last invalidated sharer's ack this cache awaited")                            \
     X(Data_A, "data, to be written once the invalidated sharers' acks are in")                     \
     X(Fwd_GetS, "another core reads: send it the data")                                            \
@@ -80,7 +81,7 @@
             "the line back)")                                                                      \
     X(GG_N, "GetS on a GOLS line forwarded to its supplier, more accepted: waiting for the "       \
             "readers' unblocks, then GOLS")                                                        \
-    X(XF_A, "write from a non-holder on O or GOLS: collecting acks, then the supplier answers")    \
+    X(XF_A, "write from a non-holder on O (MOESI): collecting acks, then the owner answers")       \
     X(B_EM, "data sent: waiting for the unblock, then one owner")                                  \
     X(B_S, "data sent: waiting for the unblock, then shared")                                      \
     X(B_SF, "data sent: waiting for the unblock, then shared with the requester as forwarder")     \
@@ -553,8 +554,8 @@ struct cc_system {
     X(fwd_getx_to_owner, "forward the write to the owner",                                         \
       "forward(l, M_FWD_GETX, d.owner, false);")                                                   \
     X(fwd_getx_to_supplier,                                                                        \
-      "forward the write to the sharer chosen to supply, with the count of acks the requester "    \
-      "collects",                                                                                  \
+      "forward the write to the sharer chosen to supply (GOLS: with the count of acks the "        \
+      "requester collects)",                                                                       \
       "forward_acks(l, M_FWD_GETX, d.supplier, d.acks);")                                          \
     X(await_unblock, "await the requester's unblock", "await_answers(l, 1);")                      \
     X(count_answer, "one awaited answer is in",                                                    \
@@ -591,8 +592,8 @@ CC_HOME_ACTIONS(CC_DECLARE_ACTION)
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags);
 /* cc_send with the count of acks the message tells its receiver to await. */
-void cc_send_acks(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
-                  const uint8_t *data, uint32_t flags, int acks);
+void cc_send_counted(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
+                     const uint8_t *data, uint32_t flags, int acks);
 void cc_complete_request(struct cc_ctx *c);
 void cc_park_request(struct cc_line *cl, struct cc_req *r);
 void cc_park_message(struct cc_dir *d, struct sim_msg *m);

@@ -90,7 +90,7 @@ void cc_check_fill(struct cc_system *s, int cache, uint64_t line, const uint8_t 
 }
 
 /* Single writer or many readers. Transient states that can still be read
- * (SM_D, FM_D, OM_D) count as readers. */
+ * (SM_D, SM_A, FM_D, OM_D) count as readers. */
 void cc_check_states(struct cc_system *s, uint64_t line)
 {
     int writers = 0, readers = 0, writer = -1;

@@ -16,12 +16,11 @@
  *
  * Where it differs from the Primer's tables, it is because the runtime is
  * shared by every protocol: the directory, not the requester, counts the
- * invalidation acks (the Primer's Data carries an ack count and the
- * requester waits in IM^AD / SM^AD for the acks), and every transaction
- * ends with the requester's unblock, so the directory takes one request
- * per line at a time (the Primer's directory stalls in its transient
- * states too). Evictions are announced (PutS, PutM) and acknowledged, as
- * in the Primer.
+ * invalidation acks (GOLS's writers count their own) (the Primer's Data carries an ack count and
+ * the requester waits in IM^AD / SM^AD for the acks), and every transaction ends with the
+ * requester's unblock, so the directory takes one request per line at a time (the Primer's
+ * directory stalls in its transient states too). Evictions are announced (PutS, PutM) and
+ * acknowledged, as in the Primer.
  */
 #include "cc_internal.h"
 
@@ -113,8 +112,8 @@ const struct cc_protocol cc_msi = {
                "which sends the data to the reader and back to the directory (the Primer's S^D "
                "state); a write of an M line is forwarded and the owner hands the line over; a "
                "write to a Shared line invalidates the other sharers. As on every protocol of "
-               "this runtime, the directory (not the requester, as in the Primer) counts the "
-               "invalidation acks, and each transaction ends with the requester's unblock.",
+               "this runtime but GOLS, the directory (not the requester, as in the Primer) counts "
+               "the invalidation acks, and each transaction ends with the requester's unblock.",
     .cache = {msi_cache, SIM_COUNT_OF(msi_cache), NULL},
     .home = {msi_home, SIM_COUNT_OF(msi_home), msi_home_alias},
     .puts_carry_data = false,

@@ -320,7 +320,8 @@ struct cc_step {
     /* the message that raised the event (NULL type: none) */
     const char *msg_type, *msg_gloss;
     sim_time_t msg_sent; /* when it was sent */
-    int msg_acks;        /* the invalidation acks it told its receiver to await (0: none) */
+    int msg_acks;        /* the invalidation acks it counted for the requester: a data or grant's
+                            receiver awaits them, a forward's passes the count on (0: none) */
     bool msg_first;      /* the first row this message drives (a parked one runs again) */
     /* what the row did (the coherent runtime; 0 / NULL elsewhere) */
     bool detailed;            /* the fields below are filled */

@@ -239,11 +239,11 @@ static uint8_t vnet_of(int type)
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags)
 {
-    cc_send_acks(s, type, src, dst, line, requester, data, flags, 0);
+    cc_send_counted(s, type, src, dst, line, requester, data, flags, 0);
 }
 
-void cc_send_acks(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
-                  const uint8_t *data, uint32_t flags, int acks)
+void cc_send_counted(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
+                     const uint8_t *data, uint32_t flags, int acks)
 {
     struct sim_msg *m = sim_msg_new(&s->msgs);
     m->type = type;
@@ -891,6 +891,7 @@ static void run_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d, i
     }
     if (!home_transient(d->state)) {
         d->tx.requester = -1;
+        d->tx.acks = 0;
         drain_queue(s, h, d);
     } else
         readmit_queue(s, h, d);

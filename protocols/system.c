@@ -159,7 +159,7 @@ static uint64_t coh_peek_word(const struct cc_system *s, uint64_t line, unsigned
     for (int c = 0; c < s->ncaches; c++) {
         const struct cc_line *cl = find_line(s, c, line);
         if (cl && (cl->state == CS_M || cl->state == CS_O || cl->state == CS_E ||
-                   cl->state == CS_MI_A || cl->state == CS_OI_A)) {
+                   cl->state == CS_MI_A || cl->state == CS_OI_A || cl->state == CS_IM_A)) {
             memcpy(&v, cl->data + 8 * word, 8);
             return v;
         }
