@@ -122,15 +122,18 @@ static bool writer_collects_acks(const struct cc_protocol *p)
     return false;
 }
 
-/* Channel bounds: a cache gets at most a data or grant, an invalidation,
- * a forward, a put ack and a probe for a line at a time, and where writers
- * collect the acks, an ack from every other cache; the home at most a
- * request or put and the answers of a transaction from each cache. */
+/* Channel bounds: a cache gets at most three of a data or grant, an
+ * invalidation, a forward, a put ack and a probe for a line at a time, or,
+ * where writers collect the acks, a writer its data or grant and an ack
+ * from every other cache; the home at most a request or put and the
+ * answers of a transaction from each cache. Too small a bound fails the
+ * check on its assert, it does not hide a state. */
 static int cache_queue(const struct cc_protocol *p, const struct cc_murphi_opts *o)
 {
     if (o->queue)
         return o->queue;
-    return 3 * o->lines + (writer_collects_acks(p) ? o->caches - 1 : 0);
+    int per_line = writer_collects_acks(p) && o->caches > 3 ? o->caches : 3;
+    return per_line * o->lines;
 }
 
 static int home_queue(const struct cc_murphi_opts *o)
