@@ -125,9 +125,9 @@ static const char *op_name(enum cc_op op)
     return (unsigned)op < SIM_COUNT_OF(names) && names[op] ? names[op] : "operation";
 }
 
-/* Who waits and the transactions in flight, after `why`. */
 /* ------------------------------------------------------------ the deadlock watch */
 
+/* The reason, what each agent waits for, the transactions in flight. */
 static void watch_report(struct stress_watch *w, const char *why)
 {
     fprintf(stderr, "ccsim stress: deadlock: %s (at %.3f ns)\n", why,

@@ -426,7 +426,10 @@ struct cc_system {
  * cache c to the requester), is(x, k) (x is defined and is k), perform(c,
  * l, f), park(l, m), await_answers(l, k), forward(l, type, to, await?),
  * forward_acks(l, type, to, acks), to_cache_acks(type, dst, line, requester,
- * acks), pick_sharer(l, except, pick, var result),
+ * acks), pick_sharer(l, except, pick, var result), choose_supplier(l, pick)
+ * (the owner, else a sharer), inv_holders(l, type, all?) (every holder but
+ * the requester and, unless all, the supplier: Inv, the home awaits the
+ * ack; Inv_R, the requester collects it),
  * clear_holders(l); NV, PUTS_CARRY_DATA, owned_write_writeback,
  * probe_filter. Caches are a scalarset: the model is symmetric in them. */
 #define CC_CACHE_ACTIONS(X)                                                                        \
@@ -496,28 +499,16 @@ struct cc_system {
       "if m.data then d.mem := m.v; await_answers(l, 1); d.mem_acks := d.mem_acks + 1; endif;")    \
     X(take_fwd_data, "write the owner's data to memory", "if m.data then d.mem := m.v; endif;")    \
     X(inv_sharers, "send every other holder an invalidation; await their acks",                    \
-      "for k: Cache do if !is(d.requester, k) & (d.sharer[k] | is(d.owner, k)) then "              \
-      "to_cache(M_INV, k, l, d.requester, false, 0); await_answers(l, 1); "                        \
-      "endif; endfor;")                                                                            \
+      "inv_holders(l, M_INV, true);")                                                              \
     X(inv_sharers_but_supplier,                                                                    \
       "invalidate every sharer but the supplier (the owner, else a sharer)",                       \
-      "if !isundefined(d.owner) then d.supplier := d.owner; "                                      \
-      "else pick_sharer(l, d.requester, pick, d.supplier); endif; "                                \
-      "assert !isundefined(d.supplier) \"inv_sharers_but_supplier: nobody to supply\"; "           \
-      "for k: Cache do if !is(d.requester, k) & !is(d.supplier, k) & (d.sharer[k] | is(d.owner, "  \
-      "k)) "                                                                                       \
-      "then to_cache(M_INV, k, l, d.requester, false, 0); await_answers(l, 1); "                   \
-      "endif; endfor;")                                                                            \
+      "choose_supplier(l, pick); inv_holders(l, M_INV, false);")                                   \
     X(pick_supplier, "choose the cache that supplies the line: the owner, else a sharer",          \
-      "if !isundefined(d.owner) then d.supplier := d.owner; "                                      \
-      "else pick_sharer(l, d.requester, pick, d.supplier); endif; "                                \
-      "assert !isundefined(d.supplier) \"pick_supplier: nobody to supply\";")                      \
+      "choose_supplier(l, pick);")                                                                 \
     X(inv_sharers_ack_requester,                                                                   \
       "invalidate every holder but the requester and the supplier (if any); each acks the "        \
       "requester, and the supplier's forward or the grant tells it how many",                      \
-      "for k: Cache do if !is(d.requester, k) & !is(d.supplier, k) & (d.sharer[k] | "              \
-      "is(d.owner, k)) then to_cache(M_INV_R, k, l, d.requester, false, 0); "                      \
-      "d.acks := d.acks + 1; endif; endfor;")                                                      \
+      "inv_holders(l, M_INV_R, false);")                                                           \
     X(send_data_e, "send the requester the data, exclusive",                                       \
       "to_cache(M_DATA_E, d.requester, l, d.requester, true, d.mem);")                             \
     X(send_data_s, "send the requester the data, shared",                                          \
