@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TU_ASAN
 #include <sanitizer/lsan_interface.h>
 #endif
 
@@ -1170,7 +1170,7 @@ static void stress_child(const char *proto, const struct cc_protocol *m, const c
 {
     if (!freopen(path, "w", stderr))
         _exit(9);
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TU_ASAN
     __lsan_disable(); /* a table error ends the run by exit(), its machine allocated */
 #endif
     struct rig *r = rig_build(proto, false, 2, 2, 1, m);
@@ -1258,7 +1258,7 @@ START_TEST(test_parked_on_stable_stops)
     if (pid == 0) {
         if (!freopen(path, "w", stderr))
             _exit(9);
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef TU_ASAN
         __lsan_disable(); /* the run ends by exit(), its machine still allocated */
 #endif
         struct rig *r = rig_new("mesi", false, 0, 0);

@@ -56,6 +56,17 @@ void tu_run_text(const struct machine_cfg *m, const char *name, const char *text
 struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *po,
                                  const char *what);
 
+/* TU_ASAN: built with AddressSanitizer (gcc says so with __SANITIZE_ADDRESS__,
+ * clang with __has_feature(address_sanitizer)); a test's child that ends by
+ * exit() with its machine allocated turns LeakSanitizer off under it. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TU_ASAN 1
+#endif
+#endif
+
 /* True in the sanitizer pass of scripts/test.sh (CCSIM_TEST_SCALE=small):
  * the scale runs (240 threads) take a smaller form there; the normal pass
  * runs them whole. */
