@@ -729,6 +729,14 @@ static bool other_copies(const struct narrate_ctx *n, struct text *t, const stru
     return listed > 0;
 }
 
+static bool held_anywhere(const struct narrate_ctx *n, const struct narrate_reset *r)
+{
+    for (int c = 0; c < n->cores; c++)
+        if (r->held[c] != 'I')
+            return true;
+    return false;
+}
+
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f)
 {
     static struct text t;
@@ -747,12 +755,15 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     else
         chunk(&t, "evict (%s)", cost);
     node_name(n, r->cache, node, sizeof node);
-    if (r->prime)
+    if (r->prime) {
         chunk(&t, "%s holds the line in %c", node, r->prime);
-    else
+        if (!other_copies(n, &t, r))
+            chunk(&t, "no other copy");
+    } else if (held_anywhere(n, r)) {
         chunk(&t, "the line goes back to memory");
-    if (!other_copies(n, &t, r))
-        chunk(&t, r->prime ? "no other copy" : "no cache held it");
+        other_copies(n, &t, r);
+    } else /* nothing moved: not "goes back" */
+        chunk(&t, "the line is in memory already: no cache held it");
     lay_out(&t, prefix, n->wide, false, f);
 }
 
