@@ -2,7 +2,10 @@
 # Set-up on a fresh Debian machine: installs what is missing with apt (rumur,
 # for `ccsim verify`, among it), then configures and builds ccsim in build/.
 # Safe to run again (it only rebuilds).
-# CI=true (or CCSIM_WERROR=ON) turns warnings into errors.
+# CI=true (or CCSIM_WERROR=ON) turns warnings into errors. CCSIM_BUILD_DIR,
+# CCSIM_BUILD_TYPE, CCSIM_SANITIZE, CCSIM_MPI, CCSIM_FUZZ and
+# CCSIM_FUZZ_COVERAGE pass on to CMake's options of those names; CC, as
+# CMake reads it, picks the compiler of a new build directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,5 +34,6 @@ build=${CCSIM_BUILD_DIR:-build}
 # sanitizers' reports their lines and compiles a fifth faster)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CCSIM_BUILD_TYPE:-RelWithDebInfo}" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 ${CCSIM_DEBUG_INFO:--g} -DNDEBUG" \
-  -DCCSIM_WERROR="$werror" -DCCSIM_SANITIZE="${CCSIM_SANITIZE:-OFF}" -DCCSIM_MPI="${CCSIM_MPI:-ON}" >/dev/null
+  -DCCSIM_WERROR="$werror" -DCCSIM_SANITIZE="${CCSIM_SANITIZE:-OFF}" -DCCSIM_MPI="${CCSIM_MPI:-ON}" \
+  -DCCSIM_FUZZ="${CCSIM_FUZZ:-OFF}" -DCCSIM_FUZZ_COVERAGE="${CCSIM_FUZZ_COVERAGE:-full}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
