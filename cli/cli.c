@@ -174,7 +174,8 @@ const struct cli_cmd cli_cmds[] = {
      "  -c, --config CONFIG   the machine config\n"
      "  -s, --set G.K=V       override one setting (repeatable), e.g. --set l1.size_kb=1\n"},
     {"protocol", cli_protocol, "print a protocol's tables (Markdown, or a Murphi model)",
-     "usage: ccsim protocol NAME [--murphi [--caches N] [--lines L] [--values V] [--retry]]\n"
+     "usage: ccsim protocol NAME [--murphi [--caches N] [--lines L] [--values V] [--retry]\n"
+     "                                     [--queue N]]\n"
      "\n"
      "Prints the tables the simulator runs for NAME (msi, mesi, mesif, mesif-llc, moesi,\n"
      "gols; scc has no tables, only its description) as\n"
@@ -191,11 +192,13 @@ const struct cli_cmd cli_cmds[] = {
      "                (default 2: the last write and an older one, which is exact)\n"
      "  --retry       home.retry_cycles > 0: a request for a busy line is refused and\n"
      "                comes back through the home's input (default: it waits in the\n"
-     "                line's queue)\n"},
+     "                line's queue)\n"
+     "  --queue N     every message channel holds N messages (default: the bounds the\n"
+     "                protocols need at the default size)\n"},
     {"verify", cli_verify, "model-check a protocol's tables (Rumur)",
      "usage: ccsim verify NAME [--caches N] [--lines L] [--values V] [--broadcast]\n"
      "                    [--owned-write-writeback] [--retry] [--mutant K | --mutants]\n"
-     "                    [--keep DIR]\n"
+     "                    [--queue N] [--keep DIR]\n"
      "\n"
      "Writes the Murphi model of NAME's tables (ccsim protocol NAME --murphi), turns\n"
      "it into a verifier with rumur, compiles it with cc ($CC), runs it and prints\n"
@@ -216,6 +219,9 @@ const struct cli_cmd cli_cmds[] = {
      "                           any later step may take it (default: the line's queue)\n"
      "  --mutants                list the single-row mutations of NAME's tables\n"
      "  --mutant K               verify mutation K instead of the tables as built\n"
+     "  --queue N                every message channel holds N messages (default: the\n"
+     "                           bounds the protocols need at the default size; a\n"
+     "                           channel past its bound stops the check with a note)\n"
      "  --keep DIR               keep the model, the verifier and its output in DIR\n"
      "\n"
      "Exit status: 0 every property holds; 1 a violation (the counterexample\n"

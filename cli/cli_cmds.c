@@ -112,7 +112,7 @@ static const char *memsys_list(void)
     return buf;
 }
 
-/* --caches, --lines, --values, --retry, shared by protocol --murphi and verify. */
+/* --caches, --lines, --values, --retry, --queue, shared by protocol --murphi and verify. */
 bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_opts *o)
 {
     uint64_t v;
@@ -124,6 +124,8 @@ bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_op
         o->lines = (int)v;
     else if (c == 'V' && cli_parse_u64(sub, "--values", arg, 2, 16, &v))
         o->values = (int)v;
+    else if (c == 'Q' && cli_parse_u64(sub, "--queue", arg, 2, 64, &v))
+        o->queue = (int)v;
     else
         return false;
     return true;
@@ -155,10 +157,13 @@ const struct cc_protocol *cli_table_protocol(const char *sub, const char *name)
 
 int cli_protocol(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"murphi", no_argument, NULL, 'M'},      {"caches", required_argument, NULL, 'C'},
-        {"lines", required_argument, NULL, 'L'}, {"values", required_argument, NULL, 'V'},
-        {"retry", no_argument, NULL, 'R'},       {0}};
+    static const struct option longs[] = {{"murphi", no_argument, NULL, 'M'},
+                                          {"caches", required_argument, NULL, 'C'},
+                                          {"lines", required_argument, NULL, 'L'},
+                                          {"values", required_argument, NULL, 'V'},
+                                          {"queue", required_argument, NULL, 'Q'},
+                                          {"retry", no_argument, NULL, 'R'},
+                                          {0}};
     struct cc_murphi_opts mo = {.caches = 3, .lines = 1, .values = 2};
     bool murphi = false, sized = false;
     int c, bad = 0;
@@ -180,8 +185,8 @@ int cli_protocol(int argc, char **argv)
         return cli_usage_error("protocol", "name one protocol (%s)", memsys_list());
     if (sized && !murphi)
         return cli_usage_error("protocol",
-                               "--caches, --lines, --values and --retry shape the --murphi "
-                               "model");
+                               "--caches, --lines, --values, --retry and --queue shape the "
+                               "--murphi model");
     const char *name = argv[optind];
     if (murphi) {
         const struct cc_protocol *p = cli_table_protocol("protocol", name);

@@ -327,6 +327,23 @@ static void invariants(const char *model, char *buf, size_t size)
         snprintf(buf + n, size - n, "%severy (state, event) that happens has a row", n ? "; " : "");
 }
 
+/* The model's constant NAME ("  QC: 9;"), or -1. */
+static int model_const(const char *model, const char *name)
+{
+    FILE *f = fopen(model, "r");
+    char line[512];
+    int v = -1;
+    size_t len = strlen(name);
+    while (f && v < 0 && fgets(line, sizeof line, f)) {
+        const char *p = line + strspn(line, " ");
+        if (strncmp(p, name, len) == 0 && p[len] == ':')
+            v = atoi(p + len + 1);
+    }
+    if (f)
+        fclose(f);
+    return v;
+}
+
 static void print_header(const struct verify_args *a, const char *what)
 {
     const struct cc_murphi_opts *o = &a->mo;
@@ -423,6 +440,11 @@ static int verify_in(const char *dir, const struct verify_args *a, const struct 
         return SIM_EXIT_OK;
     }
     printf("verdict: FAIL: %s\n", oc.message[0] ? oc.message : "the verifier failed");
+    if (strstr(oc.message, "than its bound"))
+        printf("note: the bound is the model's, not a property of the protocol: either the\n"
+               "tables send messages without end (a flood), or this size needs more room\n"
+               "(--queue N gives every channel N messages; here QC %d, QH %d)\n",
+               model_const(model, "QC"), model_const(model, "QH"));
     printf("counterexample, %d step%s (the rows that ran, in order):\n%s", oc.steps,
            oc.steps == 1 ? "" : "s", steps);
     free(steps);
@@ -469,12 +491,17 @@ static int verify(const struct verify_args *a, const struct cc_protocol *p, cons
 
 static int parse(int argc, char **argv, struct verify_args *a)
 {
-    static const struct option longs[] = {
-        {"caches", required_argument, NULL, 'C'}, {"lines", required_argument, NULL, 'L'},
-        {"values", required_argument, NULL, 'V'}, {"broadcast", no_argument, NULL, 'B'},
-        {"retry", no_argument, NULL, 'R'},        {"owned-write-writeback", no_argument, NULL, 'W'},
-        {"mutant", required_argument, NULL, 'm'}, {"mutants", no_argument, NULL, 'l'},
-        {"keep", required_argument, NULL, 'k'},   {0}};
+    static const struct option longs[] = {{"caches", required_argument, NULL, 'C'},
+                                          {"lines", required_argument, NULL, 'L'},
+                                          {"values", required_argument, NULL, 'V'},
+                                          {"broadcast", no_argument, NULL, 'B'},
+                                          {"retry", no_argument, NULL, 'R'},
+                                          {"owned-write-writeback", no_argument, NULL, 'W'},
+                                          {"mutant", required_argument, NULL, 'm'},
+                                          {"mutants", no_argument, NULL, 'l'},
+                                          {"keep", required_argument, NULL, 'k'},
+                                          {"queue", required_argument, NULL, 'Q'},
+                                          {0}};
     int c, bad = 0;
     uint64_t v;
     optind = 1;

@@ -79,6 +79,12 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(r.status, 2);
     tu_ccsim(&r, "verify mesi --caches 9");
     ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "verify mesi --queue 1"); /* a channel of one has no room to shift */
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "from 2 to 64"), "%s", r.err);
+    tu_ccsim(&r, "protocol mesi --murphi --queue 5");
+    ck_assert_msg(r.status == 0 && strstr(r.out, "  QC: 5;") && strstr(r.out, "  QH: 5;"), "%s",
+                  r.err);
     tu_ccsim(&r, "verify mesi --mutant 9999");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "mutants (0 to"), "%s", r.err);
