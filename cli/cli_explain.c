@@ -34,6 +34,7 @@ struct narrator {
     sim_time_t skew_ps; /* the machine's start skew */
     int cores_per_cache;
     char *held, *after; /* [cache nodes]: a reset's line before and after it */
+    bool llc_held;      /* the home's LLC held it before the reset */
 };
 
 /* One more narrated entry, if --max-lines leaves room (else counted as
@@ -123,8 +124,10 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
     char *states = done ? n->after : n->held;
     for (int c = 0; c < n->nc.cores; c++)
         states[c] = cc_state_of(n->cc, c * cpc, line);
-    if (!done)
+    if (!done) {
+        n->llc_held = cc_llc_holds(n->cc, line);
         return;
+    }
     if (!take_line(n))
         return;
     struct narrate_reset r = {.time = now,
@@ -134,7 +137,9 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
                               .line = line,
                               .waited_ps = now - started,
                               .held = n->held,
-                              .after = n->after};
+                              .after = n->after,
+                              .llc_held = n->llc_held,
+                              .llc_after = cc_llc_holds(n->cc, line)};
     narrate_reset(&n->nc, &r, stdout);
 }
 

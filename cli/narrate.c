@@ -699,7 +699,7 @@ void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f)
 
 /* What a reset did to the copies of caches other than the primer's:
  * dropped, kept or changed, one chunk each (past RESET_COPIES, a count of
- * the rest). False if no other cache held the line. */
+ * the rest), and the home's LLC's. False if no other cache held the line. */
 #define RESET_COPIES 32
 static bool other_copies(const struct narrate_ctx *n, struct text *t, const struct narrate_reset *r)
 {
@@ -726,7 +726,11 @@ static bool other_copies(const struct narrate_ctx *n, struct text *t, const stru
         chunk(t, "%d more %s' copies dropped", rest_dropped, cache_word(n, true));
     if (rest_kept)
         chunk(t, "%d more %s' copies kept or changed", rest_kept, cache_word(n, true));
-    return listed > 0;
+    if (r->llc_held || r->llc_after) /* the home's inclusive LLC (mesif-llc) */
+        chunk(t, !r->llc_after ? "the LLC's copy dropped"
+                 : r->llc_held ? "the LLC's copy stays"
+                               : "the LLC holds it too");
+    return listed > 0 || r->llc_held || r->llc_after;
 }
 
 static bool held_anywhere(const struct narrate_ctx *n, const struct narrate_reset *r)
@@ -734,7 +738,7 @@ static bool held_anywhere(const struct narrate_ctx *n, const struct narrate_rese
     for (int c = 0; c < n->cores; c++)
         if (r->held[c] != 'I')
             return true;
-    return false;
+    return r->llc_held;
 }
 
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f)

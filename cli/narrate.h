@@ -47,10 +47,11 @@ struct narrate_reset {
     int thread, cache; /* who, and the cache node of its core */
     char prime;        /* 0 for an evict, else the state primed: 'M', 'E' or 'S' */
     uint64_t line;
-    sim_time_t waited_ps; /* the thread waited this long for the line to be quiet (0: a reset
-                             that opens an iteration, at the sync's release) */
-    const char *held;     /* [cores]: each cache node's state letter before, 'I' for none */
-    const char *after;    /* [cores]: the same after */
+    sim_time_t waited_ps;     /* the thread waited this long for the line to be quiet (0: a reset
+                                 that opens an iteration, at the sync's release) */
+    const char *held;         /* [cores]: each cache node's state letter before, 'I' for none */
+    const char *after;        /* [cores]: the same after */
+    bool llc_held, llc_after; /* the home's LLC held the line before, after (mesif-llc) */
 };
 
 /* The who column's width that holds every name the run can print: "thread

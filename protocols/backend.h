@@ -44,6 +44,7 @@ struct cc_backend {
     enum cc_line_kind (*line_kind)(const struct cc_system *s, uint64_t line);
     const char *(*home_state_of)(const struct cc_system *s, uint64_t line);
     int (*home_node_of)(const struct cc_system *s, uint64_t line); /* NULL: no such home */
+    bool (*llc_holds)(const struct cc_system *s, uint64_t line);   /* NULL: no LLC at the home */
     bool (*can_hold)(const struct cc_system *s, char state);       /* NULL: every state */
 };
 

@@ -213,6 +213,9 @@ int cc_home_node_of(const struct cc_system *s, uint64_t line);
  * for a line the home has no entry for), or NULL on a memory system
  * without a directory state. */
 const char *cc_home_state_of(const struct cc_system *s, uint64_t line);
+/* True if line's home has an LLC that holds the line (mesif-llc's
+ * inclusive LLC, home.llc_cycles), whatever the cores hold. */
+bool cc_llc_holds(const struct cc_system *s, uint64_t line);
 
 /* ------------------------------------------------------------ places */
 

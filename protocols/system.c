@@ -291,6 +291,12 @@ static const char *coh_home_state_of(const struct cc_system *s, uint64_t line)
     return cc_home_state_name(s, d ? d->state : HS_I);
 }
 
+static bool coh_llc_holds(const struct cc_system *s, uint64_t line)
+{
+    struct cc_dir *d = cc_dir_find((struct cc_system *)s, line);
+    return s->p.llc_ps && d && d->in_llc;
+}
+
 /* A prime's state letter ('M', 'E' or 'S') as the caches' state. */
 static int prime_state(char state)
 {
@@ -383,6 +389,7 @@ const struct cc_backend cc_coherent_backend = {
     .can_hold = coh_can_hold,
     .home_node_of = cc_home_node,
     .home_state_of = coh_home_state_of,
+    .llc_holds = coh_llc_holds,
 };
 
 struct cc_system *cc_system_new(struct sim_kernel *k, struct net *net, const struct cc_params *p,
@@ -456,6 +463,11 @@ void cc_print_outstanding(const struct cc_system *s, FILE *f)
 char cc_state_of(const struct cc_system *s, int core, uint64_t line)
 {
     return s->be->state_of(s, core, line);
+}
+
+bool cc_llc_holds(const struct cc_system *s, uint64_t line)
+{
+    return s->be->llc_holds && s->be->llc_holds(s, line);
 }
 
 int cc_home_node_of(const struct cc_system *s, uint64_t line)

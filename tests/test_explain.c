@@ -246,7 +246,8 @@ START_TEST(test_explain_thread_iteration_time)
 END_TEST
 
 /* An iteration's opening and its resets are narrated, with the copies a
- * reset drops: without them a copy would vanish between two steps. */
+ * reset drops (the inclusive LLC's too): without them a copy would vanish
+ * between two steps; a reset that moves nothing says so. */
 START_TEST(test_explain_resets)
 {
     tu_ccsim(&r, "explain -c snb-e5-2660 -w m2o -t 2 -i 3 --iteration 1");
@@ -255,6 +256,7 @@ START_TEST(test_explain_resets)
                                 "after its start skew, 0 to 10.000 ns)") &&
                       strstr(r.out, "thread 0 flag       evict (a reset, at no cost): the line "
                                     "goes back to memory; core 0's copy (F) dropped;") &&
+                      strstr(r.out, "core 1's copy (S) dropped; the LLC's copy dropped\n") &&
                       strstr(r.out, "thread 1 flag       evict (a reset, at no cost): the line "
                                     "is in memory already: no cache held it") &&
                       !strstr(r.out, "goes back to memory; no cache held it"),
