@@ -532,17 +532,18 @@ static void wait_chunk(const struct narrate_ctx *n, struct text *t, const struct
  * a shared line): what it counted, what it awaits. */
 static void ack_chunks(struct text *t, const struct cc_step *st)
 {
-    bool grant = st->msg_type && strcmp(st->msg_type, "Grant") == 0;
-    if (has_action(st, "await_acks"))
-        chunk(t, "the %s says to await %d invalidation ack%s (%d in)", grant ? "grant" : "data",
-              st->acks_need, st->acks_need == 1 ? "" : "s", st->acks_got);
+    const char *by = st->msg_type && strcmp(st->msg_type, "Grant") == 0 ? "grant" : "data";
+    bool awaits = has_action(st, "await_acks");
+    int said = awaits ? st->acks_need : st->msg_acks; /* the count the data or grant gave */
+    const char *s = said == 1 ? "" : "s";
+    if (awaits)
+        chunk(t, "the %s says to await %d invalidation ack%s (%d in)", by, said, s, st->acks_got);
     else if (has_action(st, "count_ack") && st->acks_need)
         chunk(t, "counts the ack (%d of %d in)", st->acks_got, st->acks_need);
     else if (has_action(st, "count_ack"))
         chunk(t, "counts the ack (%d in, before the data or grant says how many)", st->acks_got);
-    else if (has_action(st, "clear_acks") && st->msg_acks > 0) /* they came first */
-        chunk(t, "the %s says to await %d invalidation ack%s: all are in", grant ? "grant" : "data",
-              st->msg_acks, st->msg_acks == 1 ? "" : "s");
+    else if (has_action(st, "clear_acks") && said > 0) /* they came first */
+        chunk(t, "the %s says to await %d invalidation ack%s: all are in", by, said, s);
 }
 
 /* Everything the row did, in the order a reader follows it. */
