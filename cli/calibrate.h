@@ -45,6 +45,10 @@
     X(table2_EI_c_ns, 2, MB_EI, 1, "Table 2 E/I: c per reader")                                    \
     X(table2_IE_c_ns, 2, MB_IE, 1, "Table 2 I/E: c per reader")                                    \
     X(table2_II_c_ns, 2, MB_II, 1, "Table 2 I/I: c per reader")                                    \
+    X(table2_IE_b_ns, 2, MB_IE, 0, "Table 2 I/E: b, the intercept of Eq 3")                        \
+    X(table2_II_b_ns, 2, MB_II, 0, "Table 2 I/I: b, the intercept of Eq 3")                        \
+    X(table2_IE_a_ns, 2, MB_IE, 2, "Table 2 I/E: a (ns thread), the a/n term of Eq 3")             \
+    X(table2_II_a_ns, 2, MB_II, 2, "Table 2 I/I: a (ns thread), the a/n term of Eq 3")             \
     X(table3_intra_o_ns, 3, 0, 1, "Table 3 intra socket: o per line")                              \
     X(table3_inter_o_ns, 3, 1, 1, "Table 3 inter socket: o per line")                              \
     X(table3_inter_c_ns, 3, 1, 2, "Table 3 inter socket: c per line and thread (QPI)")             \

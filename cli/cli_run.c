@@ -239,6 +239,10 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
                (unsigned long long)r->line_busy,
                m->home.retry_cycles ? "refused, it came back after home.retry_cycles"
                                     : "it waited in the line's queue");
+    if (r->fill_conflicts) /* only machines with memory.fill_conflict_ns have any */
+        printf("fill conflicts: %llu times memory refused a read while its line's fill was under "
+               "way (tried again after a random backoff, memory.fill_conflict_ns)\n",
+               (unsigned long long)r->fill_conflicts);
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
     printf("checks: value errors %llu  ", (unsigned long long)r->value_errors);
     if (!coherence_checked(m, a)) /* nothing was checked: no count */
@@ -318,14 +322,16 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             "\"invalidations\": %llu, \"poll_refetches\": %llu, \"steals\": %llu, "
             "\"writebacks\": %llu, \"network_bytes\": %llu, \"home_queue_ns\": %.3f, "
             "\"link_queue_ns\": %.3f, \"atomics\": %llu, \"handoffs\": %llu, "
-            "\"prefetches\": %llu, \"sw_prefetches\": %llu, \"line_busy\": %llu},\n",
+            "\"prefetches\": %llu, \"sw_prefetches\": %llu, \"line_busy\": %llu, "
+            "\"fill_conflicts\": %llu},\n",
             (unsigned long long)r->loads, (unsigned long long)r->stores,
             (unsigned long long)r->misses, (unsigned long long)r->invalidations,
             (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
             (unsigned long long)r->writebacks, (unsigned long long)r->network_bytes,
             r->home_queue_ns, r->link_queue_ns, (unsigned long long)r->atomics,
             (unsigned long long)r->handoffs, (unsigned long long)r->prefetches,
-            (unsigned long long)r->sw_prefetches, (unsigned long long)r->line_busy);
+            (unsigned long long)r->sw_prefetches, (unsigned long long)r->line_busy,
+            (unsigned long long)r->fill_conflicts);
     write_thread_latency(f, r, a->per_iteration);
     if (a->per_iteration) {
         fprintf(f, " \"per_iteration_ns\": ");

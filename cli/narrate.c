@@ -480,6 +480,11 @@ static void memory_chunks(const struct narrate_ctx *n, struct text *t, const str
         chunk(t, "reads memory");
     if (st->llc_reads)
         chunk(t, "reads its LLC");
+    if (st->fill_backoff_ps) {
+        chunk(t, "memory refuses the read: the line's fill is under way");
+        chunk(t, "it is tried again %.3f ns later (memory.fill_conflict_ns)",
+              (double)st->fill_backoff_ps / SIM_PS_PER_NS);
+    }
     if (!st->writebacks)
         return;
     if (word_changes(st, line, words_listed(n), ch, sizeof ch))

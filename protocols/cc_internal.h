@@ -307,6 +307,7 @@ struct cc_dir {
     int transient_caches;               /* caches holding the line in a transient state */
     uint8_t *memory;                    /* the memory's copy */
     sim_time_t bank_until;              /* the line's DRAM bank is busy until then */
+    sim_time_t fill_until;              /* the home's own read of the line (its fill) ends then */
     struct cc_hist hist[CC_HIST];       /* a ring: the newest at hist_next - 1 */
     uint8_t hist_next, hist_len;        /* hist_len <= CC_HIST */
 };
@@ -389,7 +390,8 @@ struct cc_system {
     uint64_t transient_lines; /* cache lines in a transient state, all caches */
     struct cc_counters counters;
     struct cc_stats stats;
-    uint64_t sent[M_COUNT]; /* messages sent, per type (cc_msg_count) */
+    struct sim_rng fill_rng; /* the backoffs of reads refused for a fill under way */
+    uint64_t sent[M_COUNT];  /* messages sent, per type (cc_msg_count) */
     /* the checker */
     bool check, check_fatal;
     struct sim_map shadow; /* line -> golden bytes */
@@ -398,7 +400,8 @@ struct cc_system {
     /* what the row being observed did (touched only while observing) */
     struct cc_sent obs_sent[CC_STEP_SENT];
     int obs_nsent, obs_total;
-    uint64_t *obs_bits; /* the sharers before the row */
+    sim_time_t obs_fill_backoff; /* a read the row sent to memory was refused: its backoff */
+    uint64_t *obs_bits;          /* the sharers before the row */
     uint8_t obs_data[SIM_MAX_LINE_BYTES];
 };
 

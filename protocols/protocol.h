@@ -146,11 +146,17 @@ struct cc_params {
     /* a request from another socket starts its memory read on arrival, in
      * parallel with the lookup (the home agent's), a local one after it */
     bool remote_early_read;
-    sim_time_t bank_busy_ps;    /* a line's DRAM bank serves one access at a time; 0: no wait */
-    sim_time_t llc_ps;          /* a read of a line the home's LLC holds; 0: no LLC */
-    bool owned_write_writeback; /* MOESI: a write to an Owned line writes it back */
-    bool probe_filter;          /* false: a broadcast home probes every cache (HT) */
-    bool probe_per_socket;      /* a broadcast home probes one cache of each socket */
+    sim_time_t bank_busy_ps; /* a line's DRAM bank serves one access at a time; 0: no wait */
+    /* a read a home sends to memory for a reader that joined its line's
+     * fill (cc_supply_from_memory) while the fill (the home's own read,
+     * cc_read_memory) is under way is refused and retried after a random
+     * backoff, uniform in 0..fill_conflict_ps; 0: never refused */
+    sim_time_t fill_conflict_ps;
+    uint64_t seed;                   /* the run's seed: the backoffs' random stream */
+    sim_time_t llc_ps;               /* a read of a line the home's LLC holds; 0: no LLC */
+    bool owned_write_writeback;      /* MOESI: a write to an Owned line writes it back */
+    bool probe_filter;               /* false: a broadcast home probes every cache (HT) */
+    bool probe_per_socket;           /* a broadcast home probes one cache of each socket */
     unsigned data_bytes, ctrl_bytes; /* message sizes on the wire */
     int first_home_node;             /* node ids: caches 0..cores/cores_per_cache-1, homes after */
     int sockets;                     /* homes and cores divide evenly among them */
@@ -250,18 +256,19 @@ uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsign
 struct cc_stats {
     uint64_t loads, stores, atomics;
     uint64_t hits, misses;
-    uint64_t prefetches;    /* reads the stream prefetcher sent to a home */
-    uint64_t sw_prefetches; /* the copy loops' prefetches (cc_prefetch) sent to a home */
-    uint64_t invalidations; /* copies taken away for a write: Inv and Fwd_GetX messages */
-    uint64_t handoffs;      /* Data_M from a cache: the line, to write, from cache to cache */
-    uint64_t forwards;      /* requests forwarded to a cache */
-    uint64_t probes;        /* broadcast probes to caches the directory does not list */
-    uint64_t writebacks;    /* dirty data written to memory */
-    uint64_t line_busy;     /* requests that met their line busy at its home: each wait in the
-                               line's queue, each refusal (home_retry_ps) */
-    uint64_t memory_reads;  /* reads that went to DRAM */
-    uint64_t llc_hits;      /* reads the home's LLC served */
-    uint64_t unexpected;    /* must stay 0 */
+    uint64_t prefetches;     /* reads the stream prefetcher sent to a home */
+    uint64_t sw_prefetches;  /* the copy loops' prefetches (cc_prefetch) sent to a home */
+    uint64_t invalidations;  /* copies taken away for a write: Inv and Fwd_GetX messages */
+    uint64_t handoffs;       /* Data_M from a cache: the line, to write, from cache to cache */
+    uint64_t forwards;       /* requests forwarded to a cache */
+    uint64_t probes;         /* broadcast probes to caches the directory does not list */
+    uint64_t writebacks;     /* dirty data written to memory */
+    uint64_t line_busy;      /* requests that met their line busy at its home: each wait in the
+                                line's queue, each refusal (home_retry_ps) */
+    uint64_t memory_reads;   /* reads that went to DRAM */
+    uint64_t llc_hits;       /* reads the home's LLC served */
+    uint64_t fill_conflicts; /* reads refused because the line's fill was under way, each try */
+    uint64_t unexpected;     /* must stay 0 */
     sim_time_t home_queue_ps;
     uint64_t checks, violations;
 };
@@ -337,8 +344,11 @@ struct cc_step {
     sim_time_t retry_ps;     /* home rows that park a request with home_retry_ps: it was refused
                                 and comes back through the home's input this much later (0: it
                                 waits in the line's queue) */
-    const struct cc_sent *sent;                   /* the messages it sent, in order */
-    int nsent, nsent_total;                       /* listed (at most CC_STEP_SENT), sent in all */
+    sim_time_t fill_backoff_ps; /* home steps: memory refused the read this step sent for a
+                                   reader, the line's fill under way (memory.fill_conflict_ns):
+                                   it is tried again this much later (0: not refused) */
+    const struct cc_sent *sent; /* the messages it sent, in order */
+    int nsent, nsent_total;     /* listed (at most CC_STEP_SENT), sent in all */
     unsigned memory_reads, llc_reads, writebacks; /* at the home, by this row */
     struct cc_dir_view dir_before, dir_after;     /* home rows */
     /* the line's bytes before and after the row: the copy (cache rows on a

@@ -382,6 +382,7 @@ static void obs_begin(struct cc_system *s, struct obs_mark *mk, const uint8_t *d
                       const struct cc_dir *d)
 {
     s->obs_nsent = s->obs_total = 0;
+    s->obs_fill_backoff = 0;
     mk->memory_reads = s->stats.memory_reads;
     mk->llc_hits = s->stats.llc_hits;
     mk->writebacks = s->stats.writebacks;
@@ -422,6 +423,7 @@ static void observe(struct cc_system *s, const struct cc_row *row, struct cc_ste
     st->memory_reads = (unsigned)(s->stats.memory_reads - mk->memory_reads);
     st->llc_reads = (unsigned)(s->stats.llc_hits - mk->llc_hits);
     st->writebacks = (unsigned)(s->stats.writebacks - mk->writebacks);
+    st->fill_backoff_ps = s->obs_fill_backoff;
     st->line_bytes = s->p.line_bytes;
     if (mk->data && data_after) {
         st->data_before = s->obs_data;
@@ -1062,55 +1064,88 @@ void cc_read_memory(struct cc_ctx *c)
     struct cc_system *s = c->sys;
     c->dir->tx.pending++;
     s->memory_pending++;
-    sim_schedule(s->k, read_time(s, c->dir, early_read_ps(c)), memory_done, c->dir, HE_Mem_Data);
+    sim_time_t t = read_time(s, c->dir, early_read_ps(c));
+    c->dir->fill_until = sim_now(s->k) + t; /* the reads that join it meet it until then */
+    sim_schedule(s->k, t, memory_done, c->dir, HE_Mem_Data);
 }
 
-/* The answer memory_supplied sends (from memory, or from the LLC that holds
- * the line), to the observer. No row runs for it, so its step has a name
- * no table has, and no actions. */
-static void observe_supply(struct cc_system *s, struct cc_dir *d, int reader,
-                           const struct obs_mark *mk)
+/* What memory did outside any row, to the observer: its answer to a
+ * reader that joined (memory_for_reader, from memory or the LLC), or a
+ * refused read tried again (MEM_RETRY; msg_src: the reader). The steps
+ * have names no table has, and no actions. */
+static void observe_memory(struct cc_system *s, struct cc_dir *d, int reader,
+                           const struct obs_mark *mk, bool retry)
 {
     const char *state = cc_home_state_name(s, d->state);
-    struct cc_step st = {
-        .home = true,
-        .node = d->home->id,
-        .line = d->line,
-        .from = state,
-        .to = state,
-        .from_doc = cc_home_state_docs[d->state],
-        .to_doc = cc_home_state_docs[d->state],
-        .event = "Mem_Supply",
-        .event_doc = "memory or the LLC answered a reader that joined (share_read_memory; no row)",
-        .msg_src = -1,
-        .requester = reader,
-        .owner = d->owner,
-        .sharers = cc_sharer_count(s, d),
-        .dir_before = mk->dir,
-        .dir_after = dir_view(s, d, d->sharers)};
-    observe(s, NULL, &st, mk, d->memory);
+    struct cc_step st = {.home = true,
+                         .node = d->home->id,
+                         .line = d->line,
+                         .from = state,
+                         .to = state,
+                         .from_doc = cc_home_state_docs[d->state],
+                         .to_doc = cc_home_state_docs[d->state],
+                         .event = retry ? "Mem_Retry" : "Mem_Supply",
+                         .event_doc =
+                             retry ? "a read memory refused while the line's fill was under way is "
+                                     "tried again (memory.fill_conflict_ns; no row)"
+                                   : "memory or the LLC answered a reader that joined "
+                                     "(share_read_memory; no row)",
+                         .msg_src = retry ? reader : -1,
+                         .requester = reader,
+                         .owner = d->owner,
+                         .sharers = cc_sharer_count(s, d),
+                         .dir_before = mk->dir,
+                         .dir_after = dir_view(s, d, d->sharers)};
+    observe(s, NULL, &st, mk, retry ? NULL : d->memory);
 }
 
-/* Memory answers a reader itself (arg: the reader): the line as Data_S. */
-static void memory_supplied(struct sim_kernel *k, void *obj, uint64_t arg)
+static void supply_read(struct cc_system *s, struct cc_dir *d, int reader);
+
+#define MEM_RETRY (1ull << 32) /* memory_for_reader: a refused read tried again */
+
+/* Memory's event for a reader that joined the line's fill (arg: the
+ * reader, | MEM_RETRY for a try): its answer, the line as Data_S, or
+ * another try of a read it refused (supply_read). */
+static void memory_for_reader(struct sim_kernel *k, void *obj, uint64_t arg)
 {
     struct cc_dir *d = obj;
     struct cc_system *s = d->home->sys;
+    int reader = (int)(arg & 0xffffffffu);
+    bool retry = (arg & MEM_RETRY) != 0;
     (void)k;
     s->memory_pending--;
     struct obs_mark mk;
     if (s->observer)
-        obs_begin(s, &mk, d->memory, d);
-    cc_send(s, M_DATA_S, d->home->id, (int)arg, d->line, (int)arg, d->memory, 0);
+        obs_begin(s, &mk, retry ? NULL : d->memory, d);
+    if (retry)
+        supply_read(s, d, reader);
+    else
+        cc_send(s, M_DATA_S, d->home->id, reader, d->line, reader, d->memory, 0);
     if (s->observer)
-        observe_supply(s, d, (int)arg, &mk);
+        observe_memory(s, d, reader, &mk, retry);
+}
+
+/* A read for a reader that joined the line's fill (share_read_memory)
+ * meets the fill still under way (fill_conflict_ps): memory refuses it and
+ * it is tried again after a random backoff, uniform in 0..fill_conflict_ps,
+ * until the fill is back; then it queues at the line's bank as any read.
+ * The backoff keeps memory_pending up: something is still to happen. */
+static void supply_read(struct cc_system *s, struct cc_dir *d, int reader)
+{
+    s->memory_pending++;
+    if (s->p.fill_conflict_ps && d->fill_until > sim_now(s->k)) {
+        sim_time_t backoff = (sim_time_t)sim_rng_below(&s->fill_rng, s->p.fill_conflict_ps + 1);
+        s->stats.fill_conflicts++;
+        s->obs_fill_backoff = backoff;
+        sim_schedule(s->k, backoff, memory_for_reader, d, (uint64_t)reader | MEM_RETRY);
+        return;
+    }
+    sim_schedule(s->k, read_time(s, d, 0), memory_for_reader, d, (uint64_t)reader);
 }
 
 void cc_supply_from_memory(struct cc_ctx *c, int reader)
 {
-    struct cc_system *s = c->sys;
-    s->memory_pending++;
-    sim_schedule(s->k, read_time(s, c->dir, 0), memory_supplied, c->dir, (uint64_t)reader);
+    supply_read(c->sys, c->dir, reader);
 }
 
 void cc_write_memory_event(struct cc_ctx *c)
@@ -1137,6 +1172,7 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
     expand_table(&s->proto->home, &s->home_cell[0][0], HS_COUNT, HE_COUNT);
     SIM_ASSERT(p->cores % s->p.cores_per_cache == 0);
     s->ncaches = p->cores / s->p.cores_per_cache;
+    sim_rng_init(&s->fill_rng, p->seed, 0x66696c6c /* "fill" */);
     s->sharer_words = ((size_t)s->ncaches + 63) / 64;
     s->obs_bits = sim_xcalloc(s->sharer_words, sizeof *s->obs_bits);
     s->caches = sim_xcalloc((size_t)s->ncaches, sizeof *s->caches);

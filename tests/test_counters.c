@@ -89,6 +89,43 @@ START_TEST(test_line_busy)
 }
 END_TEST
 
+/* fill_conflicts: three threads read a line in memory at once on GOLS
+ * (the first read is the fill, the others join it and go to memory);
+ * with memory.fill_conflict_ns the joined reads that meet the fill under
+ * way are refused and tried again after a random backoff: counted, named
+ * on a line of their own, seeded (the same seed gives the same bytes);
+ * without it none is. */
+START_TEST(test_fill_conflicts)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/fill.json", tu_dir());
+    const char *t = tu_write("fill.trace", "ccsim-trace 1\nthreads 3\nline x\n"
+                                           "for it 0..9 {\n  0: evict x\n  all: sync\n"
+                                           "  all: read x\n  all: mark done\n}\n");
+    const char *gols = "--set machine.protocol=\"gols\" --set memory.bank_busy_ns=5";
+    tu_ccsim(&r, "run -c teach-xbar %s %s --json %s", t, gols, path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert(json_field(tu_slurp(path), "fill_conflicts") == 0 && !strstr(r.out, "fill conf"));
+    tu_ccsim(&r, "run -c teach-xbar %s %s --set memory.fill_conflict_ns=400 --json %s", t, gols,
+             path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    double refused = json_field(tu_slurp(path), "fill_conflicts");
+    ck_assert_msg(refused >= 20 && strstr(r.out, "times memory refused a read while its line's "
+                                                 "fill was under way"),
+                  "%g\n%s", refused, r.out);
+    char *first = strdup(r.out);
+    tu_ccsim(&r, "run -c teach-xbar %s %s --set memory.fill_conflict_ns=400 --json %s", t, gols,
+             path);
+    char *wall = strstr(first, "simulation:"), *wall2 = strstr(r.out, "simulation:");
+    ck_assert(wall && wall2);
+    *wall = *wall2 = 0; /* the wall time differs */
+    ck_assert_str_eq(first, r.out);
+    tu_ccsim(&r, "run -c teach-xbar %s %s --set memory.fill_conflict_ns=400 --seed 7", t, gols);
+    ck_assert_msg(r.status == 0 && strncmp(first, r.out, strlen(first)) != 0, "%s", r.out);
+    free(first);
+}
+END_TEST
+
 /* A store that waits for a free way in a full set, then asks the home,
  * is a miss like any other: 100 stores to 100 lines through a 1 KB
  * 2-way cache (16 lines) are 100 misses an iteration, and every line
@@ -232,6 +269,7 @@ static Suite *counters_suite(void)
     tcase_add_test(tc, test_lab1_counters);
     tcase_add_test(tc, test_n_writers_refetch_and_retry);
     tcase_add_test(tc, test_line_busy);
+    tcase_add_test(tc, test_fill_conflicts);
     tcase_add_test(tc, test_miss_after_full_set);
     tcase_add_test(tc, test_home_queue_no_edge_wait);
     tcase_add_test(tc, test_per_thread_and_iteration_latency);

@@ -97,6 +97,29 @@ START_TEST(test_explain_memory_supply)
 }
 END_TEST
 
+/* A read memory refused while the line's fill was under way
+ * (memory.fill_conflict_ns) is said to be refused, when it comes back, and
+ * its retry is a line of its own (Mem_Retry), so nothing reads memory
+ * in the log that did not. */
+START_TEST(test_explain_fill_conflict)
+{
+    const char *three = tu_write("r3f.trace", "ccsim-trace 1\nthreads 3\nline x\nall: sync\n"
+                                              "all: read x\nall: mark d\n");
+    tu_ccsim(&r,
+             "explain -c teach-xbar %s --set machine.protocol=\"gols\" "
+             "--set memory.fill_conflict_ns=300",
+             three);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "memory refuses the read: the line's fill is under way;") &&
+                      strstr(r.out, "ns later (memory.fill_conflict_ns)") &&
+                      strstr(r.out, "Mem_Retry from core") &&
+                      strstr(r.out, "Mem_Retry      a read memory refused while the line's fill"),
+                  "%s", r.out);
+    tu_ccsim(&r, "explain -c teach-xbar %s --set machine.protocol=\"gols\"", three);
+    ck_assert_msg(!strstr(r.out, "refuses") && !strstr(r.out, "Mem_Retry"), "%s", r.out);
+}
+END_TEST
+
 /* A request is named by the statement that issued it where the cache's
  * op would mislead: a wait's polls are loads, a cmpxchg is a cas; an
  * addline writes its line (a store, as the counters count it). */
@@ -309,6 +332,7 @@ static Suite *explain_suite(void)
     TCase *tc = tcase_create("explain");
     tcase_add_test(tc, test_explain_says_only_what_happened);
     tcase_add_test(tc, test_explain_memory_supply);
+    tcase_add_test(tc, test_explain_fill_conflict);
     tcase_add_test(tc, test_explain_scc_drops);
     tcase_add_test(tc, test_explain_statement_names);
     tcase_add_test(tc, test_explain_names_threads_and_words);

@@ -91,6 +91,10 @@ static const struct cfg_key memory_keys[] = {
     CFG_FLOAT_KEY(T, bandwidth_gbs, false, 0.1, 10000.0, "GB/s", "bandwidth per controller"),
     CFG_FLOAT_KEY(T, bank_busy_ns, false, 0.0, 10000.0, "ns",
                   "a line's DRAM bank serves one access at a time for this long (0: no queueing)"),
+    CFG_FLOAT_KEY(T, fill_conflict_ns, false, 0.0, 100000.0, "ns",
+                  "a read of a line sent to memory while the home's own read of it (its fill) is "
+                  "under way is refused and retried after a random backoff of up to this long "
+                  "(0: it is not refused)"),
 };
 #undef T
 
@@ -619,7 +623,8 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
                 (strcmp(key, "probe_per_socket") != 0 || !m->home.probe_filter));
     if (strcmp(sec, "core") == 0 && strcmp(key, "prefetch_distance") == 0)
         return coherent; /* refused elsewhere when non-zero */
-    if (strcmp(sec, "memory") == 0 && strcmp(key, "bank_busy_ns") == 0)
+    if (strcmp(sec, "memory") == 0 &&
+        (strcmp(key, "bank_busy_ns") == 0 || strcmp(key, "fill_conflict_ns") == 0))
         return coherent;
     if (strcmp(sec, "memory") == 0 && strcmp(key, "latency_ns") != 0)
         return m->memsys->memory_controllers;
@@ -768,6 +773,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
         (unsigned)(m->core.fwd_busy_cycles ? m->core.fwd_busy_cycles : outer->latency_cycles);
     p->fwd_port_cycles = (unsigned)m->core.fwd_port_cycles;
     p->bank_busy_ps = (sim_time_t)(m->memory.bank_busy_ns * SIM_PS_PER_NS + 0.5);
+    p->fill_conflict_ps = (sim_time_t)(m->memory.fill_conflict_ns * SIM_PS_PER_NS + 0.5);
     if (m->l2.size_kb) {
         p->l1_ways = (unsigned)m->l1.ways;
         p->l1_sets = (unsigned)(m->l1.size_kb * 1024 / line / m->l1.ways);
@@ -817,6 +823,7 @@ struct machine *machine_build_with(const struct machine_cfg *m, const struct cc_
                                    uint64_t seed, struct sim_diag *d)
 {
     struct cc_params p = *pp;
+    p.seed = seed;
     if (!m->topo) {
         char built[256] = "";
         for (const char *const *n = net_built_names; *n; n++)

@@ -68,6 +68,7 @@ struct machine_memory_sec {
     double latency_ns;    /* DRAM access at the controller */
     double bandwidth_gbs; /* per controller */
     double bank_busy_ns; /* a line's bank serves one access at a time (coherent runtime); 0: none */
+    double fill_conflict_ns; /* a read meeting the home's fill backs off up to this long; 0: none */
 };
 
 struct machine_home_sec {

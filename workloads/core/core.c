@@ -963,6 +963,7 @@ static void counters(struct run *r)
     res->prefetches = cs.prefetches;
     res->sw_prefetches = cs.sw_prefetches;
     res->line_busy = cs.line_busy;
+    res->fill_conflicts = cs.fill_conflicts;
     res->home_queue_ns = (double)cs.home_queue_ps / SIM_PS_PER_NS;
     res->coherence_violations = cs.violations;
     res->network_bytes = r->m->net->stats.bytes;
