@@ -225,6 +225,8 @@ START_TEST(test_shipped_targets)
         sim_diag_init(&d);
         ck_assert_msg(cal_targets_load(&t, path, &d), "%s", d.text);
         ck_assert(t.fig[CAL_R_R_ns] > 0 && strstr(t.source, "seed 000") != NULL);
+        if (i == 0) /* the KNC's I rows: b and a fit memory.fill_conflict_ns */
+            ck_assert(t.fig[CAL_table2_IE_b_ns] > 0 && t.fig[CAL_table2_II_a_ns] > 0);
     }
 }
 END_TEST
@@ -235,7 +237,8 @@ END_TEST
 START_TEST(test_table_targets)
 {
     const char *targets = tu_write("t2.cfg", "targets = { source = \"made up\";\n"
-                                             "  table2_EE_c_ns = 30.0; table4_EE_o_ns = 5.0; };\n");
+                                             "  table2_EE_c_ns = 30.0; table4_EE_o_ns = 5.0;\n"
+                                             "  table2_IE_b_ns = 100.0; };\n");
     tu_ccsim(&r,
              "calibrate -c teach-xbar --targets %s --params core.fwd_busy_cycles -i 2 "
              "--max-evals 1",
@@ -247,6 +250,9 @@ START_TEST(test_table_targets)
                       sscanf(l4, "table4_EE_o_ns %*f %lf", &o) == 1,
                   "%s", r.out);
     ck_assert_msg(c > 0 && o > 0, "%s", r.out); /* measured, not left out */
+    const char *lb = strstr(r.out, "table2_IE_b_ns");
+    double b = 0;
+    ck_assert_msg(lb && sscanf(lb, "table2_IE_b_ns %*f %lf", &b) == 1 && b != 0, "%s", r.out);
 }
 END_TEST
 
