@@ -240,8 +240,8 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
                m->home.retry_cycles ? "refused, it came back after home.retry_cycles"
                                     : "it waited in the line's queue");
     if (r->fill_conflicts) /* only machines with memory.fill_conflict_ns have any */
-        printf("fill conflicts: %llu times memory refused a read while its line's fill was under "
-               "way (tried again after a random backoff, memory.fill_conflict_ns)\n",
+        printf("fill conflicts: %llu times memory refused a read during its line's fill "
+               "(retried after a random backoff, memory.fill_conflict_ns)\n",
                (unsigned long long)r->fill_conflicts);
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
     printf("checks: value errors %llu  ", (unsigned long long)r->value_errors);

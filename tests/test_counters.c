@@ -110,8 +110,8 @@ START_TEST(test_fill_conflicts)
              path);
     ck_assert_msg(r.status == 0, "%s", r.err);
     double refused = json_field(tu_slurp(path), "fill_conflicts");
-    ck_assert_msg(refused >= 20 && strstr(r.out, "times memory refused a read while its line's "
-                                                 "fill was under way"),
+    ck_assert_msg(refused >= 20 && strstr(r.out, "times memory refused a read during its line's "
+                                                 "fill (retried after a random backoff"),
                   "%g\n%s", refused, r.out);
     char *first = strdup(r.out);
     tu_ccsim(&r, "run -c teach-xbar %s %s --set memory.fill_conflict_ns=400 --json %s", t, gols,
