@@ -81,9 +81,10 @@ static const struct cc_row gols_home[] = {
      * behaviour: Chrysos ("if not found on chip, the TD sends the request to
      * the memory controller") speaks of a line no L2 holds, not of one whose
      * fill is in flight; joining gives Table 2's I-row slope, waiting for the
-     * fill its intercept (README, "Contention"). With memory.fill_conflict_ns
-     * (the KNC's) memory refuses a joined read while the fill is under way
-     * and it backs off at random (runtime.c supply_read): Table 2's a/n */
+     * fill its intercept (README, "Simulated vs. the papers"). With
+     * memory.fill_conflict_ns (the KNC's) memory refuses a joined read while
+     * the fill is under way and it backs off at random (runtime.c
+     * supply_read): Table 2's a/n term */
     CC_ROW(CC_HS(IE_M), CC_HE(GetS), HS_IS_M, HA(share_read_memory)),
     CC_ROW(CC_HS(IS_M), CC_HE(GetS), CC_SAME, HA(share_read_memory)),
     CC_ROW(CC_HS(IS_M), CC_HE(Mem_Data), CC_SAME, HA(send_data_s), HA(await_unblock),
