@@ -327,23 +327,6 @@ static void invariants(const char *model, char *buf, size_t size)
         snprintf(buf + n, size - n, "%severy (state, event) that happens has a row", n ? "; " : "");
 }
 
-/* The model's constant NAME ("  QC: 9;"), or -1. */
-static int model_const(const char *model, const char *name)
-{
-    FILE *f = fopen(model, "r");
-    char line[512];
-    int v = -1;
-    size_t len = strlen(name);
-    while (f && v < 0 && fgets(line, sizeof line, f)) {
-        const char *p = line + strspn(line, " ");
-        if (strncmp(p, name, len) == 0 && p[len] == ':')
-            v = atoi(p + len + 1);
-    }
-    if (f)
-        fclose(f);
-    return v;
-}
-
 static void print_header(const struct verify_args *a, const char *what)
 {
     const struct cc_murphi_opts *o = &a->mo;
@@ -444,7 +427,7 @@ static int verify_in(const char *dir, const struct verify_args *a, const struct 
         printf("note: the bound is the model's, not a property of the protocol: either the\n"
                "tables send messages without end (a flood), or this size needs more room\n"
                "(--queue N gives every channel N messages; here QC %d, QH %d)\n",
-               model_const(model, "QC"), model_const(model, "QH"));
+               cc_murphi_cache_queue(p, &a->mo), cc_murphi_home_queue(&a->mo));
     printf("counterexample, %d step%s (the rows that ran, in order):\n%s", oc.steps,
            oc.steps == 1 ? "" : "s", steps);
     free(steps);

@@ -128,7 +128,7 @@ static bool writer_collects_acks(const struct cc_protocol *p)
  * from every other cache; the home at most a request or put and the
  * answers of a transaction from each cache. Too small a bound fails the
  * check on its assert, it does not hide a state. */
-static int cache_queue(const struct cc_protocol *p, const struct cc_murphi_opts *o)
+int cc_murphi_cache_queue(const struct cc_protocol *p, const struct cc_murphi_opts *o)
 {
     if (o->queue)
         return o->queue;
@@ -136,7 +136,7 @@ static int cache_queue(const struct cc_protocol *p, const struct cc_murphi_opts 
     return per_line * o->lines;
 }
 
-static int home_queue(const struct cc_murphi_opts *o)
+int cc_murphi_home_queue(const struct cc_murphi_opts *o)
 {
     if (o->queue)
         return o->queue;
@@ -151,8 +151,9 @@ static void print_consts(FILE *f, const struct cc_protocol *p, const struct cc_m
     fprintf(f, "  NL: %d;                 -- lines\n", o->lines);
     fprintf(f, "  NV: %d;                 -- data values: ages (0: the last write)\n", o->values);
     fprintf(f, "  QC: %d;                 -- messages a cache's channel holds\n",
-            cache_queue(p, o));
-    fprintf(f, "  QH: %d;                 -- messages the home's channel holds\n", home_queue(o));
+            cc_murphi_cache_queue(p, o));
+    fprintf(f, "  QH: %d;                 -- messages the home's channel holds\n",
+            cc_murphi_home_queue(o));
     fprintf(f, "  HQMAX: %d;              -- requests the home parks per line\n", o->caches);
     fprintf(f, "  PMAX: %d;               -- answers a transaction awaits\n", 2 * o->caches + 2);
     fprintf(f, "  PUTS_CARRY_DATA: %s;   -- a sharer's eviction carries the line\n",
@@ -1184,7 +1185,7 @@ static void print_replay(const struct step *s, const char *who, int line, int st
 static void cache_step(const struct step *s)
 {
     const char *c = get(s, "param:c");
-    int k = atoi(get(s, "param:k")), qc = cache_queue(s->p, s->o), line, ev;
+    int k = atoi(get(s, "param:k")), qc = cc_murphi_cache_queue(s->p, s->o), line, ev;
     char who[16], note[48] = "";
     snprintf(who, sizeof who, "core %d", cache_number(c));
     if (k < qc) {
@@ -1240,7 +1241,7 @@ static int home_msg_event(const struct step *s, const char *slot, int line, int 
 
 static void home_step(const struct step *s)
 {
-    int k = atoi(get(s, "param:k")), qh = home_queue(s->o), line, ev, src = -1;
+    int k = atoi(get(s, "param:k")), qh = cc_murphi_home_queue(s->o), line, ev, src = -1;
     char slot[48], note[48] = "";
     if (k < qh) {
         snprintf(slot, sizeof slot, "hnet.m[%d]", k);

@@ -407,6 +407,10 @@ struct cc_murphi_opts {
     bool retry; /* home.retry_cycles: a request for a busy line goes back to the home's input */
 };
 void cc_protocol_murphi(const struct cc_protocol *p, const struct cc_murphi_opts *o, FILE *f);
+/* That model's channel bounds: messages a cache's channel (QC) and the
+ * home's (QH) hold. */
+int cc_murphi_cache_queue(const struct cc_protocol *p, const struct cc_murphi_opts *o);
+int cc_murphi_home_queue(const struct cc_murphi_opts *o);
 /* One step of a counterexample of that model, printed to `out` as the
  * table rows that ran, a line each: "core 1  line 0  IS_D, Data_S (from
  * the home) -> S   (row 12: write_data, send_unblock)". `rule` is the rule
