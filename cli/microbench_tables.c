@@ -116,19 +116,24 @@ static double contention_row(struct mb *b, enum mb_states s, int n)
 }
 
 /* Table 4: thread 0 copies N lines of its send buffer into thread 1's
- * receive buffer; thread 1 polls the last line (one transfer). */
+ * receive buffer; thread 1 polls the last line (one transfer). Each
+ * iteration copies a buffer of its own: a line's tag directory is chosen by
+ * a hash of its address, and the paper randomized its buffers' addresses to
+ * average over the directories' places on the ring (seed 000 Sec 2.1.2),
+ * where one buffer reused would measure one draw of them. */
 static double pingpong_row(struct mb *b, enum mb_states s, int lines)
 {
     char text[4096];
     snprintf(text, sizeof text,
              "ccsim-trace 1\nthreads 2\npin %d %d\nline snd %d home=0\nline rcv %d home=0\n"
-             "for it 0..%d {\n  all: sync\n  for i 0..%d {\n    0: write snd[i] it+1\n  }\n"
-             "  all: sync\n  for i 0..%d {\n    0: %s snd[i]%s\n    1: %s rcv[i]%s\n  }\n"
-             "  all: sync\n  0: copy snd[0] rcv[0] %d\n  1: wait rcv[%d] == it+1\n"
-             "  1: mark done\n}\n",
-             mb_core(b, 0, 0), mb_core(b, 0, 1), lines, lines, b->iters - 1, lines - 1, lines - 1,
-             send_e(s) ? "prime" : "evict", send_e(s) ? " E" : "", recv_e(s) ? "prime" : "evict",
-             recv_e(s) ? " E" : "", lines, lines - 1);
+             "for it 0..%d {\n  all: sync\n  for i 0..%d {\n    0: write snd[it*%d+i] it+1\n  }\n"
+             "  all: sync\n  for i 0..%d {\n    0: %s snd[it*%d+i]%s\n    1: %s rcv[it*%d+i]%s\n"
+             "  }\n  all: sync\n  0: copy snd[it*%d] rcv[it*%d] %d\n"
+             "  1: wait rcv[it*%d+%d] == it+1\n  1: mark done\n}\n",
+             mb_core(b, 0, 0), mb_core(b, 0, 1), lines * b->iters, lines * b->iters, b->iters - 1,
+             lines - 1, lines, lines - 1, send_e(s) ? "prime" : "evict", lines,
+             send_e(s) ? " E" : "", recv_e(s) ? "prime" : "evict", lines, recv_e(s) ? " E" : "",
+             lines, lines, lines, lines, lines - 1);
     return mb_measure(b, text);
 }
 
@@ -136,7 +141,10 @@ static double pingpong_row(struct mb *b, enum mb_states s, int lines)
  * Sec 2.2.3.1; Fig 2: the buffers in E): n pairs at once, the senders in
  * socket `from`, the receivers in socket `to` (one thread a core); each
  * sender copies N lines of its send buffer into its receiver's buffer,
- * which polls the last line (one transfer, as Table 4). */
+ * which polls the last line (one transfer, as Table 4). Pair p's buffers in
+ * iteration it are block it*n+p of N lines: fresh ones each iteration, as
+ * Table 4's (an LLC slice, like a tag directory, is chosen by a hash of the
+ * address). */
 static double multiline_row(struct mb *b, int n, int lines, int from, int to)
 {
     char text[8192], pin[4096];
@@ -146,16 +154,18 @@ static double multiline_row(struct mb *b, int n, int lines, int from, int to)
     for (int i = 0; i < n; i++)
         len += snprintf(pin + len, sizeof pin - (size_t)len, " %d",
                         mb_core(b, to, from == to ? n + i : i));
+    int total = n * lines * b->iters;
     snprintf(text, sizeof text,
              "ccsim-trace 1\nthreads %d\n%s\nline snd %d home=%d\nline rcv %d home=%d\n"
-             "for it 0..%d {\n  all: sync\n  for j 0..%d {\n    0..%d: write snd[t*%d+j] it+1\n"
-             "  }\n  all: sync\n  for j 0..%d {\n    0..%d: prime snd[t*%d+j] E\n"
-             "    %d..%d: prime rcv[(t-%d)*%d+j] E\n  }\n  all: sync\n"
-             "  0..%d: copy snd[t*%d] rcv[t*%d] %d\n"
-             "  %d..%d: wait rcv[(t-%d)*%d+%d] == it+1\n  %d..%d: mark done\n}\n",
-             2 * n, pin, n * lines, from, n * lines, to, b->iters - 1, lines - 1, n - 1, lines,
-             lines - 1, n - 1, lines, n, 2 * n - 1, n, lines, n - 1, lines, lines, lines, n,
-             2 * n - 1, n, lines, lines - 1, n, 2 * n - 1);
+             "for it 0..%d {\n  all: sync\n  for j 0..%d {\n"
+             "    0..%d: write snd[(it*%d+t)*%d+j] it+1\n  }\n  all: sync\n  for j 0..%d {\n"
+             "    0..%d: prime snd[(it*%d+t)*%d+j] E\n"
+             "    %d..%d: prime rcv[(it*%d+t-%d)*%d+j] E\n  }\n  all: sync\n"
+             "  0..%d: copy snd[(it*%d+t)*%d] rcv[(it*%d+t)*%d] %d\n"
+             "  %d..%d: wait rcv[(it*%d+t-%d)*%d+%d] == it+1\n  %d..%d: mark done\n}\n",
+             2 * n, pin, total, from, total, to, b->iters - 1, lines - 1, n - 1, n, lines,
+             lines - 1, n - 1, n, lines, n, 2 * n - 1, n, n, lines, n - 1, n, lines, n, lines,
+             lines, n, 2 * n - 1, n, n, lines, lines - 1, n, 2 * n - 1);
     return mb_measure(b, text);
 }
 
