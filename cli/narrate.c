@@ -480,6 +480,9 @@ static void memory_chunks(const struct narrate_ctx *n, struct text *t, const str
         chunk(t, "reads memory");
     if (st->llc_reads)
         chunk(t, "reads its LLC");
+    if (st->llc_fill_waits)
+        chunk(t, "the LLC's read of the line from memory is still under way: the line comes "
+                 "with it");
     if (st->fill_backoff_ps) {
         chunk(t, "memory refuses the read: the line's fill is under way");
         chunk(t, "it is tried again %.3f ns later (memory.fill_conflict_ns)",

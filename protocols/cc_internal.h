@@ -103,7 +103,7 @@
     X(PutX_Last, "the owner evicts; nobody else holds the line")                                   \
     X(Put_Stale, "an eviction from a core the directory no longer lists")                          \
     X(Inv_Ack, "a cache dropped its copy")                                                         \
-    X(Mem_Data, "memory returned the line")                                                        \
+    X(Mem_Data, "memory (or the home's LLC) returned the line")                                    \
     X(Mem_Ack, "memory finished a write")                                                          \
     X(Fwd_Ack, "the forwarded-to cache answered; it keeps its copy, shared")                       \
     X(Fwd_Ack_Data, "the owner answered and wrote the line back")                                  \
@@ -308,6 +308,8 @@ struct cc_dir {
     uint8_t *memory;                    /* the memory's copy */
     sim_time_t bank_until;              /* the line's DRAM bank is busy until then */
     sim_time_t fill_until;              /* the home's own read of the line (its fill) ends then */
+    sim_time_t llc_fill_at;             /* the LLC's read of the line from memory is back then:
+                                           before, in_llc is set but the line not there yet */
     struct cc_hist hist[CC_HIST];       /* a ring: the newest at hist_next - 1 */
     uint8_t hist_next, hist_len;        /* hist_len <= CC_HIST */
 };

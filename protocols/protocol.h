@@ -267,6 +267,8 @@ struct cc_stats {
                                 line's queue, each refusal (home_retry_ps) */
     uint64_t memory_reads;   /* reads that went to DRAM */
     uint64_t llc_hits;       /* reads the home's LLC served */
+    uint64_t llc_fill_waits; /* reads that met the LLC's own read of the line from memory under
+                                way: they got the line when it came (not in llc_hits) */
     uint64_t fill_conflicts; /* reads refused because the line's fill was under way, each try */
     uint64_t unexpected;     /* must stay 0 */
     sim_time_t home_queue_ps;
@@ -350,7 +352,8 @@ struct cc_step {
     const struct cc_sent *sent; /* the messages it sent, in order */
     int nsent, nsent_total;     /* listed (at most CC_STEP_SENT), sent in all */
     unsigned memory_reads, llc_reads, writebacks; /* at the home, by this row */
-    struct cc_dir_view dir_before, dir_after;     /* home rows */
+    unsigned llc_fill_waits; /* reads by this row that wait for the LLC's fill from memory */
+    struct cc_dir_view dir_before, dir_after; /* home rows */
     /* the line's bytes before and after the row: the copy (cache rows on a
      * line the cache holds) or the memory's copy (home rows); NULL if none */
     const uint8_t *data_before, *data_after;

@@ -364,7 +364,7 @@ void cc_coh_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
 
 /* What a row is measured against: the counters and the line before it. */
 struct obs_mark {
-    uint64_t memory_reads, llc_hits, writebacks;
+    uint64_t memory_reads, llc_hits, llc_fill_waits, writebacks;
     bool data; /* obs_data holds the line's bytes */
     struct cc_dir_view dir;
 };
@@ -385,6 +385,7 @@ static void obs_begin(struct cc_system *s, struct obs_mark *mk, const uint8_t *d
     s->obs_fill_backoff = 0;
     mk->memory_reads = s->stats.memory_reads;
     mk->llc_hits = s->stats.llc_hits;
+    mk->llc_fill_waits = s->stats.llc_fill_waits;
     mk->writebacks = s->stats.writebacks;
     mk->data = data != NULL;
     if (data)
@@ -422,6 +423,7 @@ static void observe(struct cc_system *s, const struct cc_row *row, struct cc_ste
     st->nsent_total = s->obs_total;
     st->memory_reads = (unsigned)(s->stats.memory_reads - mk->memory_reads);
     st->llc_reads = (unsigned)(s->stats.llc_hits - mk->llc_hits);
+    st->llc_fill_waits = (unsigned)(s->stats.llc_fill_waits - mk->llc_fill_waits);
     st->writebacks = (unsigned)(s->stats.writebacks - mk->writebacks);
     st->fill_backoff_ps = s->obs_fill_backoff;
     st->line_bytes = s->p.line_bytes;
@@ -1028,16 +1030,23 @@ static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
 /* How long a read at the home takes: from its LLC if it has one and the
  * line is there (an inclusive LLC of unlimited size keeps every line once
  * read, until the methodology's evict puts it back in memory), else from
- * memory, after the line's bank is free. */
+ * memory, after the line's bank is free. A read that finds the LLC's own
+ * read of the line from memory still under way gets the line when it
+ * comes (the LLC's miss is outstanding; the line is not there before). */
 static sim_time_t read_time(struct cc_system *s, struct cc_dir *d, sim_time_t early)
 {
+    sim_time_t now = sim_now(s->k);
     sim_time_t t = s->p.memory_ps - (early < s->p.memory_ps ? early : s->p.memory_ps);
-    if (s->p.llc_ps && d->in_llc) {
+    if (s->p.llc_ps && d->in_llc && d->llc_fill_at > now + s->p.llc_ps) {
+        t = d->llc_fill_at - now;
+        s->stats.llc_fill_waits++;
+    } else if (s->p.llc_ps && d->in_llc) {
         t = s->p.llc_ps;
         s->stats.llc_hits++;
     } else {
         t += bank_wait(s, d);
         s->stats.memory_reads++;
+        d->llc_fill_at = now + t;
     }
     d->in_llc = s->p.llc_ps != 0;
     return t;

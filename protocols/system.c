@@ -263,6 +263,7 @@ static void coh_evict_line(struct cc_system *s, uint64_t line)
     d->owner = d->forwarder = -1;
     d->state = HS_I;
     d->in_llc = false; /* back in memory */
+    d->llc_fill_at = 0;
 }
 
 /* A way for the line in a cache, dropping the LRU stable line of a full
