@@ -192,7 +192,7 @@ static void cc_perform_request(struct cc_ctx *c)
 static void cc_stall(struct cc_ctx *c)
 {
     SIM_ASSERT(c->req != NULL); /* caches never park messages */
-    cc_park_request(c->cl, c->req);
+    cc_park_request(c->sys, c->cl, c->req);
     c->stalled = true;
 }
 
@@ -214,7 +214,7 @@ static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
         else if (pf == CC_PF_SOFTWARE)
             c->sys->stats.sw_prefetches++;
         else
-            c->sys->stats.misses++;
+            cc_count_miss(c->sys, c->req);
     }
 }
 

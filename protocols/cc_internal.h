@@ -591,7 +591,10 @@ void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int
 void cc_send_counted(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
                      const uint8_t *data, uint32_t flags, int acks);
 void cc_complete_request(struct cc_ctx *c);
-void cc_park_request(struct cc_line *cl, struct cc_req *r);
+void cc_park_request(struct cc_system *s, struct cc_line *cl, struct cc_req *r);
+/* A demand request that could not be served from its own copy: counted
+ * in misses once, whether it waited (parked, or for a way) or asked. */
+void cc_count_miss(struct cc_system *s, struct cc_req *r);
 void cc_park_message(struct cc_dir *d, struct sim_msg *m);
 int cc_home_node(const struct cc_system *s, uint64_t line);
 bool cc_is_sharer(const struct cc_system *s, const struct cc_dir *d, int core);

@@ -97,6 +97,8 @@ struct cc_req {
     bool missed;      /* set by the cache: the line was not readable/writable here */
     bool asked;       /* set by the cache: it asked the home for the line (once counted in
                          misses, prefetches or sw_prefetches, however often it asks) */
+    bool counted;     /* set by the cache: counted in misses (once: when it first waited for
+                         its line's transaction or a way, or asked the home) */
     uint8_t prefetch; /* enum cc_prefetcher: a prefetch, which no core waits for */
     uint64_t vline;   /* the line's place in the trace's layout (its line index + 1; 0: none):
                          what a cache's stream prefetcher follows (cc_set_line_map) */

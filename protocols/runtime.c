@@ -548,9 +548,20 @@ static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
     retry_set(s, c, set_of(s, cl->line));
 }
 
-void cc_park_request(struct cc_line *cl, struct cc_req *r)
+void cc_count_miss(struct cc_system *s, struct cc_req *r)
+{
+    if (r->counted || r->prefetch != CC_PF_NONE)
+        return;
+    r->counted = true;
+    s->stats.misses++;
+}
+
+void cc_park_request(struct cc_system *s, struct cc_line *cl, struct cc_req *r)
 {
     r->missed = true;
+    if (!cl->waiting || cl->waiting->prefetch == CC_PF_NONE) /* a prefetch's line on its
+                                                                 way is not a miss */
+        cc_count_miss(s, r);
     r->next = NULL;
     if (cl->replaying) { /* keep its place at the head */
         r->next = cl->waiting;
@@ -635,6 +646,7 @@ void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *
     if (!cl) {
         unsigned set = set_of(s, r->line);
         r->missed = true;
+        cc_count_miss(s, r);
         r->next = c->set_waiting[set];
         c->set_waiting[set] = r; /* order among set waiters: newest first, all retried */
         struct cc_line *v = victim_of(s, c, set);
@@ -659,6 +671,7 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
     r->from_writer = false;
     r->missed = false;
     r->asked = false;
+    r->counted = false;
     r->prefetch = CC_PF_NONE;
     r->next = NULL;
     struct cc_cache *c = &s->caches[cc_cache_of_core(s, r->core)];

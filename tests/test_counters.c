@@ -143,6 +143,20 @@ START_TEST(test_miss_after_full_set)
 }
 END_TEST
 
+/* Two threads of one cache (Clovertown's pairs of cores share an L2)
+ * read a line at once: one asks the home, the other waits for that
+ * transaction; both missed (DESIGN's misses: "also when it first waited
+ * for its line's transaction"). */
+START_TEST(test_miss_waiting_for_sibling)
+{
+    const char *trace =
+        tu_write("sib.trace", "ccsim-trace 1\nthreads 2\npin 0 1\nline x\nall: read x\n");
+    tu_ccsim(&r, "run -c clovertown %s", trace);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "loads 2  stores 0  atomics 0  misses 2 "), "%s", r.out);
+}
+END_TEST
+
 /* Home queueing is the wait for the messages before it, not the wait for
  * the home's clock edge: one thread's misses on the KNC (whose messages
  * arrive off the edges, with its 1 ns jitter) queue for nothing. */
@@ -271,6 +285,7 @@ static Suite *counters_suite(void)
     tcase_add_test(tc, test_line_busy);
     tcase_add_test(tc, test_fill_conflicts);
     tcase_add_test(tc, test_miss_after_full_set);
+    tcase_add_test(tc, test_miss_waiting_for_sibling);
     tcase_add_test(tc, test_home_queue_no_edge_wait);
     tcase_add_test(tc, test_per_thread_and_iteration_latency);
     tcase_add_test(tc, test_mean_within_min_max);
