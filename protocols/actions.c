@@ -302,7 +302,7 @@ static void send_to_requester(struct cc_ctx *c, int type)
 {
     SIM_ASSERT(c->msg && c->msg->requester >= 0);
     int st = c->cl->state;
-    bool writer = st == CS_M || st == CS_E || st == CS_MI_A || st == CS_EI_A;
+    bool writer = st == CS_M || st == CS_MI_A; /* wrote it, or was given it to write */
     cc_send_counted(c->sys, type, c->cache->id, c->msg->requester, c->line, c->msg->requester,
                     c->cl->data, writer ? CC_FLAG_FROM_WRITER : 0,
                     type == M_DATA_M ? c->msg->acks : 0);

@@ -225,7 +225,7 @@ struct cc_line {
     uint8_t state;          /* enum cc_cache_state; CS_I and not valid = free way */
     bool valid;             /* the way is in use */
     bool replaying;         /* its parked requests are being replayed */
-    bool from_writer;       /* the last fill came from a core that held it E or M */
+    bool from_writer;       /* the last fill came from a core that held it M */
     uint16_t acks_got;      /* invalidation acks in (IM_D, IM_A, SM_D, SM_A; 0 in every other state;
                                machine.cores <= 4096 caches) */
     uint16_t acks_need;     /* the acks the data or grant said to await (IM_A, SM_A; 0 otherwise) */

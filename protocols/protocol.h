@@ -102,7 +102,7 @@ struct cc_req {
     uint8_t prefetch; /* enum cc_prefetcher: a prefetch, which no core waits for */
     uint64_t vline;   /* the line's place in the trace's layout (its line index + 1; 0: none):
                          what a cache's stream prefetcher follows (cc_set_line_map) */
-    bool from_writer; /* set by the cache: a miss served by a core that held it E or M */
+    bool from_writer; /* set by the cache: a miss served by a core that held it M */
     cc_done_fn done;
     void *ctx;
 };

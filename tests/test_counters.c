@@ -157,6 +157,23 @@ START_TEST(test_miss_waiting_for_sibling)
 }
 END_TEST
 
+/* A steal is a poll that took the line from its writer: a poll served by
+ * another poller that holds the line E after its own read from memory
+ * took nothing from a writer (Sandy Bridge, the flag in memory, two
+ * pollers, one writer that writes it after they asked). */
+START_TEST(test_steal_needs_a_writer)
+{
+    const char *trace = tu_write(
+        "wr.trace", "ccsim-trace 1\nthreads 3\nline flag\nline data 2\nfor it 0..1 {\n"
+                    "  all: sync\n  all: evict flag\n  all: evict data[0]\n  all: evict data[1]\n"
+                    "  0: write data[0] it+5\n  0: write flag it+1\n  1..2: wait flag >= it+1\n"
+                    "  1..2: read data[0]\n  all: mark done\n}\n");
+    tu_ccsim(&r, "run -c snb-e5-2660 %s", trace);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "poll_refetches 4  steals 0 "), "%s", r.out);
+}
+END_TEST
+
 /* Home queueing is the wait for the messages before it, not the wait for
  * the home's clock edge: one thread's misses on the KNC (whose messages
  * arrive off the edges, with its 1 ns jitter) queue for nothing. */
@@ -286,6 +303,7 @@ static Suite *counters_suite(void)
     tcase_add_test(tc, test_fill_conflicts);
     tcase_add_test(tc, test_miss_after_full_set);
     tcase_add_test(tc, test_miss_waiting_for_sibling);
+    tcase_add_test(tc, test_steal_needs_a_writer);
     tcase_add_test(tc, test_home_queue_no_edge_wait);
     tcase_add_test(tc, test_per_thread_and_iteration_latency);
     tcase_add_test(tc, test_mean_within_min_max);
