@@ -189,7 +189,7 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
                         const char *line, bool gloss)
 {
     char from[32] = "";
-    legend_add(n, "event", st->event, st->event_doc);
+    legend_add(n, st->home ? "home event" : "cache event", st->event, st->event_doc);
     if (st->req) {
         request_chunk(t, st, line);
         return;
@@ -606,8 +606,9 @@ static void build(struct narrate_ctx *n, struct text *t, const struct cc_step *s
     char dir[256] = "";
     if (st->home)
         dir_text(n, &st->dir_before, dir, sizeof dir);
-    legend_add(n, "state", st->from, st->from_doc);
-    legend_add(n, "state", st->to, st->to_doc);
+    const char *kind = st->home ? "home state" : "cache state"; /* both have an S, an I ... */
+    legend_add(n, kind, st->from, st->from_doc);
+    legend_add(n, kind, st->to, st->to_doc);
     if (n->wide && st->from_doc)
         chunk(t, "in %s (%s)%s%s%s", st->from, st->from_doc, dir[0] ? " [" : "", dir,
               dir[0] ? "]" : "");
@@ -811,8 +812,10 @@ static void legend_line(const char *name, const char *gloss, FILE *f)
 
 void narrate_legend_print(const struct narrate_ctx *n, FILE *f)
 {
-    static const char *const kinds[] = {"state", "event", "message"};
-    static const char *const titles[] = {"states", "events", "messages"};
+    static const char *const kinds[] = {"cache state", "home state", "cache event", "home event",
+                                        "message"};
+    static const char *const titles[] = {"states of the caches", "states of the homes",
+                                         "events at the caches", "events at the homes", "messages"};
     if (!n->legend.n)
         return;
     fprintf(f, "names used above (`ccsim protocol NAME` has the tables):\n");

@@ -103,7 +103,7 @@
     X(PutX_Last, "the owner evicts; nobody else holds the line")                                   \
     X(Put_Stale, "an eviction from a core the directory no longer lists")                          \
     X(Inv_Ack, "a cache dropped its copy")                                                         \
-    X(Mem_Data, "memory (or the home's LLC) returned the line")                                    \
+    X(Mem_Data, "the line came back from memory or the home's LLC")                                \
     X(Mem_Ack, "memory finished a write")                                                          \
     X(Fwd_Ack, "the forwarded-to cache answered; it keeps its copy, shared")                       \
     X(Fwd_Ack_Data, "the owner answered and wrote the line back")                                  \
