@@ -189,6 +189,15 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
                         const char *line, bool gloss)
 {
     char from[32] = "";
+    if (st->home && st->stalled && st->msg_type && !st->prefetch) {
+        /* a request that waits is classified afresh when it is served (a
+         * PutX met in B_EM is no stale eviction: its sender is about to be
+         * the owner): the message, not the provisional event */
+        node_name(n, st->msg_src, from, sizeof from);
+        legend_add(n, "message", st->msg_type, st->msg_gloss);
+        chunk(t, "%s from %s", st->msg_type, from);
+        return;
+    }
     legend_add(n, st->home ? "home event" : "cache event", st->event, st->event_doc);
     if (st->req) {
         request_chunk(t, st, line);

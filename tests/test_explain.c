@@ -152,6 +152,22 @@ START_TEST(test_explain_llc_fill)
 }
 END_TEST
 
+/* A request that waits at a busy home is named by its message: its event
+ * is chosen when it is served (the Opteron's PutX, met while its sender's
+ * write is being granted, would read as a stale eviction). */
+START_TEST(test_explain_waiting_request_named_by_message)
+{
+    const char *t = tu_write("fl.trace", "ccsim-trace 1\nthreads 2\nline x\nall: sync\n"
+                                         "all: prime x S\n0: flush x\nall: mark d\n");
+    tu_ccsim(&r, "explain -c opteron-6272 %s", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "PutX from core 0 in B_EM") &&
+                      strstr(r.out, "PutX_Last (PutX from core 0) in EM") &&
+                      !strstr(r.out, "Put_Stale"),
+                  "%s", r.out);
+}
+END_TEST
+
 /* A request is named by the statement that issued it where the cache's
  * op would mislead: a wait's polls are loads, a cmpxchg is a cas; an
  * addline writes its line (a store, as the counters count it). */
@@ -366,6 +382,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_memory_supply);
     tcase_add_test(tc, test_explain_fill_conflict);
     tcase_add_test(tc, test_explain_llc_fill);
+    tcase_add_test(tc, test_explain_waiting_request_named_by_message);
     tcase_add_test(tc, test_explain_scc_drops);
     tcase_add_test(tc, test_explain_statement_names);
     tcase_add_test(tc, test_explain_names_threads_and_words);
