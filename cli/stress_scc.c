@@ -233,7 +233,7 @@ static void mpb_read(struct agent *a)
     a->x = (int)sim_rng_below(&a->rng, st->cores);
     a->i = (int)sim_rng_below(&a->rng, st->mlines);
     a->step = S_MPB_READ;
-    cc_drop_noncoherent(st->mc->cc, a->core);
+    cc_drop_noncoherent(st->mc->cc, a->core, "the tester runs invmb");
     int w = (int)sim_rng_below(&a->rng, st->words);
     a->floor = committed_of(st, a->x, a->i)[w];
     access(a, CC_LOAD, mpb_line(st, a->x, a->i), w, 0);
@@ -293,7 +293,7 @@ static void lock_next(struct agent *a)
             violation(st, "core %d took the lock while core %d holds it", a->core, st->holder);
         st->holder = a->core;
         a->step = S_LOCK_READ;
-        cc_drop_noncoherent(st->mc->cc, a->core);
+        cc_drop_noncoherent(st->mc->cc, a->core, "the tester runs invmb");
         access(a, CC_LOAD, st->counter_line, 0, 0);
         return;
     case S_LOCK_READ:

@@ -37,7 +37,7 @@ struct cc_backend {
     void (*prime_line)(struct cc_system *s, int core, uint64_t line, char state);
     /* optional */
     void (*settle)(struct cc_system *s);
-    void (*drop_noncoherent)(struct cc_system *s, int core);
+    void (*drop_noncoherent)(struct cc_system *s, int core, const char *why);
     int64_t (*place_count)(const struct cc_system *s, enum cc_line_kind kind);
     bool (*place_line)(const struct cc_system *s, enum cc_line_kind kind, int core, int64_t slot,
                        uint64_t *line);

@@ -241,8 +241,9 @@ bool cc_place_line(const struct cc_system *s, enum cc_line_kind kind, int core, 
 enum cc_line_kind cc_line_kind(const struct cc_system *s, uint64_t line);
 /* Drops core's copies of the lines its memory system does not keep
  * coherent (the SCC's CL1INVMB: every MPB line leaves the L1); nothing
- * where every line is coherent. */
-void cc_drop_noncoherent(struct cc_system *s, int core);
+ * where every line is coherent. why: what ran it, as explain says it (the
+ * trace's invmb, or a wait's own invalidation before its first read). */
+void cc_drop_noncoherent(struct cc_system *s, int core, const char *why);
 /* Methodology: every buffered write reaches memory at no cost (the SCC's
  * write-combining buffers; nothing elsewhere). */
 void cc_settle(struct cc_system *s);

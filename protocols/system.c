@@ -527,10 +527,10 @@ bool cc_can_hold(const struct cc_system *s, char state)
     return !s->be->can_hold || s->be->can_hold(s, state);
 }
 
-void cc_drop_noncoherent(struct cc_system *s, int core)
+void cc_drop_noncoherent(struct cc_system *s, int core, const char *why)
 {
     if (s->be->drop_noncoherent)
-        s->be->drop_noncoherent(s, core);
+        s->be->drop_noncoherent(s, core, why);
 }
 
 int64_t cc_place_count(const struct cc_system *s, enum cc_line_kind kind)

@@ -201,6 +201,11 @@ START_TEST(test_explain_scc_drops)
                       strstr(r.out, "the core flushes in I: no L1 copy to drop") &&
                       !strstr(r.out, "in I: drop the L1 copy"),
                   "%s", r.out);
+    /* the invalidation that starts a wait is the wait's; the trace's own
+     * invmb statements come only after its waits */
+    const char *wait = strstr(r.out, "the wait runs invmb before its first read in S: drop"),
+               *stmt = strstr(r.out, "the core runs invmb");
+    ck_assert_msg(wait && (!stmt || stmt > wait), "%s", r.out);
 }
 END_TEST
 

@@ -1273,9 +1273,9 @@ static bool scc_line_quiet(const struct cc_system *sys, uint64_t line)
     return line_idle(scc_of(sys), line);
 }
 
-static void scc_drop_noncoherent(struct cc_system *sys, int core)
+static void scc_drop_noncoherent(struct cc_system *sys, int core, const char *why)
 {
-    drop_mpb_copies(scc_of(sys), core, "the core runs invmb");
+    drop_mpb_copies(scc_of(sys), core, why);
 }
 
 static int64_t scc_place_count(const struct cc_system *sys, enum cc_line_kind kind)

@@ -703,7 +703,8 @@ static bool start_op(struct thr *t)
     case WL_OP_WAIT:
         t->reload = false;
         if (cc_line_kind(r->m->cc, line_number(t, op->addr[0].line)) == CC_LINE_MPB)
-            cc_drop_noncoherent(r->m->cc, t->core); /* RCCE's flag wait: invalidate, then read */
+            cc_drop_noncoherent(r->m->cc, t->core, /* RCCE's flag wait: invalidate, then read */
+                                "the wait runs invmb before its first read");
         scalar(t, CC_LOAD, &op->addr[0], 0, 0);
         return false;
     case WL_OP_COPY:
@@ -726,7 +727,7 @@ static bool start_op(struct thr *t)
             fail(t, "invmb needs a machine with message-passing buffers (protocol scc)");
             return false;
         }
-        cc_drop_noncoherent(r->m->cc, t->core);
+        cc_drop_noncoherent(r->m->cc, t->core, "the core runs invmb");
         sim_schedule_at(r->m->k, issue_time(t) + cycles(r, 1), compute_done, t, 0);
         return false;
     case WL_OP_SYNC:
