@@ -169,6 +169,27 @@ static bool selected(const struct val_args *a, const struct val_algo *al)
     return false;
 }
 
+/* -w GEN:PARAMS where GEN is modelled but not with these parameters: the
+ * forms it is modelled in (0 if GEN has none). */
+static int wrong_params(const char *w)
+{
+    size_t glen = strcspn(w, ":");
+    char forms[1024] = "";
+    size_t len = 0;
+    for (int k = 0; k < val_nalgos && len < sizeof forms - 64; k++) {
+        const char *spec = val_algos[k].spec;
+        if (w[glen] != ':' || strcspn(spec, ":") != glen || strncmp(spec, w, glen) != 0 ||
+            strstr(forms, spec))
+            continue;
+        len += (size_t)snprintf(forms + len, sizeof forms - len, "%s%s", len ? ", " : "", spec);
+    }
+    if (!len)
+        return 0;
+    return cli_usage_error("validate",
+                           "'%s': validate models %.*s only as %s (or -w %.*s for all of them)", w,
+                           (int)glen, w, forms, (int)glen, w);
+}
+
 static int check_gens(const struct val_args *a)
 {
     for (int i = 0; i < a->ngens; i++) {
@@ -176,6 +197,9 @@ static int check_gens(const struct val_args *a)
         bool any = false;
         for (int k = 0; k < val_nalgos; k++)
             any = any || selected(&one, &val_algos[k]);
+        int bad = any ? 0 : wrong_params(a->gens[i]);
+        if (bad)
+            return bad;
         if (!any)
             return cli_usage_error("validate",
                                    "no model for '%s' (modelled: pingpong, m2o, o2m, "

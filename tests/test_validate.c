@@ -505,6 +505,12 @@ START_TEST(test_cli_errors)
     tu_ccsim(&r, "validate -c teach-xbar -w barrier-central");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "no model for 'barrier-central'") != NULL, "%s", r.err);
+    /* a modelled generator with parameters it is not modelled with: not "no model" */
+    tu_ccsim(&r, "validate -c teach-xbar -w m2o:bogus=1");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "'m2o:bogus=1': validate models m2o only as m2o:lines=same, "
+                                "m2o:lines=diff (or -w m2o for all of them)"),
+                  "%s", r.err);
     tu_ccsim(&r, "validate -c teach-xbar --params guessed");
     ck_assert_int_eq(r.status, 2);
     tu_ccsim(&r, "validate -c teach-xbar --params paper");
