@@ -92,6 +92,9 @@ START_TEST(test_config_prints_machine)
     tu_ccsim(&r, "config -c snb-e5-2660 --set l1.size_kb=1");
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(strstr(r.out, "size_kb            1 KiB") != NULL);
+    /* the paper's figures it gives, none it has not (no "0 ns (default)") */
+    ck_assert_msg(strstr(r.out, "R_QI_ns            107 ns") && !strstr(r.out, "contention_b_ns"),
+                  "%s", r.out);
 }
 END_TEST
 

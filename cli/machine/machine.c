@@ -665,6 +665,8 @@ void machine_print(struct machine_cfg *m)
             const struct cfg_key *key = &secs[i].keys[k];
             bool given = i < SIM_COUNT_OF(m->given) && (m->given[i] >> k & 1);
             bool set = given && (m->by_set[i] >> k & 1);
+            if (i == SEC_MODEL && !given) /* a figure the paper has not: none, not 0 */
+                continue;
             if (!key_used(m, secs[i].name, key->name)) {
                 if (given)
                     cfg_print_key(&secs[i], key,
