@@ -159,11 +159,12 @@ static bool check_specs(const struct sweep *sw, size_t first, int line, struct s
 }
 
 /* A workload is a generator spec (its ranges expanded) or a trace file. */
-static bool expand_workloads(struct sweep *sw, int line, struct sim_diag *d)
+static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct sim_diag *d)
 {
     bool ok = true;
     for (int i = 0; i < sw->nworkloads; i++) {
         const char *w = sw->workloads[i];
+        int line = cfg_elem_line(cf, "sweep.workloads", i); /* the entry's own line */
         char err[512], path[1200];
         size_t before = sw->nspecs;
         if (!known_generator(w) && sweep_file(sw, w, path, sizeof path)) {
@@ -223,11 +224,10 @@ static bool check_and_expand(struct sweep *sw, struct cfg_file *cf, struct sim_d
     if (!ok)
         return false;
     sw->machines = sim_xcalloc((size_t)sw->nconfigs, sizeof *sw->machines);
-    int line = cfg_line(cf, "sweep.configs");
     for (int i = 0; i < sw->nconfigs; i++)
-        ok &= load_config(sw, i, line, d);
+        ok &= load_config(sw, i, cfg_elem_line(cf, "sweep.configs", i), d);
     if (ok) /* traces are parsed for the machines */
-        ok = expand_workloads(sw, cfg_line(cf, "sweep.workloads"), d);
+        ok = expand_workloads(sw, cf, d);
     return ok && make_points(sw, cfg_line(cf, "sweep"), d);
 }
 

@@ -470,6 +470,14 @@ int cfg_line(const struct cfg_file *cf, const char *path)
     return s ? setting_line(s) : 0;
 }
 
+int cfg_elem_line(const struct cfg_file *cf, const char *path, int i)
+{
+    config_setting_t *s = config_lookup(&cf->cfg, path);
+    config_setting_t *e = s ? config_setting_get_elem(s, (unsigned)i) : NULL;
+    int line = e ? setting_line(e) : 0;
+    return line ? line : cfg_line(cf, path);
+}
+
 bool cfg_source(const struct cfg_file *cf, const char *path, char *buf, size_t size)
 {
     config_setting_t *s = config_lookup(&cf->cfg, path);

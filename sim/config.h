@@ -81,6 +81,9 @@ bool cfg_has(const struct cfg_file *cf, const char *path);
 /* Source line of a dotted path, 0 if absent or set by --set (for later
  * semantic errors). */
 int cfg_line(const struct cfg_file *cf, const char *path);
+/* Source line of element i of the list or array at path (the line its
+ * value is on), else cfg_line(path). */
+int cfg_elem_line(const struct cfg_file *cf, const char *path, int i);
 /* The file a dotted path is set in (the config itself or a file it
  * @includes, as the user can open it) into buf; false if it is absent or
  * set by --set. */

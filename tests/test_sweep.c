@@ -136,6 +136,13 @@ START_TEST(test_file_errors)
     expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"pingpong:lines=x\"];\n"
                  "  threads = [2];\n",
                  4, "'pingpong:lines=x': bad value for lines: 'x'");
+    /* an entry on a line of its own: that line, not the list's first */
+    expect_error("  configs = [\"teach-xbar\",\n    \"no-such-machine\"];\n"
+                 "  workloads = [\"m2o\",\n    \"pingpong:lines=x\"];\n  threads = [2];\n",
+                 4, "'no-such-machine' is neither a config file nor a shipped config");
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\",\n"
+                 "    \"pingpong:lines=x\"];\n  threads = [2];\n",
+                 5, "'pingpong:lines=x': bad value for lines: 'x'");
     /* a trace whose threads the machine cannot place */
     char body[1024];
     snprintf(body, sizeof body,
