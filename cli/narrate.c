@@ -525,7 +525,11 @@ static const char *op_noun(enum cc_op op)
 static void wait_chunk(const struct narrate_ctx *n, struct text *t, const struct cc_step *st)
 {
     char who[32];
-    if (!st->home && st->nsent_total)
+    if (!st->home && st->prefetch && st->nsent_total)
+        chunk(t, "the prefetch is under way (no core waits for it)");
+    else if (!st->home && st->prefetch)
+        chunk(t, "the prefetch waits until the line's transaction is over");
+    else if (!st->home && st->nsent_total)
         chunk(t, "the %s waits for the answer", st->req ? op_noun(st->req->op) : "request");
     else if (!st->home)
         chunk(t, "the %s waits until the line's transaction is over",

@@ -168,6 +168,20 @@ START_TEST(test_explain_waiting_request_named_by_message)
 }
 END_TEST
 
+/* A prefetch is a request no core waits for: explain does not say one does. */
+START_TEST(test_explain_prefetch_nobody_waits)
+{
+    const char *t = tu_write("pf.trace", "ccsim-trace 1\nthreads 1\nline a 16\nline d 16\n"
+                                         "0: copy a[0] d[0] 8\n");
+    tu_ccsim(&r, "explain -c knc-5110p %s --set core.prefetch_distance=2", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "sends GetS to home") &&
+                      strstr(r.out, "the prefetch is under way (no core waits for it)") &&
+                      !strstr(r.out, "the request waits for the answer"),
+                  "%s", r.out);
+}
+END_TEST
+
 /* A request is named by the statement that issued it where the cache's
  * op would mislead: a wait's polls are loads, a cmpxchg is a cas; an
  * addline writes its line (a store, as the counters count it). */
@@ -387,6 +401,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_memory_supply);
     tcase_add_test(tc, test_explain_fill_conflict);
     tcase_add_test(tc, test_explain_llc_fill);
+    tcase_add_test(tc, test_explain_prefetch_nobody_waits);
     tcase_add_test(tc, test_explain_waiting_request_named_by_message);
     tcase_add_test(tc, test_explain_scc_drops);
     tcase_add_test(tc, test_explain_statement_names);
