@@ -204,7 +204,11 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
         printf("  cores share caches: cache N serves cores %d*N..%d*N+%d\n", cpc, cpc, cpc - 1);
     if (a->only_line)
         printf("  only line %s\n", a->only_line);
-    if (a->explain_thread >= 0)
+    if (a->explain_thread >= 0 && cpc > 1) /* a home knows caches, not threads */
+        printf("  only thread %lld; at the homes, every request of its cache (shared with other "
+               "cores)\n",
+               (long long)a->explain_thread);
+    else if (a->explain_thread >= 0)
         printf("  only thread %lld\n", (long long)a->explain_thread);
     if (a->explain_iteration >= 0)
         printf("  only iteration %lld (as the trace counts it), from the sync that opens it to the "
