@@ -332,6 +332,9 @@ static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char st
         memcpy(cl->data, d->memory, s->p.line_bytes);
     }
     cl->lru = ++c->tick;
+    if (s->proto == &cc_mesif_llc) /* an inclusive LLC holds what its cores hold (the others'
+                                      home LLCs stand for non-inclusive L3s: filled by reads) */
+        d->in_llc = s->p.llc_ps != 0;
     if (state != 'S')
         cc_l1_drop_others(s, c, core, line);
     cc_l1_touch(s, c, core, line); /* primed into the whole private hierarchy */
