@@ -120,9 +120,12 @@ def main():
     folder = os.path.dirname(args.out) or "."
     if not os.access(folder, os.W_OK):
         sys.exit("timeline-png: cannot write %s (its folder is missing or read-only)" % args.out)
+    try:
+        gp = script(load(args.trace), args)
+    except FileNotFoundError:
+        sys.exit("timeline-png: no such trace file: %s" % args.trace)
     try:  # the PNG goes to the file; gnuplot's stdout would get it only if the file failed
-        subprocess.run(["gnuplot"], input=script(load(args.trace), args), text=True, check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(["gnuplot"], input=gp, text=True, check=True, stdout=subprocess.DEVNULL)
     except FileNotFoundError:
         sys.exit("timeline-png: gnuplot is not installed (scripts/setup.sh installs it)")
     except subprocess.CalledProcessError as e:
