@@ -74,15 +74,16 @@
             "if the owner keeps the line as O)")                                                   \
     X(MO_F, "GetS on an owner that keeps the line as O: waiting, then O")                          \
     X(MG_F, "GetS on a dirty owner (GOLS): waiting, then GOLS")                                    \
-    X(MM_U, "GetX forwarded to the owner (GOLS: to the sharer that supplies): waiting for the "    \
-            "unblock")                                                                             \
+    X(MM_U, "a write under way (GetX forwarded to the owner or, GOLS, to the sharer that "         \
+            "supplies; or, GOLS, an upgrade granted): waiting for the unblock")                    \
     X(FF_F, "GetS forwarded to the forwarder: waiting, then shared with a new forwarder")          \
     X(OO_F, "GetS forwarded to the O owner: waiting, then O (MS_F if it was evicting and wrote "   \
             "the line back)")                                                                      \
     X(GG_N, "GetS on a GOLS line forwarded to its supplier, more accepted: waiting for the "       \
             "readers' unblocks, then GOLS")                                                        \
     X(XF_A, "write from a non-holder on O (MOESI): collecting acks, then the owner answers")       \
-    X(B_EM, "data sent: waiting for the unblock, then one owner")                                  \
+    X(B_EM, "data (or, to a sharer that writes, a grant) sent: waiting for the unblock, then "     \
+            "one owner")                                                                           \
     X(B_S, "data sent: waiting for the unblock, then shared")                                      \
     X(B_SF, "data sent: waiting for the unblock, then shared with the requester as forwarder")     \
     X(SS_N, "GetS on a clean shared line forwarded to a sharer, more accepted: waiting for the "   \
