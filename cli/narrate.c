@@ -764,6 +764,15 @@ static bool held_anywhere(const struct narrate_ctx *n, const struct narrate_rese
     return r->llc_held;
 }
 
+/* A cache held the line modified (M, or MOESI's O) before the reset. */
+static bool held_dirty(const struct narrate_ctx *n, const struct narrate_reset *r)
+{
+    for (int c = 0; c < n->cores; c++)
+        if (r->held[c] == 'M' || r->held[c] == 'O')
+            return true;
+    return false;
+}
+
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f)
 {
     static struct text t;
@@ -784,6 +793,8 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     node_name(n, r->cache, node, sizeof node);
     if (r->prime) {
         chunk(&t, "%s holds the line in %c", node, r->prime);
+        if (held_dirty(n, r)) /* a prime that is not a share evicts first (as evict does) */
+            chunk(&t, "the modified copy went back to memory first");
         if (!other_copies(n, &t, r))
             chunk(&t, "no other copy");
     } else if (held_anywhere(n, r)) {

@@ -341,6 +341,17 @@ START_TEST(test_explain_resets)
                                     "holds the line in M; core 1's copy (S) dropped") &&
                       !strstr(r.out, "send0"),
                   "%s", r.out);
+    /* a prime over another core's modified copy puts its data in memory
+     * first, as an evict does (the next reads see it) */
+    const char *t = tu_write("primeE.trace", "ccsim-trace 1\nthreads 3\nline x\nall: sync\n"
+                                             "0: write x 8\nall: sync\n1: prime x E\n"
+                                             "2: read x\n2: expect x == 8\nall: mark d\n");
+    tu_ccsim(&r, "explain -c knc-5110p %s", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "core 1 holds the line in E;") &&
+                      strstr(r.out, "the modified copy went back to memory first; core 0's copy "
+                                    "(M) dropped"),
+                  "%s", r.out);
 }
 END_TEST
 
