@@ -23,6 +23,7 @@ struct narrator {
     int64_t only_line;   /* -1: every line of it */
     sim_time_t from, to; /* the window, ps */
     int thread, core;    /* --thread and its core's cache node, or -1 */
+    bool cache_shared;   /* another thread of the trace runs on that cache */
     bool want_iteration; /* --iteration */
     int64_t iteration;   /* as the trace counts it */
     bool in_iteration;   /* the iteration that is open is the one asked for */
@@ -182,6 +183,23 @@ static int resolve_line(struct narrator *n, const char *spec)
 }
 
 /* --thread T: the thread must exist; its core as the run pins it. */
+/* The cache of trace thread t (as cc numbers caches). */
+static int cache_of_thread(const struct narrator *n, const struct cli_session *ss, int t)
+{
+    int core = wl_program_pinned(n->p) ? wl_program_pin(n->p, t).core : t % ss->w.cores;
+    return core / ss->w.cores_per_cache;
+}
+
+/* Another trace thread shares --thread's cache: the homes' rows of the
+ * cache's requests are its too (a home knows caches, not threads). */
+static bool cache_shared(const struct narrator *n, const struct cli_session *ss)
+{
+    for (int t = 0; t < wl_program_threads(n->p); t++)
+        if (t != n->thread && cache_of_thread(n, ss, t) == n->core)
+            return true;
+    return false;
+}
+
 static int resolve_thread(struct narrator *n, const struct cli_session *ss, int64_t thread)
 {
     int threads = wl_program_threads(n->p);
@@ -189,13 +207,13 @@ static int resolve_thread(struct narrator *n, const struct cli_session *ss, int6
         return cli_usage_error("explain", "--thread %lld: the trace has %d thread%s (0..%d)",
                                (long long)thread, threads, threads == 1 ? "" : "s", threads - 1);
     n->thread = (int)thread;
-    int core =
-        wl_program_pinned(n->p) ? wl_program_pin(n->p, n->thread).core : n->thread % ss->w.cores;
-    n->core = core / ss->w.cores_per_cache;
+    n->core = cache_of_thread(n, ss, n->thread);
+    n->cache_shared = cache_shared(n, ss);
     return 0;
 }
 
-static void print_header(const struct cli_run_args *a, const struct cli_session *ss)
+static void print_header(const struct cli_run_args *a, const struct cli_session *ss,
+                         const struct narrator *n)
 {
     printf("ccsim explain: %s on %s (%s, %s); times in ns\n", cli_workload_name(a),
            ss->m.machine.name, ss->m.machine.protocol, ss->m.machine.topology);
@@ -204,9 +222,9 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
         printf("  cores share caches: cache N serves cores %d*N..%d*N+%d\n", cpc, cpc, cpc - 1);
     if (a->only_line)
         printf("  only line %s\n", a->only_line);
-    if (a->explain_thread >= 0 && cpc > 1) /* a home knows caches, not threads */
-        printf("  only thread %lld; at the homes, every request of its cache (shared with other "
-               "cores)\n",
+    if (a->explain_thread >= 0 && n->cache_shared) /* a home knows caches, not threads */
+        printf("  only thread %lld; at the homes, every request of its cache, which other threads "
+               "of the trace share\n",
                (long long)a->explain_thread);
     else if (a->explain_thread >= 0)
         printf("  only thread %lld\n", (long long)a->explain_thread);
@@ -309,7 +327,7 @@ int cli_explain(int argc, char **argv)
     if (!bad && a.explain_thread >= 0)
         bad = resolve_thread(&n, &ss, a.explain_thread);
     if (!bad) {
-        print_header(&a, &ss);
+        print_header(&a, &ss, &n);
         bad = explain_run(&n, &ss);
     }
     free(n.held);

@@ -164,6 +164,24 @@ START_TEST(test_explain_prefetch_nobody_waits)
 }
 END_TEST
 
+/* --thread: a home knows caches, not threads; when another thread of the
+ * trace shares the thread's cache (a KNC core's hardware threads), the
+ * header says its homes' rows are the cache's. */
+START_TEST(test_explain_thread_shared_cache)
+{
+    const char *t = tu_write("smt.trace", "ccsim-trace 1\nthreads 3\npin 0.0 0.1 5\nline f\n"
+                                          "all: sync\n0: write f 1\n1..2: wait f >= 1\n"
+                                          "all: mark d\n");
+    tu_ccsim(&r, "explain -c knc-5110p %s --thread 1", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "only thread 1; at the homes, every request of its cache, which "
+                                "other threads of the trace share"),
+                  "%s", r.out);
+    tu_ccsim(&r, "explain -c knc-5110p %s --thread 2", t);
+    ck_assert_msg(strstr(r.out, "  only thread 2\n"), "%s", r.out);
+}
+END_TEST
+
 /* A request is named by the statement that issued it where the cache's
  * op would mislead: a wait's polls are loads, a cmpxchg is a cas; an
  * addline writes its line (a store, as the counters count it). */
@@ -394,6 +412,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_memory_supply);
     tcase_add_test(tc, test_explain_fill_conflict);
     tcase_add_test(tc, test_explain_llc_fill);
+    tcase_add_test(tc, test_explain_thread_shared_cache);
     tcase_add_test(tc, test_explain_prefetch_nobody_waits);
     tcase_add_test(tc, test_explain_waiting_request_named_by_message);
     tcase_add_test(tc, test_explain_scc_drops);
