@@ -68,6 +68,9 @@ static void on_iteration(void *ctx, uint64_t iteration, const char *var, int64_t
 {
     struct narrator *n = ctx;
     int64_t label = var ? value : (int64_t)iteration;
+    enum narrate_sync kind = n->opened && label == n->last_label ? NARRATE_SYNC_AGAIN
+                             : var                               ? NARRATE_SYNC_LOOP
+                                                                 : NARRATE_SYNC_TOP;
     if (!n->opened++)
         n->first_label = label;
     n->last_label = label;
@@ -76,7 +79,7 @@ static void on_iteration(void *ctx, uint64_t iteration, const char *var, int64_t
     sim_time_t now = sim_now(n->k);
     if (!in_scope(n, now) || !take_line(n))
         return;
-    narrate_iteration(now, label, n->skew_ps, stdout);
+    narrate_iteration(now, label, kind, n->skew_ps, stdout);
 }
 
 static bool line_wanted(const struct narrator *n, uint64_t line)

@@ -805,10 +805,16 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     lay_out(&t, prefix, n->wide, false, f);
 }
 
-void narrate_iteration(sim_time_t time, int64_t label, sim_time_t skew_ps, FILE *f)
+void narrate_iteration(sim_time_t time, int64_t label, enum narrate_sync kind, sim_time_t skew_ps,
+                       FILE *f)
 {
-    fprintf(f, "%12.3f  iteration %lld opens: the sync releases the threads",
-            (double)time / SIM_PS_PER_NS, (long long)label);
+    if (kind == NARRATE_SYNC_AGAIN)
+        fprintf(f, "%12.3f  iteration %lld goes on: another sync releases the threads",
+                (double)time / SIM_PS_PER_NS, (long long)label);
+    else
+        fprintf(f, "%12.3f  iteration %lld opens%s: the sync releases the threads",
+                (double)time / SIM_PS_PER_NS, (long long)label,
+                kind == NARRATE_SYNC_TOP ? " (a sync outside loops, labelled by its count)" : "");
     if (skew_ps)
         fprintf(f, " (each leaves after its start skew, 0 to %.3f ns)",
                 (double)skew_ps / SIM_PS_PER_NS);

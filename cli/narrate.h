@@ -65,7 +65,12 @@ void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f);
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f);
 /* Prints an iteration's opening (its sync's release); skew_ps: the
  * machine's start skew, 0 for none. */
-void narrate_iteration(sim_time_t time, int64_t label, sim_time_t skew_ps, FILE *f);
+/* How a sync's release is labelled: a loop's next value, a further sync
+ * with the label the last one had, or a sync outside loops (labelled by
+ * its count among the syncs). */
+enum narrate_sync { NARRATE_SYNC_LOOP, NARRATE_SYNC_AGAIN, NARRATE_SYNC_TOP };
+void narrate_iteration(sim_time_t time, int64_t label, enum narrate_sync kind, sim_time_t skew_ps,
+                       FILE *f);
 /* Prints the legend of the names the steps used. */
 void narrate_legend_print(const struct narrate_ctx *n, FILE *f);
 /* A node as explain and the timelines name it: below `caches` a cache node,

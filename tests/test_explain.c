@@ -182,6 +182,24 @@ START_TEST(test_explain_thread_shared_cache)
 }
 END_TEST
 
+/* An iteration opens once: a second sync in it goes on with it; a sync
+ * outside loops says how it is labelled. */
+START_TEST(test_explain_iteration_opens_once)
+{
+    const char *t = tu_write("iter.trace", "ccsim-trace 1\nthreads 2\nline x\nfor it 0..1 {\n"
+                                           "  all: sync\n  0: write x it+1\n  all: sync\n"
+                                           "  1: read x\n  all: mark d\n}\nall: sync\n"
+                                           "1: read x\nall: mark end\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *o = strstr(r.out, "iteration 0 opens: the sync releases the threads");
+    const char *g = strstr(r.out, "iteration 0 goes on: another sync releases the threads");
+    ck_assert_msg(o && g && o < g && !strstr(o + 1, "iteration 0 opens"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "opens (a sync outside loops, labelled by its count)"), "%s",
+                  r.out);
+}
+END_TEST
+
 /* A request is named by the statement that issued it where the cache's
  * op would mislead: a wait's polls are loads, a cmpxchg is a cas; an
  * addline writes its line (a store, as the counters count it). */
@@ -412,6 +430,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_memory_supply);
     tcase_add_test(tc, test_explain_fill_conflict);
     tcase_add_test(tc, test_explain_llc_fill);
+    tcase_add_test(tc, test_explain_iteration_opens_once);
     tcase_add_test(tc, test_explain_thread_shared_cache);
     tcase_add_test(tc, test_explain_prefetch_nobody_waits);
     tcase_add_test(tc, test_explain_waiting_request_named_by_message);
