@@ -94,9 +94,9 @@
             "waiting for it and the readers' unblocks, then shared")
 
 #define CC_HOME_EVENTS(X)                                                                          \
-    X(GetS, "a core asks to read")                                                                 \
-    X(GetX, "a core that holds nothing asks to write")                                             \
-    X(Upgrade, "a core the directory lists as holding a copy asks to write")                       \
+    X(GetS, "a cache asks to read, for one of its cores")                                          \
+    X(GetX, "a cache that holds nothing asks to write")                                            \
+    X(Upgrade, "a cache the directory lists as holding a copy asks to write")                      \
     X(PutS, "a sharer evicts; others still hold the line")                                         \
     X(PutS_Last, "the last sharer evicts")                                                         \
     X(PutF, "the forwarder evicts; other sharers remain")                                          \
