@@ -232,6 +232,10 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
         printf("prefetch instructions: %llu lines fetched ahead by copy loops (not counted in "
                "loads or misses)\n",
                (unsigned long long)r->sw_prefetches);
+    if (r->store_prefetches) /* copies on cores with several misses in flight (core.mshrs) */
+        printf("store fetches: %llu lines fetched to write ahead of stores waiting for the ones "
+               "before them (a core's stores become visible in order)\n",
+               (unsigned long long)r->store_prefetches);
     printf("network: %llu bytes  home queueing %.1f ns  link queueing %.1f ns\n",
            (unsigned long long)r->network_bytes, r->home_queue_ns, r->link_queue_ns);
     if (r->line_busy) /* contention: a request met another transaction on its line */
@@ -323,7 +327,7 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             "\"writebacks\": %llu, \"network_bytes\": %llu, \"home_queue_ns\": %.3f, "
             "\"link_queue_ns\": %.3f, \"atomics\": %llu, \"handoffs\": %llu, "
             "\"prefetches\": %llu, \"sw_prefetches\": %llu, \"line_busy\": %llu, "
-            "\"fill_conflicts\": %llu},\n",
+            "\"fill_conflicts\": %llu, \"store_prefetches\": %llu},\n",
             (unsigned long long)r->loads, (unsigned long long)r->stores,
             (unsigned long long)r->misses, (unsigned long long)r->invalidations,
             (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
@@ -331,7 +335,7 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             r->home_queue_ns, r->link_queue_ns, (unsigned long long)r->atomics,
             (unsigned long long)r->handoffs, (unsigned long long)r->prefetches,
             (unsigned long long)r->sw_prefetches, (unsigned long long)r->line_busy,
-            (unsigned long long)r->fill_conflicts);
+            (unsigned long long)r->fill_conflicts, (unsigned long long)r->store_prefetches);
     write_thread_latency(f, r, a->per_iteration);
     if (a->per_iteration) {
         fprintf(f, " \"per_iteration_ns\": ");

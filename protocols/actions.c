@@ -213,6 +213,8 @@ static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
             c->sys->stats.prefetches++;
         else if (pf == CC_PF_SOFTWARE)
             c->sys->stats.sw_prefetches++;
+        else if (pf == CC_PF_STORE)
+            c->sys->stats.store_prefetches++;
         else
             cc_count_miss(c->sys, c->req);
     }

@@ -95,6 +95,14 @@ void cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write)
     prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, to_write, CC_PF_SOFTWARE);
 }
 
+void cc_prefetch_store(struct cc_system *s, int core, uint64_t vline)
+{
+    if (!s->proto) /* a memory system without coherent caches (the SCC's) */
+        return;
+    SIM_ASSERT(core >= 0 && core < s->p.cores && s->line_map);
+    prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, true, CC_PF_STORE);
+}
+
 /* Whether a read (a store, rfo) of line follows stream st. */
 static bool follows(const struct cc_system *s, const struct cc_stream *st, uint64_t line, bool rfo)
 {

@@ -82,6 +82,8 @@ enum cc_prefetcher {
     CC_PF_NONE,     /* a core's own access */
     CC_PF_STREAM,   /* the cache's stream prefetcher (p.prefetch_streams) */
     CC_PF_SOFTWARE, /* a copy loop's prefetch instruction (cc_prefetch) */
+    CC_PF_STORE,    /* a store waiting for the stores before it: the line's fetch, to write,
+                       ahead of it (cc_prefetch_store) */
 };
 
 /* A processor request. The caller owns it until done() is called. */
@@ -259,21 +261,22 @@ uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsign
 struct cc_stats {
     uint64_t loads, stores, atomics;
     uint64_t hits, misses;
-    uint64_t prefetches;     /* reads the stream prefetcher sent to a home */
-    uint64_t sw_prefetches;  /* the copy loops' prefetches (cc_prefetch) sent to a home */
-    uint64_t invalidations;  /* copies taken away for a write: Inv and Fwd_GetX messages */
-    uint64_t handoffs;       /* Data_M from a cache: the line, to write, from cache to cache */
-    uint64_t forwards;       /* requests forwarded to a cache */
-    uint64_t probes;         /* broadcast probes to caches the directory does not list */
-    uint64_t writebacks;     /* dirty data written to memory */
-    uint64_t line_busy;      /* requests that met their line busy at its home: each wait in the
-                                line's queue, each refusal (home_retry_ps) */
-    uint64_t memory_reads;   /* reads that went to DRAM */
-    uint64_t llc_hits;       /* reads the home's LLC served */
-    uint64_t llc_fill_waits; /* reads that met the LLC's own read of the line from memory under
-                                way: they got the line when it came (not in llc_hits) */
-    uint64_t fill_conflicts; /* reads refused because the line's fill was under way, each try */
-    uint64_t unexpected;     /* must stay 0 */
+    uint64_t prefetches;       /* reads the stream prefetcher sent to a home */
+    uint64_t sw_prefetches;    /* the copy loops' prefetches (cc_prefetch) sent to a home */
+    uint64_t store_prefetches; /* waiting stores' fetches ahead (cc_prefetch_store) sent */
+    uint64_t invalidations;    /* copies taken away for a write: Inv and Fwd_GetX messages */
+    uint64_t handoffs;         /* Data_M from a cache: the line, to write, from cache to cache */
+    uint64_t forwards;         /* requests forwarded to a cache */
+    uint64_t probes;           /* broadcast probes to caches the directory does not list */
+    uint64_t writebacks;       /* dirty data written to memory */
+    uint64_t line_busy;        /* requests that met their line busy at its home: each wait in the
+                                  line's queue, each refusal (home_retry_ps) */
+    uint64_t memory_reads;     /* reads that went to DRAM */
+    uint64_t llc_hits;         /* reads the home's LLC served */
+    uint64_t llc_fill_waits;   /* reads that met the LLC's own read of the line from memory under
+                                  way: they got the line when it came (not in llc_hits) */
+    uint64_t fill_conflicts;   /* reads refused because the line's fill was under way, each try */
+    uint64_t unexpected;       /* must stay 0 */
     sim_time_t home_queue_ps;
     uint64_t checks, violations;
 };
@@ -379,6 +382,12 @@ void cc_set_line_map(struct cc_system *s, cc_line_map_fn fn, void *ctx);
  * to_write) unless it holds it or is fetching it; nobody waits for it.
  * Counted in stats.sw_prefetches when it goes to a home. */
 void cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write);
+/* A store that waits for the stores before it (a core's stores become
+ * visible in program order, x86's TSO) has its line fetched to write
+ * meanwhile, as a store buffer fetches ahead of its oldest store; nobody
+ * waits for it, the store then finds the line (or asks again). Counted in
+ * stats.store_prefetches when it goes to a home. */
+void cc_prefetch_store(struct cc_system *s, int core, uint64_t vline);
 
 /* ------------------------------------------------------------ checker */
 

@@ -174,6 +174,48 @@ START_TEST(test_steal_needs_a_writer)
 }
 END_TEST
 
+/* The resets that open an iteration run in the trace's order, whichever
+ * thread runs them: `all: evict x` and then `0: prime x M` leave x in core
+ * 0's cache (thread 1's evict ran after thread 0's prime before), so the
+ * read hits. */
+START_TEST(test_resets_in_trace_order)
+{
+    const char *trace =
+        tu_write("ep.trace", "ccsim-trace 1\nthreads 2\nline x\nfor it 0..1 {\n  all: sync\n"
+                             "  all: evict x\n  0: prime x M\n  0: read x\n  all: mark m\n}\n");
+    tu_ccsim(&r, "run -c teach-xbar %s", trace);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "loads 2  stores 0  atomics 0  misses 0 "), "%s", r.out);
+}
+END_TEST
+
+/* A core's stores become visible in program order (x86's TSO): the
+ * poller of a copy's last line then reads every line above it written, on
+ * Sandy Bridge's 10 misses in flight too. Here the copy's first source
+ * line is in the other socket's memory and the rest in the copier's cache:
+ * when a store was performed as its load came in, lines 1-7 were written
+ * first and the poller, seeing line 7, read its own stale line 0. The
+ * stores that wait have their lines fetched ahead (store fetches), which
+ * the KNC's one miss at a time never needs. */
+START_TEST(test_copy_stores_in_order)
+{
+    const char *trace = tu_write(
+        "tso.trace", "ccsim-trace 1\nthreads 2\npin 0 1\nline s 8 home=1\nline d 8\n"
+                     "for it 0..3 {\n  all: sync\n  for i 0..7 {\n    0: write s[i] it*8+i+1\n"
+                     "  }\n  all: sync\n  0: evict s[0]\n  for i 0..7 {\n    1: prime d[i] M\n"
+                     "  }\n  0: copy s[0] d[0] 8\n  1: wait d[7] == it*8+8\n  for i 0..7 {\n"
+                     "    1: expect d[i] == it*8+i+1\n  }\n  all: mark m\n}\n");
+    tu_ccsim(&r, "run -c snb-e5-2660 %s", trace);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "value errors 0") &&
+                      strstr(r.out, "store fetches: "),
+                  "%s%s", r.out, r.err);
+    tu_ccsim(&r, "run -c snb-e5-2660 -w pingpong:lines=8 -t 2 -i 4");
+    ck_assert_msg(r.status == 0 && strstr(r.out, "value errors 0"), "%s%s", r.out, r.err);
+    tu_ccsim(&r, "run -c knc-5110p -w pingpong:lines=8 -t 2 -i 4 --json -");
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"store_prefetches\": 0}"), "%s%s", r.out, r.err);
+}
+END_TEST
+
 /* Home queueing is the wait for the messages before it, not the wait for
  * the home's clock edge: one thread's misses on the KNC (whose messages
  * arrive off the edges, with its 1 ns jitter) queue for nothing. */
@@ -304,6 +346,8 @@ static Suite *counters_suite(void)
     tcase_add_test(tc, test_miss_after_full_set);
     tcase_add_test(tc, test_miss_waiting_for_sibling);
     tcase_add_test(tc, test_steal_needs_a_writer);
+    tcase_add_test(tc, test_resets_in_trace_order);
+    tcase_add_test(tc, test_copy_stores_in_order);
     tcase_add_test(tc, test_home_queue_no_edge_wait);
     tcase_add_test(tc, test_per_thread_and_iteration_latency);
     tcase_add_test(tc, test_mean_within_min_max);

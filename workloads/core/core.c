@@ -45,15 +45,27 @@ struct thr {
     double *lat;
     size_t nlat, cap_lat;
     /* the copy/addline stream */
-    struct cc_req *sreq; /* mshrs slots */
-    uint8_t *sbuf;       /* mshrs lines */
-    int64_t s_next, s_done;
+    struct cc_req *sreq;    /* mshrs slots */
+    uint8_t *sbuf;          /* mshrs lines */
+    bool *s_loaded;         /* per slot: its source line is in, its store waits its turn */
+    int64_t s_next, s_done; /* lines loads were started for; lines stored (in order: the
+                               next store is line s_done's) */
     int s_inflight;
+    bool s_storing; /* line s_done's store is under way */
 };
 
 struct iteration {
     sim_time_t start, end;
     bool marked;
+};
+
+/* A reset (evict, prime) that opens an iteration, taken from its thread's
+ * cursor at the release and run in the trace's order (run_resets). */
+struct reset {
+    struct thr *t;
+    int seq; /* its place in its thread's resets */
+    struct wl_op op;
+    struct wl_pos pos;
 };
 
 struct run {
@@ -68,9 +80,11 @@ struct run {
     sim_time_t *core_issue; /* per core: its next free issue slot */
     struct iteration *iters;
     size_t niters, cap_iters;
-    uint64_t *lines;     /* line index -> line number, or UNPLACED */
-    struct sim_map used; /* line numbers taken */
-    uint64_t *low;       /* per home (+1): below it every number is taken */
+    uint64_t *lines;      /* line index -> line number, or UNPLACED */
+    struct sim_map used;  /* line numbers taken */
+    uint64_t *low;        /* per home (+1): below it every number is taken */
+    struct reset *resets; /* a release's resets (run_resets); reused */
+    size_t nresets, cap_resets;
     bool stopped;
 };
 
@@ -211,7 +225,8 @@ static void do_mark(struct thr *t)
 
 /* ------------------------------------------------------------ sync */
 
-static void run_resets(struct thr *t);
+static void take_resets(struct thr *t);
+static void run_resets(struct run *r);
 
 static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
 {
@@ -240,6 +255,7 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
         r->o.on_iteration(r->o.iteration_ctx, next, var, value);
     r->at_sync = 0;
     r->release_pending = false;
+    r->nresets = 0;
     for (int i = 0; i < r->nthr; i++) {
         struct thr *t = &r->thr[i];
         if (t->st != T_SYNC)
@@ -247,8 +263,9 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
         t->st = T_RUN;
         t->iter = next;
         op_ended(t);
-        run_resets(t);
+        take_resets(t);
     }
+    run_resets(r);
     for (int i = 0; i < r->nthr && !r->stopped; i++)
         if (r->thr[i].st == T_RUN && r->thr[i].iter == next)
             start_thread(&r->thr[i]);
@@ -425,26 +442,56 @@ static void wait_loaded(struct thr *t)
 
 static void stream_issue(struct thr *t);
 
+/* Slot req's source line is in: its store, now if it is the oldest. A
+ * core's stores become visible in program order (x86's TSO: a poller of
+ * the last line must not see it before the lines above it); one that
+ * waits has its line fetched to write meanwhile, as a store buffer does. */
+static void stream_store(struct thr *t, struct cc_req *req)
+{
+    const struct wl_loc *dst = &t->op.addr[t->op.op == WL_OP_COPY ? 1 : 0];
+    int64_t i = (int64_t)req->value;
+    int slot = (int)(req - t->sreq);
+    if (i != t->s_done || t->s_storing) {
+        t->s_loaded[slot] = true;
+        cc_prefetch_store(t->run->m->cc, t->core, (uint64_t)(dst->line + i) + 1);
+        return;
+    }
+    t->s_loaded[slot] = false;
+    t->s_storing = true;
+    req->op = t->op.op == WL_OP_COPY ? CC_STORE_LINE : CC_ADD_LINE;
+    req->line = line_number(t, dst->line + i);
+    req->vline = (uint64_t)(dst->line + i) + 1;
+    start_access(t, req);
+}
+
+/* The loaded slot whose line is the next to store, or NULL. */
+static struct cc_req *next_store(struct thr *t)
+{
+    for (int i = 0; i < t->run->m->mshrs; i++)
+        if (t->s_loaded[i] && (int64_t)t->sreq[i].value == t->s_done)
+            return &t->sreq[i];
+    return NULL;
+}
+
 static void stream_slot_done(struct sim_kernel *k, struct cc_req *req)
 {
     struct thr *t = req->ctx;
     (void)k;
     if (cc_op_reads(req->op)) { /* the source line is in: write the destination */
-        const struct wl_loc *dst = &t->op.addr[t->op.op == WL_OP_COPY ? 1 : 0];
-        int64_t i = (int64_t)req->value;
-        req->op = t->op.op == WL_OP_COPY ? CC_STORE_LINE : CC_ADD_LINE;
-        req->line = line_number(t, dst->line + i);
-        req->vline = (uint64_t)(dst->line + i) + 1;
-        start_access(t, req);
+        stream_store(t, req);
         return;
     }
     req->ctx = NULL; /* the slot is free */
     t->s_inflight--;
     t->s_done++;
+    t->s_storing = false;
     if (t->s_done == t->op.count) {
         finish_op(t);
         return;
     }
+    struct cc_req *next = next_store(t);
+    if (next)
+        stream_store(t, next);
     stream_issue(t);
 }
 
@@ -490,10 +537,13 @@ static void stream_issue(struct thr *t)
 
 static void start_stream(struct thr *t)
 {
-    for (int i = 0; i < t->run->m->mshrs; i++)
+    for (int i = 0; i < t->run->m->mshrs; i++) {
         t->sreq[i].ctx = NULL;
+        t->s_loaded[i] = false;
+    }
     t->s_next = t->s_done = 0;
     t->s_inflight = 0;
+    t->s_storing = false;
     stream_issue(t);
 }
 
@@ -654,24 +704,65 @@ static bool prime_ok(struct thr *t)
  * the sync's release, the machine quiet, before any thread leaves after its
  * start skew. Done by each thread when it left, one thread's reset could
  * wipe out what a thread that left earlier had already done in the
- * iteration. The first op that is not a reset is kept for step. */
-static void run_resets(struct thr *t)
+ * iteration. take_resets takes a thread's resets from its cursor (the
+ * first op that is not one is kept for step); run_resets runs every
+ * thread's in the trace's order (wl_pos_cmp: `all: evict x` before a later
+ * `0: prime x M`, whichever thread evicts), then each thread by number. */
+static void take_resets(struct thr *t)
 {
     struct run *r = t->run;
-    for (;;) {
+    for (int seq = 0;; seq++) {
         t->fetched_nr = wl_next(&t->cur, &t->op, r->d);
         t->fetched = true;
         if (t->fetched_nr != WL_NEXT_OP || t->op.in_while ||
             (t->op.op != WL_OP_EVICT && t->op.op != WL_OP_PRIME))
             return;
-        t->fetched = false;
-        t->op_start = sim_now(r->m->k);
-        if (!register_op_ok(t) || !prime_ok(t))
-            return;
-        bool done = methodology(t);
-        SIM_ASSERT(done); /* the machine is quiet at a release */
-        op_ended(t);
+        if (r->nresets == r->cap_resets) {
+            r->cap_resets = r->cap_resets ? 2 * r->cap_resets : 64;
+            r->resets = sim_xrealloc(r->resets, r->cap_resets * sizeof *r->resets);
+        }
+        struct reset *e = &r->resets[r->nresets++];
+        *e = (struct reset){.t = t, .seq = seq, .op = t->op};
+        wl_cursor_pos(&t->cur, t->op.stmt, &e->pos);
+        /* a line first touched here is placed now, thread by thread, so that
+         * the order the resets run in does not renumber the lines (and
+         * rehash them to other homes) */
+        (void)line_number(t, t->op.addr[0].line);
     }
+}
+
+static int reset_cmp(const void *a, const void *b)
+{
+    const struct reset *x = a, *y = b;
+    int c = wl_pos_cmp(&x->pos, &y->pos);
+    if (c)
+        return c;
+    return x->t->id != y->t->id ? (x->t->id > y->t->id) - (x->t->id < y->t->id)
+                                : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Runs one taken reset on its thread (whose own next op is kept aside). */
+static bool run_reset(struct run *r, const struct reset *e)
+{
+    struct thr *t = e->t;
+    struct wl_op next = t->op;
+    t->op = e->op;
+    t->op_start = sim_now(r->m->k);
+    if (!register_op_ok(t) || !prime_ok(t)) /* the run stops: the failed op stays */
+        return false;
+    bool done = methodology(t);
+    SIM_ASSERT(done); /* the machine is quiet at a release */
+    op_ended(t);
+    t->op = next;
+    return true;
+}
+
+static void run_resets(struct run *r)
+{
+    qsort(r->resets, r->nresets, sizeof *r->resets, reset_cmp);
+    for (size_t i = 0; i < r->nresets; i++)
+        if (!run_reset(r, &r->resets[i]))
+            return;
 }
 
 /* Starts the current op; returns true if it finished at once (zero cost). */
@@ -963,6 +1054,7 @@ static void counters(struct run *r)
     res->writebacks = cs.writebacks;
     res->prefetches = cs.prefetches;
     res->sw_prefetches = cs.sw_prefetches;
+    res->store_prefetches = cs.store_prefetches;
     res->line_busy = cs.line_busy;
     res->fill_conflicts = cs.fill_conflicts;
     res->home_queue_ns = (double)cs.home_queue_ps / SIM_PS_PER_NS;
@@ -1153,6 +1245,7 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         t->st = T_RUN;
         t->sreq = sim_xcalloc((size_t)m->mshrs, sizeof *t->sreq);
         t->sbuf = sim_xcalloc((size_t)m->mshrs, m->line_bytes);
+        t->s_loaded = sim_xcalloc((size_t)m->mshrs, sizeof *t->s_loaded);
         wl_cursor_init(&t->cur, prog, i);
         sim_rng_init(&t->skew_rng, m->seed, 0x736b6577 /* "skew" */ + (uint64_t)i);
     }
@@ -1177,6 +1270,7 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
     for (int i = 0; i < r.nthr; i++) {
         free(r.thr[i].sreq);
         free(r.thr[i].sbuf);
+        free(r.thr[i].s_loaded);
         free(r.thr[i].lat);
     }
 free_threads:
@@ -1184,6 +1278,7 @@ free_threads:
     free(r.low);
     sim_map_destroy(&r.used);
     free(r.iters);
+    free(r.resets);
     free(r.thr);
     free(r.core_issue);
 }

@@ -126,10 +126,11 @@ struct core_result {
     /* counters (docs/DESIGN.md "Counters" says what increments each) */
     uint64_t loads, stores, atomics, misses, invalidations, handoffs, poll_refetches, steals,
         writebacks;
-    uint64_t prefetches;     /* reads the caches' stream prefetchers sent (not in loads, misses) */
-    uint64_t sw_prefetches;  /* copy loops' prefetches sent to a home (prefetch_distance) */
-    uint64_t line_busy;      /* requests that met their line busy at its home */
-    uint64_t fill_conflicts; /* reads memory refused while their line's fill was under way */
+    uint64_t prefetches;    /* reads the caches' stream prefetchers sent (not in loads, misses) */
+    uint64_t sw_prefetches; /* copy loops' prefetches sent to a home (prefetch_distance) */
+    uint64_t store_prefetches; /* waiting stores' fetches ahead sent to a home (TSO order) */
+    uint64_t line_busy;        /* requests that met their line busy at its home */
+    uint64_t fill_conflicts;   /* reads memory refused while their line's fill was under way */
     uint64_t network_bytes;
     double home_queue_ns, link_queue_ns;
     uint64_t coherence_violations, value_errors;

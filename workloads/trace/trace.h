@@ -374,4 +374,20 @@ void wl_set_reg(struct wl_cursor *c, int reg, int64_t value);
  * outside every loop. */
 bool wl_cursor_outer_loop(const struct wl_cursor *c, const char **name, int64_t *value);
 
+/* Where an operation is in one walk of the program, as the text orders
+ * the threads' operations: the blocks around its statement, outermost
+ * first, each with its loop variable's value (0 for an if or while), then
+ * the statement. Two threads' operations compare as a single reader of the
+ * trace meets them: `all: evict x` before a later `0: prime x M`; in a
+ * loop, iteration by iteration. */
+struct wl_pos {
+    int n, stmt;
+    int blk[WL_MAX_DEPTH];
+    int64_t val[WL_MAX_DEPTH];
+};
+/* The position of the op statement stmt the cursor has just yielded. */
+void wl_cursor_pos(const struct wl_cursor *c, int stmt, struct wl_pos *out);
+/* <0, 0 or >0 as a comes before, is, or comes after b. */
+int wl_pos_cmp(const struct wl_pos *a, const struct wl_pos *b);
+
 #endif /* CCSIM_TRACE_H */

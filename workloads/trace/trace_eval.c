@@ -154,6 +154,41 @@ static bool enter_loop(struct wl_cursor *c, struct sim_diag *d, const struct wl_
     return true;
 }
 
+void wl_cursor_pos(const struct wl_cursor *c, int stmt, struct wl_pos *out)
+{
+    const struct wl_stmt *st = c->prog->stmts;
+    int inner[WL_MAX_DEPTH], n = 0;
+    for (int i = stmt - 1; i >= 0 && n < WL_MAX_DEPTH; i--) /* a body ends at its match */
+        if (st[i].kind != WL_S_OP && st[i].kind != WL_S_END && st[i].match > stmt)
+            inner[n++] = i;
+    out->n = n;
+    out->stmt = stmt;
+    for (int k = 0; k < n; k++) {
+        const struct wl_stmt *b = &st[inner[n - 1 - k]];
+        out->blk[k] = inner[n - 1 - k];
+        out->val[k] = b->kind == WL_S_FOR ? c->loop_val[b->depth] : 0;
+    }
+}
+
+static int cmp_int(int64_t a, int64_t b)
+{
+    return (a > b) - (a < b);
+}
+
+int wl_pos_cmp(const struct wl_pos *a, const struct wl_pos *b)
+{
+    int n = a->n < b->n ? a->n : b->n;
+    for (int k = 0; k < n; k++) {
+        if (a->blk[k] != b->blk[k]) /* sibling blocks: the earlier one runs first */
+            return cmp_int(a->blk[k], b->blk[k]);
+        if (a->val[k] != b->val[k])
+            return cmp_int(a->val[k], b->val[k]);
+    }
+    /* in one body: the op or block that comes first in it */
+    int sa = a->n > n ? a->blk[n] : a->stmt, sb = b->n > n ? b->blk[n] : b->stmt;
+    return cmp_int(sa, sb);
+}
+
 static void end_loop(struct wl_cursor *c, const struct wl_stmt *s)
 {
     int top = c->depth - 1;
