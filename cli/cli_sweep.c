@@ -65,12 +65,28 @@ struct sweep_run {
 
 enum { ROW_NONE, ROW_OK, ROW_FAILED };
 
-static volatile sig_atomic_t interrupted;
+/* Ctrl-C: launch no more points, let the running ones finish. SIGTERM (a
+ * job scheduler's, timeout's) or a second Ctrl-C: stop the running ones
+ * too (no row: --resume runs them again). */
+static volatile sig_atomic_t interrupted, terminated;
 
 static void on_signal(int sig)
 {
-    (void)sig;
+    if (sig == SIGTERM || interrupted)
+        terminated = 1;
     interrupted = 1;
+}
+
+/* After a SIGTERM: the running points are ended (once). */
+static void stop_jobs(struct sweep_run *r, size_t njobs)
+{
+    static bool stopped;
+    if (!terminated || stopped)
+        return;
+    stopped = true;
+    for (size_t k = 0; k < njobs; k++)
+        if (r->jobs[k].pid)
+            kill(r->jobs[k].pid, SIGTERM);
 }
 
 static double now_s(void)
@@ -353,6 +369,7 @@ static bool accepted(struct sweep_run *r, size_t i)
 static _Noreturn void child(struct sweep_run *r, size_t i, int fd)
 {
     signal(SIGINT, SIG_IGN);            /* finish the point; the parent stops the sweep */
+    signal(SIGTERM, SIG_DFL);           /* the parent's SIGTERM (stop_jobs) ends it */
     dup2(STDERR_FILENO, STDOUT_FILENO); /* stdout may be the CSV */
     const struct sweep_point *p = &r->sw.points[i];
     struct sweep_result res;
@@ -428,7 +445,10 @@ static void finish_job(struct sweep_run *r, struct job *j, int st)
     char name[600], row[SWEEP_ROW_MAX] = "";
     size_t len = 0;
     point_name(r, j->point, name, sizeof name);
-    if (!whole) {
+    if (!whole && terminated && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM) {
+        fprintf(stderr, "ccsim sweep: %s: stopped (the sweep got SIGTERM); no row\n", name);
+        r->failed++;
+    } else if (!whole) {
         fprintf(stderr, "ccsim sweep: %s: the run died (%s %d); no row\n", name,
                 WIFSIGNALED(st) ? "signal" : "exit status",
                 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
@@ -533,6 +553,7 @@ static void run_points(struct sweep_run *r, size_t njobs)
         bool peers = r->mpi.on && !r->mpi.rank && r->peers_done < r->mpi.size - 1;
         if (!running && !peers)
             return;
+        stop_jobs(r, njobs);
         wait_some(r, njobs, running);
     }
 }
