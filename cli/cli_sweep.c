@@ -47,6 +47,7 @@ struct sweep_run {
     struct sweep sw;
     const struct sweep_args *a;
     int out;         /* O_APPEND fd of the CSV, -1 for stdout */
+    char csv[4096];  /* the CSV's path (-o, a link followed) */
     char **rows;     /* per point: its row (stdout mode, or done this run) */
     uint8_t *done;   /* per point: ROW_NONE, or its row in the CSV (--resume): ROW_OK, ROW_FAILED */
     bool *refused;   /* per point: the generator refuses it (skipped) */
@@ -221,10 +222,35 @@ static void mark_done(struct sweep_run *r, const char *text, size_t len)
     }
 }
 
+/* The CSV is read back and rewritten (temp file + rename): it must be a
+ * regular file; a symbolic link to one is followed (the link stays). */
+static bool csv_path(struct sweep_run *r)
+{
+    struct stat st, lst;
+    const char *path = r->a->csv;
+    snprintf(r->csv, sizeof r->csv, "%s", path);
+    if (stat(path, &st) != 0) /* a new file (or a dangling link: open says) */
+        return true;
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr,
+                "%s: not a regular file: the sweep reads its CSV back and rewrites it in "
+                "point order (leave out -o for the rows on stdout)\n",
+                path);
+        return false;
+    }
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && !realpath(path, r->csv)) {
+        fprintf(stderr, "%s: cannot follow the link: %s\n", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 /* Opens the CSV: fresh, or (--resume) kept with a torn last line dropped. */
 static bool open_csv(struct sweep_run *r)
 {
-    const char *path = r->a->csv;
+    if (!csv_path(r))
+        return false;
+    const char *path = r->csv;
     int fd = open(path, O_RDWR | O_CREAT | (r->a->resume ? 0 : O_TRUNC), 0644);
     if (fd < 0) {
         fprintf(stderr, "%s: cannot write the CSV: %s\n", path, strerror(errno));
@@ -285,14 +311,14 @@ static bool write_sorted(struct sweep_run *r, int out, const char *text, size_t 
 /* Rewrites the CSV in point order, atomically (temp file + rename). */
 static bool sort_csv(struct sweep_run *r)
 {
-    const char *path = r->a->csv;
+    const char *path = r->csv;
     int fd = open(path, O_RDONLY);
     if (fd < 0)
         return false;
     size_t len, hl = strlen(sweep_csv_header);
     char *text = read_all(fd, &len);
     close(fd);
-    char tmp[1200];
+    char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     int out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     bool ok = out >= 0 && len >= hl && write_all(out, sweep_csv_header, hl) &&

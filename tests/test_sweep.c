@@ -7,6 +7,9 @@
 #include "sweep.h"
 #include "testutil.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +331,30 @@ START_TEST(test_failed_point_counted_once)
 }
 END_TEST
 
+/* -o must be a regular file: the sweep reads its CSV back and rewrites it
+ * (a device read back never ends; a pipe never answers); a symbolic link to
+ * one is followed and stays a link. */
+START_TEST(test_csv_regular_file)
+{
+    char sw[600];
+    snprintf(sw, sizeof sw, "%s",
+             sweep_file("o.sweep", "  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\"];\n"
+                                   "  threads = [2];\n  iterations = 3;\n"));
+    tu_ccsim(&r, "sweep %s -o /dev/null", sw);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "/dev/null: not a regular file"), "%s", r.err);
+    char target[600], link[600];
+    snprintf(target, sizeof target, "%s", tu_write("target.csv", ""));
+    snprintf(link, sizeof link, "%s/link.csv", tu_dir());
+    unlink(link);
+    ck_assert(symlink(target, link) == 0);
+    tu_ccsim(&r, "sweep %s -o %s", sw, link);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    struct stat st;
+    ck_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    ck_assert_int_eq(count_lines(tu_slurp(target)), 2); /* the header and the row */
+}
+END_TEST
+
 /* A resumed sweep counts a kept row that failed a check as failed (and
  * exits 1, as the sweep that ran it did); a row of a point the generator
  * refuses counts as skipped only: the counts stay disjoint. */
@@ -471,6 +498,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_refused_point_skipped);
     tcase_add_test(tc, test_resume_counts_failed_rows);
     tcase_add_test(tc, test_failed_point_counted_once);
+    tcase_add_test(tc, test_csv_regular_file);
     tcase_add_test(tc, test_tune_finds_best);
     tcase_add_test(tc, test_mpi_same_rows);
     suite_add_tcase(s, tc);
