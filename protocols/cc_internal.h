@@ -675,6 +675,7 @@ void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)
 /* State properties. */
 bool cc_state_readable(int state); /* a load may be served */
 bool cc_state_writable(int state); /* a store may be performed (E or M) */
+bool cc_state_stable(int state);   /* not a transient state (no transaction under way) */
 
 /* Writing rows: S(I) | S(S) for state sets, E(Load) | E(Store) for event
  * sets, CA(send_gets) / HA(start_tx) for actions. */

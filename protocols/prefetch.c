@@ -68,15 +68,27 @@ void cc_prefetch_free(struct cc_system *s)
     s->pf_free = NULL;
 }
 
+/* Whether cache c's copy of line spares a prefetch: the cache holds it or
+ * is fetching it; for a waiting store's (CC_PF_STORE), only a copy it may
+ * write or a fetch under way: a shared copy is asked to be made writable,
+ * as the store itself would ask. */
+static bool held(struct cc_system *s, struct cc_cache *c, uint64_t line, enum cc_prefetcher who)
+{
+    const struct cc_line *cl = cc_way_find(s, c, line);
+    if (!cl || who != CC_PF_STORE)
+        return cl != NULL;
+    return cc_state_writable(cl->state) || !cc_state_stable(cl->state) || cl->waiting;
+}
+
 /* Sends cache c's read (rfo: fetch to write), by who, of layout place
  * vline for core, unless the trace has no such line or the cache holds it
- * or is fetching it. */
+ * (held). */
 static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
                           bool rfo, enum cc_prefetcher who)
 {
     uint64_t line;
     if (vline == 0 || !s->line_map(s->line_map_ctx, core, vline - 1, &line) ||
-        cc_way_find(s, c, line))
+        held(s, c, line, who))
         return;
     struct cc_req *r = pf_get(s);
     *r = (struct cc_req){.op = rfo ? CC_STORE : CC_LOAD,

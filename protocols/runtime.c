@@ -66,6 +66,11 @@ static bool cache_transient(int st)
     return st >= CS_IS_D;
 }
 
+bool cc_state_stable(int st)
+{
+    return !cache_transient(st);
+}
+
 static bool home_transient(int st)
 {
     return st >= HS_IE_M;

@@ -48,10 +48,10 @@ struct thr {
     struct cc_req *sreq;    /* mshrs slots */
     uint8_t *sbuf;          /* mshrs lines */
     bool *s_loaded;         /* per slot: its source line is in, its store waits its turn */
-    int64_t s_next, s_done; /* lines loads were started for; lines stored (in order: the
-                               next store is line s_done's) */
+    int64_t s_next, s_done; /* lines loads were started for; stores completed */
+    int64_t s_commit;       /* the next line to store: stores go in program order */
     int s_inflight;
-    bool s_storing; /* line s_done's store is under way */
+    bool s_storing; /* line s_commit - 1's store is not yet performed */
 };
 
 struct iteration {
@@ -321,16 +321,22 @@ static void access_at(struct sim_kernel *k, void *obj, uint64_t arg)
     cc_access(t->run->m->cc, req);
 }
 
-static void start_access(struct thr *t, struct cc_req *req)
+/* req goes to the cache at the core's next issue slot, by fn. */
+static void issue_access(struct thr *t, struct cc_req *req, sim_handler_fn fn)
 {
     const struct core_machine *m = t->run->m;
     sim_time_t at = issue_time_n(t, issue_cycles(t, req->op));
     if (!m->arbitration) {
-        sim_schedule_at(m->k, at, access_at, req, 0);
+        sim_schedule_at(m->k, at, fn, req, 0);
         return;
     }
-    sim_schedule_shuffled(m->k, at, m->seed ^ 0x636f7265 /* "core" */, (uint64_t)t->core, access_at,
-                          req, 0);
+    sim_schedule_shuffled(m->k, at, m->seed ^ 0x636f7265 /* "core" */, (uint64_t)t->core, fn, req,
+                          0);
+}
+
+static void start_access(struct thr *t, struct cc_req *req)
+{
+    issue_access(t, req, access_at);
 }
 
 static void scalar(struct thr *t, enum cc_op op, const struct wl_loc *a, uint64_t v, uint64_t v2)
@@ -446,31 +452,52 @@ static void stream_issue(struct thr *t);
  * core's stores become visible in program order (x86's TSO: a poller of
  * the last line must not see it before the lines above it); one that
  * waits has its line fetched to write meanwhile, as a store buffer does. */
+static void stream_store(struct thr *t, struct cc_req *req);
+
+/* The loaded slot whose line is the next to store, if the store before it
+ * is performed: its store goes. */
+static void next_store(struct thr *t)
+{
+    for (int i = 0; i < t->run->m->mshrs && !t->s_storing; i++)
+        if (t->s_loaded[i] && (int64_t)t->sreq[i].value == t->s_commit) {
+            stream_store(t, &t->sreq[i]);
+            return;
+        }
+}
+
+/* A stream's store reaches the cache: a hit is performed now, and the
+ * next store may follow at once; a miss is performed at its fill (its
+ * completion, stream_slot_done). */
+static void store_at(struct sim_kernel *k, void *obj, uint64_t arg)
+{
+    struct cc_req *req = obj;
+    struct thr *t = req->ctx;
+    (void)k;
+    (void)arg;
+    cc_access(t->run->m->cc, req);
+    if (!req->missed) {
+        t->s_storing = false;
+        next_store(t);
+    }
+}
+
 static void stream_store(struct thr *t, struct cc_req *req)
 {
     const struct wl_loc *dst = &t->op.addr[t->op.op == WL_OP_COPY ? 1 : 0];
     int64_t i = (int64_t)req->value;
     int slot = (int)(req - t->sreq);
-    if (i != t->s_done || t->s_storing) {
+    if (i != t->s_commit || t->s_storing) {
         t->s_loaded[slot] = true;
         cc_prefetch_store(t->run->m->cc, t->core, (uint64_t)(dst->line + i) + 1);
         return;
     }
     t->s_loaded[slot] = false;
     t->s_storing = true;
+    t->s_commit++;
     req->op = t->op.op == WL_OP_COPY ? CC_STORE_LINE : CC_ADD_LINE;
     req->line = line_number(t, dst->line + i);
     req->vline = (uint64_t)(dst->line + i) + 1;
-    start_access(t, req);
-}
-
-/* The loaded slot whose line is the next to store, or NULL. */
-static struct cc_req *next_store(struct thr *t)
-{
-    for (int i = 0; i < t->run->m->mshrs; i++)
-        if (t->s_loaded[i] && (int64_t)t->sreq[i].value == t->s_done)
-            return &t->sreq[i];
-    return NULL;
+    issue_access(t, req, store_at);
 }
 
 static void stream_slot_done(struct sim_kernel *k, struct cc_req *req)
@@ -481,17 +508,16 @@ static void stream_slot_done(struct sim_kernel *k, struct cc_req *req)
         stream_store(t, req);
         return;
     }
-    req->ctx = NULL; /* the slot is free */
+    if (req->missed && (int64_t)req->value == t->s_commit - 1)
+        t->s_storing = false; /* the missed store is performed now */
+    req->ctx = NULL;          /* the slot is free */
     t->s_inflight--;
     t->s_done++;
-    t->s_storing = false;
     if (t->s_done == t->op.count) {
         finish_op(t);
         return;
     }
-    struct cc_req *next = next_store(t);
-    if (next)
-        stream_store(t, next);
+    next_store(t);
     stream_issue(t);
 }
 
@@ -541,7 +567,7 @@ static void start_stream(struct thr *t)
         t->sreq[i].ctx = NULL;
         t->s_loaded[i] = false;
     }
-    t->s_next = t->s_done = 0;
+    t->s_next = t->s_done = t->s_commit = 0;
     t->s_inflight = 0;
     t->s_storing = false;
     stream_issue(t);
