@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
 #include <math.h>
@@ -345,12 +346,74 @@ static void include_path(const char *includer, const char *name, char *buf, size
 static bool load_into(struct cfg_file *cf, const char *path, const char *inc_file,
                       const struct include_line *inc, int depth, struct sim_diag *d);
 
+/* Skips a string or comment at t[i] (counting lines); the index past it,
+ * or i if there is none there. */
+static size_t skip_quoted(const char *t, size_t len, size_t i, int *line)
+{
+    size_t j = i;
+    if (t[i] == '"') {
+        for (j = i + 1; j < len && t[j] != '"'; j++)
+            j += t[j] == '\\' && j + 1 < len;
+        return j + 1;
+    }
+    if (t[i] == '#' || (t[i] == '/' && i + 1 < len && t[i + 1] == '/')) {
+        while (j < len && t[j] != '\n')
+            j++;
+        return j;
+    }
+    if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+        for (j = i + 2; j + 1 < len && !(t[j] == '*' && t[j + 1] == '/'); j++)
+            *line += t[j] == '\n';
+        return j + 2;
+    }
+    return i;
+}
+
+/* libconfig 1.5 reads an integer past 32 bits without an L as its low 32
+ * bits (4294967298 as 2), silently: such a literal is an error here. */
+static bool integers_fit(const char *t, size_t len, const char *file, struct sim_diag *d)
+{
+    int line = 1;
+    for (size_t i = 0; i < len;) {
+        size_t past = skip_quoted(t, len, i, &line);
+        if (past != i) {
+            i = past;
+            continue;
+        }
+        bool starts =
+            isdigit((unsigned char)t[i]) &&
+            (i == 0 || (!isalnum((unsigned char)t[i - 1]) && t[i - 1] != '_' && t[i - 1] != '.'));
+        if (!starts) {
+            line += t[i++] == '\n';
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(t + i, &end, 0);
+        size_t j = (size_t)(end - t);
+        bool real = j < len && (t[j] == '.' || t[j] == 'e' || t[j] == 'E');
+        bool wide = j < len && t[j] == 'L';
+        bool neg = i > 0 && t[i - 1] == '-';
+        if (!real && !wide && (errno == ERANGE || v > (neg ? 2147483648ull : 2147483647ull))) {
+            sim_diag_add(d, file, strcmp(file, "--set") ? line : 0,
+                         "the integer %.*s is too large for a plain integer (libconfig would "
+                         "keep its low 32 bits): write %.*sL",
+                         (int)(j - i), t + i, (int)(j - i), t + i);
+            return false;
+        }
+        i = j > i ? j : i + 1;
+    }
+    return true;
+}
+
 /* Parses one file's own text (its top-level includes blanked) into a
  * config of its own, every setting marked with the file. */
 static bool parse_own(struct cfg_file *cf, const char *path, char *text, size_t len, config_t *own,
                       struct sim_diag *d)
 {
     config_init(own);
+    if (!integers_fit(text, len, path, d))
+        return false;
     char dir[1024];
     include_path(path, ".", dir, sizeof dir);
     config_set_include_dir(own, dir);
@@ -599,8 +662,13 @@ bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
         sprintf(text, "v = \"%s\";", eq + 1);
     else
         sprintf(text, "v %s;", eq);
-    bool ok = config_read_string(&tmp, text) == CONFIG_TRUE;
+    bool fits = integers_fit(eq + 1, strlen(eq + 1), "--set", d);
+    bool ok = fits && config_read_string(&tmp, text) == CONFIG_TRUE;
     free(text);
+    if (!fits) {
+        config_destroy(&tmp);
+        return false;
+    }
     config_setting_t *value = ok ? config_lookup(&tmp, "v") : NULL;
     if (!value || config_setting_is_group(value)) {
         sim_diag_add(d, "--set", 0, "'%s': the value is not a number, string, boolean or list",

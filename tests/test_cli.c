@@ -95,6 +95,17 @@ START_TEST(test_config_prints_machine)
     /* the paper's figures it gives, none it has not (no "0 ns (default)") */
     ck_assert_msg(strstr(r.out, "R_QI_ns            107 ns") && !strstr(r.out, "contention_b_ns"),
                   "%s", r.out);
+    /* libconfig keeps only the low 32 bits of a wider integer without L:
+     * refused, not read as 8 */
+    tu_ccsim(&r, "config -c teach-xbar --set l1.ways=4294967304");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "the integer 4294967304 is too large for a plain "
+                                                 "integer"),
+                  "%s", r.err);
+    const char *big = tu_write("big.cfg", "@include \"" CCSIM_CONFIGS "/teach-xbar.cfg\"\n"
+                                          "# 99999999999 in a comment is fine\n"
+                                          "l1 = { ways = 4294967304; };\n");
+    tu_ccsim(&r, "config -c %s", big);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "big.cfg:3: the integer 4294967304"), "%s", r.err);
 }
 END_TEST
 
