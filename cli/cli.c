@@ -519,6 +519,16 @@ static void unknown_subcommand(const char *sub)
     fprintf(stderr, "ccsim: unknown subcommand '%s'%s\nTry 'ccsim --help'.\n", sub, hint);
 }
 
+/* What a subcommand printed must have been written: a full disk or a
+ * closed stream is an error (exit 2), not a silent success. */
+static int output_written(const char *sub, int status)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    fprintf(stderr, "ccsim %s: cannot write the output: %s\n", sub, strerror(errno));
+    return status == SIM_EXIT_OK ? SIM_EXIT_INPUT : status;
+}
+
 int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -541,7 +551,7 @@ int cli_main(int argc, char **argv)
             fputs(c->usage, stdout);
             return SIM_EXIT_OK;
         }
-        return c->run(argc - 1, argv + 1);
+        return output_written(sub, c->run(argc - 1, argv + 1));
     }
     unknown_subcommand(sub);
     return SIM_EXIT_INPUT;
