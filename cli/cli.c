@@ -188,7 +188,7 @@ const struct cli_cmd cli_cmds[] = {
      "  --murphi      print instead a Murphi model of the same tables (for Rumur;\n"
      "                `ccsim verify` checks it): every (state, event) cell runs its\n"
      "                row, every action is its catalogue's Murphi procedure\n"
-     "  --caches N    caches in the model (default 3)\n"
+     "  --caches N    caches in the model, 2 to 8 (default 3)\n"
      "  --lines L     lines in the model (default 1)\n"
      "  --values V    data values a copy may hold, as ages of the last write\n"
      "                (default 2: the last write and an older one, which is exact)\n"
@@ -277,7 +277,7 @@ const struct cli_cmd cli_cmds[] = {
      "                        machines)\n"
      "  -s, --set G.K=V       override one config setting (repeatable)\n"},
     {"sweep", cli_sweep, "run every point of a sweep file, one CSV row each",
-     "usage: ccsim sweep SWEEPFILE [-j JOBS] [-o CSV] [--resume]\n"
+     "usage: ccsim sweep SWEEPFILE [-j JOBS] [-o CSV] [--resume] [--mpi]\n"
      "\n"
      "Runs the cross product configs x workloads x threads x seeds of SWEEPFILE\n"
      "(libconfig, docs/sweep.md), each point in its own process, JOBS at a time:\n"

@@ -118,7 +118,7 @@ bool cli_murphi_opt(const char *sub, int c, const char *arg, struct cc_murphi_op
     uint64_t v;
     if (c == 'R')
         o->retry = true;
-    else if (c == 'C' && cli_parse_u64(sub, "--caches", arg, 1, 8, &v))
+    else if (c == 'C' && cli_parse_u64(sub, "--caches", arg, 2, 8, &v))
         o->caches = (int)v;
     else if (c == 'L' && cli_parse_u64(sub, "--lines", arg, 1, 4, &v))
         o->lines = (int)v;
