@@ -412,6 +412,12 @@ static bool parse_own(struct cfg_file *cf, const char *path, char *text, size_t 
                       struct sim_diag *d)
 {
     config_init(own);
+    if (len == 0) { /* libconfig's 'syntax error' would not say why */
+        sim_diag_add(d, path, 0,
+                     "the file is empty (expected `name = value;` or "
+                     "`name = { ... };`)");
+        return false;
+    }
     if (!integers_fit(text, len, path, d))
         return false;
     char dir[1024];
@@ -423,10 +429,11 @@ static bool parse_own(struct cfg_file *cf, const char *path, char *text, size_t 
     bool ok = config_read(own, mem) == CONFIG_TRUE;
     fclose(mem);
     if (!ok) {
-        const char *file = config_error_file(own);
+        const char *file = config_error_file(own), *why = config_error_text(own);
+        bool plain = why && strcmp(why, "syntax error") == 0; /* libconfig's own words */
         sim_diag_add(d, file ? file : path, config_error_line(own),
-                     "syntax error: %s (expected `name = value;` or `name = { ... };`)",
-                     config_error_text(own));
+                     "syntax error%s%s (expected `name = value;` or `name = { ... };`)",
+                     plain ? "" : ": ", plain ? "" : why);
         return false;
     }
     mark_file(config_root_setting(own), keep_name(cf, path));

@@ -106,6 +106,13 @@ START_TEST(test_config_prints_machine)
                                           "l1 = { ways = 4294967304; };\n");
     tu_ccsim(&r, "config -c %s", big);
     ck_assert_msg(r.status == 2 && strstr(r.err, "big.cfg:3: the integer 4294967304"), "%s", r.err);
+    /* an empty file says so (libconfig's words were 'syntax error: syntax error') */
+    tu_ccsim(&r, "config -c %s", tu_write("empty.cfg", ""));
+    ck_assert_msg(r.status == 2 && strstr(r.err, "empty.cfg: the file is empty"), "%s", r.err);
+    tu_ccsim(&r, "config -c %s", tu_write("broken.cfg", "machine = { name = \"x\"\n"));
+    ck_assert_msg(r.status == 2 && strstr(r.err, "broken.cfg:2: syntax error (expected") &&
+                      !strstr(r.err, "syntax error: syntax error"),
+                  "%s", r.err);
 }
 END_TEST
 
