@@ -148,6 +148,8 @@ int cli_bench_workloads(int argc, char **argv)
             return bad;
         if (c == 'q')
             quick = true;
+        else if (c == 'o' && only)
+            return cli_usage_error("bench", "--only once: one reference run, or none for all");
         else if (c == 'o' && !(only = bench_find(optarg)))
             return cli_usage_error("bench", "no reference run '%s' (ccsim bench --help)", optarg);
     }

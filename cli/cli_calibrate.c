@@ -79,6 +79,9 @@ static int param_names(const struct cal_args *a, const struct cal_targets *t, ch
                                     "SECTION.KEY,... (or params = [...] in %s)",
                                     t->path);
     }
+    if (!*a->params)
+        return cli_usage_error("calibrate", "--params is empty: name the parameters to fit, "
+                                            "SECTION.KEY,...");
     for (const char *p = a->params; *p;) {
         size_t len = strcspn(p, ",");
         if (len == 0 || len >= 64 || *n == CAL_MAX_PARAMS)

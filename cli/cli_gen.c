@@ -61,6 +61,8 @@ int cli_gen(int argc, char **argv)
         return cli_usage_error("gen", "unexpected argument '%s'", argv[optind]);
     if (!threads)
         return cli_usage_error("gen", "-t THREADS is required");
+    if (nsets && !config) /* nothing to set them in: not silently dropped */
+        return cli_usage_error("gen", "--set needs -c CONFIG (the machine it changes)");
     struct machine_cfg m;
     struct gen_machine g = {0, 1, 1, 64, 8, 0};
     if (config) {

@@ -506,9 +506,13 @@ static int parse(int argc, char **argv, struct verify_args *a)
         } else if (!cli_murphi_opt("verify", c, optarg, &a->mo))
             return SIM_EXIT_INPUT;
     }
+    if (optind + 1 < argc)
+        return cli_usage_error("verify", "unexpected argument '%s'", argv[optind + 1]);
     if (optind + 1 != argc)
         return cli_usage_error(
             "verify", "name one table protocol (msi, mesi, mesif, mesif-llc, moesi, gols)");
+    if (a->list_mutants && a->mutant >= 0)
+        return cli_usage_error("verify", "--mutant K or --mutants, not both");
     a->name = argv[optind];
     return 0;
 }

@@ -116,6 +116,26 @@ START_TEST(test_config_prints_machine)
 }
 END_TEST
 
+/* Options that would be dropped silently are refused: --set with nothing
+ * to set, both of two exclusive options, an empty list, one option twice. */
+START_TEST(test_nothing_silently_dropped)
+{
+    static const char *const cmds[][2] = {
+        {"gen pingpong -t 2 --set xbar.latency_ns=5", "--set needs -c CONFIG"},
+        {"verify mesi --mutants --mutant 3", "--mutant K or --mutants, not both"},
+        {"verify mesi extra", "unexpected argument 'extra'"},
+        {"bench workloads --only knc-barrier-240 --only snb-bcast-8k --quick", "--only once"},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        tu_ccsim(&r, "%s", cmds[i][0]);
+        ck_assert_msg(r.status == 2 && strstr(r.err, cmds[i][1]), "%s: %s", cmds[i][0], r.err);
+    }
+    tu_ccsim(&r, "calibrate -c teach-xbar --targets %s/targets/snb-e5-2660.cfg --params ''",
+             CCSIM_CONFIGS);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--params is empty"), "%s", r.err);
+}
+END_TEST
+
 START_TEST(test_list_configs)
 {
     tu_ccsim(&r, "list configs");
@@ -305,6 +325,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_missing_config_names_file);
     tcase_add_test(tc, test_bad_config_file_line);
     tcase_add_test(tc, test_config_prints_machine);
+    tcase_add_test(tc, test_nothing_silently_dropped);
     tcase_add_test(tc, test_list_configs);
     tcase_add_test(tc, test_stress_new_machines);
     tcase_add_test(tc, test_bench_engine_runs);
