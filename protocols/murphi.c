@@ -91,9 +91,17 @@ static void print_enum(FILE *f, const char *type, const char *prefix, const char
 
 static void print_header(FILE *f, const struct cc_protocol *p, const struct cc_murphi_opts *o)
 {
-    fprintf(f, "-- ccsim protocol %s --murphi --caches %d --lines %d --values %d%s%s%s\n", p->name,
-            o->caches, o->lines, o->values, o->broadcast ? " --broadcast" : "",
-            o->owned_write_writeback ? " --owned-write-writeback" : "", o->retry ? " --retry" : "");
+    /* the command that writes this model again: --broadcast and
+     * --owned-write-writeback are verify's (it writes the model with --keep) */
+    bool verify_only = o->broadcast || o->owned_write_writeback;
+    char queue[32] = "";
+    if (o->queue)
+        snprintf(queue, sizeof queue, " --queue %d", o->queue);
+    fprintf(f, "-- ccsim %s %s%s --caches %d --lines %d --values %d%s%s%s%s%s\n",
+            verify_only ? "verify" : "protocol", p->name, verify_only ? "" : " --murphi", o->caches,
+            o->lines, o->values, queue, o->broadcast ? " --broadcast" : "",
+            o->owned_write_writeback ? " --owned-write-writeback" : "", o->retry ? " --retry" : "",
+            verify_only ? " --keep DIR" : "");
     /* a variant's tables live in its family's file (mesif-llc: mesif.c) */
     int family = (int)strcspn(p->name, "-");
     fprintf(f,
