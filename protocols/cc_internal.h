@@ -205,6 +205,8 @@ struct cc_table {
     size_t nrows;
     /* display names of states for this protocol (NULL: the catalogue's) */
     const char *const *state_alias;
+    size_t removed; /* a mutant's: the row it removed, numbered from 1 (0: none); the rows
+                       after it keep their numbers in what is printed */
 };
 
 struct cc_protocol {

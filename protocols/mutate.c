@@ -89,6 +89,7 @@ static void mutate(struct cc_table *t, size_t row, bool home, enum kind k)
     case K_STALL:
         memmove(r, r + 1, (t->nrows - row - 1) * sizeof *r);
         t->nrows--;
+        t->removed = row + 1;
         return;
     case K_INV:
         drop_action(r, &hc_act_inv_sharers);
