@@ -291,10 +291,12 @@ static bool write_sorted(struct sweep_run *r, int out, const char *text, size_t 
     const char **row = sim_xcalloc(r->sw.npoints + 1, sizeof *row);
     size_t *rowlen = sim_xcalloc(r->sw.npoints + 1, sizeof *rowlen);
     bool ok = true;
+    size_t foreign = 0;
     for (const char *p = text; ok && p < text + len;) {
         const char *nl = memchr(p, '\n', (size_t)(text + len - p));
         size_t ll = nl ? (size_t)(nl - p) + 1 : (size_t)(text + len - p);
         size_t i = find_point(r, p, ll);
+        foreign += i == r->sw.npoints;
         if (i == r->sw.npoints)
             ok = write_all(out, p, ll); /* a row of another sweep: kept */
         else if (!row[i])
@@ -303,6 +305,11 @@ static bool write_sorted(struct sweep_run *r, int out, const char *text, size_t 
     }
     for (size_t i = 0; ok && i < r->sw.npoints; i++)
         ok = !row[i] || write_all(out, row[i], rowlen[i]);
+    if (foreign) /* said, not silently carried */
+        fprintf(stderr,
+                "ccsim sweep: %zu row%s of no point of this sweep kept in the CSV (first: "
+                "another sweep's, or points this file no longer has)\n",
+                foreign, foreign == 1 ? "" : "s");
     free(row);
     free(rowlen);
     return ok;
