@@ -352,6 +352,15 @@ START_TEST(test_csv_regular_file)
     struct stat st;
     ck_assert(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
     ck_assert_int_eq(count_lines(tu_slurp(target)), 2); /* the header and the row */
+    /* a row of no point of this sweep, kept on --resume, is said */
+    FILE *f = fopen(target, "a");
+    ck_assert(
+        f &&
+        fputs("knc-5110p,foo,2,5,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,,1,0.1,0,0,0,0,0,0,0\n", f) >= 0 &&
+        fclose(f) == 0);
+    tu_ccsim(&r, "sweep %s -o %s --resume", sw, link);
+    ck_assert_msg(r.status == 0 && strstr(r.err, "1 row of no point of this sweep kept"), "%s",
+                  r.err);
 }
 END_TEST
 
