@@ -486,8 +486,12 @@ static int run_all(const struct val_args *a, const struct val_machine *vm,
         if (!selected(a, &val_algos[k]))
             continue;
         for (int t = 0; t < a->nthreads; t++) {
-            if (!val_runs(&val_algos[k], a->threads[t]))
+            if (!val_runs(&val_algos[k], a->threads[t])) {
+                if (a->threads_given) /* asked for: not dropped unsaid */
+                    fprintf(stderr, "ccsim validate: %s runs exactly 2 threads: left out at %d\n",
+                            val_algos[k].spec, a->threads[t]);
                 continue;
+            }
             struct val_row *r = &rows[*n];
             *r = (struct val_row){.algo = &val_algos[k], .threads = a->threads[t]};
             int bad = simulate(a, r);

@@ -505,6 +505,10 @@ START_TEST(test_cli_errors)
     tu_ccsim(&r, "validate -c teach-xbar -w barrier-central");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "no model for 'barrier-central'") != NULL, "%s", r.err);
+    /* a thread count an algorithm cannot run, asked for, is said */
+    tu_ccsim(&r, "validate -c teach-xbar -w pingpong --threads 2,3 -i 3 --params fitted");
+    ck_assert_msg(strstr(r.err, "pingpong runs exactly 2 threads: left out at 3"), "%s%s", r.out,
+                  r.err);
     /* a modelled generator with parameters it is not modelled with: not "no model" */
     tu_ccsim(&r, "validate -c teach-xbar -w m2o:bogus=1");
     ck_assert_int_eq(r.status, 2);
