@@ -785,7 +785,8 @@ static bool run_reset(struct run *r, const struct reset *e)
 
 static void run_resets(struct run *r)
 {
-    qsort(r->resets, r->nresets, sizeof *r->resets, reset_cmp);
+    if (r->nresets > 1) /* (qsort's array may not be NULL, even empty) */
+        qsort(r->resets, r->nresets, sizeof *r->resets, reset_cmp);
     for (size_t i = 0; i < r->nresets; i++)
         if (!run_reset(r, &r->resets[i]))
             return;
