@@ -205,8 +205,6 @@ struct cc_table {
     size_t nrows;
     /* display names of states for this protocol (NULL: the catalogue's) */
     const char *const *state_alias;
-    size_t removed; /* a mutant's: the row it removed, numbered from 1 (0: none); the rows
-                       after it keep their numbers in what is printed */
 };
 
 struct cc_protocol {
@@ -216,6 +214,9 @@ struct cc_protocol {
     struct cc_table cache, home;
     /* the state a cache line gets from each data message (for prime) */
     bool puts_carry_data; /* GOLS: a sharer's eviction carries the line */
+    size_t removed[2];    /* a mutant's: the row it removed from the cache [0] or home [1]
+                             table, numbered from 1 (0: none); the rows after it keep their
+                             numbers in what is printed */
 };
 
 /* ------------------------------------------------------------ controllers */

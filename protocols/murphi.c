@@ -1160,7 +1160,7 @@ static int print_cell(const struct step *s, bool home, const char *who, int line
     }
     int next = r->next == CC_SAME ? st : r->next;
     size_t number = (size_t)(r - t->rows) + 1; /* as `ccsim protocol` numbers it */
-    number += t->removed && number >= t->removed;
+    number += s->p->removed[home] && number >= s->p->removed[home];
     fprintf(s->out, " -> %s   (row %zu:", alias && alias[next] ? alias[next] : names[next], number);
     for (int a = 0; a < CC_MAX_ACTIONS && r->actions[a]; a++)
         fprintf(s->out, "%s %s", a ? "," : "", r->actions[a]->name);

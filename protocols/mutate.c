@@ -82,14 +82,15 @@ static void drop_action(struct cc_row *r, const struct cc_action *a)
         r->actions[j++] = NULL;
 }
 
-static void mutate(struct cc_table *t, size_t row, bool home, enum kind k)
+static void mutate(struct cc_protocol *m, size_t row, bool home, enum kind k)
 {
+    struct cc_table *t = home ? &m->home : &m->cache;
     struct cc_row *rows = (struct cc_row *)t->rows, *r = &rows[row];
     switch (k) {
     case K_STALL:
         memmove(r, r + 1, (t->nrows - row - 1) * sizeof *r);
         t->nrows--;
-        t->removed = row + 1;
+        m->removed[home] = row + 1;
         return;
     case K_INV:
         drop_action(r, &hc_act_inv_sharers);
@@ -127,7 +128,7 @@ struct cc_protocol *cc_mutant_make(const struct cc_protocol *p, int i, char *wha
     copy_table(&m->home, &p->home);
     snprintf(what, size, "%s %s row %zu: %s", p->name, home ? "home" : "cache", row + 1,
              kind_names[k]);
-    mutate(home ? &m->home : &m->cache, row, home, k);
+    mutate(m, row, home, k);
     return m;
 }
 
