@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 const struct cli_cmd cli_cmds[] = {
@@ -470,6 +471,15 @@ bool cli_check_output(const char *sub, const char *opt, const char *path)
         why = "it is a directory";
     else if (stat(path, &st) == 0 && access(path, W_OK) != 0)
         why = "the file is not writable";
+    else if (stat(path, &st) != 0) { /* a new file: can it be made? (/proc says no only then) */
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd < 0)
+            why = strerror(errno);
+        else {
+            close(fd);
+            unlink(path);
+        }
+    }
     if (!why)
         return true;
     fprintf(stderr, "ccsim %s: %s %s: cannot write there: %s\n", sub, opt, path, why);

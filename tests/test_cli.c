@@ -133,6 +133,13 @@ START_TEST(test_nothing_silently_dropped)
     tu_ccsim(&r, "calibrate -c teach-xbar --targets %s/targets/snb-e5-2660.cfg --params ''",
              CCSIM_CONFIGS);
     ck_assert_msg(r.status == 2 && strstr(r.err, "--params is empty"), "%s", r.err);
+    /* an output that cannot be made is found before the fit, not after it */
+    tu_ccsim(&r,
+             "calibrate -c teach-xbar --targets %s/targets/snb-e5-2660.cfg "
+             "--params core.snoop_cycles -o /proc/no-such.cfg",
+             CCSIM_CONFIGS);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "cannot write there") && !strstr(r.out, "before"),
+                  "%s%s", r.out, r.err);
 }
 END_TEST
 
