@@ -9,6 +9,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -36,12 +37,27 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* SIGTERM or Ctrl-C while rumur, cc or the verifier runs: the child is
+ * ended too (it would run on, an orphan), the folder removed, and then
+ * the signal ends ccsim as it would have. */
+static volatile sig_atomic_t stop_signal;
+static volatile pid_t running_child;
+
+static void on_stop(int sig)
+{
+    stop_signal = sig;
+    if (running_child > 0)
+        kill(running_child, SIGTERM);
+}
+
 /* Runs argv with stdout and stderr to files (and `env`, NAME=VALUE, if
  * not NULL); returns its exit status, or -1 if it could not run (127 from
  * the child: not found). */
 static int run(char *const argv[], const char *out, const char *err, const char *env)
 {
     fflush(stdout);
+    if (stop_signal)
+        return -1;
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -59,10 +75,16 @@ static int run(char *const argv[], const char *out, const char *err, const char 
         execvp(argv[0], argv);
         _exit(127);
     }
+    running_child = pid;
+    if (stop_signal) /* it came between the fork and now */
+        kill(pid, SIGTERM);
     int st;
     while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
+        if (errno != EINTR) {
+            running_child = 0;
             return -1;
+        }
+    running_child = 0;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
@@ -464,9 +486,18 @@ static int verify(const struct verify_args *a, const struct cc_protocol *p, cons
         }
     }
     print_header(a, what);
+    signal(SIGTERM, on_stop);
+    signal(SIGINT, on_stop);
     int status = verify_in(dir, a, p);
     if (!a->keep)
         remove_dir(dir);
+    if (stop_signal) {
+        fprintf(stderr, "ccsim verify: stopped by signal %d; the check did not finish\n",
+                (int)stop_signal);
+        fflush(NULL);
+        signal(stop_signal, SIG_DFL);
+        raise(stop_signal);
+    }
     return status;
 }
 
