@@ -115,57 +115,49 @@ static double contention_row(struct mb *b, enum mb_states s, int n)
     return mb_measure(b, text);
 }
 
-/* Table 4: thread 0 copies N lines of its send buffer into thread 1's
- * receive buffer; thread 1 polls the last line (one transfer). Each
- * iteration copies a buffer of its own: a line's tag directory is chosen by
- * a hash of its address, and the paper randomized its buffers' addresses to
- * average over the directories' places on the ring (seed 000 Sec 2.1.2),
- * where one buffer reused would measure one draw of them. */
-static double pingpong_row(struct mb *b, enum mb_states s, int lines)
+/* A side's reset of line L (a trace expression) for the row's state: E
+ * primes it into its thread's cache, I evicts it to memory. */
+static void reset_line(char *buf, size_t size, bool e, const char *sel, const char *line)
 {
-    char text[4096];
-    snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads 2\npin %d %d\nline snd %d home=0\nline rcv %d home=0\n"
-             "for it 0..%d {\n  all: sync\n  for i 0..%d {\n    0: write snd[it*%d+i] it+1\n  }\n"
-             "  all: sync\n  for i 0..%d {\n    0: %s snd[it*%d+i]%s\n    1: %s rcv[it*%d+i]%s\n"
-             "  }\n  all: sync\n  0: copy snd[it*%d] rcv[it*%d] %d\n"
-             "  1: wait rcv[it*%d+%d] == it+1\n  1: mark done\n}\n",
-             mb_core(b, 0, 0), mb_core(b, 0, 1), lines * b->iters, lines * b->iters, b->iters - 1,
-             lines - 1, lines, lines - 1, send_e(s) ? "prime" : "evict", lines,
-             send_e(s) ? " E" : "", recv_e(s) ? "prime" : "evict", lines, recv_e(s) ? " E" : "",
-             lines, lines, lines, lines, lines - 1);
-    return mb_measure(b, text);
+    snprintf(buf, size, "    %s: %s %s%s\n", sel, e ? "prime" : "evict", line, e ? " E" : "");
 }
 
-/* Table 3, as the paper's multi-line ping-pong of cached lines (seed 000
- * Sec 2.2.3.1; Fig 2: the buffers in E): n pairs at once, the senders in
- * socket `from`, the receivers in socket `to` (one thread a core); each
- * sender copies N lines of its send buffer into its receiver's buffer,
- * which polls the last line (one transfer, as Table 4). Pair p's buffers in
- * iteration it are block it*n+p of N lines: fresh ones each iteration, as
- * Table 4's (an LLC slice, like a tag directory, is chosen by a hash of the
- * address). */
-static double multiline_row(struct mb *b, int n, int lines, int from, int to)
+/* Tables 3 and 4, as the paper's multi-line ping-pong (seed 000 Sec
+ * 2.2.3.1; Fig 2: the buffers in E; Table 4 with each row's send and
+ * receive buffer states): n pairs at once, the senders in socket `from`,
+ * the receivers in socket `to` (one thread a core); each sender copies N
+ * lines of its send buffer into its receiver's buffer, which polls the last
+ * line (one transfer). Pair p's buffers in iteration it are block it*n+p
+ * of N lines, fresh ones each iteration: a line's tag directory (KNC) or
+ * LLC slice (SNB) is chosen by a hash of its address, and the paper
+ * randomized its buffers' addresses to average over their places (seed 000
+ * Sec 2.1.2), where one buffer reused would measure one draw of them. */
+static double multiline_row(struct mb *b, enum mb_states s, int n, int lines, int from, int to)
 {
-    char text[8192], pin[4096];
+    char text[8192], pin[4096], snd[160], rcv[160], sel[32], line[64];
     int len = snprintf(pin, sizeof pin, "pin");
     for (int i = 0; i < n; i++) /* senders, then receivers; within a socket on other cores */
         len += snprintf(pin + len, sizeof pin - (size_t)len, " %d", mb_core(b, from, i));
     for (int i = 0; i < n; i++)
         len += snprintf(pin + len, sizeof pin - (size_t)len, " %d",
                         mb_core(b, to, from == to ? n + i : i));
+    snprintf(sel, sizeof sel, "0..%d", n - 1);
+    snprintf(line, sizeof line, "snd[(it*%d+t)*%d+j]", n, lines);
+    reset_line(snd, sizeof snd, send_e(s), sel, line);
+    snprintf(sel, sizeof sel, "%d..%d", n, 2 * n - 1);
+    snprintf(line, sizeof line, "rcv[(it*%d+t-%d)*%d+j]", n, n, lines);
+    reset_line(rcv, sizeof rcv, recv_e(s), sel, line);
     int total = n * lines * b->iters;
     snprintf(text, sizeof text,
              "ccsim-trace 1\nthreads %d\n%s\nline snd %d home=%d\nline rcv %d home=%d\n"
              "for it 0..%d {\n  all: sync\n  for j 0..%d {\n"
              "    0..%d: write snd[(it*%d+t)*%d+j] it+1\n  }\n  all: sync\n  for j 0..%d {\n"
-             "    0..%d: prime snd[(it*%d+t)*%d+j] E\n"
-             "    %d..%d: prime rcv[(it*%d+t-%d)*%d+j] E\n  }\n  all: sync\n"
+             "%s%s  }\n  all: sync\n"
              "  0..%d: copy snd[(it*%d+t)*%d] rcv[(it*%d+t)*%d] %d\n"
              "  %d..%d: wait rcv[(it*%d+t-%d)*%d+%d] == it+1\n  %d..%d: mark done\n}\n",
              2 * n, pin, total, from, total, to, b->iters - 1, lines - 1, n - 1, n, lines,
-             lines - 1, n - 1, n, lines, n, 2 * n - 1, n, n, lines, n - 1, n, lines, n, lines,
-             lines, n, 2 * n - 1, n, n, lines, lines - 1, n, 2 * n - 1);
+             lines - 1, snd, rcv, n - 1, n, lines, n, lines, lines, n, 2 * n - 1, n, n, lines,
+             lines - 1, n, 2 * n - 1);
     return mb_measure(b, text);
 }
 
@@ -189,7 +181,8 @@ static void table4(struct mb *b, struct mb_tables *t)
     for (int s = 0; s < MB_NSTATES; s++) {
         struct mb_row *row = &t->table4[s];
         for (size_t i = 0; i < SIM_COUNT_OF(sizes) && !b->failed; i++)
-            row->pts[row->n++] = (struct mb_point){sizes[i], pingpong_row(b, s, sizes[i])};
+            row->pts[row->n++] =
+                (struct mb_point){sizes[i], multiline_row(b, s, 1, sizes[i], 0, 0)};
         mb_fit_row(row, true);
     }
 }
@@ -201,7 +194,7 @@ static void table3(struct mb *b, struct mb_tables *t)
     struct mb_row *in = &t->table3_intra, *out = &t->table3_inter;
     for (size_t i = 0; i < SIM_COUNT_OF(sizes) && !b->failed; i++) {
         in->threads[in->n] = 1;
-        in->pts[in->n++] = (struct mb_point){sizes[i], multiline_row(b, 1, sizes[i], 0, 0)};
+        in->pts[in->n++] = (struct mb_point){sizes[i], multiline_row(b, MB_EE, 1, sizes[i], 0, 0)};
     }
     mb_fit_table3(in, false);
     if (b->m->machine.sockets < 2)
@@ -210,7 +203,7 @@ static void table3(struct mb *b, struct mb_tables *t)
         for (size_t i = 0; i < SIM_COUNT_OF(sizes) && !b->failed && out->n < MB_MAX_POINTS; i++) {
             out->threads[out->n] = threads[k];
             out->pts[out->n++] =
-                (struct mb_point){sizes[i], multiline_row(b, threads[k], sizes[i], 0, 1)};
+                (struct mb_point){sizes[i], multiline_row(b, MB_EE, threads[k], sizes[i], 0, 1)};
         }
     mb_fit_table3(out, true);
 }
