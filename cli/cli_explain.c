@@ -185,7 +185,6 @@ static int resolve_line(struct narrator *n, const char *spec)
     return 0;
 }
 
-/* --thread T: the thread must exist; its core as the run pins it. */
 /* The cache of trace thread t (as cc numbers caches). */
 static int cache_of_thread(const struct narrator *n, const struct cli_session *ss, int t)
 {
@@ -203,6 +202,7 @@ static bool cache_shared(const struct narrator *n, const struct cli_session *ss)
     return false;
 }
 
+/* --thread T: the thread must exist; its core as the run pins it. */
 static int resolve_thread(struct narrator *n, const struct cli_session *ss, int64_t thread)
 {
     int threads = wl_program_threads(n->p);

@@ -9,9 +9,9 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
