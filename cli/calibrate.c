@@ -40,6 +40,22 @@ const char *cal_figure_doc(enum cal_figure f)
     return fig_docs[f];
 }
 
+static const char *const curve_names[] = {
+#define CAL_X_CNAME(key, table, row, doc) #key,
+    CAL_CURVES(CAL_X_CNAME)
+#undef CAL_X_CNAME
+};
+static const char *const curve_docs[] = {
+#define CAL_X_CDOC(key, table, row, doc) doc,
+    CAL_CURVES(CAL_X_CDOC)
+#undef CAL_X_CDOC
+};
+
+const char *cal_curve_name(enum cal_curve c)
+{
+    return curve_names[c];
+}
+
 #define T struct cal_targets
 static const struct cfg_key target_keys[] = {
     CFG_STRING_KEY(T, source, true, "what the figures are (a paper's table, a machine)"),
@@ -57,8 +73,45 @@ static const struct cfg_key target_keys[] = {
         CAL_TABLE_FIGURES(CAL_X_TKEY)
 #undef CAL_X_KEY
 #undef CAL_X_TKEY
+#define CAL_X_CKEY(key, table, row, doc)                                                           \
+    {#key,                                                                                         \
+     CFG_FLOAT_ARRAY,                                                                              \
+     false,                                                                                        \
+     -1e9,                                                                                         \
+     1e9,                                                                                          \
+     3,                                                                                            \
+     NULL,                                                                                         \
+     offsetof(T, curve) + CAL_CURVE_##key * sizeof(double[3]),                                     \
+     offsetof(T, ncurve) + CAL_CURVE_##key * sizeof(int),                                          \
+     NULL,                                                                                         \
+     "the row's model curve, [k0, k1, k2] as the paper writes it: " doc},
+            CAL_CURVES(CAL_X_CKEY)
+#undef CAL_X_CKEY
 };
 #undef T
+
+/* Each target's line, for messages; false if a curve has not 3 numbers. */
+static bool note_lines(struct cal_targets *t, struct cfg_file *cf, struct sim_diag *d)
+{
+    char key[96];
+    for (int f = 0; f < CAL_NFIG; f++) {
+        snprintf(key, sizeof key, "targets.%s", fig_names[f]);
+        t->line[f] = cfg_line(cf, key);
+    }
+    bool ok = true;
+    for (int c = 0; c < CAL_NCURVE; c++) {
+        snprintf(key, sizeof key, "targets.%s", curve_names[c]);
+        t->curve_line[c] = cfg_line(cf, key);
+        if (t->ncurve[c] == 0 || t->ncurve[c] == 3)
+            continue;
+        sim_diag_add(d, t->path, t->curve_line[c],
+                     "targets.%s: expected the row's 3 numbers as the paper writes them (%s), "
+                     "not %d",
+                     curve_names[c], curve_docs[c], t->ncurve[c]);
+        ok = false;
+    }
+    return ok;
+}
 
 bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *d)
 {
@@ -73,17 +126,15 @@ bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *
     int given = 0;
     for (int f = 0; f < CAL_NFIG; f++)
         given += t->fig[f] > 0;
+    for (int c = 0; c < CAL_NCURVE; c++)
+        given += t->ncurve[c] > 0;
     if (ok && given == 0) {
         sim_diag_add(d, path, cfg_line(cf, "targets"),
                      "targets: no figure given (expected one or more of R_L_ns, R_R_ns, ..., "
-                     "multiline_o_ns)");
+                     "multiline_o_ns, or a row's curve such as table3_inter = [q, o, c])");
         ok = false;
     }
-    for (int f = 0; ok && f < CAL_NFIG; f++) {
-        char key[96];
-        snprintf(key, sizeof key, "targets.%s", fig_names[f]);
-        t->line[f] = cfg_line(cf, key);
-    }
+    ok = ok && note_lines(t, cf, d);
     cfg_close(cf);
     return ok;
 }
@@ -164,11 +215,38 @@ static double figure_of(const struct mb_result *r, const struct mb_tables *t, en
     }
 }
 
-/* Whether some target is a figure of the tables (they take longer). */
+/* Curve c's table and row. */
+static const int curve_table[] = {
+#define CAL_X_CTABLE(key, table, row, doc) table,
+    CAL_CURVES(CAL_X_CTABLE)
+#undef CAL_X_CTABLE
+};
+static const int curve_row[] = {
+#define CAL_X_CROW(key, table, row, doc) row,
+    CAL_CURVES(CAL_X_CROW)
+#undef CAL_X_CROW
+};
+
+/* Curve c's deviations from the target's model: the largest and the mean
+ * of the squares (NAN where the machine has no such row). */
+static void curve_of(const struct mb_tables *t, const struct cal_targets *tg, int c, double *worst,
+                     double *mse)
+{
+    const struct mb_row *row = t ? table_row(t, curve_table[c], curve_row[c]) : NULL;
+    bool has = row && row->n && tg->ncurve[c] == 3;
+    *worst = has ? mb_curve_error(curve_table[c], row, tg->curve[c]) : NAN;
+    *mse = has ? mb_curve_mse(curve_table[c], row, tg->curve[c]) : NAN;
+}
+
+/* Whether some target is a figure or a curve of the tables (they take
+ * longer). */
 static bool needs_tables(const struct cal_targets *t)
 {
     for (int f = CAL_FIRST_TABLE_FIGURE; f < CAL_NFIG; f++)
         if (t->fig[f] > 0)
+            return true;
+    for (int c = 0; c < CAL_NCURVE; c++)
+        if (t->ncurve[c])
             return true;
     return false;
 }
@@ -181,9 +259,16 @@ static void format_value(const struct cal_param *p, double v, char *buf, size_t 
         snprintf(buf, size, "%.6g", v);
 }
 
+/* What one evaluation measured: the figures, and each curve's deviations
+ * (the largest and the mean of the squares). */
+struct cal_eval {
+    double fig[CAL_NFIG];
+    double worst[CAL_NCURVE], mse[CAL_NCURVE];
+};
+
 /* The figures with the parameters at x; false if the config refuses x or a
  * measurement fails (the messages in d). */
-static bool measure(const struct cal_problem *pb, const double *x, double fig[CAL_NFIG],
+static bool measure(const struct cal_problem *pb, const double *x, struct cal_eval *e,
                     struct sim_diag *d)
 {
     char buf[CAL_MAX_PARAMS][128];
@@ -206,32 +291,37 @@ static bool measure(const struct cal_problem *pb, const double *x, double fig[CA
     if (tables && !mb_tables(&m, pb->iterations, &t, d))
         return false;
     for (int f = 0; f < CAL_NFIG; f++)
-        fig[f] = figure_of(&r, tables ? &t : NULL, f);
+        e->fig[f] = figure_of(&r, tables ? &t : NULL, f);
+    for (int c = 0; c < CAL_NCURVE; c++)
+        curve_of(tables ? &t : NULL, &pb->targets, c, &e->worst[c], &e->mse[c]);
     return true;
 }
 
-static double objective(const struct cal_targets *t, const double fig[CAL_NFIG])
+static double objective(const struct cal_targets *t, const struct cal_eval *ev)
 {
     double sum = 0;
     for (int f = 0; f < CAL_NFIG; f++)
         if (t->fig[f] > 0) {
-            double e = (fig[f] - t->fig[f]) / t->fig[f];
+            double e = (ev->fig[f] - t->fig[f]) / t->fig[f];
             sum += isfinite(e) ? e * e : INFINITY;
         }
+    for (int c = 0; c < CAL_NCURVE; c++)
+        if (t->ncurve[c])
+            sum += isfinite(ev->mse[c]) ? ev->mse[c] : INFINITY;
     return sum;
 }
 
 /* One evaluation of the search: the objective at x (INFINITY where the
- * config refuses x), its figures in fig. */
+ * config refuses x), its figures in e. */
 static double evaluate(struct cal_problem *pb, struct cal_result *r, const double *x,
-                       double fig[CAL_NFIG])
+                       struct cal_eval *e)
 {
     struct sim_diag d;
     sim_diag_init(&d);
     r->evals++;
     double v = INFINITY;
-    if (measure(pb, x, fig, &d))
-        v = objective(&pb->targets, fig);
+    if (measure(pb, x, e, &d))
+        v = objective(&pb->targets, e);
     else
         r->refused++;
     return v;
@@ -264,7 +354,8 @@ struct search {
     struct cal_problem *pb;
     struct cal_result *r;
     double x[CAL_MAX_PARAMS], step[CAL_MAX_PARAMS];
-    double best, fig[CAL_NFIG];
+    double best;
+    struct cal_eval at; /* the figures at x */
 };
 
 /* Tries x +- step on parameter i; keeps the first that lowers the objective. */
@@ -272,18 +363,19 @@ static bool try_param(struct search *s, int i)
 {
     const struct cal_param *p = &s->pb->params[i];
     for (int dir = 1; dir >= -1; dir -= 2) {
-        double y[CAL_MAX_PARAMS], fig[CAL_NFIG];
+        double y[CAL_MAX_PARAMS];
+        struct cal_eval e;
         memcpy(y, s->x, sizeof y);
         y[i] = clamp_param(p, s->x[i] + dir * s->step[i]);
         if (y[i] == s->x[i] || s->r->evals >= s->pb->max_evals)
             continue;
-        double v = evaluate(s->pb, s->r, y, fig);
+        double v = evaluate(s->pb, s->r, y, &e);
         if (s->pb->on_eval)
             s->pb->on_eval(s->pb->eval_ctx, s->r->evals, fmin(v, s->best));
         if (v < s->best) {
             s->best = v;
             memcpy(s->x, y, sizeof y);
-            memcpy(s->fig, fig, sizeof fig);
+            s->at = e;
             return true;
         }
     }
@@ -318,7 +410,30 @@ static void compass(struct search *s)
     s->r->converged = !going;
 }
 
-/* The starting point: every target figure must be measurable there. */
+/* Whether every target is measurable at the start (a message in d for the
+ * first that is not). */
+static bool measurable(const struct cal_problem *pb, const struct cal_eval *e, struct sim_diag *d)
+{
+    const struct cal_targets *t = &pb->targets;
+    for (int f = 0; f < CAL_NFIG; f++)
+        if (t->fig[f] > 0 && !isfinite(e->fig[f])) {
+            sim_diag_add(d, t->path, t->line[f],
+                         "target %s: %s has no such figure (%s); remove it from the targets",
+                         fig_names[f], pb->config, fig_docs[f]);
+            return false;
+        }
+    for (int c = 0; c < CAL_NCURVE; c++)
+        if (t->ncurve[c] && !isfinite(e->mse[c])) {
+            sim_diag_add(d, t->path, t->curve_line[c],
+                         "target %s: %s has no such row, or none of its points has 8 or more "
+                         "readers or lines (%s); remove it from the targets",
+                         curve_names[c], pb->config, curve_docs[c]);
+            return false;
+        }
+    return true;
+}
+
+/* The starting point: every target must be measurable there. */
 static bool start(struct search *s, struct sim_diag *d)
 {
     struct cal_problem *pb = s->pb;
@@ -327,17 +442,11 @@ static bool start(struct search *s, struct sim_diag *d)
         s->step[i] = first_step(&pb->params[i]);
     }
     s->r->evals++;
-    if (!measure(pb, s->x, s->r->before, d))
+    if (!measure(pb, s->x, &s->at, d) || !measurable(pb, &s->at, d))
         return false;
-    for (int f = 0; f < CAL_NFIG; f++)
-        if (pb->targets.fig[f] > 0 && !isfinite(s->r->before[f])) {
-            sim_diag_add(d, pb->targets.path, pb->targets.line[f],
-                         "target %s: %s has no such figure (%s); remove it from the targets",
-                         fig_names[f], pb->config, fig_docs[f]);
-            return false;
-        }
-    s->best = s->r->objective_before = objective(&pb->targets, s->r->before);
-    memcpy(s->fig, s->r->before, sizeof s->fig);
+    s->best = s->r->objective_before = objective(&pb->targets, &s->at);
+    memcpy(s->r->before, s->at.fig, sizeof s->r->before);
+    memcpy(s->r->curve_before, s->at.worst, sizeof s->r->curve_before);
     return true;
 }
 
@@ -350,7 +459,8 @@ bool cal_run(struct cal_problem *pb, struct cal_result *r, struct sim_diag *d)
     compass(&s);
     for (int i = 0; i < pb->nparams; i++)
         pb->params[i].value = s.x[i];
-    memcpy(r->after, s.fig, sizeof r->after);
+    memcpy(r->after, s.at.fig, sizeof r->after);
+    memcpy(r->curve_after, s.at.worst, sizeof r->curve_after);
     r->objective_after = s.best;
     return true;
 }

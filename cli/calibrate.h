@@ -8,7 +8,8 @@
  * The search is deterministic, bounded and derivative-free: a compass
  * (pattern) search over the parameters, each kept within the bounds its
  * config schema declares, on the sum of the squared relative errors of the
- * target figures. Every evaluation loads the config with the candidate
+ * target figures (a target curve counts as one figure: the mean of its
+ * points' squared relative errors). Every evaluation loads the config with the candidate
  * values as --set overrides, so every check of the config applies (a
  * candidate the config refuses is never taken), and runs the
  * microbenchmarks. Nothing else is fitted: the figures come from the
@@ -57,6 +58,32 @@
     X(table4_IE_o_ns, 4, MB_IE, 1, "Table 4 I/E: o per line")                                      \
     X(table4_II_o_ns, 4, MB_II, 1, "Table 4 I/I: o per line")
 
+/* The curves of seed 000 Tables 2-4 a targets file may give, each as its
+ * row's model as the paper writes it, [k0, k1, k2] (the keys and the order
+ * of a config's `model` section: Table 2 [b, c, a], Table 3 [q, o, c],
+ * Table 4 [q, o, p]): X(key, table, row, what). The simulated points where
+ * the slope dominates (x >= 8: readers or lines) are then fitted to that
+ * curve, each an error relative to it; the row's intercepts, which the
+ * curve includes, are fitted only as far as the points need them. */
+#define CAL_CURVES(X)                                                                              \
+    X(table2_EE, 2, MB_EE, "Table 2 E/E: b + c n")                                                 \
+    X(table2_EI, 2, MB_EI, "Table 2 E/I: b + c n")                                                 \
+    X(table2_IE, 2, MB_IE, "Table 2 I/E: b + c n - a/n")                                           \
+    X(table2_II, 2, MB_II, "Table 2 I/I: b + c n - a/n")                                           \
+    X(table3_intra, 3, 0, "Table 3 intra socket: q + o N")                                         \
+    X(table3_inter, 3, 1, "Table 3 inter socket: q + o N + c n N")                                 \
+    X(table4_EE, 4, MB_EE, "Table 4 E/E: q + o N - p/N")                                           \
+    X(table4_EI, 4, MB_EI, "Table 4 E/I: q + o N - p/N")                                           \
+    X(table4_IE, 4, MB_IE, "Table 4 I/E: q + o N - p/N")                                           \
+    X(table4_II, 4, MB_II, "Table 4 I/I: q + o N - p/N")
+
+enum cal_curve {
+#define CAL_X_CENUM(key, table, row, doc) CAL_CURVE_##key,
+    CAL_CURVES(CAL_X_CENUM)
+#undef CAL_X_CENUM
+        CAL_NCURVE
+};
+
 enum cal_figure {
 #define CAL_X_ENUM(key, field, doc) CAL_##key,
     CAL_FIGURES(CAL_X_ENUM)
@@ -69,20 +96,25 @@ enum cal_figure {
 #define CAL_FIRST_TABLE_FIGURE CAL_table2_EE_c_ns
 
 /* A targets file: `targets = { source = "..."; R_R_ns = 235.8; ...;
- * params = ["home.occupancy_cycles", ...]; };` (every figure optional, > 0). */
+ * table3_inter = [180.65, 7.5, 3.0]; params = ["home.occupancy_cycles", ...];
+ * };` (every figure optional, > 0; every curve optional, 3 numbers). */
 struct cal_targets {
     char path[512];
     char source[256];                /* what the figures are, named in the fitted config */
     double fig[CAL_NFIG];            /* 0: not a target */
+    double curve[CAL_NCURVE][3];     /* a row's model, when ncurve[c] == 3 */
+    int ncurve[CAL_NCURVE];          /* 0: not a target */
     char params[CAL_MAX_PARAMS][64]; /* the parameters to fit by default */
     int nparams;
-    int line[CAL_NFIG]; /* each figure's line in the file, for messages */
+    int line[CAL_NFIG];         /* each figure's line in the file, for messages */
+    int curve_line[CAL_NCURVE]; /* each curve's */
 };
 
 /* Loads and checks a targets file; false with FILE:LINE messages in d. */
 bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *d);
 const char *cal_figure_name(enum cal_figure f);
 const char *cal_figure_doc(enum cal_figure f);
+const char *cal_curve_name(enum cal_curve c);
 
 /* A parameter being fitted: its config key and the schema's bounds. */
 struct cal_param {
@@ -115,7 +147,11 @@ bool cal_add_params(struct cal_problem *pb, struct machine_cfg *m, char names[][
 
 struct cal_result {
     double before[CAL_NFIG], after[CAL_NFIG]; /* the simulated figures */
-    double objective_before, objective_after; /* sum of squared relative errors */
+    /* each target curve's largest deviation (a fraction, signed) */
+    double curve_before[CAL_NCURVE], curve_after[CAL_NCURVE];
+    /* the sum of the figures' squared relative errors and, for each curve,
+     * the mean of its points' */
+    double objective_before, objective_after;
     int evals;
     int refused;    /* candidates the config refused (out of a check) */
     bool converged; /* no step mattered any more; false: --max-evals ended the search */

@@ -110,16 +110,49 @@ static void print_value(const struct cal_param *p, double v)
         printf(" %12.4g", v);
 }
 
+static bool any_curve(const struct cal_targets *t)
+{
+    for (int c = 0; c < CAL_NCURVE; c++)
+        if (t->ncurve[c])
+            return true;
+    return false;
+}
+
+/* Each target curve: its model and the points' largest deviation from it
+ * (x >= 8) before and after. */
+static void print_curves(const struct cal_problem *pb, const struct cal_result *r)
+{
+    const struct cal_targets *t = &pb->targets;
+    if (any_curve(t))
+        printf("  %-17s %38s %12s %12s\n", "curve (x >= 8)", "target model [k0, k1, k2]", "before",
+               "after");
+    for (int c = 0; c < CAL_NCURVE; c++) {
+        if (!t->ncurve[c])
+            continue;
+        char model[64];
+        snprintf(model, sizeof model, "[%g, %g, %g]", t->curve[c][0], t->curve[c][1],
+                 t->curve[c][2]);
+        printf("  %-17s %38s %+10.1f %% %+10.1f %%\n", cal_curve_name(c), model,
+               100.0 * r->curve_before[c], 100.0 * r->curve_after[c]);
+    }
+}
+
 static void print_result(const struct cal_problem *pb, const struct cal_result *r)
 {
     printf("calibrate %s against %s (%s)\n", pb->config, pb->targets.path, pb->targets.source);
-    printf("  %-17s %12s %12s %12s %12s\n", "figure (ns)", "target", "before", "after", "error");
+    bool figures = false;
+    for (int f = 0; f < CAL_NFIG; f++)
+        figures |= pb->targets.fig[f] > 0;
+    if (figures)
+        printf("  %-17s %12s %12s %12s %12s\n", "figure (ns)", "target", "before", "after",
+               "error");
     for (int f = 0; f < CAL_NFIG; f++) {
         double t = pb->targets.fig[f];
         if (t > 0)
             printf("  %-17s %12.2f %12.2f %12.2f %+11.1f %%\n", cal_figure_name(f), t, r->before[f],
                    r->after[f], 100.0 * (r->after[f] - t) / t);
     }
+    print_curves(pb, r);
     printf("  %-30s %12s %12s   %s\n", "parameter", "before", "after", "bounds");
     for (int i = 0; i < pb->nparams; i++) {
         const struct cal_param *p = &pb->params[i];
@@ -129,8 +162,9 @@ static void print_result(const struct cal_problem *pb, const struct cal_result *
         printf("   [%g, %g]%s%s%s\n", p->lo, p->hi, p->unit ? " " : "", p->unit ? p->unit : "",
                cal_param_moved(p) ? "" : "  (unchanged: the fit kept it)");
     }
-    printf("objective (sum of squared relative errors): %.6g -> %.6g after %d evaluations",
-           r->objective_before, r->objective_after, r->evals);
+    printf("objective (sum of squared relative errors%s): %.6g -> %.6g after %d evaluations",
+           any_curve(&pb->targets) ? "; a curve adds its points' mean" : "", r->objective_before,
+           r->objective_after, r->evals);
     if (r->refused)
         printf(" (%d candidates the config refused)", r->refused);
     printf("\n");

@@ -115,13 +115,6 @@ static const double *paper_row(const struct machine_model_sec *p, int table, int
     return (row ? p->n_table3_inter : p->n_table3_intra) == 3 ? t3 : NULL;
 }
 
-/* The paper's model at a point: k0 + k1 x - k2 / x (Tables 2, 4) or
- * q + o N + c n N (Table 3). */
-static double paper_model(int table, const double *k, double x, int threads)
-{
-    return table == 3 ? k[0] + k[1] * x + k[2] * threads * x : k[0] + k[1] * x - k[2] / x;
-}
-
 /* One coefficient: simulated (paper, error). */
 static void coef(const char *name, double sim, const double *paper, int i, bool error)
 {
@@ -138,25 +131,9 @@ static void coef(const char *name, double sim, const double *paper, int i, bool 
         printf(" (%6.1f)", paper[i]);
 }
 
-/* The largest deviation of the simulated points from the paper's curve
- * where the slope dominates (x >= 8), a fraction; NAN without one. */
-static double curve_error(int table, const struct mb_row *row, const double *paper)
-{
-    double worst = NAN;
-    for (int i = 0; paper && i < row->n; i++) {
-        if (row->pts[i].x < 8)
-            continue;
-        double model = paper_model(table, paper, row->pts[i].x, row->threads[i]);
-        double e = (row->pts[i].ns - model) / model;
-        if (isnan(worst) || fabs(e) > fabs(worst))
-            worst = e;
-    }
-    return worst;
-}
-
 static void curve(int table, const struct mb_row *row, const double *paper)
 {
-    double worst = curve_error(table, row, paper);
+    double worst = paper ? mb_curve_error(table, row, paper) : NAN;
     if (isnan(worst))
         printf("  curve x>=8      -\n");
     else
@@ -229,7 +206,7 @@ static void json_paper(FILE *f, int table, const struct mb_row *row, const doubl
         json_num(f, keys[i], paper[i] != 0 ? 100.0 * (row->k[i] - paper[i]) / paper[i] : NAN);
     }
     fprintf(f, "}, ");
-    json_num(f, "curve_error_pct", 100.0 * curve_error(table, row, paper));
+    json_num(f, "curve_error_pct", 100.0 * mb_curve_error(table, row, paper));
     fprintf(f, ", ");
 }
 

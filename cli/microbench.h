@@ -80,6 +80,15 @@ void mb_fit_row(struct mb_row *row, bool inverse);
 /* Least squares q + o N + c n N (n: row->threads); c = 0 without `congestion`. */
 void mb_fit_table3(struct mb_row *row, bool congestion);
 
+/* A row's model curve at a point, k as the paper writes the row (Tables 2
+ * and 4: k0 + k1 x - k2 / x; Table 3: q + o N + c n N). */
+double mb_model(int table, const double k[3], double x, int threads);
+/* The deviation of a row's points from the curve k where the slope
+ * dominates (x >= 8), as fractions: the largest (signed) and the mean of
+ * the squares; both NAN without such a point. */
+double mb_curve_error(int table, const struct mb_row *row, const double k[3]);
+double mb_curve_mse(int table, const struct mb_row *row, const double k[3]);
+
 /* Measures the tables on a coherent machine (false with a message in d). */
 bool mb_tables(const struct machine_cfg *m, int iterations, struct mb_tables *t,
                struct sim_diag *d);

@@ -91,6 +91,42 @@ void mb_fit_table3(struct mb_row *row, bool congestion)
         row->k[2] = NAN; /* one pair only: c is not fitted */
 }
 
+double mb_model(int table, const double k[3], double x, int threads)
+{
+    return table == 3 ? k[0] + k[1] * x + k[2] * threads * x : k[0] + k[1] * x - k[2] / x;
+}
+
+/* The relative deviation of point i from the curve k. */
+static double deviation(int table, const struct mb_row *row, const double k[3], int i)
+{
+    double model = mb_model(table, k, row->pts[i].x, row->threads[i]);
+    return (row->pts[i].ns - model) / model;
+}
+
+double mb_curve_error(int table, const struct mb_row *row, const double k[3])
+{
+    double worst = NAN;
+    for (int i = 0; i < row->n; i++) {
+        double e = row->pts[i].x >= 8 ? deviation(table, row, k, i) : NAN;
+        if (!isnan(e) && (isnan(worst) || fabs(e) > fabs(worst)))
+            worst = e;
+    }
+    return worst;
+}
+
+double mb_curve_mse(int table, const struct mb_row *row, const double k[3])
+{
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i < row->n; i++)
+        if (row->pts[i].x >= 8) {
+            double e = deviation(table, row, k, i);
+            sum += e * e;
+            n++;
+        }
+    return n ? sum / n : NAN;
+}
+
 /* ------------------------------------------------------------ traces */
 
 /* "pin" and the cores of threads 0 .. n-1 (mb_machine_core's). */

@@ -109,6 +109,40 @@ START_TEST(test_recovers_known_parameters)
 }
 END_TEST
 
+/* A row's curve as the target: the truth's Table 4 rows, fitted to Eq 5,
+ * are recovered from another crossbar latency; the output gives each
+ * curve's largest deviation before and after. */
+START_TEST(test_curve_targets)
+{
+    static struct machine_cfg m;
+    static struct mb_tables t;
+    load_fitted(tu_write("truth-c.cfg", machine_text("truth", 1, 5.0)), &m);
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(mb_tables(&m, 2, &t, &d), "%s", d.text);
+    const double *ee = t.table4[MB_EE].k, *ii = t.table4[MB_II].k;
+    char text[512];
+    snprintf(text, sizeof text,
+             "targets = { source = \"truth\";\n  table4_EE = [%.17g, %.17g, %.17g];\n"
+             "  table4_II = [%.17g, %.17g, %.17g]; };\n",
+             ee[0], ee[1], ee[2], ii[0], ii[1], ii[2]);
+    struct case_files f;
+    case_files("curve", machine_text("start", 1, 9.0), text, &f);
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params xbar.latency_ns -i 2 -o %s", f.start,
+             f.targets, f.out);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    double before = 0, after = 0;
+    const char *row = strstr(r.out, "\n  table4_EE ");
+    ck_assert_msg(row && sscanf(strchr(row, ']') + 1, "%lf %% %lf %%", &before, &after) == 2, "%s",
+                  r.out);
+    ck_assert_msg(fabs(before) > 20 && fabs(after) < 5, "%s", r.out);
+    ck_assert_msg(!strstr(r.out, "figure (ns)"), "%s", r.out); /* no figure given: no header */
+    load_fitted(f.out, &m);
+    double lat = machine_float(&m, "xbar.latency_ns");
+    ck_assert_msg(fabs(lat - 5.0) < 0.5, "xbar.latency_ns %f, want 5", lat);
+}
+END_TEST
+
 /* A key the file does not set goes into its section. */
 START_TEST(test_absent_key_goes_into_its_section)
 {
@@ -190,6 +224,20 @@ START_TEST(test_bad_input)
     tu_ccsim(&r, "calibrate -c %s --params home.occupancy_cycles", s);
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "--targets FILE is required"), "%s", r.err);
+    /* a curve is a row's 3 numbers; a row the machine lacks is named */
+    const char *two =
+        tu_write("two.cfg", "targets = { source = \"x\";\n table4_EE = [1.0, 2.0]; };\n");
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles", s, two);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "two.cfg:2: targets.table4_EE: expected the row's 3 numbers"), "%s",
+                  r.err);
+    const char *inter = tu_write(
+        "inter.cfg", "targets = { source = \"x\"; table3_inter = [180.65, 7.5, 3.0]; };\n");
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles -i 2", s, inter);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "inter.cfg:1: target table3_inter: ") &&
+                      strstr(r.err, "has no such row"),
+                  "%s", r.err);
 }
 END_TEST
 
@@ -227,6 +275,9 @@ START_TEST(test_shipped_targets)
         ck_assert(t.fig[CAL_R_R_ns] > 0 && strstr(t.source, "seed 000") != NULL);
         if (i == 0) /* the KNC's I rows: b and a fit memory.fill_conflict_ns */
             ck_assert(t.fig[CAL_table2_IE_b_ns] > 0 && t.fig[CAL_table2_II_a_ns] > 0);
+        else /* SNB: Table 3's curves, as the paper gives them */
+            ck_assert(t.ncurve[CAL_CURVE_table3_inter] == 3 &&
+                      t.curve[CAL_CURVE_table3_inter][0] == 180.65);
     }
 }
 END_TEST
@@ -267,6 +318,7 @@ int main(void)
     tcase_add_test(tc, test_unchanged_and_budget_said);
     tcase_add_test(tc, test_shipped_targets);
     tcase_add_test(tc, test_table_targets);
+    tcase_add_test(tc, test_curve_targets);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }
