@@ -224,11 +224,13 @@ const struct cli_cmd cli_cmds[] = {
      "  --mutant K               verify mutation K instead of the tables as built\n"
      "  --queue N                every message channel holds N messages (default: the\n"
      "                           bounds the protocols need at the default size; a\n"
-     "                           channel past its bound stops the check with a note)\n"
+     "                           channel past its bound stops the check, undecided)\n"
      "  --keep DIR               keep the model, the verifier and its output in DIR\n"
      "\n"
      "Exit status: 0 every property holds; 1 a violation (the counterexample\n"
-     "printed); 2 bad input, or rumur or cc missing or failing.\n"},
+     "printed); 2 bad input, or rumur or cc missing or failing; 3 undecided: a\n"
+     "message channel outgrew its bound before every state was explored (the\n"
+     "steps that filled it printed).\n"},
     {"litmus", cli_litmus, "run herdtools7 x86 litmus tests: outcomes and verdict",
      "usage: ccsim litmus FILE.litmus ... [-c CONFIG] [--runs N] [--skew NS] [--expect Ok|No]\n"
      "                    [--print-trace] [--set G.K=V ...]\n"

@@ -444,16 +444,24 @@ static int verify_in(const char *dir, const struct verify_args *a, const struct 
         free(steps);
         return SIM_EXIT_OK;
     }
-    printf("verdict: FAIL: %s\n", oc.message[0] ? oc.message : "the verifier failed");
-    if (strstr(oc.message, "than its bound"))
-        printf("note: the bound is the model's, not a property of the protocol: either the\n"
+    bool bound = strstr(oc.message, "than its bound") != NULL;
+    const char *what = oc.message; /* rumur's words for its assert, not a failed property */
+    if (bound && strncmp(what, "assertion failed: ", 18) == 0)
+        what += 18;
+    if (bound)
+        printf("verdict: undecided: %s; the check stopped there, before every state was "
+               "explored\n"
+               "note: the bound is the model's, not a property of the protocol: either the\n"
                "tables send messages without end (a flood), or this size needs more room\n"
                "(--queue N gives every channel N messages; here QC %d, QH %d)\n",
-               cc_murphi_cache_queue(p, &a->mo), cc_murphi_home_queue(&a->mo));
-    printf("counterexample, %d step%s (the rows that ran, in order):\n%s", oc.steps,
+               what, cc_murphi_cache_queue(p, &a->mo), cc_murphi_home_queue(&a->mo));
+    else
+        printf("verdict: FAIL: %s\n", oc.message[0] ? oc.message : "the verifier failed");
+    printf("%s, %d step%s (the rows that ran, in order):\n%s",
+           bound ? "the steps that filled it" : "counterexample", oc.steps,
            oc.steps == 1 ? "" : "s", steps);
     free(steps);
-    return SIM_EXIT_FAIL;
+    return bound ? SIM_EXIT_UNDECIDED : SIM_EXIT_FAIL;
 }
 
 static void remove_dir(const char *dir)

@@ -36,6 +36,9 @@ enum sim_exit {
     SIM_EXIT_OK = 0,    /* success */
     SIM_EXIT_FAIL = 1,  /* the simulated program failed a check */
     SIM_EXIT_INPUT = 2, /* bad input: usage, config, trace */
+    /* verify: a bound of the model (a message channel's) stopped the check
+     * before it had explored every state; no property failed */
+    SIM_EXIT_UNDECIDED = 3,
 };
 
 const char *sim_version(void);
