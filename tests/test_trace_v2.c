@@ -765,6 +765,34 @@ START_TEST(test_runaway_while_is_a_deadlock)
 }
 END_TEST
 
+/* A while loop over the thread's own variables that touches no memory is
+ * the thread's own work, not a spin: its computes, together longer than
+ * the watchdog's interval, run to the end (it was reported as a deadlock);
+ * one that cannot end is reported after 2^16 computes in a row. */
+START_TEST(test_local_while_is_work)
+{
+    char text[512];
+    /* 3 computes of 1.5 watchdog intervals each (teach-xbar runs at 1 GHz) */
+    snprintf(text, sizeof text,
+             "ccsim-trace 2\nthreads 1\nline x\n0: let i = 0\nwhile i < 3 {\n"
+             "  0: compute %llu\n  0: let i = i + 1\n}\n0: write x 1\n0: read x\n",
+             (unsigned long long)(WATCHDOG_PS * 3 / 2 / SIM_PS_PER_NS));
+    struct core_result res;
+    run_text("teach-xbar", NULL, 0, "local.trace", text, 0, WATCHDOG_PS, &res);
+    ck_assert_msg(!res.deadlock && !res.input_error, "%s", diag.text);
+    core_result_free(&res);
+    const char *path = tu_write("endless.trace", "ccsim-trace 2\nthreads 1\nline x\n"
+                                                 "0: let i = 0\nwhile i >= 0 {\n"
+                                                 "  0: compute 1000\n  0: let i = i + 1\n}\n");
+    struct tu_run r;
+    tu_ccsim(&r, "run -c teach-xbar %s", path);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "computes in a while loop that touches no memory (more than 65536 "
+                                "computes in a row): nothing another thread does can end it"),
+                  "%s", r.err);
+}
+END_TEST
+
 /* A while whose ops all cost nothing ends with an error, not a hang. */
 START_TEST(test_zero_time_while)
 {
@@ -963,6 +991,7 @@ static Suite *trace_v2_suite(void)
     tcase_add_test(tc, test_xchg_spin_lock);
     tcase_add_test(tc, test_runaway_while_is_a_deadlock);
     tcase_add_test(tc, test_zero_time_while);
+    tcase_add_test(tc, test_local_while_is_work);
     suite_add_tcase(s, tc);
     tc = tcase_create("examples");
     tcase_add_loop_test(tc, test_example_clean, 0, (int)SIM_COUNT_OF(examples));

@@ -31,6 +31,10 @@ struct thr {
     uint64_t iter;           /* syncs passed */
     struct sim_rng skew_rng; /* its start skews */
     bool reload;             /* the wait's next load is a re-load */
+    /* the while loop it is in (since its last op outside one): whether it
+     * has touched memory there, and its computes there in a row before */
+    bool loop_read;
+    int loop_computes;
     /* the next op, already taken from the cursor at a sync's release
      * (run_resets): step starts it instead of taking another */
     bool fetched;
@@ -374,6 +378,30 @@ static bool changed_word(const struct thr *t)
     }
 }
 
+/* Notes what the op about to start does to its thread's while loop. */
+static void note_loop(struct thr *t)
+{
+    if (!t->op.in_while) {
+        t->loop_read = false;
+        t->loop_computes = 0;
+    } else if (t->op.naddr > 0)
+        t->loop_read = true;
+    else if (t->op.op == WL_OP_COMPUTE && t->loop_computes <= WL_MAX_IDLE_LOOPS)
+        t->loop_computes++;
+}
+
+/* A compute in a while loop that has touched no memory: nothing another
+ * thread does can end such a loop, so it is work of the thread's own (a
+ * loop over local variables), not a spin, and counts as progress and as
+ * work under way like a compute outside loops; past WL_MAX_IDLE_LOOPS of
+ * them in a row it no longer does, so a loop that cannot end is reported
+ * after the watchdog's interval. */
+static bool local_work(const struct thr *t)
+{
+    return t->op.in_while && t->op.op == WL_OP_COMPUTE && !t->loop_read &&
+           t->loop_computes <= WL_MAX_IDLE_LOOPS;
+}
+
 /* What the watchdog counts as progress. Outside while loops, every op that
  * finishes (as in version 1). Inside one, only an op that changes memory:
  * a thread that spins reading (or failing its cas, or exchanging a lock
@@ -381,7 +409,7 @@ static bool changed_word(const struct thr *t)
  * a deadlock after the watchdog's interval, like a wait that never ends. */
 static bool made_progress(const struct thr *t)
 {
-    if (!t->op.in_while)
+    if (!t->op.in_while || local_work(t))
         return true;
     if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
         return true;
@@ -799,6 +827,7 @@ static bool start_op(struct thr *t)
     struct wl_op *op = &t->op;
     if (!register_op_ok(t) || !prime_ok(t))
         return false;
+    note_loop(t);
     switch (op->op) {
     case WL_OP_READ:
         scalar(t, CC_LOAD, &op->addr[0], 0, 0);
@@ -834,7 +863,7 @@ static bool start_op(struct thr *t)
         return false;
     case WL_OP_COMPUTE:
         sim_schedule(r->m->k, cycles(r, (uint64_t)op->count), compute_done, t, 0);
-        if (!op->in_while) /* as made_progress: a while loop's computing is no progress */
+        if (!op->in_while || local_work(t)) /* as made_progress: a spin's is no progress */
             sim_busy_until(r->m->k, sim_now(r->m->k) + cycles(r, (uint64_t)op->count));
         return false;
     case WL_OP_MARK:
@@ -949,6 +978,11 @@ static void report_deadlock(struct run *r, FILE *f)
                     wl_op_name(t->op.op), name, name, t->op.addr[0].word,
                     (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
                                             (unsigned)t->op.addr[0].word));
+        else if (t->op.in_while && t->op.op == WL_OP_COMPUTE && !t->loop_read)
+            fprintf(f,
+                    "computes in a while loop that touches no memory (more than %d computes in "
+                    "a row): nothing another thread does can end it\n",
+                    WL_MAX_IDLE_LOOPS);
         else if (t->op.in_while)
             fprintf(f, "spins in a while loop, in %s\n", wl_op_name(t->op.op));
         else
