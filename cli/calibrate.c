@@ -169,6 +169,7 @@ static bool add_param(struct cal_problem *pb, struct machine_cfg *m, const char 
     p->hi = key->max;
     p->unit = key->unit;
     p->start = p->value = p->integer ? (double)*(int64_t *)value : *(double *)value;
+    p->tries = 0;
     return true;
 }
 
@@ -369,6 +370,7 @@ static bool try_param(struct search *s, int i)
         y[i] = clamp_param(p, s->x[i] + dir * s->step[i]);
         if (y[i] == s->x[i] || s->r->evals >= s->pb->max_evals)
             continue;
+        s->pb->params[i].tries++;
         double v = evaluate(s->pb, s->r, y, &e);
         if (s->pb->on_eval)
             s->pb->on_eval(s->pb->eval_ctx, s->r->evals, fmin(v, s->best));

@@ -123,6 +123,7 @@ struct cal_param {
     double lo, hi;
     const char *unit;
     double start, value; /* in the config; the fitted one */
+    int tries;           /* evaluations with it moved from where the search stood */
 };
 
 struct cal_problem {

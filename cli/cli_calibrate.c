@@ -160,7 +160,9 @@ static void print_result(const struct cal_problem *pb, const struct cal_result *
         print_value(p, p->start);
         print_value(p, p->value);
         printf("   [%g, %g]%s%s%s\n", p->lo, p->hi, p->unit ? " " : "", p->unit ? p->unit : "",
-               cal_param_moved(p) ? "" : "  (unchanged: the fit kept it)");
+               cal_param_moved(p) ? ""
+               : p->tries         ? "  (unchanged: the fit kept it)"
+                          : "  (unchanged: the search ended before it tried another value)");
     }
     printf("objective (sum of squared relative errors%s): %.6g -> %.6g after %d evaluations",
            any_curve(&pb->targets) ? "; a curve adds its points' mean" : "", r->objective_before,

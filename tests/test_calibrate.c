@@ -252,12 +252,18 @@ START_TEST(test_unchanged_and_budget_said)
     tu_ccsim(&r, "calibrate -c %s --targets %s --params l1.ways -i 2 --max-evals 1 -o %s", f.start,
              f.targets, f.out);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
-    ck_assert_msg(strstr(r.out, "(unchanged: the fit kept it)"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "(unchanged: the search ended before it tried another value)"),
+                  "%s", r.out);
     ck_assert_msg(strstr(r.out, "stopped at --max-evals 1 before it converged"), "%s", r.out);
     const char *text = tu_slurp(f.out), *moved = strstr(text, "no parameter moved");
     ck_assert_msg(!strstr(text, "# calibrated:") && moved &&
                       !strstr(moved + 1, "no parameter moved"),
                   "%s", text);
+    /* tried on both sides and kept */
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params l1.ways -i 2 --max-evals 3", f.start,
+             f.targets);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "(unchanged: the fit kept it)"), "%s%s", r.out,
+                  r.err);
 }
 END_TEST
 
