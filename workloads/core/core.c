@@ -67,7 +67,6 @@ struct iteration {
  * cursor at the release and run in the trace's order (run_resets). */
 struct reset {
     struct thr *t;
-    int seq; /* its place in its thread's resets */
     struct wl_op op;
     struct wl_pos pos;
 };
@@ -84,11 +83,15 @@ struct run {
     sim_time_t *core_issue; /* per core: its next free issue slot */
     struct iteration *iters;
     size_t niters, cap_iters;
-    uint64_t *lines;      /* line index -> line number, or UNPLACED */
-    struct sim_map used;  /* line numbers taken */
-    uint64_t *low;        /* per home (+1): below it every number is taken */
-    struct reset *resets; /* a release's resets (run_resets); reused */
-    size_t nresets, cap_resets;
+    uint64_t *lines;     /* line index -> line number, or UNPLACED */
+    struct sim_map used; /* line numbers taken */
+    uint64_t *low;       /* per home (+1): below it every number is taken */
+    /* a release's resets: each thread's next (resets[thread]), and the
+     * threads that have one, a heap by the trace's order (run_resets);
+     * nthr entries each, allocated once */
+    struct reset *resets;
+    int *heap;
+    size_t nresets;
     bool stopped;
 };
 
@@ -229,7 +232,8 @@ static void do_mark(struct thr *t)
 
 /* ------------------------------------------------------------ sync */
 
-static void take_resets(struct thr *t);
+static void take_reset(struct thr *t);
+static void place_reset_lines(struct thr *t);
 static void run_resets(struct run *r);
 
 static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
@@ -267,8 +271,11 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
         t->st = T_RUN;
         t->iter = next;
         op_ended(t);
-        take_resets(t);
+        place_reset_lines(t);
     }
+    for (int i = 0; i < r->nthr; i++)
+        if (r->thr[i].st == T_RUN && r->thr[i].iter == next)
+            take_reset(&r->thr[i]);
     run_resets(r);
     for (int i = 0; i < r->nthr && !r->stopped; i++)
         if (r->thr[i].st == T_RUN && r->thr[i].iter == next)
@@ -758,41 +765,82 @@ static bool prime_ok(struct thr *t)
  * the sync's release, the machine quiet, before any thread leaves after its
  * start skew. Done by each thread when it left, one thread's reset could
  * wipe out what a thread that left earlier had already done in the
- * iteration. take_resets takes a thread's resets from its cursor (the
- * first op that is not one is kept for step); run_resets runs every
- * thread's in the trace's order (wl_pos_cmp: `all: evict x` before a later
- * `0: prime x M`, whichever thread evicts), then each thread by number. */
-static void take_resets(struct thr *t)
+ * iteration. They run in the trace's order (wl_pos_cmp: `all: evict x`
+ * before a later `0: prime x M`, whichever thread evicts), then by thread
+ * number: run_resets merges the threads' runs of resets, each already in
+ * that order (loops count up), holding one reset a thread. A thread's first
+ * op that is not a reset is kept for step. */
+
+/* Whether thread a's next reset runs before thread b's. */
+static bool reset_before(const struct run *r, int a, int b)
 {
-    struct run *r = t->run;
-    for (int seq = 0;; seq++) {
-        t->fetched_nr = wl_next(&t->cur, &t->op, r->d);
-        t->fetched = true;
-        if (t->fetched_nr != WL_NEXT_OP || t->op.in_while ||
-            (t->op.op != WL_OP_EVICT && t->op.op != WL_OP_PRIME))
-            return;
-        if (r->nresets == r->cap_resets) {
-            r->cap_resets = r->cap_resets ? 2 * r->cap_resets : 64;
-            r->resets = sim_xrealloc(r->resets, r->cap_resets * sizeof *r->resets);
-        }
-        struct reset *e = &r->resets[r->nresets++];
-        *e = (struct reset){.t = t, .seq = seq, .op = t->op};
-        wl_cursor_pos(&t->cur, t->op.stmt, &e->pos);
-        /* a line first touched here is placed now, thread by thread, so that
-         * the order the resets run in does not renumber the lines (and
-         * rehash them to other homes) */
-        (void)line_number(t, t->op.addr[0].line);
-    }
+    int c = wl_pos_cmp(&r->resets[a].pos, &r->resets[b].pos);
+    return c ? c < 0 : a < b;
 }
 
-static int reset_cmp(const void *a, const void *b)
+static void heap_swap(int *h, size_t i, size_t j)
 {
-    const struct reset *x = a, *y = b;
-    int c = wl_pos_cmp(&x->pos, &y->pos);
-    if (c)
-        return c;
-    return x->t->id != y->t->id ? (x->t->id > y->t->id) - (x->t->id < y->t->id)
-                                : (x->seq > y->seq) - (x->seq < y->seq);
+    int x = h[i];
+    h[i] = h[j];
+    h[j] = x;
+}
+
+static void heap_push(struct run *r, int thread)
+{
+    int *h = r->heap;
+    size_t i = r->nresets++;
+    h[i] = thread;
+    for (; i > 0 && reset_before(r, h[i], h[(i - 1) / 2]); i = (i - 1) / 2)
+        heap_swap(h, i, (i - 1) / 2);
+}
+
+/* The thread whose reset runs first, taken off the heap. */
+static int heap_pop(struct run *r)
+{
+    int *h = r->heap, top = h[0];
+    h[0] = h[--r->nresets];
+    for (size_t i = 0, c; (c = 2 * i + 1) < r->nresets; i = c) {
+        if (c + 1 < r->nresets && reset_before(r, h[c + 1], h[c]))
+            c++;
+        if (!reset_before(r, h[c], h[i]))
+            break;
+        heap_swap(h, i, c);
+    }
+    return top;
+}
+
+static bool is_reset(const struct wl_op *op)
+{
+    return !op->in_while && (op->op == WL_OP_EVICT || op->op == WL_OP_PRIME);
+}
+
+/* Takes the thread's next op from its cursor; a reset goes into the heap,
+ * anything else is kept for step. */
+static void take_reset(struct thr *t)
+{
+    t->fetched_nr = wl_next(&t->cur, &t->op, t->run->d);
+    t->fetched = true;
+    if (t->fetched_nr != WL_NEXT_OP || !is_reset(&t->op))
+        return;
+    struct reset *e = &t->run->resets[t->id];
+    *e = (struct reset){.t = t, .op = t->op};
+    wl_cursor_pos(&t->cur, t->op.stmt, &e->pos);
+    heap_push(t->run, t->id);
+}
+
+/* Places the lines the thread's coming resets touch first, before any
+ * runs: thread by thread, as a run of the threads one after the other
+ * would, so that the order the resets run in does not renumber the lines
+ * (and rehash them to other homes). On a copy of the cursor: the resets
+ * themselves are taken later (an error is reported then). */
+static void place_reset_lines(struct thr *t)
+{
+    struct wl_cursor c = t->cur;
+    struct wl_op op;
+    struct sim_diag scratch;
+    sim_diag_init(&scratch);
+    while (wl_next(&c, &op, &scratch) == WL_NEXT_OP && is_reset(&op))
+        (void)line_number(t, op.addr[0].line);
 }
 
 /* Runs one taken reset on its thread (whose own next op is kept aside). */
@@ -813,11 +861,12 @@ static bool run_reset(struct run *r, const struct reset *e)
 
 static void run_resets(struct run *r)
 {
-    if (r->nresets > 1) /* (qsort's array may not be NULL, even empty) */
-        qsort(r->resets, r->nresets, sizeof *r->resets, reset_cmp);
-    for (size_t i = 0; i < r->nresets; i++)
-        if (!run_reset(r, &r->resets[i]))
+    while (r->nresets > 0) {
+        struct reset *e = &r->resets[heap_pop(r)];
+        if (!run_reset(r, e))
             return;
+        take_reset(e->t);
+    }
 }
 
 /* Starts the current op; returns true if it finished at once (zero cost). */
@@ -1287,6 +1336,8 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
     r.nthr = wl_program_threads(prog);
     r.live = r.nthr;
     r.thr = sim_xcalloc((size_t)r.nthr, sizeof *r.thr);
+    r.resets = sim_xcalloc((size_t)r.nthr, sizeof *r.resets);
+    r.heap = sim_xcalloc((size_t)r.nthr, sizeof *r.heap);
     r.core_issue = sim_xcalloc((size_t)m->cores, sizeof *r.core_issue);
     sim_map_init(&r.used);
     r.low = sim_xcalloc((size_t)m->memory_nodes + 1, sizeof *r.low);
@@ -1340,6 +1391,7 @@ free_threads:
     sim_map_destroy(&r.used);
     free(r.iters);
     free(r.resets);
+    free(r.heap);
     free(r.thr);
     free(r.core_issue);
 }
