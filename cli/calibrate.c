@@ -102,7 +102,7 @@ static bool note_lines(struct cal_targets *t, struct cfg_file *cf, struct sim_di
     for (int c = 0; c < CAL_NCURVE; c++) {
         snprintf(key, sizeof key, "targets.%s", curve_names[c]);
         t->curve_line[c] = cfg_line(cf, key);
-        if (t->ncurve[c] == 0 || t->ncurve[c] == 3)
+        if (t->ncurve[c] == 3 || t->curve_line[c] == 0) /* given whole, or not at all */
             continue;
         sim_diag_add(d, t->path, t->curve_line[c],
                      "targets.%s: expected the row's 3 numbers as the paper writes them (%s), "
@@ -122,7 +122,7 @@ bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *
         return false;
     const struct cfg_section sec = {
         "targets", true, target_keys, SIM_COUNT_OF(target_keys), t, "the measured figures to fit"};
-    bool ok = cfg_apply(cf, &sec, 1, d);
+    bool ok = cfg_apply(cf, &sec, 1, d) && note_lines(t, cf, d);
     int given = 0;
     for (int f = 0; f < CAL_NFIG; f++)
         given += t->fig[f] > 0;
@@ -134,7 +134,6 @@ bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *
                      "multiline_o_ns, or a row's curve such as table3_inter = [q, o, c])");
         ok = false;
     }
-    ok = ok && note_lines(t, cf, d);
     cfg_close(cf);
     return ok;
 }
@@ -228,15 +227,14 @@ static const int curve_row[] = {
 #undef CAL_X_CROW
 };
 
-/* Curve c's deviations from the target's model: the largest and the mean
- * of the squares (NAN where the machine has no such row). */
-static void curve_of(const struct mb_tables *t, const struct cal_targets *tg, int c, double *worst,
-                     double *mse)
+/* The x of a point of row (x >= 8) where the curve k is 0 or below (no
+ * relative error there), or 0. */
+static double nonpositive_at(int table, const struct mb_row *row, const double k[3])
 {
-    const struct mb_row *row = t ? table_row(t, curve_table[c], curve_row[c]) : NULL;
-    bool has = row && row->n && tg->ncurve[c] == 3;
-    *worst = has ? mb_curve_error(curve_table[c], row, tg->curve[c]) : NAN;
-    *mse = has ? mb_curve_mse(curve_table[c], row, tg->curve[c]) : NAN;
+    for (int i = 0; i < row->n; i++)
+        if (row->pts[i].x >= 8 && mb_model(table, k, row->pts[i].x, row->threads[i]) <= 0)
+            return row->pts[i].x;
+    return 0;
 }
 
 /* Whether some target is a figure or a curve of the tables (they take
@@ -265,7 +263,20 @@ static void format_value(const struct cal_param *p, double v, char *buf, size_t 
 struct cal_eval {
     double fig[CAL_NFIG];
     double worst[CAL_NCURVE], mse[CAL_NCURVE];
+    double nonpositive_at[CAL_NCURVE]; /* a point's x where the curve is <= 0, or 0 */
 };
+
+/* Curve c's deviations from the target's model (NAN where the machine has
+ * no such row). */
+static void curve_of(const struct mb_tables *t, const struct cal_targets *tg, int c,
+                     struct cal_eval *e)
+{
+    const struct mb_row *row = t ? table_row(t, curve_table[c], curve_row[c]) : NULL;
+    bool has = row && row->n && tg->ncurve[c] == 3;
+    e->worst[c] = has ? mb_curve_error(curve_table[c], row, tg->curve[c]) : NAN;
+    e->mse[c] = has ? mb_curve_mse(curve_table[c], row, tg->curve[c]) : NAN;
+    e->nonpositive_at[c] = has ? nonpositive_at(curve_table[c], row, tg->curve[c]) : 0;
+}
 
 /* The figures with the parameters at x; false if the config refuses x or a
  * measurement fails (the messages in d). */
@@ -294,7 +305,7 @@ static bool measure(const struct cal_problem *pb, const double *x, struct cal_ev
     for (int f = 0; f < CAL_NFIG; f++)
         e->fig[f] = figure_of(&r, tables ? &t : NULL, f);
     for (int c = 0; c < CAL_NCURVE; c++)
-        curve_of(tables ? &t : NULL, &pb->targets, c, &e->worst[c], &e->mse[c]);
+        curve_of(tables ? &t : NULL, &pb->targets, c, e);
     return true;
 }
 
@@ -422,6 +433,15 @@ static bool measurable(const struct cal_problem *pb, const struct cal_eval *e, s
             sim_diag_add(d, t->path, t->line[f],
                          "target %s: %s has no such figure (%s); remove it from the targets",
                          fig_names[f], pb->config, fig_docs[f]);
+            return false;
+        }
+    for (int c = 0; c < CAL_NCURVE; c++)
+        if (t->ncurve[c] && e->nonpositive_at[c] > 0) {
+            sim_diag_add(d, t->path, t->curve_line[c],
+                         "target %s: the curve [%g, %g, %g] (%s) is 0 or below at x = %g, where "
+                         "it is to be compared with a simulated time",
+                         curve_names[c], t->curve[c][0], t->curve[c][1], t->curve[c][2],
+                         curve_docs[c], e->nonpositive_at[c]);
             return false;
         }
     for (int c = 0; c < CAL_NCURVE; c++)

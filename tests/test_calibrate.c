@@ -231,6 +231,20 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "two.cfg:2: targets.table4_EE: expected the row's 3 numbers"), "%s",
                   r.err);
+    const char *empty =
+        tu_write("empty.cfg", "targets = { source = \"x\";\n table4_EE = [];\n};\n");
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles", s, empty);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "empty.cfg:2: targets.table4_EE: expected the row's 3 numbers") &&
+                      strstr(r.err, "not 0"),
+                  "%s", r.err);
+    const char *neg =
+        tu_write("neg.cfg", "targets = { source = \"x\";\n table4_EE = [-100.0, 1.0, 0.0];\n};\n");
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles -i 2", s, neg);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "neg.cfg:2: target table4_EE: the curve [-100, 1, 0]") &&
+                      strstr(r.err, "is 0 or below at x = 8"),
+                  "%s", r.err);
     const char *inter = tu_write(
         "inter.cfg", "targets = { source = \"x\"; table3_inter = [180.65, 7.5, 3.0]; };\n");
     tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles -i 2", s, inter);
