@@ -767,8 +767,10 @@ END_TEST
 
 /* A while loop over the thread's own variables that touches no memory is
  * the thread's own work, not a spin: its computes, together longer than
- * the watchdog's interval, run to the end (it was reported as a deadlock);
- * one that cannot end is reported after 2^16 computes in a row. */
+ * the watchdog's interval, run to the end (it was reported as a deadlock),
+ * also right after a spin loop (a loop is the thread's outermost while);
+ * 2^16 computes in a row are an error, also of compute 0 (that one hung:
+ * simulated time never moved). */
 START_TEST(test_local_while_is_work)
 {
     char text[512];
@@ -781,15 +783,26 @@ START_TEST(test_local_while_is_work)
     run_text("teach-xbar", NULL, 0, "local.trace", text, 0, WATCHDOG_PS, &res);
     ck_assert_msg(!res.deadlock && !res.input_error, "%s", diag.text);
     core_result_free(&res);
-    const char *path = tu_write("endless.trace", "ccsim-trace 2\nthreads 1\nline x\n"
-                                                 "0: let i = 0\nwhile i >= 0 {\n"
-                                                 "  0: compute 1000\n  0: let i = i + 1\n}\n");
-    struct tu_run r;
-    tu_ccsim(&r, "run -c teach-xbar %s", path);
-    ck_assert_int_eq(r.status, 1);
-    ck_assert_msg(strstr(r.err, "computes in a while loop that touches no memory (more than 65536 "
-                                "computes in a row): nothing another thread does can end it"),
-                  "%s", r.err);
+    snprintf(text, sizeof text,
+             "ccsim-trace 2\nthreads 1\nline x\n0: write x 1\n0: read x -> f\n"
+             "while f == 0 {\n  0: read x -> f\n}\n0: let i = 0\nwhile i < 3 {\n"
+             "  0: compute %llu\n  0: let i = i + 1\n}\n0: read x\n",
+             (unsigned long long)(WATCHDOG_PS * 3 / 2 / SIM_PS_PER_NS));
+    run_text("teach-xbar", NULL, 0, "after-spin.trace", text, 0, WATCHDOG_PS, &res);
+    ck_assert_msg(!res.deadlock && !res.input_error, "%s", diag.text);
+    core_result_free(&res);
+    for (int cycles = 0; cycles <= 1000; cycles += 1000) {
+        snprintf(text, sizeof text,
+                 "ccsim-trace 2\nthreads 1\nline x\n0: let i = 0\nwhile i >= 0 {\n"
+                 "  0: compute %d\n  0: let i = i + 1\n}\n",
+                 cycles);
+        struct tu_run r;
+        tu_ccsim(&r, "run -c teach-xbar %s", tu_write("endless.trace", text));
+        ck_assert_int_eq(r.status, 2);
+        ck_assert_msg(strstr(r.err, "endless.trace:6:3: thread 0: 65536 computes in a row in a "
+                                    "while loop that touches no memory (WL_MAX_IDLE_LOOPS)"),
+                      "%s", r.err);
+    }
 }
 END_TEST
 

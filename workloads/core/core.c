@@ -31,10 +31,15 @@ struct thr {
     uint64_t iter;           /* syncs passed */
     struct sim_rng skew_rng; /* its start skews */
     bool reload;             /* the wait's next load is a re-load */
-    /* the while loop it is in (since its last op outside one): whether it
-     * has touched memory there, and its computes there in a row before */
+    /* the while loop it is in (the outermost's statement, -1: none), since
+     * it entered it: whether it has touched memory there, and its computes
+     * there (note_loop) */
+    int loop;
     bool loop_read;
     int loop_computes;
+    /* the ops of while loops it did at one instant (zero_time_ok) */
+    sim_time_t zero_at;
+    long zero_ops;
     /* the next op, already taken from the cursor at a sync's release
      * (run_resets): step starts it instead of taking another */
     bool fetched;
@@ -385,28 +390,60 @@ static bool changed_word(const struct thr *t)
     }
 }
 
-/* Notes what the op about to start does to its thread's while loop. */
-static void note_loop(struct thr *t)
+/* Notes what the op about to start does to its thread's while loop; false
+ * (the run failed) past WL_MAX_IDLE_LOOPS computes in a row in a loop that
+ * touches no memory: such a loop is stuck, or computes what one compute
+ * could (as a loop of lets alone is after WL_MAX_IDLE_LOOPS rounds). */
+static bool note_loop(struct thr *t)
 {
-    if (!t->op.in_while) {
+    int loop = t->op.in_while ? t->op.loop : -1;
+    if (loop != t->loop || loop < 0) { /* another loop, or none: from the start */
+        t->loop = loop;
         t->loop_read = false;
         t->loop_computes = 0;
-    } else if (t->op.naddr > 0)
-        t->loop_read = true;
-    else if (t->op.op == WL_OP_COMPUTE && t->loop_computes <= WL_MAX_IDLE_LOOPS)
-        t->loop_computes++;
+    }
+    if (loop < 0 || t->loop_read || t->op.naddr > 0) {
+        t->loop_read = loop >= 0;
+        return true;
+    }
+    if (t->op.op != WL_OP_COMPUTE || ++t->loop_computes <= WL_MAX_IDLE_LOOPS)
+        return true;
+    fail(t,
+         "%d computes in a row in a while loop that touches no memory (WL_MAX_IDLE_LOOPS): "
+         "it is stuck, or it computes what one compute could",
+         WL_MAX_IDLE_LOOPS);
+    return false;
 }
 
-/* A compute in a while loop that has touched no memory: nothing another
- * thread does can end such a loop, so it is work of the thread's own (a
- * loop over local variables), not a spin, and counts as progress and as
- * work under way like a compute outside loops; past WL_MAX_IDLE_LOOPS of
- * them in a row it no longer does, so a loop that cannot end is reported
- * after the watchdog's interval. */
+/* A compute in a while loop that has touched no memory since the thread
+ * entered it: nothing another thread does can end such a loop, so it is
+ * the thread's own work (a loop over its variables), not a spin, and
+ * counts as progress and as work under way, as a compute outside loops
+ * does. */
 static bool local_work(const struct thr *t)
 {
-    return t->op.in_while && t->op.op == WL_OP_COMPUTE && !t->loop_read &&
-           t->loop_computes <= WL_MAX_IDLE_LOOPS;
+    return t->op.in_while && t->op.op == WL_OP_COMPUTE && !t->loop_read;
+}
+
+/* The ops of while loops a thread does at one instant, across its steps (a
+ * compute 0 ends in an event of its own): past WL_MAX_ZERO_OPS the loop
+ * never waits for anything, and simulated time would never move on. */
+static bool zero_time_ok(struct thr *t)
+{
+    if (!t->op.in_while)
+        return true;
+    sim_time_t now = sim_now(t->run->m->k);
+    if (now != t->zero_at) {
+        t->zero_at = now;
+        t->zero_ops = 0;
+    }
+    if (++t->zero_ops <= WL_MAX_ZERO_OPS)
+        return true;
+    fail(t,
+         "%d operations in a while loop without simulated time passing (WL_MAX_ZERO_OPS): the "
+         "loop never waits for anything",
+         WL_MAX_ZERO_OPS);
+    return false;
 }
 
 /* What the watchdog counts as progress. Outside while loops, every op that
@@ -874,9 +911,8 @@ static bool start_op(struct thr *t)
 {
     struct run *r = t->run;
     struct wl_op *op = &t->op;
-    if (!register_op_ok(t) || !prime_ok(t))
+    if (!register_op_ok(t) || !prime_ok(t) || !note_loop(t))
         return false;
-    note_loop(t);
     switch (op->op) {
     case WL_OP_READ:
         scalar(t, CC_LOAD, &op->addr[0], 0, 0);
@@ -951,16 +987,9 @@ static bool start_op(struct thr *t)
 static void step(struct thr *t)
 {
     struct run *r = t->run;
-    for (long zero_time = 0;; zero_time++) {
+    for (;;) {
         if (r->stopped || t->st != T_RUN)
             return;
-        if (zero_time >= WL_MAX_ZERO_OPS && t->op.in_while) {
-            fail(t,
-                 "%d operations in a while loop without simulated time passing "
-                 "(WL_MAX_ZERO_OPS): the loop never waits for anything",
-                 WL_MAX_ZERO_OPS);
-            return;
-        }
         enum wl_next_result nr = t->fetched ? t->fetched_nr : wl_next(&t->cur, &t->op, r->d);
         t->fetched = false;
         if (nr == WL_NEXT_ERROR) {
@@ -979,7 +1008,7 @@ static void step(struct thr *t)
             return;
         }
         t->op_start = sim_now(r->m->k);
-        if (!start_op(t))
+        if (!zero_time_ok(t) || !start_op(t))
             return;
         op_ended(t);
     }
@@ -1003,10 +1032,21 @@ static void report_wait(FILE *f, struct thr *t, const char *name)
 
 /* ------------------------------------------------------------ reports */
 
+static bool some_thread_spins(const struct run *r);
+
+/* A spin is judged, not proven, endless (a loop can read memory and still
+ * end on its own variables): the header says so when one is in it. */
 static void report_deadlock(struct run *r, FILE *f)
 {
-    fprintf(f, "ccsim: deadlock at %.3f ns: these threads cannot finish\n",
-            (double)sim_now(r->m->k) / SIM_PS_PER_NS);
+    double ns = (double)sim_now(r->m->k) / SIM_PS_PER_NS;
+    if (some_thread_spins(r))
+        fprintf(f,
+                "ccsim: deadlock at %.3f ns, as the watchdog judges it (a while loop that "
+                "changes no memory for its interval is taken for a spin without end): these "
+                "threads look stuck\n",
+                ns);
+    else
+        fprintf(f, "ccsim: deadlock at %.3f ns: these threads cannot finish\n", ns);
     for (int i = 0; i < r->nthr; i++) {
         struct thr *t = &r->thr[i];
         if (t->st == T_DONE)
@@ -1027,11 +1067,8 @@ static void report_deadlock(struct run *r, FILE *f)
                     wl_op_name(t->op.op), name, name, t->op.addr[0].word,
                     (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
                                             (unsigned)t->op.addr[0].word));
-        else if (t->op.in_while && t->op.op == WL_OP_COMPUTE && !t->loop_read)
-            fprintf(f,
-                    "computes in a while loop that touches no memory (more than %d computes in "
-                    "a row): nothing another thread does can end it\n",
-                    WL_MAX_IDLE_LOOPS);
+        else if (local_work(t))
+            fprintf(f, "computes in a while loop that touches no memory (its own work)\n");
         else if (t->op.in_while)
             fprintf(f, "spins in a while loop, in %s\n", wl_op_name(t->op.op));
         else
@@ -1355,6 +1392,7 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         t->run = &r;
         t->id = i;
         t->st = T_RUN;
+        t->loop = -1;
         t->sreq = sim_xcalloc((size_t)m->mshrs, sizeof *t->sreq);
         t->sbuf = sim_xcalloc((size_t)m->mshrs, m->line_bytes);
         t->s_loaded = sim_xcalloc((size_t)m->mshrs, sizeof *t->s_loaded);

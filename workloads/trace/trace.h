@@ -334,6 +334,7 @@ struct wl_op {
     int label;             /* mark: index for wl_program_label() */
     int reg;               /* the register to set with wl_set_reg(), or -1 */
     bool in_while;         /* issued from a while's body (at any depth) */
+    int loop;              /* in_while: the outermost while's statement (-1 outside) */
 };
 
 enum wl_next_result {

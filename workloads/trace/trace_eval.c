@@ -402,6 +402,7 @@ static bool make_op(struct wl_cursor *c, struct sim_diag *d, int i, struct wl_op
     out->stmt = i;
     out->reg = s->reg;
     out->in_while = s->in_while;
+    out->loop = s->loop;
     for (int k = 0; k < s->nargs; k++)
         if (!take_arg(c, d, s, &s->arg[k], out))
             return false;

@@ -168,6 +168,7 @@ struct wl_stmt {
     enum wl_stmt_kind kind;
     int line, col; /* source position */
     bool in_while; /* inside a while's body (at any depth) */
+    int loop;      /* in_while: the outermost while's statement; -1 outside */
     /* WL_S_OP */
     enum wl_opcode op;
     struct wl_sel sel;

@@ -62,12 +62,17 @@ int wl_add_stmt(struct wl_parser *ps, enum wl_stmt_kind kind, int col)
     }
     p->stmts = wl_grow(p->stmts, &p->cap_stmts, p->nstmts + 1, sizeof *p->stmts);
     bool in_while = false;
-    for (int i = 0; i < ps->depth; i++)
-        in_while = in_while || ps->scope[i].kind == WL_S_WHILE;
+    int loop = -1; /* (-1 too after an error in the while's header) */
+    for (int i = ps->depth - 1; i >= 0; i--)
+        if (ps->scope[i].kind == WL_S_WHILE) {
+            in_while = true;
+            loop = ps->scope[i].stmt;
+        }
     p->stmts[p->nstmts] = (struct wl_stmt){.kind = kind,
                                            .line = ps->line,
                                            .col = col,
                                            .in_while = in_while,
+                                           .loop = loop,
                                            .reg = -1,
                                            .match = -1,
                                            .cond = -1};

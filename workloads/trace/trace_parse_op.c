@@ -540,6 +540,7 @@ bool wl_parse_op_stmt(struct wl_parser *ps)
         return false;
     s.match = s.cond = -1;
     s.in_while = ps->p->stmts[i].in_while;
+    s.loop = ps->p->stmts[i].loop;
     ps->p->stmts[i] = s;
     return true;
 }
