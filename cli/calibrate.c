@@ -264,6 +264,7 @@ struct cal_eval {
     double fig[CAL_NFIG];
     double worst[CAL_NCURVE], mse[CAL_NCURVE];
     double nonpositive_at[CAL_NCURVE]; /* a point's x where the curve is <= 0, or 0 */
+    bool has_row[CAL_NCURVE];          /* the machine measured the curve's row */
 };
 
 /* Curve c's deviations from the target's model (NAN where the machine has
@@ -272,7 +273,8 @@ static void curve_of(const struct mb_tables *t, const struct cal_targets *tg, in
                      struct cal_eval *e)
 {
     const struct mb_row *row = t ? table_row(t, curve_table[c], curve_row[c]) : NULL;
-    bool has = row && row->n && tg->ncurve[c] == 3;
+    bool has = e->has_row[c] = row && row->n && tg->ncurve[c] == 3 &&
+                               !isnan(mb_curve_mse(curve_table[c], row, tg->curve[c]));
     e->worst[c] = has ? mb_curve_error(curve_table[c], row, tg->curve[c]) : NAN;
     e->mse[c] = has ? mb_curve_mse(curve_table[c], row, tg->curve[c]) : NAN;
     e->nonpositive_at[c] = has ? nonpositive_at(curve_table[c], row, tg->curve[c]) : 0;
@@ -368,6 +370,7 @@ struct search {
     double x[CAL_MAX_PARAMS], step[CAL_MAX_PARAMS];
     double best;
     struct cal_eval at; /* the figures at x */
+    bool cut;           /* --max-evals left a step of the current round untried */
 };
 
 /* Tries x +- step on parameter i; keeps the first that lowers the objective. */
@@ -379,8 +382,12 @@ static bool try_param(struct search *s, int i)
         struct cal_eval e;
         memcpy(y, s->x, sizeof y);
         y[i] = clamp_param(p, s->x[i] + dir * s->step[i]);
-        if (y[i] == s->x[i] || s->r->evals >= s->pb->max_evals)
+        if (y[i] == s->x[i])
             continue;
+        if (s->r->evals >= s->pb->max_evals) {
+            s->cut = true; /* a step the budget left untried */
+            continue;
+        }
         s->pb->params[i].tries++;
         double v = evaluate(s->pb, s->r, y, &e);
         if (s->pb->on_eval)
@@ -412,12 +419,12 @@ static bool shrink(struct search *s)
 static void compass(struct search *s)
 {
     bool going = true;
-    while (going && s->r->evals < s->pb->max_evals) {
+    while (going && !s->cut && s->r->evals < s->pb->max_evals) {
         bool improved = false;
         for (int i = 0; i < s->pb->nparams; i++)
             if (!step_done(&s->pb->params[i], s->step[i], s->x[i]))
                 improved |= try_param(s, i);
-        if (!improved)
+        if (!improved && !s->cut) /* every step of the round tried: none helped */
             going = shrink(s);
     }
     s->r->converged = !going;
@@ -436,6 +443,14 @@ static bool measurable(const struct cal_problem *pb, const struct cal_eval *e, s
             return false;
         }
     for (int c = 0; c < CAL_NCURVE; c++)
+        if (t->ncurve[c] && !e->has_row[c]) {
+            sim_diag_add(d, t->path, t->curve_line[c],
+                         "target %s: %s has no such row, or none of its points has 8 or more "
+                         "readers or lines (%s); remove it from the targets",
+                         curve_names[c], pb->config, curve_docs[c]);
+            return false;
+        }
+    for (int c = 0; c < CAL_NCURVE; c++)
         if (t->ncurve[c] && e->nonpositive_at[c] > 0) {
             sim_diag_add(d, t->path, t->curve_line[c],
                          "target %s: the curve [%g, %g, %g] (%s) is 0 or below at x = %g, where "
@@ -447,9 +462,9 @@ static bool measurable(const struct cal_problem *pb, const struct cal_eval *e, s
     for (int c = 0; c < CAL_NCURVE; c++)
         if (t->ncurve[c] && !isfinite(e->mse[c])) {
             sim_diag_add(d, t->path, t->curve_line[c],
-                         "target %s: %s has no such row, or none of its points has 8 or more "
-                         "readers or lines (%s); remove it from the targets",
-                         curve_names[c], pb->config, curve_docs[c]);
+                         "target %s: the curve [%g, %g, %g] is so close to 0 at a point that "
+                         "the relative errors overflow",
+                         curve_names[c], t->curve[c][0], t->curve[c][1], t->curve[c][2]);
             return false;
         }
     return true;

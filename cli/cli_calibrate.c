@@ -137,6 +137,17 @@ static void print_curves(const struct cal_problem *pb, const struct cal_result *
     }
 }
 
+/* Why a parameter the fit did not move is where it was. */
+static const char *unchanged_note(const struct cal_param *p, const struct cal_result *r)
+{
+    if (cal_param_moved(p))
+        return "";
+    if (!p->tries)
+        return "  (unchanged: the search ended before it tried another value)";
+    return r->converged ? "  (unchanged: the fit kept it)"
+                        : "  (unchanged: no value tried was better; the search did not converge)";
+}
+
 static void print_result(const struct cal_problem *pb, const struct cal_result *r)
 {
     printf("calibrate %s against %s (%s)\n", pb->config, pb->targets.path, pb->targets.source);
@@ -160,13 +171,11 @@ static void print_result(const struct cal_problem *pb, const struct cal_result *
         print_value(p, p->start);
         print_value(p, p->value);
         printf("   [%g, %g]%s%s%s\n", p->lo, p->hi, p->unit ? " " : "", p->unit ? p->unit : "",
-               cal_param_moved(p) ? ""
-               : p->tries         ? "  (unchanged: the fit kept it)"
-                          : "  (unchanged: the search ended before it tried another value)");
+               unchanged_note(p, r));
     }
-    printf("objective (sum of squared relative errors%s): %.6g -> %.6g after %d evaluations",
+    printf("objective (sum of squared relative errors%s): %.6g -> %.6g after %d evaluation%s",
            any_curve(&pb->targets) ? "; a curve adds its points' mean" : "", r->objective_before,
-           r->objective_after, r->evals);
+           r->objective_after, r->evals, r->evals == 1 ? "" : "s");
     if (r->refused)
         printf(" (%d candidates the config refused)", r->refused);
     printf("\n");

@@ -273,11 +273,25 @@ START_TEST(test_unchanged_and_budget_said)
     ck_assert_msg(!strstr(text, "# calibrated:") && moved &&
                       !strstr(moved + 1, "no parameter moved"),
                   "%s", text);
-    /* tried on both sides and kept */
-    tu_ccsim(&r, "calibrate -c %s --targets %s --params l1.ways -i 2 --max-evals 3", f.start,
+    /* tried on both sides until the steps stopped mattering, and kept */
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params l1.ways -i 2 --max-evals 20", f.start,
              f.targets);
     ck_assert_msg(r.status == 0 && strstr(r.out, "(unchanged: the fit kept it)"), "%s%s", r.out,
                   r.err);
+    ck_assert_msg(!strstr(r.out, "stopped at --max-evals"), "%s", r.out);
+    /* a budget that ends inside a round is no convergence (integer steps
+     * shrunk to 0 once said so), and a parameter it left untried says so */
+    const char *low = tu_write("low.cfg", "targets = { source = \"x\"; R_R_ns = 1.0; };\n");
+    /* occupancy 1 -> 2 raises R_R: worse; 0 and the latency are past the budget */
+    tu_ccsim(&r,
+             "calibrate -c %s --targets %s --params home.occupancy_cycles,l1.latency_cycles -i 2 "
+             "--max-evals 2",
+             f.start, low);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "stopped at --max-evals 2 before it converged") &&
+                      strstr(r.out, "l1.latency_cycles") &&
+                      strstr(strstr(r.out, "l1.latency_cycles"),
+                             "(unchanged: the search ended before it tried another value)"),
+                  "%s%s", r.out, r.err);
 }
 END_TEST
 
