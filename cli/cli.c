@@ -364,7 +364,8 @@ static void print_help(void)
     for (const struct cli_cmd *c = cli_cmds; c->name; c++)
         printf("  %-10s %s\n", c->name, c->summary);
     printf("\nexit status: 0 success; 1 the simulated program failed a check;\n"
-           "2 bad input (usage, config, trace), with FILE:LINE: message on stderr.\n");
+           "2 bad input (usage, config, trace), with FILE:LINE: message on stderr;\n"
+           "3 (verify) undecided: the model's message channel outgrew its bound.\n");
 }
 
 int cli_usage_error(const char *sub, const char *fmt, ...)
