@@ -430,10 +430,13 @@ static bool parse_own(struct cfg_file *cf, const char *path, char *text, size_t 
     fclose(mem);
     if (!ok) {
         const char *file = config_error_file(own), *why = config_error_text(own);
-        bool plain = why && strcmp(why, "syntax error") == 0; /* libconfig's own words */
-        sim_diag_add(d, file ? file : path, config_error_line(own),
-                     "syntax error%s%s (expected `name = value;` or `name = { ... };`)",
-                     plain ? "" : ": ", plain ? "" : why);
+        bool plain = why && strcmp(why, "syntax error") == 0;       /* libconfig's own words */
+        bool mixed = why && strstr(why, "mismatched element type"); /* [39, 10.3] */
+        sim_diag_add(d, file ? file : path, config_error_line(own), "syntax error%s%s (%s)",
+                     plain ? "" : ": ", plain ? "" : why,
+                     mixed ? "an array's numbers are all integers or all decimals: among "
+                             "decimals write 3.0, not 3"
+                           : "expected `name = value;` or `name = { ... };`");
         return false;
     }
     mark_file(config_root_setting(own), keep_name(cf, path));

@@ -69,6 +69,11 @@ START_TEST(test_syntax_error)
 {
     ck_assert(!load("syntax.cfg", GOOD_MACHINE "l1 = { size_kb = 32; ways = ; };\n"));
     expect_error("syntax.cfg", 9, "syntax error");
+    /* libconfig refuses an array of integers and decimals: say how to write it */
+    ck_assert(!load("mixed.cfg", GOOD_MACHINE "model = { table4_EE = [1521, 76.0, 1096.0]; };\n"));
+    expect_error("mixed.cfg", 9,
+                 "mismatched element type in array (an array's numbers are all integers or all "
+                 "decimals: among decimals write 3.0, not 3)");
 }
 END_TEST
 
