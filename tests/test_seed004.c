@@ -147,6 +147,8 @@ START_TEST(test_refusals)
         {"scc-allgather:variant=mpb", 4, "bad value for variant: 'mpb'"},
         {"scc-allgather:elements=700", 48, "a message of 175 lines does not fit the MPB"},
         {"scc-allreduce:split=even", 4, "bad value for split"},
+        /* the comm buffer past the MPB's room (its trace did not load) */
+        {"scc-allreduce:elements=64,buffer=252", 4, "buffer=252 does not fit the MPB"},
     };
     for (size_t i = 0; i < SIM_COUNT_OF(bad); i++) {
         struct sim_diag d;
@@ -158,6 +160,30 @@ START_TEST(test_refusals)
     tu_ccsim(&r, "run -c knc-5110p -w scc-barrier -t 4 -i 2");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "needs the SCC's message-passing buffers"), "%s", r.err);
+    /* without a machine the line size and the MPB are not known: gen wrote a
+     * trace of 64-byte lines that the SCC refused */
+    tu_ccsim(&r, "gen scc-allreduce -t 8 -i 1");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "needs the SCC's message-passing buffers") &&
+                      strstr(r.err, "no machine was given"),
+                  "%s", r.err);
+}
+END_TEST
+
+/* Blocks smaller than a line (fewer elements than 4 a thread): their trace
+ * had a constant copy of 0 lines, refused when it loaded, in every variant
+ * (also the paper's 48, 96 and 144 elements on 48 cores). */
+START_TEST(test_blocks_under_a_line)
+{
+    static const char *const variants[] = {"blocking", "nonblocking", "lightweight", "mpb"};
+    char spec[96];
+    for (size_t v = 0; v < SIM_COUNT_OF(variants); v++) {
+        snprintf(spec, sizeof spec, "scc-allreduce:elements=24,variant=%s", variants[v]);
+        median_of(spec, 8, 2);
+    }
+    median_of("scc-allgather:elements=2", 2, 2);
+    median_of("scc-alltoall:elements=3", 2, 2);
+    median_of("scc-bcast:elements=8", 4, 2);
 }
 END_TEST
 
@@ -173,6 +199,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_relaxed_synchronisation_at_equal_cost);
     tcase_add_test(tc, test_mpb_reduce_scatter_is_faster);
     tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_blocks_under_a_line);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -102,13 +102,16 @@ static void move(struct rcce *x, const char *who, const char *src_arr, const cha
                  const char *dst_arr, const char *dst, const char *elems)
 {
     struct gen *g = x->g;
-    char full[256], fullp[320], pad[256];
+    char full[256], fullp[320], count[900], pad[256];
     snprintf(full, sizeof full, "(%s)/%d", elems, x->W);
     positive(full, fullp, sizeof fullp);
+    /* the full lines, or 1 where there are none and the loop does not run:
+     * a count that is a constant 0 is refused when the trace loads */
+    snprintf(count, sizeof count, "%s+1-%s", full, fullp);
     snprintf(pad, sizeof pad, "((%s)%%%d+%d)/%d", elems, x->W, x->W - 1, x->W);
     gen_for(g, "c", "1", fullp);
     gen_out(g, "%s: compute %ld", who, x->call);
-    gen_out(g, "%s: copy %s[%s] %s[%s] %s", who, src_arr, src, dst_arr, dst, full);
+    gen_out(g, "%s: copy %s[%s] %s[%s] %s", who, src_arr, src, dst_arr, dst, count);
     gen_end(g);
     gen_for(g, "c", "1", pad);
     gen_out(g, "%s: compute %ld", who, x->call);
@@ -247,9 +250,11 @@ static bool rcce_init(struct gen *g, struct rcce *x, bool blocks)
     x->E = a->elements;
     x->v = (enum variant)a->variant;
     x->balanced = a->balanced;
-    if (g->pinned && g->mpb_lines == 0)
-        return gen_fail(g, "needs the SCC's message-passing buffers (a machine of protocol scc, "
-                           "-c scc); this machine has none");
+    if (g->mpb_lines == 0) /* the line size and the MPB's lines shape the trace */
+        return gen_fail(g,
+                        "needs the SCC's message-passing buffers (a machine of protocol scc, "
+                        "-c scc); %s",
+                        g->pinned ? "this machine has none" : "no machine was given");
     static const long call[] = {100, 100, 100, 100}, req[] = {200, 800, 100, 100};
     x->call = a->overhead >= 0 ? a->overhead : call[x->v];
     x->req = a->request >= 0 ? a->request : req[x->v];
@@ -258,9 +263,14 @@ static bool rcce_init(struct gen *g, struct rcce *x, bool blocks)
         return gen_fail(g, "%ld elements on %d threads leave empty blocks (elements >= threads)",
                         x->E, x->n);
     x->maxL = (blk + x->W - 1) / x->W;
-    long mpb = g->mpb_lines > 0 ? g->mpb_lines : 8192 / (x->W * WL_WORD_BYTES);
+    long mpb = g->mpb_lines;
     long extra = x->v == V_MPB ? 2 * x->maxL : 0;
     x->B = a->buffer > 0 ? a->buffer : mpb - 2L * x->n - extra;
+    if (a->buffer > 0 && x->B > mpb - 2L * x->n - extra)
+        return gen_fail(g,
+                        "buffer=%ld does not fit the MPB: %ld lines a core, %d flag lines each "
+                        "for sent and ready, %ld for the MPB buffers leave %ld",
+                        x->B, mpb, x->n, extra, mpb - 2L * x->n - extra);
     if (x->B < x->maxL)
         return gen_fail(g,
                         "a message of %ld lines does not fit the MPB: %ld lines a core, %d "
