@@ -445,6 +445,12 @@ START_TEST(test_bad_specs)
     expect_error("scc-allgather:split=balanced", 4, 5, NULL,
                  "scc-allgather has no parameter 'split'");
     expect_error("scc-alltoall:split=rcce", 4, 5, NULL, "scc-alltoall has no parameter 'split'");
+    /* more lines than a trace may declare: refused here, not by the loader
+     * (it read a cascade of unknown lines) */
+    expect_error("bcast-multiline:lines=65536", 32, 1, NULL,
+                 "line buf needs 2097152 lines for 32 threads, more than a trace may declare");
+    expect_error("reduce-binomial:lines=40000", 32, 1, NULL,
+                 "line buf needs 1280000 lines for 32 threads");
 }
 END_TEST
 

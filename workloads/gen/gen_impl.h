@@ -110,9 +110,10 @@ struct gen {
     int per_socket; /* cores of one socket */
     int ngroups;    /* populated sockets */
     struct gen_group *groups;
-    int *group_of;    /* the group of each thread */
-    int atomic_bytes; /* what one store writes atomically (the machine's, 8 if unknown) */
-    long mpb_lines;   /* MPB lines per core (0: unknown, assume the SCC's 8 KB) */
+    int *group_of;       /* the group of each thread */
+    int atomic_bytes;    /* what one store writes atomically (the machine's, 8 if unknown) */
+    long mpb_lines;      /* MPB lines per core (0: none or unknown) */
+    bool too_many_lines; /* gen_line declared more than a trace may (the message is in d) */
 };
 
 /* Adds "-w SPEC: message" to the diagnostics; returns false. */

@@ -751,7 +751,7 @@ static bool generate(struct gen *g, const char *spec, const struct gen_machine *
         snprintf(what, sizeof what, "%s (%s, %s, %s)", def->summary, papers[def->paper].seed,
                  papers[def->paper].cite, def->source);
         gen_head(g, full.s, what);
-        ok = def->emit(g);
+        ok = def->emit(g) && !g->too_many_lines;
     }
     free(full.s);
     return ok;
