@@ -448,9 +448,12 @@ START_TEST(test_bad_specs)
     /* more lines than a trace may declare: refused here, not by the loader
      * (it read a cascade of unknown lines) */
     expect_error("bcast-multiline:lines=65536", 32, 1, NULL,
-                 "line buf needs 2097152 lines for 32 threads, more than a trace may declare");
+                 "line buf (2097152 lines for 32 threads) brings the trace to 2097152 lines, "
+                 "more than a trace may declare");
     expect_error("reduce-binomial:lines=40000", 32, 1, NULL,
-                 "line buf needs 1280000 lines for 32 threads");
+                 "line buf (1280000 lines for 32 threads)");
+    expect_error("mpi-shm:bytes=16777216", 2, 1, NULL,
+                 "the shared chunks (2048) and their flags are 1050632 lines");
 }
 END_TEST
 

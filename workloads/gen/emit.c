@@ -169,12 +169,13 @@ void gen_head(struct gen *g, const char *spec, const char *what)
 
 void gen_line(struct gen *g, const char *name, long count, const char *comment)
 {
-    if (count > WL_MAX_LINES && !g->too_many_lines) {
+    g->lines += count;
+    if (g->lines > WL_MAX_LINES && !g->too_many_lines) {
         g->too_many_lines = true;
         gen_fail(g,
-                 "line %s needs %ld lines for %d threads, more than a trace may declare (%d, "
-                 "WL_MAX_LINES): fewer lines or threads",
-                 name, count, g->n, WL_MAX_LINES);
+                 "line %s (%ld lines for %d threads) brings the trace to %ld lines, more than a "
+                 "trace may declare (%d in all, WL_MAX_LINES): fewer lines or threads",
+                 name, count, g->n, g->lines, WL_MAX_LINES);
     }
     char decl[128];
     if (count == 1)

@@ -113,7 +113,8 @@ struct gen {
     int *group_of;       /* the group of each thread */
     int atomic_bytes;    /* what one store writes atomically (the machine's, 8 if unknown) */
     long mpb_lines;      /* MPB lines per core (0: none or unknown) */
-    bool too_many_lines; /* gen_line declared more than a trace may (the message is in d) */
+    long lines;          /* declared so far (gen_line) */
+    bool too_many_lines; /* more than a trace may declare (the message is in d) */
 };
 
 /* Adds "-w SPEC: message" to the diagnostics; returns false. */

@@ -103,11 +103,17 @@ bool gen_emit_mpi_shm(struct gen *g)
     x.c = (a->chunk + lb - 1) / lb;
     x.NC = (x.L + x.c - 1) / x.c;
     x.K = a->buffers;
-    if (2 * x.L > GEN_MAX_LINES || (long)x.K * x.c > GEN_MAX_LINES || x.NC > 4096)
+    long total = 4 * x.L + (long)x.K * x.c + 2L * x.K;
+    if (total > WL_MAX_LINES)
         return gen_fail(g,
-                        "bytes=%ld in chunks of %ld with %d buffers needs too many lines "
-                        "(at most %d a buffer) or chunks (at most 4096)",
-                        a->bytes, a->chunk, x.K, GEN_MAX_LINES / 2);
+                        "bytes=%ld, chunk=%ld, buffers=%d: the message and the receive buffer of "
+                        "both threads (4 x %ld lines of %ld bytes), the shared chunks (%ld) and "
+                        "their flags are %ld lines, more than a trace may declare (%d in all, "
+                        "WL_MAX_LINES)",
+                        a->bytes, a->chunk, x.K, x.L, lb, (long)x.K * x.c, total, WL_MAX_LINES);
+    if (x.NC > 4096)
+        return gen_fail(g, "bytes=%ld in chunks of %ld is %ld chunks: at most 4096", a->bytes,
+                        a->chunk, x.NC);
     mpi_roles(g, &x);
     gen_line(g, "app", 2 * x.L, "app[t*L+j]: thread t's message (user data)");
     gen_line(g, "rcv", 2 * x.L, "rcv[t*L+j]: thread t's receive buffer");
