@@ -389,6 +389,8 @@ struct cc_system {
      * owned by the system, so none is lost when a run ends with some out */
     cc_line_map_fn line_map; /* cc_set_line_map */
     void *line_map_ctx;
+    cc_line_name_fn line_namer; /* cc_set_line_namer */
+    void *line_namer_ctx;
     struct cc_req *pf_free;
     struct cc_req **pf_chunks;
     size_t pf_nchunks;

@@ -34,7 +34,7 @@ static void report_line(struct cc_system *s, uint64_t line)
             fprintf(stderr, " %d:%c", c, st);
     }
     struct cc_dir *d = cc_dir_get(s, cc_home_of(s, line), line);
-    fprintf(stderr, "\n  home %d: state %s, owner %d, forwarder %d, sharers %d\n", d->home->id,
+    fprintf(stderr, "\n  home %d: state %s, owner %d, forwarder %d, sharers %d\n", d->home->index,
             cc_home_state_names[d->state], d->owner, d->forwarder, cc_sharer_count(s, d));
     fprintf(stderr, "  last messages on the line (newest first):\n");
     const struct cc_hist *h;

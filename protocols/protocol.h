@@ -376,6 +376,14 @@ void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx);
 typedef bool (*cc_line_map_fn)(void *ctx, int core, uint64_t index, uint64_t *line);
 void cc_set_line_map(struct cc_system *s, cc_line_map_fn fn, void *ctx);
 
+/* The workload's name of line (as its trace writes it, "lock", "buf[3]"),
+ * for reports; false if it has none. NULL (the default): reports give the
+ * line's number. */
+typedef bool (*cc_line_name_fn)(void *ctx, uint64_t line, char *buf, size_t size);
+void cc_set_line_namer(struct cc_system *s, cc_line_name_fn fn, void *ctx);
+/* "lock" (the namer's), or "0x40" (the line's number) without one. */
+void cc_line_label(const struct cc_system *s, uint64_t line, char *buf, size_t size);
+
 /* A core's prefetch instruction (a copy loop's, as compilers issue them
  * ahead of a stream): core's coherent cache fetches the line at layout
  * place vline (cc_set_line_map's; to write, as a store's fetch, if

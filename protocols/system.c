@@ -71,9 +71,11 @@ static void print_dir(uint64_t key, void *val, void *ctx)
     int queued = 0;
     for (const struct sim_msg *m = d->queue; m; m = m->next)
         queued++;
-    fprintf(o->f, "  home %d line 0x%llx: %s, requester %d, awaiting %d answer(s), %d queued\n",
-            d->home->id, (unsigned long long)d->line, cc_home_state_name(o->s, d->state),
-            d->tx.requester, d->tx.pending, queued);
+    char name[128];
+    cc_line_label(o->s, d->line, name, sizeof name);
+    fprintf(o->f, "  home %d line %s: %s, requester %d, awaiting %d answer(s), %d queued\n",
+            d->home->index, name, cc_home_state_name(o->s, d->state), d->tx.requester,
+            d->tx.pending, queued);
     const struct cc_hist *h;
     for (int i = 0; (h = cc_dir_hist(d, i)) != NULL; i++)
         fprintf(o->f, "    %.3f ns %s %d -> %d\n", (double)h->time / SIM_PS_PER_NS,
@@ -93,9 +95,11 @@ static void coh_print_outstanding(const struct cc_system *s, FILE *f)
             int waiting = 0;
             for (const struct cc_req *r = cl->waiting; r; r = r->next)
                 waiting++;
+            char name[128];
+            cc_line_label(s, cl->line, name, sizeof name);
             if (shown++ < 64)
-                fprintf(f, "  %s %d line 0x%llx: %s, %d request(s) waiting\n", cc_cache_word(s), i,
-                        (unsigned long long)cl->line, cc_cache_state_names[cl->state], waiting);
+                fprintf(f, "  %s %d line %s: %s, %d request(s) waiting\n", cc_cache_word(s), i,
+                        name, cc_cache_state_names[cl->state], waiting);
         }
     }
     struct outstanding_ctx o = {s, f, 0};
@@ -432,6 +436,18 @@ void cc_set_line_map(struct cc_system *s, cc_line_map_fn fn, void *ctx)
 {
     s->line_map = fn;
     s->line_map_ctx = ctx;
+}
+
+void cc_set_line_namer(struct cc_system *s, cc_line_name_fn fn, void *ctx)
+{
+    s->line_namer = fn;
+    s->line_namer_ctx = ctx;
+}
+
+void cc_line_label(const struct cc_system *s, uint64_t line, char *buf, size_t size)
+{
+    if (!s->line_namer || !s->line_namer(s->line_namer_ctx, line, buf, size))
+        snprintf(buf, size, "0x%llx", (unsigned long long)line);
 }
 
 void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)

@@ -806,6 +806,23 @@ START_TEST(test_local_while_is_work)
 }
 END_TEST
 
+/* The report's transactions in flight name lines as the trace does and
+ * homes by their number (it gave the home's network node, "home 4" of a
+ * machine of 2 homes, and "line 0x0"). */
+START_TEST(test_deadlock_report_names)
+{
+    const char *path = tu_write("lock.trace", "ccsim-trace 2\nthreads 4\nline lock\n"
+                                              "0: xchg lock 1 -> old\n1..3: let got = 1\n"
+                                              "while got != 0 {\n  1..3: xchg lock 1 -> got\n}\n");
+    struct tu_run r;
+    tu_ccsim(&r, "run -c teach-xbar %s", path);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "  home 0 line lock: MM_U") && strstr(r.err, " line lock: IM_D") &&
+                      !strstr(r.err, "0x"),
+                  "%s", r.err);
+}
+END_TEST
+
 /* A while whose ops all cost nothing ends with an error, not a hang. */
 START_TEST(test_zero_time_while)
 {
@@ -1005,6 +1022,7 @@ static Suite *trace_v2_suite(void)
     tcase_add_test(tc, test_runaway_while_is_a_deadlock);
     tcase_add_test(tc, test_zero_time_while);
     tcase_add_test(tc, test_local_while_is_work);
+    tcase_add_test(tc, test_deadlock_report_names);
     suite_add_tcase(s, tc);
     tc = tcase_create("examples");
     tcase_add_loop_test(tc, test_example_clean, 0, (int)SIM_COUNT_OF(examples));

@@ -1143,17 +1143,19 @@ static void scc_print_outstanding(const struct cc_system *sys, FILE *f)
     fprintf(f, "requests in service and write-combining buffers:\n");
     for (int i = 0; i < s->p.cores; i++) {
         const struct scc_core *c = &s->cores[i];
+        char name[128];
         if (c->busy) {
-            fprintf(f, "  core %d: line 0x%llx, waiting for %s\n", i,
-                    (unsigned long long)c->q->line, scc_phase_docs[c->phase]);
+            cc_line_label(sys, c->q->line, name, sizeof name);
+            fprintf(f, "  core %d: line %s, waiting for %s\n", i, name, scc_phase_docs[c->phase]);
             shown++;
         }
         if (c->wcb.valid) {
+            cc_line_label(sys, c->wcb.line, name, sizeof name);
             fprintf(f,
-                    "  core %d: write-combining buffer holds MPB line 0x%llx (words 0x%x), "
+                    "  core %d: write-combining buffer holds MPB line %s (words 0x%x), "
                     "not yet written: a partial line leaves only when the core touches "
                     "memory again\n",
-                    i, (unsigned long long)c->wcb.line, c->wcb.mask);
+                    i, name, c->wcb.mask);
             shown++;
         }
     }

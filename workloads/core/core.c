@@ -173,6 +173,20 @@ static bool map_line(void *ctx, int core, uint64_t index, uint64_t *line)
     return true;
 }
 
+/* The trace's name of line number `line`, for the memory system's reports
+ * (cc_set_line_namer); a search, as reports are rare. */
+static bool name_line(void *ctx, uint64_t line, char *buf, size_t size)
+{
+    const struct run *r = ctx;
+    int64_t n = wl_program_line_count(r->prog);
+    for (int64_t i = 0; i < n; i++)
+        if (r->lines[i] == line) {
+            wl_line_name(r->prog, i, buf, size);
+            return true;
+        }
+    return false;
+}
+
 /* ------------------------------------------------------------ errors */
 
 static void fail(struct thr *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1027,7 +1041,11 @@ static void report_wait(FILE *f, struct thr *t, const char *name)
             (long long)t->op.value[0], seen);
     if (seen != held)
         fprintf(f, " to its core (its stale copy; the line holds %lld)", held);
-    fprintf(f, ", its copy %c\n", cc_state_of(r->m->cc, t->core, line));
+    char st = cc_state_of(r->m->cc, t->core, line);
+    if (st == 'T')
+        fprintf(f, ", its copy in transition (a request for it under way)\n");
+    else
+        fprintf(f, ", its copy %c\n", st);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -1401,6 +1419,7 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
     }
     iteration(&r, 0)->start = 0;
     cc_set_line_map(m->cc, map_line, &r);
+    cc_set_line_namer(m->cc, name_line, &r);
     double t0 = wall_now();
     sim_watchdog(m->k, o->watchdog_ps, on_stall, &r);
     for (int i = 0; i < r.nthr; i++)
@@ -1412,6 +1431,7 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         report_deadlock(&r, stderr);
     }
     cc_set_line_map(m->cc, NULL, NULL); /* r goes away with this call */
+    cc_set_line_namer(m->cc, NULL, NULL);
     counters(&r);
     latencies(&r);
     if (o->max_reports > 0 && res->value_errors > (uint64_t)o->max_reports)
