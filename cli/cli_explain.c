@@ -36,6 +36,7 @@ struct narrator {
     int cores_per_cache;
     char *held, *after; /* [cache nodes]: a reset's line before and after it */
     bool llc_held;      /* the home's LLC held it before the reset */
+    bool gols_dirty;    /* its home was GOLS before: shared, dirty */
 };
 
 /* One more narrated entry, if --max-lines leaves room (else counted as
@@ -130,6 +131,8 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
         states[c] = cc_state_of(n->cc, c * cpc, line);
     if (!done) {
         n->llc_held = cc_llc_holds(n->cc, line);
+        const char *home = cc_home_state_of(n->cc, line);
+        n->gols_dirty = home && strcmp(home, "GOLS") == 0;
         return;
     }
     if (!take_line(n))
@@ -143,6 +146,7 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
                               .held = n->held,
                               .after = n->after,
                               .llc_held = n->llc_held,
+                              .gols_dirty = n->gols_dirty,
                               .llc_after = cc_llc_holds(n->cc, line)};
     narrate_reset(&n->nc, &r, stdout);
 }

@@ -767,13 +767,14 @@ static bool held_anywhere(const struct narrate_ctx *n, const struct narrate_rese
     return r->llc_held;
 }
 
-/* A cache held the line modified (M, or MOESI's O) before the reset. */
+/* A cache held the line modified (M, or MOESI's O, or GOLS's sharers of a
+ * dirty line) before the reset: memory was stale. */
 static bool held_dirty(const struct narrate_ctx *n, const struct narrate_reset *r)
 {
     for (int c = 0; c < n->cores; c++)
         if (r->held[c] == 'M' || r->held[c] == 'O')
             return true;
-    return false;
+    return r->gols_dirty;
 }
 
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f)
@@ -801,7 +802,9 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
         if (!other_copies(n, &t, r))
             chunk(&t, "no other copy");
     } else if (held_anywhere(n, r)) {
-        chunk(&t, "the line goes back to memory");
+        /* a clean line's copies are only dropped: memory has it already */
+        chunk(&t, held_dirty(n, r) ? "the modified line goes back to memory"
+                                   : "memory is up to date: the copies are dropped");
         other_copies(n, &t, r);
     } else /* nothing moved: not "goes back" */
         chunk(&t, "the line is in memory already: no cache held it");

@@ -52,6 +52,7 @@ struct narrate_reset {
     const char *held;         /* [cores]: each cache node's state letter before, 'I' for none */
     const char *after;        /* [cores]: the same after */
     bool llc_held, llc_after; /* the home's LLC held the line before, after (mesif-llc) */
+    bool gols_dirty;          /* before: GOLS sharers of a dirty line (memory stale, no M copy) */
 };
 
 /* The who column's width that holds every name the run can print: "thread

@@ -362,13 +362,23 @@ START_TEST(test_explain_resets)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "iteration 1 opens: the sync releases the threads (each leaves "
                                 "after its start skew, 0 to 10.000 ns)") &&
-                      strstr(r.out, "thread 0 flag       evict (a reset, at no cost): the line "
-                                    "goes back to memory; core 0's copy (F) dropped;") &&
+                      strstr(r.out, "thread 0 flag       evict (a reset, at no cost): memory is "
+                                    "up to date: the copies are dropped;\n") &&
+                      strstr(r.out, "core 0's copy (F) dropped; core 1's copy (S) dropped;") &&
                       strstr(r.out, "core 1's copy (S) dropped; the LLC's copy dropped\n") &&
                       strstr(r.out, "thread 1 flag       evict (a reset, at no cost): the line "
                                     "is in memory already: no cache held it") &&
-                      !strstr(r.out, "goes back to memory; no cache held it"),
+                      !strstr(r.out, "goes back to memory"),
                   "%s", r.out);
+    /* a modified copy's line does go back (it said so of clean ones too) */
+    const char *dirty = tu_write("dirty.trace", "ccsim-trace 1\nthreads 1\nline x\n"
+                                                "0: prime x M\n0: evict x\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s", dirty);
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.out, "evict (a reset, at no cost): the modified line "
+                                    "goes back to memory;\n") &&
+                      strstr(r.out, "core 0's copy (M) dropped"),
+                  "%s%s", r.out, r.err);
     tu_ccsim(&r, "explain -c snb-e5-2660 -w pingpong -t 2 -i 3 --iteration 1 --line recv0 "
                  "--set variability.start_skew_ns=0");
     ck_assert_msg(r.status == 0, "%s", r.err);
