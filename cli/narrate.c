@@ -662,6 +662,25 @@ static size_t total_len(const struct text *t, size_t prefix, bool detailed)
 
 /* Prints the chunks after the prefix, starting a continuation line (indented
  * to the prefix) before a chunk that would pass the width. */
+/* Prints text from column *col, wrapping at its spaces under NARRATE_WIDTH
+ * onto lines that start at column `indent` (a word longer than a line
+ * stays whole). */
+static void put_words(const char *text, size_t *col, size_t indent, FILE *f)
+{
+    for (const char *w = text; *w;) {
+        size_t spaces = strspn(w, " "), word = strcspn(w + spaces, " ");
+        if (*col > indent && *col + spaces + word >= NARRATE_WIDTH) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            *col = indent;
+            w += spaces; /* the space the wrap takes */
+            spaces = 0;
+        }
+        fprintf(f, "%.*s", (int)(spaces + word), w);
+        *col += spaces + word;
+        w += spaces + word;
+    }
+}
+
 static void lay_out(const struct text *t, const char *prefix, bool wide, bool detailed, FILE *f)
 {
     size_t indent = strlen(prefix), col = indent;
@@ -678,8 +697,13 @@ static void lay_out(const struct text *t, const char *prefix, bool wide, bool de
             sep = "";
             need = strlen(c);
         }
-        fprintf(f, "%s%s", sep, c);
-        col += need;
+        if (wide || col + need < NARRATE_WIDTH) {
+            fprintf(f, "%s%s", sep, c);
+            col += need;
+        } else { /* a chunk longer than a line: at its spaces */
+            put_words(sep, &col, indent + 2, f);
+            put_words(c, &col, indent + 2, f);
+        }
     }
     fputc('\n', f);
 }
@@ -814,16 +838,20 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
 void narrate_iteration(sim_time_t time, int64_t label, enum narrate_sync kind, sim_time_t skew_ps,
                        FILE *f)
 {
-    if (kind == NARRATE_SYNC_AGAIN)
-        fprintf(f, "%12.3f  iteration %lld goes on: another sync releases the threads",
-                (double)time / SIM_PS_PER_NS, (long long)label);
-    else
-        fprintf(f, "%12.3f  iteration %lld opens%s: the sync releases the threads",
-                (double)time / SIM_PS_PER_NS, (long long)label,
-                kind == NARRATE_SYNC_TOP ? " (a sync outside loops, labelled by its count)" : "");
+    char text[320], skew[96] = "";
     if (skew_ps)
-        fprintf(f, " (each leaves after its start skew, 0 to %.3f ns)",
-                (double)skew_ps / SIM_PS_PER_NS);
+        snprintf(skew, sizeof skew, " (each leaves after its start skew, 0 to %.3f ns)",
+                 (double)skew_ps / SIM_PS_PER_NS);
+    if (kind == NARRATE_SYNC_AGAIN)
+        snprintf(text, sizeof text, "iteration %lld goes on: another sync releases the threads%s",
+                 (long long)label, skew);
+    else
+        snprintf(text, sizeof text, "iteration %lld opens%s: the sync releases the threads%s",
+                 (long long)label,
+                 kind == NARRATE_SYNC_TOP ? " (a sync outside loops, labelled by its count)" : "",
+                 skew);
+    size_t col = (size_t)fprintf(f, "%12.3f  ", (double)time / SIM_PS_PER_NS);
+    put_words(text, &col, col + 2, f);
     fputc('\n', f);
 }
 

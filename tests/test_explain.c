@@ -286,6 +286,19 @@ START_TEST(test_explain_width)
     tu_ccsim(&r, "explain -c snb-e5-2660 -w bcast-tree -t 8 -i 2 --max-lines 300");
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_int_le(longest_line(r.out), 120);
+    /* a step whose one chunk is longer than a line (a store fetched ahead),
+     * and an iteration's opening with its start skew: both ran past 120 */
+    tu_ccsim(&r, "explain -c snb-e5-2660 -w mpi-shm:bytes=512 -t 2 -i 1 --max-lines 300");
+    ck_assert_msg(r.status == 0 && strstr(r.out, "a store waiting for the stores before it"), "%s",
+                  r.err);
+    ck_assert_int_le(longest_line(r.out), 120);
+    tu_ccsim(&r,
+             "explain -c opteron-6272 %s/../workloads/traces/clh-lock.trace --iteration 5 "
+             "--max-lines 300",
+             CCSIM_CONFIGS);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "(a sync outside loops, labelled by its count)"),
+                  "%s", r.err);
+    ck_assert_int_le(longest_line(r.out), 120);
     tu_ccsim(&r, "explain -c teach-xbar %s --max-lines 40 --wide", LAB2);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_int_gt(longest_line(r.out), 120);
