@@ -159,6 +159,58 @@ static bool check_specs(const struct sweep *sw, size_t first, int line, struct s
 }
 
 /* A workload is a generator spec (its ranges expanded) or a trace file. */
+/* The specs from index `first` on, against those before: a point is one
+ * CSV row, found again by its columns on --resume, so a workload listed
+ * twice would make two points of one row (-o kept one; --resume then ran
+ * the other for ever). */
+static bool new_specs(const struct sweep *sw, size_t first, int line, struct sim_diag *d)
+{
+    for (size_t k = first; k < sw->nspecs; k++)
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(sw->specs[j], sw->specs[k]) == 0) {
+                sim_diag_add(d, sw->path, line,
+                             "sweep.workloads: '%s' is listed twice (a point is one CSV row)",
+                             sw->specs[k]);
+                return false;
+            }
+    return true;
+}
+
+/* The same for a list of numbers (threads, seeds). */
+static bool unique_numbers(const struct sweep *sw, const struct cfg_file *cf, const char *key,
+                           const int64_t *v, int n, struct sim_diag *d)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (v[i] == v[j]) {
+                sim_diag_add(d, sw->path, cfg_elem_line(cf, key, i),
+                             "%s: %lld is listed twice (a point is one CSV row)", key,
+                             (long long)v[i]);
+                return false;
+            }
+    return true;
+}
+
+/* The same for the configs, by the file each names. */
+static bool unique_configs(const struct sweep *sw, const struct cfg_file *cf, struct sim_diag *d)
+{
+    for (int i = 0; i < sw->nconfigs; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(sw->machines[i].path, sw->machines[j].path) == 0) {
+                if (strcmp(sw->configs[i], sw->configs[j]) == 0)
+                    sim_diag_add(d, sw->path, cfg_elem_line(cf, "sweep.configs", i),
+                                 "sweep.configs: '%s' is listed twice (a point is one CSV row)",
+                                 sw->configs[i]);
+                else
+                    sim_diag_add(d, sw->path, cfg_elem_line(cf, "sweep.configs", i),
+                                 "sweep.configs: '%s' names the config '%s' names too (a point "
+                                 "is one CSV row)",
+                                 sw->configs[i], sw->configs[j]);
+                return false;
+            }
+    return true;
+}
+
 static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct sim_diag *d)
 {
     bool ok = true;
@@ -168,7 +220,7 @@ static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct
         char err[512], path[1200];
         size_t before = sw->nspecs;
         if (!known_generator(w) && sweep_file(sw, w, path, sizeof path)) {
-            ok &= add_trace(sw, w, path, line, d);
+            ok &= add_trace(sw, w, path, line, d) && new_specs(sw, before, line, d);
             continue;
         }
         if (!known_generator(w)) {
@@ -181,7 +233,7 @@ static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct
             sim_diag_add(d, sw->path, line, "sweep.workloads: '%s': %s", w, err);
             ok = false;
         } else
-            ok &= check_specs(sw, before, line, d);
+            ok &= check_specs(sw, before, line, d) && new_specs(sw, before, line, d);
         sw->trace_path = sim_xrealloc(sw->trace_path, (sw->nspecs + 1) * sizeof *sw->trace_path);
         sw->trace_threads =
             sim_xrealloc(sw->trace_threads, (sw->nspecs + 1) * sizeof *sw->trace_threads);
@@ -223,9 +275,12 @@ static bool check_and_expand(struct sweep *sw, struct cfg_file *cf, struct sim_d
     ok &= check_nonempty(cf, "sweep.seeds", sw->nseeds, d);
     if (!ok)
         return false;
+    ok &= unique_numbers(sw, cf, "sweep.threads", sw->threads, sw->nthreads, d);
+    ok &= unique_numbers(sw, cf, "sweep.seeds", sw->seeds, sw->nseeds, d);
     sw->machines = sim_xcalloc((size_t)sw->nconfigs, sizeof *sw->machines);
     for (int i = 0; i < sw->nconfigs; i++)
         ok &= load_config(sw, i, cfg_elem_line(cf, "sweep.configs", i), d);
+    ok = ok && unique_configs(sw, cf, d);
     if (ok) /* traces are parsed for the machines */
         ok = expand_workloads(sw, cf, d);
     return ok && make_points(sw, cfg_line(cf, "sweep"), d);

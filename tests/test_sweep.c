@@ -146,6 +146,20 @@ START_TEST(test_file_errors)
     expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\",\n"
                  "    \"pingpong:lines=x\"];\n  threads = [2];\n",
                  5, "'pingpong:lines=x': bad value for lines: 'x'");
+    /* a point listed twice is one CSV row: -o kept one, --resume then ran
+     * the other for ever */
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\"];\n  threads = [2, 4,\n"
+                 "    2];\n",
+                 6, "sweep.threads: 2 is listed twice (a point is one CSV row)");
+    char twice[1024];
+    snprintf(twice, sizeof twice,
+             "  configs = [\"teach-xbar\",\n    \"%s/teach-xbar.cfg\"];\n"
+             "  workloads = [\"m2o\"];\n  threads = [2];\n",
+             CCSIM_CONFIGS);
+    expect_error(twice, 4, "teach-xbar.cfg' names the config 'teach-xbar' names too");
+    expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"pingpong:lines=1..2\",\n"
+                 "    \"pingpong:lines=2\"];\n  threads = [2];\n",
+                 5, "sweep.workloads: 'pingpong:lines=2' is listed twice");
     /* a trace whose threads the machine cannot place */
     char body[1024];
     snprintf(body, sizeof body,
