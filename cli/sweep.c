@@ -191,21 +191,16 @@ static bool unique_numbers(const struct sweep *sw, const struct cfg_file *cf, co
     return true;
 }
 
-/* The same for the configs, by the file each names. */
+/* The same for the configs, as written (the CSV's config column: one
+ * file under two names, or with other --set, are other rows). */
 static bool unique_configs(const struct sweep *sw, const struct cfg_file *cf, struct sim_diag *d)
 {
     for (int i = 0; i < sw->nconfigs; i++)
         for (int j = 0; j < i; j++)
-            if (strcmp(sw->machines[i].path, sw->machines[j].path) == 0) {
-                if (strcmp(sw->configs[i], sw->configs[j]) == 0)
-                    sim_diag_add(d, sw->path, cfg_elem_line(cf, "sweep.configs", i),
-                                 "sweep.configs: '%s' is listed twice (a point is one CSV row)",
-                                 sw->configs[i]);
-                else
-                    sim_diag_add(d, sw->path, cfg_elem_line(cf, "sweep.configs", i),
-                                 "sweep.configs: '%s' names the config '%s' names too (a point "
-                                 "is one CSV row)",
-                                 sw->configs[i], sw->configs[j]);
+            if (strcmp(sw->configs[i], sw->configs[j]) == 0) {
+                sim_diag_add(d, sw->path, cfg_elem_line(cf, "sweep.configs", i),
+                             "sweep.configs: '%s' is listed twice (a point is one CSV row)",
+                             sw->configs[i]);
                 return false;
             }
     return true;
@@ -277,10 +272,10 @@ static bool check_and_expand(struct sweep *sw, struct cfg_file *cf, struct sim_d
         return false;
     ok &= unique_numbers(sw, cf, "sweep.threads", sw->threads, sw->nthreads, d);
     ok &= unique_numbers(sw, cf, "sweep.seeds", sw->seeds, sw->nseeds, d);
+    ok &= unique_configs(sw, cf, d);
     sw->machines = sim_xcalloc((size_t)sw->nconfigs, sizeof *sw->machines);
     for (int i = 0; i < sw->nconfigs; i++)
         ok &= load_config(sw, i, cfg_elem_line(cf, "sweep.configs", i), d);
-    ok = ok && unique_configs(sw, cf, d);
     if (ok) /* traces are parsed for the machines */
         ok = expand_workloads(sw, cf, d);
     return ok && make_points(sw, cfg_line(cf, "sweep"), d);
