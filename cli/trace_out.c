@@ -316,7 +316,8 @@ static void message_flow(struct trace_out *t, int64_t line, const struct cc_step
 {
     if (!st->msg_type || !st->msg_first || st->msg_src < 0 || (unsigned)st->msg_src >= NODE_KEYS)
         return;
-    track_get(t, line, st->msg_src); /* names the sender's track */
+    track_get(t, line, st->msg_src); /* names both ends' tracks */
+    track_get(t, line, st->node);
     flow(t, line, st->msg_src, st->msg_sent, st->node, st->time, st->msg_type, st->msg_gloss);
 }
 

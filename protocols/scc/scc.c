@@ -822,6 +822,21 @@ static void start_request(struct scc *s, struct scc_core *c)
 }
 
 /* An answer reached core c. */
+/* An answer that changes no copy (an acknowledgement, the test-and-set
+ * register's word): a step of its own, so that every message has its
+ * arrival (timelines draw each as an arrow). A line's data is the fill's
+ * step. */
+static void narrate_answer(struct scc *s, const struct scc_core *c, const struct sim_msg *m)
+{
+    if (m->type == SM_ACK)
+        step(s, false, c->id, m->line, m, "the write is acknowledged", "-", "-",
+             kind_of(s, m->line) == CC_LINE_MEMORY ? "a posted write to memory is done"
+                                                   : "the write is done");
+    else if (c->busy && c->phase == P_TAS)
+        step(s, false, c->id, m->line, m, "the test-and-set register answered", "-", "-",
+             "take the word it held");
+}
+
 static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
 {
     struct scc_core *c = node;
@@ -829,6 +844,7 @@ static void core_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     struct cc_req *r = c->q;
     (void)k;
     busy_add(s, m->line, -1); /* every packet a core sends is answered */
+    narrate_answer(s, c, m);
     if (m->type == SM_ACK && kind_of(s, m->line) == CC_LINE_MEMORY) {
         posted_done(c, m);
         sim_msg_free(&s->msgs, m);
