@@ -368,6 +368,12 @@ START_TEST(test_trace_scc_names)
                       !strstr(text, "\"cat\":\"state\",\"name\":\"-\""),
                   "names or state bars wrong");
     free(text);
+    /* every message has its arrow: the acknowledgements too (they reached
+     * the core with no step, so none was drawn) */
+    tu_ccsim(&r, "run -c scc -w scc-bcast -t 4 -i 1 --trace-out %s", path);
+    text = slurp(path);
+    ck_assert_msg(strstr(text, "\"ph\":\"s\",\"cat\":\"msg\",\"name\":\"ACK\""), "no ACK flow");
+    free(text);
 }
 END_TEST
 
