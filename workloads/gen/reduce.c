@@ -173,15 +173,19 @@ static void binomial_stages(struct gen *g)
     for (int i = 0; i < g->ngroups; i++)
         roots[i] = g->groups[i].first;
     for (int d = 1; d < g->n; d *= 2) {
-        bool any = false;
+        int with = 0; /* sockets with a pair at this distance */
         stage_clear(g, &st);
         for (int i = 0; i < g->ngroups; i++)
-            any |= pair_up(g->groups[i].members, g->groups[i].size, d, &st);
-        if (!any)
+            with += pair_up(g->groups[i].members, g->groups[i].size, d, &st);
+        if (!with)
             break;
-        char what[96];
+        char what[128], where[48] = "";
+        if (g->ngroups > 1 && with == g->ngroups)
+            snprintf(where, sizeof where, " (in every socket)");
+        else if (g->ngroups > 1)
+            snprintf(where, sizeof where, " (in %d of the %d sockets)", with, g->ngroups);
         snprintf(what, sizeof what, "stage: threads add the lines of the thread %d after them%s", d,
-                 g->ngroups > 1 ? " (in every socket)" : "");
+                 where);
         stage_emit(g, &st, what);
     }
     for (int d = 1; d < g->ngroups; d *= 2) {

@@ -234,8 +234,10 @@ static const struct gen_param par_tree[] = {
 };
 static const struct gen_param par_diss[] = {
     {"m", "1",
-     "peers per round (1: the classic dissemination barrier); every round reads m lines, so "
-     "with m >= threads one is the thread's own line (and above, peers repeat)",
+     "peers per round (1: the classic dissemination barrier); every round reads m lines, those "
+     "of the threads W, 2W, ..., mW before it (W: the round's reach, (m+1)^round), modulo the "
+     "threads, so a read may land on the thread's own line or repeat a peer's (as the paper "
+     "counts m reads a round); with m >= threads one always does",
      FANOUT_EXPECT, GP_INT(m, 1, GEN_MAX_FANOUT)},
 };
 static const struct gen_param par_multim[] = {
@@ -447,8 +449,9 @@ enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
     X("barrier-multim", barrier_multim, PARAMS(par_multim), 2, 0, P000, "Sec 3.3.1 (Fig 11d)",     \
       "multi-m dissemination barrier: round i notifies m_i peers")                                 \
     X("barrier-pairwise", barrier_pairwise, PARAMS(par_socket), 2, 0, P000, "Sec 3.3.2, Eq 30",    \
-      "dissemination barrier per socket, then every thread exchanges a final flag with a peer "    \
-      "in each other socket" SOCKET_NOTE)                                                          \
+      "dissemination barrier per socket, then every thread writes a final flag and reads its "     \
+      "peer's in each other socket (the thread at its place there, modulo that socket's threads: " \
+      "with sockets of unequal threads, some flags of the larger are read by no one)" SOCKET_NOTE) \
     X("barrier-socketroot", barrier_socketroot, PARAMS(par_socket), 2, 0, P000,                    \
       "Sec 3.3.2, Eq 31",                                                                          \
       "dissemination barrier per socket, then each socket's first thread writes a flag every "     \
