@@ -439,6 +439,10 @@ START_TEST(test_bad_specs)
     expect_error("pingpong:", 2, 5, NULL, "an empty parameter");
     expect_error("pingpong:lines=1,", 2, 5, NULL, "an empty parameter");
     expect_error("pingpong:lines=1,lines=2", 2, 5, NULL, "parameter 'lines' is given twice");
+    /* an integer written plainly: the header gives the spec as written */
+    expect_error("pingpong:lines=03", 2, 5, NULL, "bad value for lines: '03'");
+    expect_error("pingpong:lines=+3", 2, 5, NULL, "bad value for lines: '+3'");
+    expect_error("pingpong:lines= 3", 2, 5, NULL, "bad value for lines: ' 3'");
     /* a value the others leave unused is refused, not ignored */
     expect_error("reduce-radix:sync=loose,barrier=2", 8, 5, NULL,
                  "barrier=2: sync=loose has no barrier");

@@ -13,6 +13,7 @@
  */
 #include "gen_impl.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -22,9 +23,14 @@
 
 /* ---------------------------------------------------------------- parameter values */
 
-/* An integer in lo..hi, the whole of v. */
+/* An integer in lo..hi, the whole of v, written plainly: digits with a
+ * '-' for a negative one, no space, '+' or leading zero (the trace's
+ * header gives the spec as written). */
 static bool parse_long(const char *v, long lo, long hi, long *out)
 {
+    const char *d = v + (*v == '-');
+    if (!isdigit((unsigned char)*d) || (d[0] == '0' && d[1]))
+        return false;
     char *end;
     errno = 0;
     long x = strtol(v, &end, 10);
