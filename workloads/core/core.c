@@ -41,7 +41,9 @@ struct thr {
     sim_time_t zero_at;
     long zero_ops;
     /* the next op, already taken from the cursor at a sync's release
-     * (run_resets): step starts it instead of taking another */
+     * (run_resets): step starts it instead of taking another; a reset's
+     * place in the trace, while it waits its turn there */
+    struct wl_pos reset_pos;
     bool fetched;
     enum wl_next_result fetched_nr;
 
@@ -68,14 +70,6 @@ struct iteration {
     bool marked;
 };
 
-/* A reset (evict, prime) that opens an iteration, taken from its thread's
- * cursor at the release and run in the trace's order (run_resets). */
-struct reset {
-    struct thr *t;
-    struct wl_op op;
-    struct wl_pos pos;
-};
-
 struct run {
     const struct core_machine *m;
     const struct wl_program *prog;
@@ -91,10 +85,8 @@ struct run {
     uint64_t *lines;     /* line index -> line number, or UNPLACED */
     struct sim_map used; /* line numbers taken */
     uint64_t *low;       /* per home (+1): below it every number is taken */
-    /* a release's resets: each thread's next (resets[thread]), and the
-     * threads that have one, a heap by the trace's order (run_resets);
-     * nthr entries each, allocated once */
-    struct reset *resets;
+    /* a release's resets: the threads whose next op (t->op) is one, a heap
+     * by the trace's order (run_resets); nthr entries, allocated once */
     int *heap;
     size_t nresets;
     bool stopped;
@@ -825,7 +817,7 @@ static bool prime_ok(struct thr *t)
 /* Whether thread a's next reset runs before thread b's. */
 static bool reset_before(const struct run *r, int a, int b)
 {
-    int c = wl_pos_cmp(&r->resets[a].pos, &r->resets[b].pos);
+    int c = wl_pos_cmp(&r->thr[a].reset_pos, &r->thr[b].reset_pos);
     return c ? c < 0 : a < b;
 }
 
@@ -865,17 +857,15 @@ static bool is_reset(const struct wl_op *op)
     return !op->in_while && (op->op == WL_OP_EVICT || op->op == WL_OP_PRIME);
 }
 
-/* Takes the thread's next op from its cursor; a reset goes into the heap,
- * anything else is kept for step. */
+/* Takes the thread's next op from its cursor (kept in t->op for step, or
+ * for run_resets); a reset puts the thread into the heap. */
 static void take_reset(struct thr *t)
 {
     t->fetched_nr = wl_next(&t->cur, &t->op, t->run->d);
     t->fetched = true;
     if (t->fetched_nr != WL_NEXT_OP || !is_reset(&t->op))
         return;
-    struct reset *e = &t->run->resets[t->id];
-    *e = (struct reset){.t = t, .op = t->op};
-    wl_cursor_pos(&t->cur, t->op.stmt, &e->pos);
+    wl_cursor_pos(&t->cur, t->op.stmt, &t->reset_pos);
     heap_push(t->run, t->id);
 }
 
@@ -894,29 +884,26 @@ static void place_reset_lines(struct thr *t)
         (void)line_number(t, op.addr[0].line);
 }
 
-/* Runs one taken reset on its thread (whose own next op is kept aside). */
-static bool run_reset(struct run *r, const struct reset *e)
+/* Runs the reset the thread took (its t->op). */
+static bool run_reset(struct thr *t)
 {
-    struct thr *t = e->t;
-    struct wl_op next = t->op;
-    t->op = e->op;
-    t->op_start = sim_now(r->m->k);
+    t->fetched = false;
+    t->op_start = sim_now(t->run->m->k);
     if (!register_op_ok(t) || !prime_ok(t)) /* the run stops: the failed op stays */
         return false;
     bool done = methodology(t);
     SIM_ASSERT(done); /* the machine is quiet at a release */
     op_ended(t);
-    t->op = next;
     return true;
 }
 
 static void run_resets(struct run *r)
 {
     while (r->nresets > 0) {
-        struct reset *e = &r->resets[heap_pop(r)];
-        if (!run_reset(r, e))
+        struct thr *t = &r->thr[heap_pop(r)];
+        if (!run_reset(t))
             return;
-        take_reset(e->t);
+        take_reset(t);
     }
 }
 
@@ -1391,7 +1378,6 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
     r.nthr = wl_program_threads(prog);
     r.live = r.nthr;
     r.thr = sim_xcalloc((size_t)r.nthr, sizeof *r.thr);
-    r.resets = sim_xcalloc((size_t)r.nthr, sizeof *r.resets);
     r.heap = sim_xcalloc((size_t)r.nthr, sizeof *r.heap);
     r.core_issue = sim_xcalloc((size_t)m->cores, sizeof *r.core_issue);
     sim_map_init(&r.used);
@@ -1448,7 +1434,6 @@ free_threads:
     free(r.low);
     sim_map_destroy(&r.used);
     free(r.iters);
-    free(r.resets);
     free(r.heap);
     free(r.thr);
     free(r.core_issue);
