@@ -4,6 +4,7 @@
  */
 #include "sweep.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,21 +160,42 @@ static bool check_specs(const struct sweep *sw, size_t first, int line, struct s
 }
 
 /* A workload is a generator spec (its ranges expanded) or a trace file. */
-/* The specs from index `first` on, against those before: a point is one
- * CSV row, found again by its columns on --resume, so a workload listed
- * twice would make two points of one row (-o kept one; --resume then ran
- * the other for ever). */
-static bool new_specs(const struct sweep *sw, size_t first, int line, struct sim_diag *d)
+/* A spec and its place, sorted by the spec, then the place. */
+struct spec_at {
+    const char *spec;
+    size_t k;
+};
+
+static int spec_at_cmp(const void *a, const void *b)
 {
-    for (size_t k = first; k < sw->nspecs; k++)
-        for (size_t j = 0; j < k; j++)
-            if (strcmp(sw->specs[j], sw->specs[k]) == 0) {
-                sim_diag_add(d, sw->path, line,
-                             "sweep.workloads: '%s' is listed twice (a point is one CSV row)",
-                             sw->specs[k]);
-                return false;
-            }
-    return true;
+    const struct spec_at *x = a, *y = b;
+    int c = strcmp(x->spec, y->spec);
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+/* A point is one CSV row, found again by its columns on --resume, so a
+ * workload listed twice (by two entries, or a range that expands to
+ * another entry) would make two points of one row (-o kept one; --resume
+ * then ran the other for ever): the first repeated spec is an error of
+ * its entry's line (line[k]). Sorted: ranges may give 100000 specs. */
+static bool unique_specs(const struct sweep *sw, const int *line, struct sim_diag *d)
+{
+    struct spec_at *v = sim_xmalloc((sw->nspecs ? sw->nspecs : 1) * sizeof *v);
+    for (size_t k = 0; k < sw->nspecs; k++)
+        v[k] = (struct spec_at){sw->specs[k], k};
+    if (sw->nspecs > 1)
+        qsort(v, sw->nspecs, sizeof *v, spec_at_cmp);
+    size_t first = SIZE_MAX; /* the earliest spec that repeats one before it */
+    for (size_t i = 1; i < sw->nspecs; i++)
+        if (strcmp(v[i].spec, v[i - 1].spec) == 0 && v[i].k < first)
+            first = v[i].k;
+    free(v);
+    if (first == SIZE_MAX)
+        return true;
+    sim_diag_add(d, sw->path, line[first],
+                 "sweep.workloads: '%s' is listed twice (a point is one CSV row)",
+                 sw->specs[first]);
+    return false;
 }
 
 /* The same for a list of numbers (threads, seeds). */
@@ -206,16 +228,26 @@ static bool unique_configs(const struct sweep *sw, const struct cfg_file *cf, st
     return true;
 }
 
+/* Specs first..end-1 come from the entry on `line`. */
+static void entry_lines(int **lines, size_t first, size_t end, int line)
+{
+    *lines = sim_xrealloc(*lines, (end ? end : 1) * sizeof **lines);
+    for (size_t k = first; k < end; k++)
+        (*lines)[k] = line;
+}
+
 static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct sim_diag *d)
 {
     bool ok = true;
+    int *lines = NULL; /* each spec's entry's line */
     for (int i = 0; i < sw->nworkloads; i++) {
         const char *w = sw->workloads[i];
         int line = cfg_elem_line(cf, "sweep.workloads", i); /* the entry's own line */
         char err[512], path[1200];
         size_t before = sw->nspecs;
         if (!known_generator(w) && sweep_file(sw, w, path, sizeof path)) {
-            ok &= add_trace(sw, w, path, line, d) && new_specs(sw, before, line, d);
+            ok &= add_trace(sw, w, path, line, d);
+            entry_lines(&lines, before, sw->nspecs, line);
             continue;
         }
         if (!known_generator(w)) {
@@ -228,7 +260,8 @@ static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct
             sim_diag_add(d, sw->path, line, "sweep.workloads: '%s': %s", w, err);
             ok = false;
         } else
-            ok &= check_specs(sw, before, line, d) && new_specs(sw, before, line, d);
+            ok &= check_specs(sw, before, line, d);
+        entry_lines(&lines, before, sw->nspecs, line);
         sw->trace_path = sim_xrealloc(sw->trace_path, (sw->nspecs + 1) * sizeof *sw->trace_path);
         sw->trace_threads =
             sim_xrealloc(sw->trace_threads, (sw->nspecs + 1) * sizeof *sw->trace_threads);
@@ -237,6 +270,8 @@ static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct
             sw->trace_threads[k] = 0;
         }
     }
+    ok = ok && unique_specs(sw, lines, d);
+    free(lines);
     return ok;
 }
 
