@@ -244,6 +244,11 @@ static bool needs_tables(const struct cal_targets *t)
     for (int f = CAL_FIRST_TABLE_FIGURE; f < CAL_NFIG; f++)
         if (t->fig[f] > 0)
             return true;
+    return cal_targets_have_curves(t);
+}
+
+bool cal_targets_have_curves(const struct cal_targets *t)
+{
     for (int c = 0; c < CAL_NCURVE; c++)
         if (t->ncurve[c])
             return true;
@@ -273,10 +278,10 @@ static void curve_of(const struct mb_tables *t, const struct cal_targets *tg, in
                      struct cal_eval *e)
 {
     const struct mb_row *row = t ? table_row(t, curve_table[c], curve_row[c]) : NULL;
-    bool has = e->has_row[c] = row && row->n && tg->ncurve[c] == 3 &&
-                               !isnan(mb_curve_mse(curve_table[c], row, tg->curve[c]));
+    bool given = row && row->n && tg->ncurve[c] == 3;
+    e->mse[c] = given ? mb_curve_mse(curve_table[c], row, tg->curve[c]) : NAN;
+    bool has = e->has_row[c] = !isnan(e->mse[c]); /* NAN: no point of 8 or more */
     e->worst[c] = has ? mb_curve_error(curve_table[c], row, tg->curve[c]) : NAN;
-    e->mse[c] = has ? mb_curve_mse(curve_table[c], row, tg->curve[c]) : NAN;
     e->nonpositive_at[c] = has ? nonpositive_at(curve_table[c], row, tg->curve[c]) : 0;
 }
 

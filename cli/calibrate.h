@@ -115,6 +115,8 @@ bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *
 const char *cal_figure_name(enum cal_figure f);
 const char *cal_figure_doc(enum cal_figure f);
 const char *cal_curve_name(enum cal_curve c);
+/* Whether the targets give a curve. */
+bool cal_targets_have_curves(const struct cal_targets *t);
 
 /* A parameter being fitted: its config key and the schema's bounds. */
 struct cal_param {

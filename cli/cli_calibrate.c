@@ -110,20 +110,12 @@ static void print_value(const struct cal_param *p, double v)
         printf(" %12.4g", v);
 }
 
-static bool any_curve(const struct cal_targets *t)
-{
-    for (int c = 0; c < CAL_NCURVE; c++)
-        if (t->ncurve[c])
-            return true;
-    return false;
-}
-
 /* Each target curve: its model and the points' largest deviation from it
  * (x >= 8) before and after. */
 static void print_curves(const struct cal_problem *pb, const struct cal_result *r)
 {
     const struct cal_targets *t = &pb->targets;
-    if (any_curve(t))
+    if (cal_targets_have_curves(t))
         printf("  %-17s %38s %12s %12s\n", "curve (x >= 8)", "target model [k0, k1, k2]", "before",
                "after");
     for (int c = 0; c < CAL_NCURVE; c++) {
@@ -174,8 +166,8 @@ static void print_result(const struct cal_problem *pb, const struct cal_result *
                unchanged_note(p, r));
     }
     printf("objective (sum of squared relative errors%s): %.6g -> %.6g after %d evaluation%s",
-           any_curve(&pb->targets) ? "; a curve adds its points' mean" : "", r->objective_before,
-           r->objective_after, r->evals, r->evals == 1 ? "" : "s");
+           cal_targets_have_curves(&pb->targets) ? "; a curve adds its points' mean" : "",
+           r->objective_before, r->objective_after, r->evals, r->evals == 1 ? "" : "s");
     if (r->refused)
         printf(" (%d candidates the config refused)", r->refused);
     printf("\n");
