@@ -665,6 +665,8 @@ bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
     memcpy(key, dot + 1, kl);
     key[kl] = '\0';
 
+    if (!integers_fit(eq + 1, strlen(eq + 1), "--set", d))
+        return false;
     config_t tmp;
     config_init(&tmp);
     char *text = sim_xmalloc(strlen(eq) + 16);
@@ -672,13 +674,8 @@ bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
         sprintf(text, "v = \"%s\";", eq + 1);
     else
         sprintf(text, "v %s;", eq);
-    bool fits = integers_fit(eq + 1, strlen(eq + 1), "--set", d);
-    bool ok = fits && config_read_string(&tmp, text) == CONFIG_TRUE;
+    bool ok = config_read_string(&tmp, text) == CONFIG_TRUE;
     free(text);
-    if (!fits) {
-        config_destroy(&tmp);
-        return false;
-    }
     config_setting_t *value = ok ? config_lookup(&tmp, "v") : NULL;
     if (!value || config_setting_is_group(value)) {
         sim_diag_add(d, "--set", 0, "'%s': the value is not a number, string, boolean or list",
