@@ -130,7 +130,8 @@ const struct cli_cmd cli_cmds[] = {
      "  --optimize            at the first --threads count (default: the cores), the\n"
      "                        model's best and the simulated best dissemination m = 1..7\n"
      "                        (Eq 27/29) and bcast-tree shape (Eq 32), with the\n"
-     "                        speed-up over the untuned m = 1 (shape flat)\n"
+     "                        speed-up over the untuned m = 1 (shape flat); no --json,\n"
+     "                        --plot or -w with it\n"
      "  -s, --set G.K=V       override one config setting (repeatable)\n"},
     {"gen", cli_gen, "print a built-in generator's trace",
      "usage: ccsim gen GENERATOR[:k=v,...] -t THREADS [-i ITERATIONS] [-c CONFIG [--set G.K=V]]\n"

@@ -47,6 +47,14 @@ struct val_row {
     const char *why; /* no model: the reason */
 };
 
+static bool given_before(const struct val_args *a, int threads)
+{
+    for (int i = 0; i < a->nthreads; i++)
+        if (a->threads[i] == threads)
+            return true;
+    return false;
+}
+
 static int parse_threads(const char *text, struct val_args *a)
 {
     char *copy = strdup(text), *save = NULL;
@@ -57,6 +65,8 @@ static int parse_threads(const char *text, struct val_args *a)
             bad = cli_usage_error("validate", "--threads: at most %d counts", VAL_MAX_T);
         else if (!cli_parse_u64("validate", "--threads", tok, 2, 4096, &v))
             bad = SIM_EXIT_INPUT;
+        else if (given_before(a, (int)v)) /* a point twice would be counted twice */
+            bad = cli_usage_error("validate", "--threads: %d is given twice", (int)v);
         else
             a->threads[a->nthreads++] = (int)v;
     }
@@ -351,6 +361,14 @@ static int simulate(const struct val_args *a, struct val_row *row)
     struct core_result r;
     core_run(&ss.w, ss.p, &o, &r, &ss.d);
     int status = r.input_error ? SIM_EXIT_INPUT : r.deadlock ? SIM_EXIT_FAIL : 0;
+    if (!status && r.value_errors) { /* a run that read wrong values measures nothing */
+        fprintf(stderr,
+                "ccsim validate: %s at %d threads read %llu wrong value%s (above): no "
+                "measurement\n",
+                row->algo->spec, row->threads, (unsigned long long)r.value_errors,
+                r.value_errors == 1 ? "" : "s");
+        status = SIM_EXIT_FAIL;
+    }
     if (!status)
         stats(&r, row);
     core_result_free(&r);
@@ -362,6 +380,10 @@ static void judge(const struct val_args *a, const struct val_machine *vm,
                   const struct val_params *p, struct val_row *row)
 {
     row->modelled = val_model(row->algo, row->threads, vm, p, &row->band, &row->why);
+    if (row->modelled && !(isfinite(row->band.min) && isfinite(row->band.max))) {
+        row->modelled = false; /* a parameter it needs has no value on this machine */
+        row->why = "a parameter its equations need has no value here";
+    }
     /* fitted parameters can invert a band (T_min > T_max): judge the interval */
     double lo = fmin(row->band.min, row->band.max), hi = fmax(row->band.min, row->band.max);
     row->in_band = row->modelled && row->median >= lo * (1 - a->tolerance) &&
@@ -619,7 +641,7 @@ static int opt_run(const struct val_args *a, const struct val_machine *vm,
         int bad = simulate(a, &r);
         if (bad)
             return bad;
-        const char *why;
+        const char *why = NULL;
         struct val_band b;
         if (o->parents[i])
             tmin[i] = val_bcast_parents(p, o->parents[i], threads, vm->phi).min;
@@ -630,7 +652,12 @@ static int opt_run(const struct val_args *a, const struct val_machine *vm,
             best_model = i;
         if (best_sim < 0 || med[i] < med[best_sim])
             best_sim = i;
-        printf("  %-34s %10.1f %10.1f\n", o->names[i], tmin[i], med[i]);
+        printf("  %-34s", o->names[i]);
+        print_num(10, tmin[i]);
+        print_num(10, med[i]);
+        if (!isfinite(tmin[i]))
+            printf("   (no model: %s)", why ? why : "a parameter its equations need has no value");
+        printf("\n");
     }
     printf("  model's best: %s; simulated best: %s; speed-up of the simulated best over %s: "
            "%.2fx\n",
@@ -671,6 +698,13 @@ static int finish(const struct val_args *a, const struct machine_cfg *m, const s
         min_in += rows[i].min_in_band;
         max_in += rows[i].max_in_band;
     }
+    if (n == 0) { /* "0 of 0 points in band" would be a claim about nothing */
+        fprintf(stderr,
+                "ccsim validate: no algorithm ran at these thread counts on %s: nothing "
+                "to compare\n",
+                m->machine.name);
+        return SIM_EXIT_INPUT;
+    }
     double fraction[3] = {NAN, NAN, NAN};
     if (modelled)
         fraction[0] = (double)in / modelled, fraction[1] = (double)min_in / modelled,
@@ -704,6 +738,15 @@ int cli_validate(int argc, char **argv)
     static struct machine_cfg m;
     if (!cli_load_machine(a.config, a.sets, a.nsets, &m))
         return SIM_EXIT_INPUT;
+    if (!m.memsys->coherent)
+        return cli_usage_error("validate",
+                               "%s keeps no coherence (protocol %s): the models validate checks "
+                               "are for coherent machines; ccsim microbench -c %s compares its "
+                               "figures with the paper's",
+                               m.machine.name, m.machine.protocol, a.config);
+    if (a.optimize && (a.json || a.plot || a.ngens))
+        return cli_usage_error("validate", "--optimize prints its own comparison: --json, --plot "
+                                           "and -w do not apply to it");
     struct val_machine vm;
     machine_of(&m, &vm);
     if (a.json && !cli_check_output("validate", "--json", a.json))

@@ -528,6 +528,20 @@ START_TEST(test_cli_errors)
     tu_ccsim(&r, "validate --help");
     ck_assert_int_eq(r.status, 0);
     ck_assert_msg(strstr(r.out, "--params paper") != NULL, "%s", r.out);
+    /* a point given twice would be counted twice */
+    tu_ccsim(&r, "validate -c teach-xbar -w pingpong --threads 2,2");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--threads: 2 is given twice"), "%s", r.err);
+    /* nothing ran: no "0 of 0 points in band (0 %)" */
+    tu_ccsim(&r, "validate -c teach-xbar -w pingpong --threads 4");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "nothing to compare") &&
+                      !strstr(r.out, "points in band"),
+                  "%s%s", r.out, r.err);
+    /* the SCC keeps no coherence: its barriers read stale values, no measurement */
+    tu_ccsim(&r, "validate -c scc -w barrier-multim --threads 2");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "scc keeps no coherence"), "%s", r.err);
+    /* --optimize has no JSON, no plots and no -w: refused, not ignored */
+    tu_ccsim(&r, "validate -c teach-xbar --optimize --json %s/o.json", tu_dir());
+    ck_assert_msg(r.status == 2 && strstr(r.err, "do not apply to it"), "%s", r.err);
 }
 END_TEST
 
