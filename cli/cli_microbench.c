@@ -14,10 +14,10 @@
 
 /* One figure beside the paper's; a figure the machine does not have is
  * "-", never nan. */
-static void row(const char *name, double sim, double paper)
+static void row_why(const char *name, double sim, double paper, const char *why)
 {
     if (isnan(sim)) {
-        printf("  %-31s %10s   (not on this machine)\n", name, "-");
+        printf("  %-31s %10s   (%s)\n", name, "-", why);
         return;
     }
     printf("  %-31s %10.1f", name, sim);
@@ -27,12 +27,21 @@ static void row(const char *name, double sim, double paper)
         printf("          -        -\n");
 }
 
+static void row(const char *name, double sim, double paper)
+{
+    row_why(name, sim, paper, "not on this machine");
+}
+
 /* A figure measured unlike the paper's (another buffer state, no polling):
  * no paper figure or error beside it, and where the paper's way is. A row
  * the config has no paper figure for is an ordinary one. */
 static void row_unlike(const char *name, double sim, double paper, const char *note)
 {
-    if (isnan(sim) || !(paper > 0)) {
+    if (isnan(sim)) { /* a fit of points all at one x (one reader on 2 cores) */
+        row_why(name, sim, paper, "measured at one size only: no line to fit");
+        return;
+    }
+    if (!(paper > 0)) {
         row(name, sim, paper);
         return;
     }

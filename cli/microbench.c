@@ -313,7 +313,11 @@ void mb_fit(const struct mb_point *p, int n, double *a, double *s)
         sxy += p[i].x * p[i].ns;
     }
     double den = n * sxx - sx * sx;
-    *s = den != 0 ? (n * sxy - sx * sy) / den : 0;
+    if (den == 0) { /* one x (one point, or one reader count): no line to fit */
+        *a = *s = NAN;
+        return;
+    }
+    *s = (n * sxy - sx * sy) / den;
     *a = (sy - *s * sx) / n;
 }
 

@@ -46,8 +46,9 @@ static void least_squares(double x[][3], const double *y, int n, int k, double *
             a[c][j] = a[piv][j];
             a[piv][j] = t;
         }
-        if (fabs(a[c][c]) < 1e-12) {
-            memset(coef, 0, (size_t)k * sizeof *coef);
+        if (fabs(a[c][c]) < 1e-12) { /* too few distinct points: no figure, not 0 */
+            for (int j = 0; j < k; j++)
+                coef[j] = NAN;
             return;
         }
         for (int r = 0; r < k; r++)
