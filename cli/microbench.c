@@ -194,14 +194,21 @@ static double cycles_of(const struct mb *b, double ns)
     return ns * b->m->machine.clock_ghz;
 }
 
-/* Core `reader` reads a line of core `owner`'s MPB (after invmb). */
+/* Core `reader` reads a line of core `owner`'s MPB (after invmb); owner ==
+ * reader: its own (a tile of one core has no other). */
 static double mpb_read(struct mb *b, int owner, int reader)
 {
     char text[1024];
-    snprintf(text, sizeof text,
-             "ccsim-trace 1\nthreads 2\npin %d %d\nline x 64 mpb=0\n"
-             "for it 0..%d {\n  1: invmb\n  all: sync\n  1: read x[it%%64]\n  1: mark done\n}\n",
-             owner, reader, b->iters - 1);
+    if (owner == reader)
+        snprintf(text, sizeof text,
+                 "ccsim-trace 1\nthreads 1\npin %d\nline x 64 mpb=0\nfor it 0..%d {\n"
+                 "  0: invmb\n  all: sync\n  0: read x[it%%64]\n  0: mark done\n}\n",
+                 reader, b->iters - 1);
+    else
+        snprintf(text, sizeof text,
+                 "ccsim-trace 1\nthreads 2\npin %d %d\nline x 64 mpb=0\nfor it 0..%d {\n"
+                 "  1: invmb\n  all: sync\n  1: read x[it%%64]\n  1: mark done\n}\n",
+                 owner, reader, b->iters - 1);
     return cycles_of(b, mb_measure(b, text));
 }
 
@@ -251,7 +258,7 @@ static void scc_run(struct mb *b, struct mb_result *res)
     res->r_r = res->r_q = res->r_qi = NAN;
     res->r_i = dram_read(b, 0) / b->m->machine.clock_ghz;
     int n = cores_by_hops(b, false, at, MB_MAX_POINTS);
-    res->mpb_local_cycles = mpb_read(b, at[0] == 0 ? 1 : at[0], 0);
+    res->mpb_local_cycles = mpb_read(b, at[0], 0); /* at[0]: core 0 itself if alone */
     for (int h = 1; h < n; h++)
         if (at[h] >= 0)
             res->mpb[res->nmpb++] = (struct mb_point){h, mpb_read(b, at[h], 0)};

@@ -289,6 +289,14 @@ START_TEST(test_stress_and_microbench_run)
         strstr(json, "\"mpb\": {\"local_cycles\": ") && strstr(json, "\"remote_cycles\": [[1, ") &&
             strstr(json, "\"dram\": {\"cycles\": [[0, ") && strstr(json, "\"R_R_ns\": null"),
         "%s", json);
+    /* a tile of one core: its own tile's MPB is its own, not a neighbour's a hop away */
+    tu_ccsim(&r, "microbench -c scc -i 3 --set machine.cores=24 --set home.count=24 "
+                 "--set mesh.cores_per_tile=1");
+    double own = 0, hop = 0;
+    const char *o = strstr(r.out, "MPB, own tile (cycles)"), *h = strstr(r.out, "MPB, 1 hop(s)");
+    ck_assert_msg(o && h && sscanf(o + 22, "%lf", &own) == 1 && sscanf(h + 22, "%lf", &hop) == 1 &&
+                      own < hop,
+                  "%s%s", r.out, r.err);
 }
 END_TEST
 
