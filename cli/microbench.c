@@ -328,10 +328,25 @@ void mb_fit(const struct mb_point *p, int n, double *a, double *s)
     *a = (sy - *s * sx) / n;
 }
 
+bool mb_machine_fits(const struct machine_cfg *m, struct sim_diag *d)
+{
+    long long cps = m->machine.cores / m->machine.sockets;
+    long long caches = cps / m->machine.cores_per_cache;
+    if (!m->memsys->coherent || caches >= 2)
+        return true;
+    sim_diag_add(d, m->path, 0,
+                 "%s has %lld cache%s in a socket (%lld core%s): the measurements read a line "
+                 "from another cache of the same socket (R_R), so they need two",
+                 m->machine.name, caches, caches == 1 ? "" : "s", cps, cps == 1 ? "" : "s");
+    return false;
+}
+
 bool mb_run(const struct machine_cfg *m, int iterations, struct mb_result *res, struct sim_diag *d)
 {
     struct mb b = {m, (int)(m->machine.cores / m->machine.sockets), iterations, d, false};
     memset(res, 0, sizeof *res);
+    if (!mb_machine_fits(m, d))
+        return false;
     if (machine_mpb_lines(m) > 0) { /* a machine with MPBs: their latencies, by hops */
         scc_run(&b, res);
         return !b.failed;

@@ -253,6 +253,8 @@ bool mb_tables(const struct machine_cfg *m, int iterations, struct mb_tables *t,
         sim_diag_add(d, m->path, 0, "seed 000's tables need a coherent machine");
         return false;
     }
+    if (!mb_machine_fits(m, d))
+        return false;
     table2(&b, t);
     table3(&b, t);
     table4(&b, t);

@@ -57,6 +57,11 @@ START_TEST(test_one_reader_no_fit)
     snprintf(path, sizeof path, "%s/two.json", tu_dir());
     const char *json = tu_slurp(path);
     ck_assert_msg(strstr(json, "\"c_ns_per_thread\": null"), "%s", json);
+    /* one core in a socket (two sockets of one): no other cache to read from, said as such */
+    tu_ccsim(&r, "microbench -c snb-e5-2660 --set machine.cores=2");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "has 1 cache in a socket (1 core)") &&
+                      !strstr(r.err, "pinned"),
+                  "%s", r.err);
 }
 END_TEST
 
