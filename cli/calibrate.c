@@ -141,24 +141,31 @@ bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *
 /* ------------------------------------------------------------ parameters */
 
 static bool add_param(struct cal_problem *pb, struct machine_cfg *m, const char *name,
-                      struct sim_diag *d)
+                      const char *from, struct sim_diag *d)
 {
     const struct cfg_key *key;
     void *value;
     if (!machine_key(m, name, &key, &value)) {
         sim_diag_add(d, "ccsim calibrate", 0,
-                     "--params %s: no number setting of that name in %s (expected SECTION.KEY "
+                     "%s %s: no number setting of that name in %s (expected SECTION.KEY "
                      "of an int or float key: ccsim config -c CONFIG lists them)",
-                     name, m->path);
+                     from, name, m->path);
+        return false;
+    }
+    if (!machine_key_used(m, name)) {
+        sim_diag_add(d, "ccsim calibrate", 0,
+                     "%s %s: %s does not use this setting (ccsim config -c CONFIG lists the ones "
+                     "it uses): fitting it would change nothing",
+                     from, name, m->machine.name);
         return false;
     }
     for (int i = 0; i < pb->nparams; i++)
         if (strcmp(pb->params[i].path, name) == 0) {
-            sim_diag_add(d, "ccsim calibrate", 0, "--params %s: named twice", name);
+            sim_diag_add(d, "ccsim calibrate", 0, "%s %s: named twice", from, name);
             return false;
         }
     if (pb->nparams == CAL_MAX_PARAMS) {
-        sim_diag_add(d, "ccsim calibrate", 0, "--params: at most %d parameters", CAL_MAX_PARAMS);
+        sim_diag_add(d, "ccsim calibrate", 0, "%s: at most %d parameters", from, CAL_MAX_PARAMS);
         return false;
     }
     struct cal_param *p = &pb->params[pb->nparams++];
@@ -173,10 +180,10 @@ static bool add_param(struct cal_problem *pb, struct machine_cfg *m, const char 
 }
 
 bool cal_add_params(struct cal_problem *pb, struct machine_cfg *m, char names[][64], int n,
-                    struct sim_diag *d)
+                    const char *from, struct sim_diag *d)
 {
     for (int i = 0; i < n; i++)
-        if (!add_param(pb, m, names[i], d))
+        if (!add_param(pb, m, names[i], from, d))
             return false;
     return true;
 }

@@ -143,10 +143,11 @@ struct cal_problem {
 };
 
 /* Sets up the parameters by name from m's schema (numbers only, with their
- * bounds); false with a message for a name that is no number setting, or
- * one given twice. */
+ * bounds); false with a message for a name that is no number setting, one
+ * the machine does not use, or one given twice. FROM says where the names
+ * came from ("--params", or the targets file's params), for the messages. */
 bool cal_add_params(struct cal_problem *pb, struct machine_cfg *m, char names[][64], int n,
-                    struct sim_diag *d);
+                    const char *from, struct sim_diag *d);
 
 struct cal_result {
     double before[CAL_NFIG], after[CAL_NFIG]; /* the simulated figures */

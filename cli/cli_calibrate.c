@@ -193,7 +193,10 @@ static int setup(const struct cal_args *a, struct cal_problem *pb, struct sim_di
     int n, bad = param_names(a, &pb->targets, names, &n);
     if (bad)
         return bad;
-    return cal_add_params(pb, &m, names, n, d) ? 0 : SIM_EXIT_INPUT;
+    char from[1100]; /* where the names came from, for the messages */
+    snprintf(from, sizeof from, "%s%s", a->params ? "--params" : pb->targets.path,
+             a->params ? "" : ": params");
+    return cal_add_params(pb, &m, names, n, from, d) ? 0 : SIM_EXIT_INPUT;
 }
 
 int cli_calibrate(int argc, char **argv)

@@ -210,6 +210,21 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "ccsim calibrate: --params home.colour: no number setting"), "%s",
                   r.err);
+    /* a setting the machine does not use (teach-xbar has no l2) would change nothing */
+    tu_ccsim(&r, "calibrate -c teach-xbar --targets %s --params l2.latency_cycles", ok);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--params l2.latency_cycles: teach-xbar does not "
+                                                 "use this setting"),
+                  "%s", r.err);
+    /* names from the targets file are blamed on it, not on --params */
+    const char *twice = tu_write("twice.cfg", "targets = { source = \"t\"; R_R_ns = 40.0;\n"
+                                              "  params = [\"home.occupancy_cycles\", "
+                                              "\"home.occupancy_cycles\"]; };\n");
+    tu_ccsim(&r, "calibrate -c %s --targets %s", s, twice);
+    ck_assert_msg(r.status == 2 &&
+                      strstr(r.err, "twice.cfg: params home.occupancy_cycles: named "
+                                    "twice") &&
+                      !strstr(r.err, "--params"),
+                  "%s", r.err);
     tu_ccsim(&r, "calibrate -c %s --targets nosuch-targets.cfg --params home.occupancy_cycles", s);
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "nosuch-targets.cfg: cannot open targets file"), "%s", r.err);

@@ -648,6 +648,18 @@ static bool section_shown(const struct machine_cfg *m, size_t i)
     return true;
 }
 
+bool machine_key_used(struct machine_cfg *m, const char *path)
+{
+    struct cfg_section secs[SEC_MAX];
+    size_t n = machine_sections(m, secs);
+    const char *dot = strchr(path, '.');
+    for (size_t i = 0; i < n && dot; i++)
+        if (strlen(secs[i].name) == (size_t)(dot - path) &&
+            strncmp(secs[i].name, path, (size_t)(dot - path)) == 0)
+            return section_shown(m, i) && key_used(m, secs[i].name, dot + 1);
+    return false;
+}
+
 void machine_print(struct machine_cfg *m)
 {
     struct cfg_section secs[SEC_MAX];

@@ -201,6 +201,10 @@ double machine_float(struct machine_cfg *m, const char *path);
  * schema entry (type, bounds, unit) and where m holds its value; false if
  * there is no such number setting. */
 bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key **key, void **value);
+/* Whether the setting SECTION.KEY changes anything on this machine (not a
+ * key of a section it has not, such as an absent l2, nor one its memory
+ * system ignores): what `ccsim config` prints. */
+bool machine_key_used(struct machine_cfg *m, const char *path);
 /* Prints the machine as a readable table (every key, its unit and meaning). */
 void machine_print(struct machine_cfg *m);
 
