@@ -222,6 +222,19 @@ START_TEST(test_input_errors)
                                     "machine.cores=9)") != NULL,
                   "%s", diag.text);
     core_result_free(&res);
+    /* a compute past the last instant of simulated time: an error, not a wrapped time (it was
+     * measured as 0.4 ns) nor an internal error (an event in the past) */
+    const char *late[] = {"ccsim-trace 1\nthreads 1\nline x\nall: compute 18446744073709552\n"
+                          "all: mark done\n",
+                          "ccsim-trace 1\nthreads 1\nline x\n0: write x 1\n"
+                          "0: compute 18446744073709551\n0: mark done\n"};
+    for (int i = 0; i < 2; i++) {
+        run_text(late[i], NULL, 0, &res, &diag);
+        ck_assert_msg(res.input_error && strstr(diag.text, "would end past the simulator's last "
+                                                           "instant"),
+                      "%s", diag.text);
+        core_result_free(&res);
+    }
 }
 END_TEST
 

@@ -200,6 +200,21 @@ static void fail(struct thr *t, const char *fmt, ...)
     sim_stop(t->run->m->k);
 }
 
+/* A compute of n cycles ends inside simulated time (2^64 ps, about 213
+ * days); else a run-time error, never a wrapped time. */
+static bool compute_fits(struct thr *t, uint64_t n)
+{
+    struct run *r = t->run;
+    uint64_t left = SIM_TIME_MAX - sim_now(r->m->k);
+    if (n <= left / r->m->clock.period_ps)
+        return true;
+    fail(t,
+         "compute %llu would end past the simulator's last instant (2^64 ps, about 213 days "
+         "of simulated time)",
+         (unsigned long long)n);
+    return false;
+}
+
 /* ------------------------------------------------------------ iterations */
 
 static struct iteration *iteration(struct run *r, uint64_t k)
@@ -948,6 +963,8 @@ static bool start_op(struct thr *t)
         scalar(t, CC_FLUSH, &op->addr[0], 0, 0);
         return false;
     case WL_OP_COMPUTE:
+        if (!compute_fits(t, (uint64_t)op->count))
+            return false;
         sim_schedule(r->m->k, cycles(r, (uint64_t)op->count), compute_done, t, 0);
         if (!op->in_while || local_work(t)) /* as made_progress: a spin's is no progress */
             sim_busy_until(r->m->k, sim_now(r->m->k) + cycles(r, (uint64_t)op->count));
