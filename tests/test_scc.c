@@ -41,6 +41,39 @@ static struct core_result run_clean(const char *const *sets, size_t nsets, const
 
 /* A copy in the L1 keeps the old value until invmb; then the read goes to
  * the MPB and sees the new one. */
+/* A prime puts a line only in a state the SCC has (explain narrated "holds
+ * the line in E" where the copy was a plain clean one, and a register
+ * "in M" where nothing was cached). */
+START_TEST(test_prime_only_states_it_has)
+{
+    static const struct {
+        const char *decl, *prime, *what;
+    } cases[] = {
+        {"line x", "prime x E", "prime E: the machine's protocol has no E state"},
+        {"line l tas=0", "prime l M", "prime on a test-and-set register"},
+        {"line f mpb=0", "prime f M", "prime M: an MPB line's copy is never dirty"},
+    };
+    for (size_t i = 0; i < SIM_COUNT_OF(cases); i++) {
+        char text[256];
+        snprintf(text, sizeof text, "ccsim-trace 1\nthreads 1\n%s\nall: sync\n0: %s\n0: mark d\n",
+                 cases[i].decl, cases[i].prime);
+        struct sim_diag d;
+        sim_diag_init(&d);
+        struct core_result r = run_scc(NULL, 0, text, &d);
+        ck_assert_msg(r.input_error && strstr(d.text, cases[i].what), "%s", d.text);
+        core_result_free(&r);
+    }
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct core_result r = run_scc(NULL, 0,
+                                   "ccsim-trace 1\nthreads 1\nline f mpb=0\nline x\nall: sync\n"
+                                   "0: prime f S\n0: prime x M\n0: read f\n0: mark d\n",
+                                   &d);
+    assert_clean(&r, &d);
+    core_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_mpb_copy_is_stale_until_invmb)
 {
     const char *text = "ccsim-trace 1\nthreads 2\npin 0 47\nline f mpb=0\n"
@@ -306,6 +339,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("scc");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_mpb_copy_is_stale_until_invmb);
+    tcase_add_test(tc, test_prime_only_states_it_has);
     tcase_add_test(tc, test_wcb_combines_a_line);
     tcase_add_test(tc, test_partial_line_waits_in_the_wcb);
     tcase_add_test(tc, test_tas_register_is_a_lock);

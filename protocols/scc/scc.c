@@ -1100,6 +1100,14 @@ static void scc_evict_line(struct cc_system *sys, uint64_t line)
 }
 
 /* The line in core's cache with the memory's value ('M': dirty). */
+/* A private line's copy is clean (S) or dirty (M); there is no E, O or F
+ * without coherence (an MPB line's copy is clean only: core.c prime_ok). */
+static bool scc_can_hold(const struct cc_system *sys, char state)
+{
+    (void)sys;
+    return state == 'S' || state == 'M';
+}
+
 static void scc_prime_line(struct cc_system *sys, int core, uint64_t line, char state)
 {
     struct scc *s = scc_of(sys);
@@ -1345,6 +1353,7 @@ static const struct cc_backend scc_backend = {
     .quiet = scc_quiet,
     .evict_line = scc_evict_line,
     .prime_line = scc_prime_line,
+    .can_hold = scc_can_hold,
     .settle = scc_settle,
     .drop_noncoherent = scc_drop_noncoherent,
     .place_count = scc_place_count,

@@ -791,8 +791,7 @@ static bool register_op_ok(struct thr *t)
                          op->value[1] == 1) ||
                         (op->op == WL_OP_XCHG && op->value[0] == 1);
     bool allowed = op->op == WL_OP_READ || op->op == WL_OP_WRITE || op->op == WL_OP_WAIT ||
-                   op->op == WL_OP_EXPECT || op->op == WL_OP_EVICT || op->op == WL_OP_PRIME ||
-                   test_and_set;
+                   op->op == WL_OP_EXPECT || op->op == WL_OP_EVICT || test_and_set;
     for (int i = 0; i < op->naddr; i++) {
         uint64_t line = line_number(t, op->addr[i].line);
         if (cc_line_kind(t->run->m->cc, line) != CC_LINE_TAS || (allowed && op->addr[i].word == 0))
@@ -806,15 +805,25 @@ static bool register_op_ok(struct thr *t)
     return true;
 }
 
-/* A prime puts a line in a state its protocol has (MSI has no E). */
+/* A prime puts a line in a state its protocol has (MSI has no E; the SCC
+ * only S and M, and an MPB line's copy is clean). */
 static bool prime_ok(struct thr *t)
 {
     struct run *r = t->run;
     char state = state_letter[t->op.state];
-    if (t->op.op != WL_OP_PRIME || cc_can_hold(r->m->cc, state))
+    if (t->op.op != WL_OP_PRIME)
         return true;
-    fail(t, "prime %c: the machine's protocol has no %c state (its states: ccsim protocol NAME)",
-         state, state);
+    if (!cc_can_hold(r->m->cc, state)) {
+        fail(t,
+             "prime %c: the machine's protocol has no %c state (its states: ccsim protocol NAME)",
+             state, state);
+        return false;
+    }
+    uint64_t line = line_number(t, t->op.addr[0].line);
+    if (state != 'M' || cc_line_kind(r->m->cc, line) != CC_LINE_MPB)
+        return true;
+    fail(t, "prime M: an MPB line's copy is never dirty (its stores go through the write-combining "
+            "buffer to the MPB): prime S");
     return false;
 }
 
