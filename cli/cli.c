@@ -161,8 +161,8 @@ const struct cli_cmd cli_cmds[] = {
      "\n"
      "  --line NAME[i]        narrate one declared line, array, or array element\n"
      "  --thread T            thread T's requests, its core's rows and transactions\n"
-     "  --iteration K         the steps of iteration K (the trace's loop value), from\n"
-     "                        the sync that opens it to the next\n"
+     "  --iteration K         the steps of iteration K (the trace's loop value, below 0\n"
+     "                        too), from the sync that opens it to the next\n"
      "  --from NS, --to NS    the steps from / to that simulated time\n"
      "  --max-lines N         stop narrating after N steps (default 2000)\n"
      "  --wide                every name's gloss beside it, one line a step\n"},

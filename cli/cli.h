@@ -80,9 +80,11 @@ struct cli_run_args {
     uint64_t max_lines;    /* explain: steps narrated at most */
     const char *only_line; /* explain: narrate this line (NAME or NAME[i]) only */
     /* explain: --from/--to (ps; to = SIM_TIME_MAX when open), --thread T and
-     * --iteration K (-1: every one), --wide (glosses inline, no wrapping) */
+     * --iteration K (want_iteration: given; a loop's value, negative too),
+     * --wide (glosses inline, no wrapping) */
     sim_time_t explain_from, explain_to;
     int64_t explain_thread, explain_iteration;
+    bool explain_want_iteration;
     bool wide;
     bool per_iteration; /* run: --per-iteration, every iteration's latency in the JSON */
     /* run: --trace-out FILE, --trace-window FROM:TO (ps here; to = UINT64_MAX

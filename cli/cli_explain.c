@@ -235,7 +235,7 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
                (long long)a->explain_thread);
     else if (a->explain_thread >= 0)
         printf("  only thread %lld\n", (long long)a->explain_thread);
-    if (a->explain_iteration >= 0)
+    if (a->explain_want_iteration)
         printf("  only iteration %lld (as the trace counts it), from the sync that opens it to the "
                "next:\n  a step before a loop's sync is labelled with the loop's next value\n",
                (long long)a->explain_iteration);
@@ -292,11 +292,8 @@ static int explain_run(struct narrator *n, struct cli_session *ss)
 
 int cli_explain(int argc, char **argv)
 {
-    struct cli_run_args a = {.seed = 1,
-                             .max_lines = 2000,
-                             .explain_to = SIM_TIME_MAX,
-                             .explain_thread = -1,
-                             .explain_iteration = -1};
+    struct cli_run_args a = {
+        .seed = 1, .max_lines = 2000, .explain_to = SIM_TIME_MAX, .explain_thread = -1};
     int bad = cli_parse_run_args("explain", argc, argv, &a);
     if (bad)
         return bad;
@@ -311,7 +308,7 @@ int cli_explain(int argc, char **argv)
                          .to = a.explain_to,
                          .thread = -1,
                          .core = -1,
-                         .want_iteration = a.explain_iteration >= 0,
+                         .want_iteration = a.explain_want_iteration,
                          .iteration = a.explain_iteration,
                          .k = ss.mc->k,
                          .cc = ss.mc->cc,

@@ -32,11 +32,13 @@ static int run_opt(const char *sub, int c, struct cli_run_args *a)
         a->explain_thread = (int64_t)v;
         return 0;
     }
-    case 'I': {
+    case 'I': { /* the trace's own loop value: a loop may count below 0 */
         uint64_t v;
-        if (!cli_parse_u64(sub, "--iteration", optarg, 0, INT64_MAX, &v))
+        bool neg = optarg[0] == '-';
+        if (!cli_parse_u64(sub, "--iteration", optarg + neg, 0, INT64_MAX, &v))
             return SIM_EXIT_INPUT;
-        a->explain_iteration = (int64_t)v;
+        a->explain_iteration = neg ? -(int64_t)v : (int64_t)v;
+        a->explain_want_iteration = true;
         return 0;
     }
     case 'D':

@@ -348,6 +348,14 @@ START_TEST(test_explain_thread_iteration_time)
     tu_ccsim(&r, "explain -c teach-xbar %s --iteration 500", LAB2);
     ck_assert_msg(strstr(r.out, "iteration 500 never opened (the run's iterations: 0 .. 199)"),
                   "%s", r.out);
+    /* a loop may count below 0: its iterations are asked for by their values */
+    const char *neg = tu_write("neg.trace", "ccsim-trace 1\nthreads 2\nline x\nfor it -3..-1 {\n"
+                                            "  all: sync\n  0: write x 5\n  1: read x\n"
+                                            "  all: mark d\n}\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s --iteration -2", neg);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "iteration -2 opens") && strstr(r.out, "it -2:") &&
+                      !strstr(r.out, "it -3:") && !strstr(r.out, "it -1:"),
+                  "%s%s", r.out, r.err);
     /* mcs-lock: its loop's syncs are 0..3, the one after the loop its count, 5: no 4 */
     tu_ccsim(&r, "explain -c teach-xbar %s/../workloads/traces/mcs-lock.trace --iteration 4",
              CCSIM_CONFIGS);
