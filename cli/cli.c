@@ -61,7 +61,8 @@ const struct cli_cmd cli_cmds[] = {
      "  -c, --config CONFIG   the machine\n"
      "  --json FILE           write the figures as JSON (docs/DESIGN.md; - for stdout)\n"
      "  -i, --iterations K    iterations per measurement (default 21; the first is\n"
-     "                        dropped as a cold start, the median of the rest kept)\n"},
+     "                        dropped as a cold start, the median of the rest kept)\n"
+     "  -s, --set G.K=V       override one config setting (repeatable)\n"},
     {"calibrate", cli_calibrate, "fit a config's physical parameters to measured figures",
      "usage: ccsim calibrate -c CONFIG --targets FILE [--params KEY,...] [-o OUT.cfg]\n"
      "                       [-i ITERATIONS] [--max-evals N] [--set G.K=V ...]\n"

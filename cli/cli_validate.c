@@ -567,6 +567,7 @@ struct val_opt {
     char names[VAL_OPT_MAX][64]; /* for the table */
     int *parents[VAL_OPT_MAX];   /* a searched tree: its parents (its model) */
     int n;
+    char left_out[160]; /* a candidate not run, and why ("" when none) */
 };
 
 static void opt_diss(struct val_opt *o)
@@ -590,8 +591,13 @@ static void opt_bcast(struct val_opt *o, const struct val_machine *vm, const str
         snprintf(o->names[o->n], sizeof o->names[0], "bcast-tree:shape=%s", names[k]);
         o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_BCAST_TREE, 0, "", (enum val_shape)k};
     }
-    if (threads > vm->cores / vm->sockets || threads > 1024)
-        return; /* the search models one socket */
+    if (threads > vm->cores / vm->sockets || threads > 1024) {
+        snprintf(o->left_out, sizeof o->left_out,
+                 "the searched tree is left out: its search models one socket (%d threads, %d "
+                 "cores a socket)",
+                 threads, vm->cores / vm->sockets);
+        return;
+    }
     int *parent = malloc((size_t)threads * sizeof *parent);
     val_bcast_search(p, threads, vm->phi, parent);
     int len = snprintf(o->specs[o->n], sizeof o->specs[0], "bcast-tree:shape=parents:");
@@ -602,6 +608,8 @@ static void opt_bcast(struct val_opt *o, const struct val_machine *vm, const str
         kids += parent[t] == 0;
     }
     if (len >= (int)sizeof o->specs[0]) {
+        snprintf(o->left_out, sizeof o->left_out,
+                 "the searched tree is left out: its parents do not fit a generator spec");
         free(parent);
         return;
     }
@@ -659,6 +667,8 @@ static int opt_run(const struct val_args *a, const struct val_machine *vm,
             printf("   (no model: %s)", why ? why : "a parameter its equations need has no value");
         printf("\n");
     }
+    if (o->left_out[0])
+        printf("  (%s)\n", o->left_out);
     printf("  model's best: %s; simulated best: %s; speed-up of the simulated best over %s: "
            "%.2fx\n",
            best_model >= 0 ? o->names[best_model] : "- (no model)", o->names[best_sim], o->names[0],

@@ -594,6 +594,13 @@ START_TEST(test_cli_optimize)
     ck_assert_msg(strstr(r.out, "model's best: barrier-dissemination:m=3;") != NULL, "%s", r.out);
     ck_assert_msg(strstr(r.out, "speed-up of the simulated best over barrier-dissemination:m=1:"),
                   "%s", r.out);
+    /* across sockets the search does not model the tree: said, not dropped */
+    tu_ccsim(&r, "validate -c teach-xbar --set machine.sockets=2 --set home.count=2 --optimize "
+                 "-t 4 -i 4");
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.out, "(the searched tree is left out: its search "
+                                    "models one socket (4 threads, 2 cores a socket))"),
+                  "%s%s", r.out, r.err);
 }
 END_TEST
 
