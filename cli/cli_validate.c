@@ -264,18 +264,24 @@ static bool has_paper(const struct machine_model_sec *m)
     return m->R_R_ns > 0 && m->R_I_ns > 0;
 }
 
-/* --params fitted across sockets: Table 3's inter row as microbench
- * measures it (the paper's ping-pong, n pairs: q + o N + c n N). */
-static int fitted_inter(const struct machine_cfg *m, struct val_params *p)
+/* --params fitted: the slopes and intercepts the paper's way (microbench's
+ * tables): c from Table 2 E/E (Fig 2: both buffers in E); q and o from
+ * Table 3's intra row, Table 4 E/E's on a tag-directory machine (the KNC's
+ * multi-line model); across sockets Table 3's inter row (n pairs: q + o N +
+ * c n N). */
+static int fitted_tables(const struct machine_cfg *m, struct val_params *p)
 {
-    if (m->machine.sockets < 2)
-        return 0;
     struct mb_tables *t = malloc(sizeof *t);
     struct sim_diag d;
     sim_diag_init(&d);
     bool ok = mb_tables(m, VAL_FIT_ITERS, t, &d);
     sim_diag_print(&d);
-    if (ok && t->table3_inter.n > 0) {
+    if (ok) {
+        const struct mb_row *ml = m->memsys->tag_directory ? &t->table4[MB_EE] : &t->table3_intra;
+        val_params_fitted(p->r_l, p->r_r, p->r_q, p->r_i, p->r_qi, t->table2[MB_EE].k[1], ml->k[0],
+                          ml->k[1], p);
+    }
+    if (ok && m->machine.sockets > 1 && t->table3_inter.n > 0) {
         p->xq = t->table3_inter.k[0];
         p->xo = t->table3_inter.k[1];
         p->xc = t->table3_inter.k[2];
@@ -318,9 +324,8 @@ static int get_params(struct val_args *a, const struct machine_cfg *m, struct va
     sim_diag_print(&d);
     if (!ok)
         return SIM_EXIT_INPUT;
-    val_params_fitted(r.r_l, r.r_r, r.r_q, r.r_i, r.r_qi, r.contention_c, r.multiline_q,
-                      r.multiline_o, p);
-    return fitted_inter(m, p);
+    val_params_fitted(r.r_l, r.r_r, r.r_q, r.r_i, r.r_qi, NAN, NAN, NAN, p);
+    return fitted_tables(m, p);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -412,8 +417,9 @@ static void print_header(const struct val_args *a, const struct machine_cfg *m,
         printf("  inter-socket q %.2f o %.2f c %.2f", p->xq, p->xo, p->xc);
     printf("\n");
     if (strcmp(a->params, "fitted") == 0)
-        printf("(fitted: ccsim microbench's figures, b by Eq 2's definition R_L + R_R - c, not "
-               "its least-squares b)\n");
+        printf("(fitted: ccsim microbench's figures, measured the paper's way: c from Table 2 "
+               "E/E, q and o from Table 3 intra (Table 4 E/E on a tag-directory machine); b by "
+               "Eq 2's definition R_L + R_R - c, not its least-squares b)\n");
     if (!table)
         return;
     printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "
