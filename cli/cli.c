@@ -421,7 +421,8 @@ bool cli_parse_ns(const char *sub, const char *opt, const char *text, sim_time_t
     errno = 0;
     double v = text && *text && *text != '-' ? strtod(text, &end) : -1;
     if (v < 0 || errno || *end || !(v <= 1e15)) {
-        cli_usage_error(sub, "%s '%s' is not a time in ns (a number >= 0)", opt, text ? text : "");
+        cli_usage_error(sub, "%s '%s' is not a time in ns (a number from 0 to 1e15)", opt,
+                        text ? text : "");
         return false;
     }
     *ps = (sim_time_t)(v * SIM_PS_PER_NS + 0.5);
