@@ -331,13 +331,12 @@ void mb_fit(const struct mb_point *p, int n, double *a, double *s)
 bool mb_machine_fits(const struct machine_cfg *m, struct sim_diag *d)
 {
     long long cps = m->machine.cores / m->machine.sockets;
-    long long caches = cps / m->machine.cores_per_cache;
-    if (!m->memsys->coherent || caches >= 2)
+    if (!m->memsys->coherent || cps >= 2)
         return true;
     sim_diag_add(d, m->path, 0,
-                 "%s has %lld cache%s in a socket (%lld core%s): the measurements read a line "
-                 "from another cache of the same socket (R_R), so they need two",
-                 m->machine.name, caches, caches == 1 ? "" : "s", cps, cps == 1 ? "" : "s");
+                 "%s has 1 core in a socket: the measurements read a line from another core of "
+                 "the same socket (R_R), so they need two",
+                 m->machine.name);
     return false;
 }
 

@@ -57,11 +57,14 @@ START_TEST(test_one_reader_no_fit)
     snprintf(path, sizeof path, "%s/two.json", tu_dir());
     const char *json = tu_slurp(path);
     ck_assert_msg(strstr(json, "\"c_ns_per_thread\": null"), "%s", json);
-    /* one core in a socket (two sockets of one): no other cache to read from, said as such */
+    /* one core in a socket (two sockets of one): no other core to read from, said as such;
+     * one cache shared by a socket's cores (niagara2) measures its sibling */
     tu_ccsim(&r, "microbench -c snb-e5-2660 --set machine.cores=2");
-    ck_assert_msg(r.status == 2 && strstr(r.err, "has 1 cache in a socket (1 core)") &&
+    ck_assert_msg(r.status == 2 && strstr(r.err, "has 1 core in a socket") &&
                       !strstr(r.err, "pinned"),
                   "%s", r.err);
+    tu_ccsim(&r, "microbench -c niagara2 -i 3");
+    ck_assert_msg(r.status == 0 && strstr(r.out, "same-cache core"), "%s%s", r.out, r.err);
 }
 END_TEST
 
