@@ -28,7 +28,7 @@ struct litmus_args {
 
 /* One distinct outcome and how many runs gave it. */
 struct state {
-    char text[512];
+    char *text; /* the whole outcome (lit_format), the key of the histogram */
     bool holds;
     uint64_t count;
 };
@@ -77,9 +77,13 @@ static void map_regs(struct tally *ty, const struct wl_program *p)
     }
 }
 
+/* Room for every value an outcome can show: a location's name (31) or a
+ * thread and register (2 + 15), "=", a 64-bit number (20) and "; ". */
+#define STATE_TEXT (LIT_MAX_SHOW * 56)
+
 static void count(struct tally *ty)
 {
-    char text[512];
+    static char text[STATE_TEXT];
     lit_format(ty->t, &ty->o, text, sizeof text);
     bool holds = lit_holds(ty->t, &ty->o);
     if (holds)
@@ -93,7 +97,7 @@ static void count(struct tally *ty)
         }
     ty->states = sim_xrealloc(ty->states, (size_t)(ty->nstates + 1) * sizeof *ty->states);
     struct state *s = &ty->states[ty->nstates++];
-    snprintf(s->text, sizeof s->text, "%s", text);
+    s->text = sim_xstrdup(text);
     s->holds = holds;
     s->count = 1;
 }
@@ -236,6 +240,8 @@ static int run_test(const char *file, const struct machine_cfg *m, const struct 
                 status = SIM_EXIT_FAIL;
         }
     }
+    for (int i = 0; i < ty.nstates; i++)
+        free(ty.states[i].text);
     free(ty.states);
     wl_program_free(p);
     lit_free(&t);

@@ -734,8 +734,13 @@ static void read_locations(struct rd *r, char *p, int line)
         if (!*it)
             continue;
         struct lit_var v;
-        if (parse_var(r, it, line, &v) && r->t->nshow < LIT_MAX_SHOW)
-            r->t->show[r->t->nshow++] = v;
+        if (!parse_var(r, it, line, &v))
+            continue;
+        if (r->t->nshow == LIT_MAX_SHOW) {
+            err(r, line, "locations: more than %d values", LIT_MAX_SHOW);
+            return;
+        }
+        r->t->show[r->t->nshow++] = v;
     }
 }
 

@@ -31,7 +31,9 @@
 #define LIT_MAX_LOCS    16
 #define LIT_MAX_REGS    16 /* distinct register names */
 #define LIT_MAX_NODES   256
-#define LIT_MAX_SHOW    32
+/* every location and every register of every thread: an outcome shows
+ * them all if the test asks (a state cut short would merge outcomes) */
+#define LIT_MAX_SHOW (LIT_MAX_LOCS + LIT_MAX_THREADS * LIT_MAX_REGS)
 
 enum lit_quant { LIT_EXISTS, LIT_NOT_EXISTS, LIT_FORALL };
 

@@ -206,6 +206,26 @@ START_TEST(test_herd_layout)
 }
 END_TEST
 
+/* An outcome is its every value: 32 shown values, the condition's register
+ * the 33rd, were one histogram row whose ':' contradicted "Ok, Positive 8". */
+START_TEST(test_every_value_keys_the_state)
+{
+    char text[1024] = "X86 SHOW\n{ ";
+    for (int i = 0; i < 16; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "a%d=0; ", i);
+    strcat(text, "}\n P0 | P1 ;\n MOV EAX,[a0] | MOV [a0],$1 ;\nlocations [");
+    for (int i = 0; i < 16; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "a%d; ", i);
+    for (int i = 0; i < 16; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%d:R%d; ", i / 8, i % 8);
+    strcat(text, "]\nexists (0:EAX=1)\n");
+    tu_ccsim(&r, "litmus --runs 20 %s", tu_write("show.litmus", text));
+    ck_assert_msg(r.status == 0 && strstr(r.out, "Histogram (2 states)") &&
+                      strstr(r.out, "0:R7=0; 0:EAX=1;") && strstr(r.out, "0:R7=0; 0:EAX=0;"),
+                  "%s%s", r.out, r.err);
+}
+END_TEST
+
 /* Malformed tests: exit 2 and FILE:LINE: naming what is wrong. */
 static const struct {
     const char *text;
@@ -275,6 +295,7 @@ int main(void)
     tcase_add_test(tc, test_same_seeds_same_bytes);
     tcase_add_test(tc, test_wrong_verdict_fails);
     tcase_add_test(tc, test_herd_layout);
+    tcase_add_test(tc, test_every_value_keys_the_state);
     tcase_add_loop_test(tc, test_malformed, 0, (int)(sizeof bad / sizeof bad[0]));
     tcase_add_test(tc, test_herd_conventions);
     suite_add_tcase(s, tc);
