@@ -245,13 +245,11 @@ static struct track *track_get(struct trace_out *t, int64_t line, int node)
     return tr;
 }
 
+/* A copy a load may read: the stable ones and the transients that keep
+ * their data (an upgrade's SM_D is still a copy). */
 static bool valid_copy(const char *state)
 {
-    static const char *const stable[] = {"M", "E", "S", "O", "F"};
-    for (size_t i = 0; state && i < SIM_COUNT_OF(stable); i++)
-        if (strcmp(state, stable[i]) == 0)
-            return true;
-    return false;
+    return cc_state_name_readable(state);
 }
 
 static void close_state(struct trace_out *t, struct track *tr, sim_time_t now)

@@ -11,7 +11,8 @@
  *    "home H"; on the SCC "tile T" and "mc M"): the line's state there over
  *    time, one "X" span per state (state I is not drawn; the SCC's tiles and
  *    controllers have none, only messages; a reset's state shows from the
- *    reset on), and a counter "copies" ("ph":"C": caches holding a valid copy);
+ *    reset on), and a counter "copies" ("ph":"C": caches holding a copy a load may read, an
+ * upgrade's SM_D too);
  *  - message flows ("ph":"s" then "ph":"f", same "id", "bp":"e"), one per
  *    message, named as the protocol tables name it (GetS, GetX, Fwd_GetX,
  *    Data_M, Inv_Ack, Unblock, ...; the start's args "means" glosses it):

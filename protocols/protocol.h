@@ -200,6 +200,10 @@ void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state);
 /* Whether a cache can hold a line in state 'M', 'E' or 'S' (its protocol's
  * table has rows for it: MSI has no E), so that a prime can put it there. */
 bool cc_can_hold(const struct cc_system *s, char state);
+/* Whether a cache state of that name (as steps name them) serves a load:
+ * the stable copies and the transient ones that keep their data (SM_D, SM_A,
+ * FM_D, OM_D). */
+bool cc_state_name_readable(const char *name);
 /* The value of a word as the machine sees it now (for checks and reports). */
 uint64_t cc_peek_word(const struct cc_system *s, uint64_t line, unsigned word);
 

@@ -56,6 +56,14 @@ bool cc_state_readable(int st)
            st == CS_SM_A || st == CS_FM_D || st == CS_OM_D;
 }
 
+bool cc_state_name_readable(const char *name)
+{
+    for (int st = 0; name && st < CS_COUNT; st++)
+        if (strcmp(cc_cache_state_names[st], name) == 0)
+            return cc_state_readable(st);
+    return false;
+}
+
 bool cc_state_writable(int st)
 {
     return st == CS_E || st == CS_M;

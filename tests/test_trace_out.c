@@ -319,6 +319,35 @@ START_TEST(test_trace_reset_ends_copies)
 }
 END_TEST
 
+/* An upgrade keeps its copy readable: the "copies" counter of line data
+ * (pid 3) counts core 0 in SM_D (it read 0 at 0.230 us, once core 1's copy
+ * was invalidated, while core 0's S copy upgraded). Line flag's 0 at 0.104
+ * us is true: its data is on its way from core 1 to core 0. */
+START_TEST(test_trace_upgrade_keeps_a_copy)
+{
+    const char *path = trace_path("upgrade.json");
+    const char *trace =
+        tu_write("upgrade.trace", "ccsim-trace 1\nthreads 2\nline flag\nline data\n"
+                                  "for it 0..1 {\n  all: sync\n  0: write data it+5\n"
+                                  "  0: write flag it+1\n  1: wait flag >= it+1\n  1: read data\n"
+                                  "  all: mark done\n}\n");
+    tu_ccsim(&r, "run -c teach-xbar %s --trace-out %s", trace, path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    int counters = 0;
+    for (const char *at = strstr(text, "\"name\":\"copies\",\"pid\":3,"); at;
+         at = strstr(at + 1, "\"name\":\"copies\",\"pid\":3,")) {
+        const char *eol = strchr(at, '\n'), *v = strstr(at, "\"valid\":");
+        ck_assert(v && v < eol);
+        counters++;
+        ck_assert_msg(atoi(v + 8) > 0, "a copy counter at 0 while a copy was readable: %.*s",
+                      (int)(eol - at), at);
+    }
+    ck_assert_int_gt(counters, 2);
+    free(text);
+}
+END_TEST
+
 /* A reset sets the home's state too: pingpong's prime of recv1 at 90 ns
  * puts its home in EM, which the home's track shows from then on (it
  * began only at the home's first step, at 107 ns, with no length). */
@@ -464,6 +493,7 @@ static Suite *trace_out_suite(void)
     tcase_add_test(tc, test_trace_scc_names);
     tcase_add_test(tc, test_trace_window);
     tcase_add_test(tc, test_trace_reset_ends_copies);
+    tcase_add_test(tc, test_trace_upgrade_keeps_a_copy);
     tcase_add_test(tc, test_trace_size_cap);
     tcase_add_test(tc, test_trace_bad_options);
     tcase_add_test(tc, test_trace_every_message_an_arrow);
