@@ -50,7 +50,8 @@ struct trace_out {
     struct ev *evs;
     size_t nev, cap_ev;
     uint64_t next_flow;
-    bool full;
+    bool full;    /* past the cap: nothing more is recorded */
+    bool cutting; /* at the cap, the spans still open are written (cut_open_spans) */
 };
 
 /* ------------------------------------------------------------ buffers */
@@ -114,7 +115,7 @@ static bool in_window(const struct trace_out *t, sim_time_t ts)
 /* Starts an event at ts; false if nothing more is recorded. */
 static bool ev_begin(struct trace_out *t, sim_time_t ts)
 {
-    if (t->full)
+    if (t->full && !t->cutting)
         return false;
     if (t->nev == t->cap_ev) {
         t->cap_ev = t->cap_ev ? 2 * t->cap_ev : 1024;
@@ -124,13 +125,17 @@ static bool ev_begin(struct trace_out *t, sim_time_t ts)
     return true;
 }
 
+static void cut_open_spans(struct trace_out *t);
+
 static void ev_end(struct trace_out *t)
 {
     struct ev *e = &t->evs[t->nev++];
     e->len = t->body.len - e->off;
-    if (t->body.len + t->meta.len + 2 * t->nev + 256 <= t->o.max_bytes) /* + separators, end */
+    if (t->full ||
+        t->body.len + t->meta.len + 2 * t->nev + 256 <= t->o.max_bytes) /* + separators, end */
         return;
     t->full = true;
+    cut_open_spans(t);
     fprintf(stderr,
             "ccsim run: --trace-out %s: the trace reached its cap of %" PRIu64
             " bytes at %.3f ns simulated; nothing recorded after that is written, spans still "
@@ -298,13 +303,14 @@ static void flow(struct trace_out *t, int64_t line, int from_node, sim_time_t t0
     if (!in_window(t, t0) || !in_window(t, t1) || t->full)
         return;
     uint64_t id = ++t->next_flow;
-    size_t mark_ev = t->nev, mark_len = t->body.len;
+    size_t start = t->nev;
     flow_end(t, "s", id, line_pid(line), from_node, t0, name, gloss);
-    flow_end(t, "f", id, line_pid(line), to_node, t1, name, NULL);
-    if (t->nev != mark_ev + 2) { /* the cap cut it in half: drop the start */
-        t->nev = mark_ev;
-        t->body.len = mark_len;
+    if (t->full) { /* the start reached the cap: drop it, keep the bars cut after it */
+        memmove(&t->evs[start], &t->evs[start + 1], (t->nev - start - 1) * sizeof *t->evs);
+        t->nev--;
+        return;
     }
+    flow_end(t, "f", id, line_pid(line), to_node, t1, name, NULL);
 }
 
 /* Every message is an arrow, named as the tables name it: from its sender
@@ -461,6 +467,24 @@ static void close_track(uint64_t key, void *val, void *ctx)
     struct closing *c = ctx;
     (void)key;
     close_state(c->t, val, c->end);
+}
+
+static void cut_track(uint64_t key, void *val, void *ctx)
+{
+    struct track *tr = val;
+    (void)key;
+    close_state(ctx, tr, sim_now(((struct trace_out *)ctx)->w->k));
+    tr->state = NULL; /* its bar ends at the cap: nothing of it after */
+}
+
+/* The cap is reached: every state bar still open ends there, written past
+ * the cap (a bar a track each), so that the timeline shows the states up to
+ * the cap whole. */
+static void cut_open_spans(struct trace_out *t)
+{
+    t->cutting = true;
+    sim_map_each(&t->tracks, cut_track, t);
+    t->cutting = false;
 }
 
 static void free_track(uint64_t key, void *val, void *ctx)

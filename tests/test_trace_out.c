@@ -430,6 +430,19 @@ START_TEST(test_trace_size_cap)
     char *text = slurp(trace_path("t.json"));
     ck_assert(strlen(text) < 80000);
     ck_assert(strstr(text, "\"truncated\":true") != NULL);
+    /* the state bars open at the cap end there, as the message says (a flow's
+     * start that reached the cap dropped them with it) */
+    double cap_ns = 0;
+    const char *at = strstr(r.err, " bytes at ");
+    ck_assert_msg(at && sscanf(at, " bytes at %lf ns", &cap_ns) == 1, "%s", r.err);
+    int cut = 0;
+    const char *key = "{\"ph\":\"X\",\"cat\":\"state\"";
+    for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+        struct event e;
+        ck_assert(parse_event(p, strchr(p, '\n'), &e));
+        cut += fabs(e.ts + e.dur - cap_ns / 1000) < 1e-6;
+    }
+    ck_assert_msg(cut > 0, "no state bar ends at the cap, %.3f ns", cap_ns);
     free(text);
 }
 END_TEST
