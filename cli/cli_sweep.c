@@ -649,8 +649,9 @@ static void free_run(struct sweep_run *r)
 static int sweep_status(struct sweep_run *r)
 {
     fprintf(stderr,
-            "ccsim sweep: %zu points: %zu run, %zu already in the CSV, %zu skipped, %zu failed%s\n",
-            r->sw.npoints, r->ran, r->resumed, r->skipped, r->failed,
+            "ccsim sweep: %zu point%s: %zu run, %zu already in the CSV, %zu skipped, %zu "
+            "failed%s\n",
+            r->sw.npoints, r->sw.npoints == 1 ? "" : "s", r->ran, r->resumed, r->skipped, r->failed,
             interrupted ? " (interrupted: --resume continues)" : "");
     if (r->io_error || r->input_error)
         return SIM_EXIT_INPUT;

@@ -51,25 +51,22 @@ static bool sweep_file(const struct sweep *sw, const char *name, char *path, siz
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Splits "CONFIG --set G.K=V --set ..." into the config's name and its
- * overrides (pointers into buf, which it changes). */
-static size_t split_sets(char *buf, const char **sets, size_t max)
+/* "NAME --set G.K=V --set ...": NAME stays in buf, the values go to sets
+ * (all split in place, at spaces); false if anything else is there (a word
+ * after NAME that is no --set, a --set without its value, more than max). */
+static bool split_sets(char *buf, const char **sets, size_t max, size_t *n)
 {
-    size_t n = 0;
-    for (char *p = strstr(buf, " --set "); p && n < max; p = strstr(p, " --set ")) {
-        *p = '\0';
-        p += strlen(" --set ");
-        p += strspn(p, " ");
-        sets[n++] = p;
-        char *end = strstr(p, " --set ");
-        if (end) {
-            char *t = end;
-            while (t > p && t[-1] == ' ')
-                *--t = '\0';
-        } else
-            p[strcspn(p, " ")] = '\0';
+    char *save = NULL;
+    *n = 0;
+    if (buf[0] == ' ' || !strtok_r(buf, " ", &save))
+        return false;
+    for (char *tok; (tok = strtok_r(NULL, " ", &save));) {
+        char *value = strcmp(tok, "--set") == 0 ? strtok_r(NULL, " ", &save) : NULL;
+        if (!value || strcmp(value, "--set") == 0 || *n == max)
+            return false;
+        sets[(*n)++] = value;
     }
-    return n;
+    return true;
 }
 
 /* A config: a shipped name, a path, or a path relative to the sweep file's
@@ -79,8 +76,8 @@ static bool load_config(struct sweep *sw, int i, int line, struct sim_diag *d)
     char path[1200], name[SWEEP_NAME_MAX];
     const char *sets[16];
     snprintf(name, sizeof name, "%s", sw->configs[i]);
-    size_t nsets = split_sets(name, sets, SIM_COUNT_OF(sets));
-    if (strpbrk(name, " \t") || (nsets == SIM_COUNT_OF(sets) && strstr(sets[nsets - 1], "--set"))) {
+    size_t nsets;
+    if (!split_sets(name, sets, SIM_COUNT_OF(sets), &nsets) || strchr(name, '\t')) {
         sim_diag_add(d, sw->path, line,
                      "sweep.configs: '%s': a config's name may be followed only by up to %zu "
                      "' --set G.K=V'",

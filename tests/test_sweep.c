@@ -125,6 +125,13 @@ START_TEST(test_file_errors)
     expect_error("  configs = [\"teach-xbar --sett x\"];\n  workloads = [\"m2o\"];\n"
                  "  threads = [2];\n",
                  3, "'teach-xbar --sett x': a config's name may be followed only by");
+    /* a word after the last override, or an override without its value: not dropped */
+    expect_error("  configs = [\"teach-xbar --set xbar.latency_ns=20 garbage\"];\n"
+                 "  workloads = [\"m2o\"];\n  threads = [2];\n",
+                 3, "'teach-xbar --set xbar.latency_ns=20 garbage': a config's name may be");
+    expect_error("  configs = [\"teach-xbar --set xbar.latency_ns=20 --set\"];\n"
+                 "  workloads = [\"m2o\"];\n  threads = [2];\n",
+                 3, "'teach-xbar --set xbar.latency_ns=20 --set': a config's name may be");
     expect_error("  configs = [\"teach-xbar\"];\n  workloads = [\"m2o\"];\n  threads = [];\n", 5,
                  "sweep.threads is empty");
     expect_error("  configs = [\"teach-xbar\"];\n  threads = [2];\n", 2,
