@@ -221,7 +221,7 @@ START_TEST(test_every_value_keys_the_state)
     strcat(text, "]\nexists (0:EAX=1)\n");
     tu_ccsim(&r, "litmus --runs 20 %s", tu_write("show.litmus", text));
     ck_assert_msg(r.status == 0 && strstr(r.out, "Histogram (2 states)") &&
-                      strstr(r.out, "0:R7=0; 0:EAX=1;") && strstr(r.out, "0:R7=0; 0:EAX=0;"),
+                      strstr(r.out, "1:R7=0; 0:EAX=1;") && strstr(r.out, "1:R7=0; 0:EAX=0;"),
                   "%s%s", r.out, r.err);
 }
 END_TEST
