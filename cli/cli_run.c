@@ -11,7 +11,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* One option of run or explain into a; 0 or an exit status. */
 static int run_opt(const char *sub, int c, struct cli_run_args *a)
@@ -463,6 +466,50 @@ static void hint_noncoherent(const struct cli_session *ss, const struct core_res
                     "see each other's stores (docs/labs/05-scc-mpb, the scc-* generators)\n");
 }
 
+/* An output path with its folder resolved (the folder exists: checked). */
+static void resolved(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1,
+             slash ? path : ".");
+    if (!realpath(dir, real))
+        snprintf(real, sizeof real, "%s", dir);
+    snprintf(buf, size, "%s/%s", real, slash ? slash + 1 : path);
+}
+
+/* Whether two output paths name one file (their folders resolved). */
+static bool same_file(const char *x, const char *y)
+{
+    char rx[PATH_MAX + 300], ry[PATH_MAX + 300];
+    resolved(x, rx, sizeof rx);
+    resolved(y, ry, sizeof ry);
+    return strcmp(rx, ry) == 0;
+}
+
+/* No two outputs in one file (one would overwrite the other): --json,
+ * --trace-out, and --plot's FILE.png with its FILE.dat and FILE.gp. */
+static int check_distinct(const struct cli_run_args *a)
+{
+    char dat[4096] = "", gp[4096] = "";
+    if (a->plot) {
+        int stem = (int)(strlen(a->plot) - strlen(".png"));
+        snprintf(dat, sizeof dat, "%.*s.dat", stem, a->plot);
+        snprintf(gp, sizeof gp, "%.*s.gp", stem, a->plot);
+    }
+    const char *name[] = {"--json", "--trace-out", "--plot", "--plot's data", "--plot's script"};
+    const char *path[] = {a->json && strcmp(a->json, "-") ? a->json : NULL, a->trace_out, a->plot,
+                          a->plot ? dat : NULL, a->plot ? gp : NULL};
+    for (int i = 0; i < 5; i++)
+        for (int j = i + 1; j < 5; j++)
+            if (path[i] && path[j] && same_file(path[i], path[j]))
+                return cli_usage_error("run",
+                                       "%s and %s both write %s: one would overwrite the "
+                                       "other",
+                                       name[i], name[j], path[i]);
+    return 0;
+}
+
 /* The output files, checked before the run rather than after it; --plot
  * writes PNG only; --json - takes stdout (the summary goes to stderr). */
 static int check_outputs(const struct cli_run_args *a)
@@ -480,6 +527,9 @@ static int check_outputs(const struct cli_run_args *a)
     }
     if (a->trace_out && !cli_check_output("run", "--trace-out", a->trace_out))
         return SIM_EXIT_INPUT;
+    int bad = check_distinct(a);
+    if (bad)
+        return bad;
     if (a->json && strcmp(a->json, "-") == 0)
         cli_json_stdout();
     return 0;

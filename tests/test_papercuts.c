@@ -35,6 +35,12 @@ START_TEST(test_outputs_checked_before_the_run)
     tu_ccsim(&r, "run -c teach-xbar %s --plot %s/x.jpg", LAB2, tu_dir());
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "draws PNG only"), "%s", r.err);
+    /* two outputs in one file: one would overwrite the other (the JSON was lost) */
+    tu_ccsim(&r, "run -c teach-xbar %s --json %s/same.json --trace-out %s/./same.json", LAB2,
+             tu_dir(), tu_dir());
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--json and --trace-out both write") &&
+                      !strstr(r.out, "latency"),
+                  "%s%s", r.out, r.err);
 }
 END_TEST
 
