@@ -5,6 +5,7 @@
 #include "sweep.h"
 
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,9 +369,10 @@ static int find_range(const char *spec, size_t *start, size_t *end, long *a, lon
     char *e;
     if (s == dots || dots[2] < '0' || dots[2] > '9')
         return -1;
+    errno = 0;
     *a = strtol(s, NULL, 10);
     *b = strtol(dots + 2, &e, 10);
-    if (*e && *e != ',' && *e != '/')
+    if (errno || (*e && *e != ',' && *e != '/')) /* errno: past a long, not saturated */
         return -1;
     *start = (size_t)(s - spec);
     *end = (size_t)(e - spec);
@@ -403,8 +405,8 @@ bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t er
     size_t len = strlen(spec) + 32;
     char *buf = sim_xmalloc(len);
     bool ok = true;
-    for (long v = a; v <= b && ok; v++) {
-        snprintf(buf, len, "%.*s%ld%s", (int)start, spec, v, spec + end);
+    for (long k = 0; k <= b - a && ok; k++) { /* by offset: b may be LONG_MAX */
+        snprintf(buf, len, "%.*s%ld%s", (int)start, spec, a + k, spec + end);
         ok = sweep_expand(buf, out, n, err, errsize);
     }
     free(buf);
