@@ -29,11 +29,13 @@ fi
 werror=OFF
 if [ "${CI:-}" = "true" ] || [ "${CCSIM_WERROR:-}" = "ON" ]; then werror=ON; fi
 build=${CCSIM_BUILD_DIR:-build}
+# CCSIM_OPT: the optimisation flag of the RelWithDebInfo build (default -O2;
+# scripts/test.sh builds its sanitizer pass at -O1).
 # CCSIM_DEBUG_INFO: the debug-info flag of the RelWithDebInfo build (default
 # -g; the test command uses -g1, line tables only, which still gives the
 # sanitizers' reports their lines and compiles a fifth faster)
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CCSIM_BUILD_TYPE:-RelWithDebInfo}" \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 ${CCSIM_DEBUG_INFO:--g} -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="${CCSIM_OPT:--O2} ${CCSIM_DEBUG_INFO:--g} -DNDEBUG" \
   -DCCSIM_WERROR="$werror" -DCCSIM_SANITIZE="${CCSIM_SANITIZE:-OFF}" -DCCSIM_MPI="${CCSIM_MPI:-ON}" \
   -DCCSIM_FUZZ="${CCSIM_FUZZ:-OFF}" -DCCSIM_FUZZ_COVERAGE="${CCSIM_FUZZ_COVERAGE:-full}" >/dev/null
 cmake --build "$build" -j "$(nproc)"

@@ -39,8 +39,9 @@ if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
   echo "== the same tests under AddressSanitizer + UndefinedBehaviorSanitizer"
   # OpenMPI's runtime and LeakSanitizer do not mix: the sanitizer build is
   # without MPI (the MPI sweep is tested in the normal pass above). It is
-  # optimised (-O2 -g): the sanitizers check the same, and the suite runs
-  # several times faster than at -O0.
+  # optimised (-O1, ASan's advice): the sanitizers check the same, the suite
+  # runs several times faster than at -O0, and the build (this pass's tests,
+  # the fuzz targets) takes 8 s less than at -O2 for about the same test time.
   # With clang (setup.sh installs it unless CCSIM_NO_FUZZ=1) clang builds
   # this pass and the fuzz targets beside its tests, with libFuzzer's edge
   # counters only (CCSIM_FUZZ_COVERAGE=edges), so that the third pass
@@ -53,7 +54,7 @@ if [ "${CCSIM_NO_ASAN:-}" != "1" ]; then
   if [ "${CCSIM_NO_FUZZ:-}" != "1" ] && command -v clang >/dev/null; then
     with_fuzz=(CC=clang CCSIM_FUZZ=ON CCSIM_FUZZ_COVERAGE=edges)
   fi
-  env "${with_fuzz[@]}" CCSIM_BUILD_DIR=build-asan CCSIM_SANITIZE=ON CCSIM_BUILD_TYPE=RelWithDebInfo \
+  env "${with_fuzz[@]}" CCSIM_BUILD_DIR=build-asan CCSIM_SANITIZE=ON CCSIM_BUILD_TYPE=RelWithDebInfo CCSIM_OPT=-O1 \
     CCSIM_MPI=OFF scripts/setup.sh >/dev/null
   # The model checking (verify_*) runs verifiers that rumur generates and cc
   # compiles without sanitizers: the normal pass runs them; here test_verify
