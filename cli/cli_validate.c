@@ -597,11 +597,16 @@ static void opt_bcast(struct val_opt *o, const struct val_machine *vm, const str
         snprintf(o->names[o->n], sizeof o->names[0], "bcast-tree:shape=%s", names[k]);
         o->cand[o->n] = (struct val_algo){o->specs[o->n], VAL_BCAST_TREE, 0, "", (enum val_shape)k};
     }
-    if (threads > vm->cores / vm->sockets || threads > 1024) {
+    if (threads > vm->cores / vm->sockets) {
         snprintf(o->left_out, sizeof o->left_out,
                  "the searched tree is left out: its search models one socket (%d threads, %d "
                  "cores a socket)",
                  threads, vm->cores / vm->sockets);
+        return;
+    }
+    if (threads > 1024) {
+        snprintf(o->left_out, sizeof o->left_out,
+                 "the searched tree is left out: its search covers up to 1024 threads");
         return;
     }
     int *parent = malloc((size_t)threads * sizeof *parent);

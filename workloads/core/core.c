@@ -819,8 +819,7 @@ static bool prime_ok(struct thr *t)
              state, state);
         return false;
     }
-    uint64_t line = line_number(t, t->op.addr[0].line);
-    if (state != 'M' || cc_line_kind(r->m->cc, line) != CC_LINE_MPB)
+    if (state != 'M' || cc_line_kind(r->m->cc, line_number(t, t->op.addr[0].line)) != CC_LINE_MPB)
         return true;
     fail(t, "prime M: an MPB line's copy is never dirty (its stores go through the write-combining "
             "buffer to the MPB): prime S");
