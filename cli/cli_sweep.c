@@ -398,19 +398,64 @@ static bool accepted(struct sweep_run *r, size_t i)
     return ok;
 }
 
+/* What a point printed (its stderr, held in tmp), passed on to the sweep's
+ * stderr in one write under the point's name: jobs that run at once (-j)
+ * do not interleave their lines. */
+static void pass_on(const struct sweep *sw, const struct sweep_point *p, FILE *tmp, int to)
+{
+    fflush(stderr);
+    long n = ftell(tmp);
+    if (n <= 0 || fseek(tmp, 0, SEEK_SET) != 0)
+        return;
+    char head[2 * SWEEP_NAME_MAX + 96];
+    int h = snprintf(head, sizeof head, "ccsim sweep: %s, %s, %d thread%s, seed %llu:\n",
+                     sw->configs[p->config], sw->specs[p->workload], p->threads,
+                     p->threads == 1 ? "" : "s", (unsigned long long)p->seed);
+    h = h < (int)sizeof head ? h : (int)sizeof head - 1;
+    char *all = sim_xmalloc((size_t)h + (size_t)n);
+    memcpy(all, head, (size_t)h);
+    size_t got = fread(all + h, 1, (size_t)n, tmp);
+    write_all(to, all, (size_t)h + got);
+    free(all);
+}
+
+/* The child's held stderr, passed on once: at its end, or by exit() (an
+ * internal error's message is not lost). */
+static struct {
+    const struct sweep *sw;
+    const struct sweep_point *p;
+    FILE *tmp;
+    int to;
+} held;
+
+static void pass_on_held(void)
+{
+    if (held.tmp)
+        pass_on(held.sw, held.p, held.tmp, held.to);
+    held.tmp = NULL;
+}
+
 /* The child: runs point i and sends the result; never returns. */
 static _Noreturn void child(struct sweep_run *r, size_t i, int fd)
 {
-    signal(SIGINT, SIG_IGN);            /* finish the point; the parent stops the sweep */
-    signal(SIGTERM, SIG_DFL);           /* the parent's SIGTERM (stop_jobs) ends it */
-    dup2(STDERR_FILENO, STDOUT_FILENO); /* stdout may be the CSV */
+    signal(SIGINT, SIG_IGN);  /* finish the point; the parent stops the sweep */
+    signal(SIGTERM, SIG_DFL); /* the parent's SIGTERM (stop_jobs) ends it */
     const struct sweep_point *p = &r->sw.points[i];
+    int to = dup(STDERR_FILENO);
+    FILE *tmp = to >= 0 ? tmpfile() : NULL;
+    if (tmp) {
+        held.sw = &r->sw, held.p = p, held.tmp = tmp, held.to = to;
+        atexit(pass_on_held);
+        dup2(fileno(tmp), STDERR_FILENO);
+    }
+    dup2(STDERR_FILENO, STDOUT_FILENO); /* stdout may be the CSV */
     struct sweep_result res;
     struct sim_diag d;
     sim_diag_init(&d);
     sweep_run_point(&r->sw, p, &res, &d);
     if (d.count)
         sim_diag_print(&d);
+    pass_on_held();
     bool ok = write_all(fd, (const char *)&res, sizeof res);
     _exit(ok ? 0 : SIM_EXIT_FAIL);
 }

@@ -346,6 +346,11 @@ START_TEST(test_failed_point_counted_once)
     ck_assert_msg(strstr(r.err, "2 points: 1 run, 0 already in the CSV, 0 skipped, 1 failed"), "%s",
                   r.err);
     ck_assert_int_eq(count_lines(r.out), 3); /* the failed point keeps its row */
+    /* what a point prints comes under its name, in one piece (jobs at once do not
+     * interleave their lines) */
+    const char *head = strstr(r.err, "ccsim sweep: teach-xbar, ");
+    const char *err = strstr(r.err, "value error: thread 0");
+    ck_assert_msg(head && strstr(head, ", 1 thread, seed 1:\n") && err && head < err, "%s", r.err);
 }
 END_TEST
 
