@@ -71,6 +71,14 @@ START_TEST(test_prime_only_states_it_has)
                                    &d);
     assert_clean(&r, &d);
     core_result_free(&r);
+    /* an add on an MPB line is a read and a write, said so (it was "the core writes") */
+    struct tu_run run;
+    tu_ccsim(&run, "explain -c scc %s",
+             tu_write("add.trace", "ccsim-trace 1\nthreads 2\nline l mpb=0\nall: sync\n"
+                                   "all: add l 1\nall: mark d\n"));
+    ck_assert_msg(run.status == 0 && strstr(run.out, "the core reads and writes (not atomic across "
+                                                     "cores"),
+                  "%s%s", run.out, run.err);
 }
 END_TEST
 

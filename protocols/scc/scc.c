@@ -779,7 +779,10 @@ static void narrate_request(struct scc *s, struct scc_core *c, const struct cc_r
     const struct scc_way *w = kind == CC_LINE_MPB      ? store_peek(&c->mpbc, r->line)
                               : kind == CC_LINE_MEMORY ? store_peek(&c->priv, r->line)
                                                        : NULL;
-    const char *ev = r->op == CC_FLUSH         ? "the core flushes"
+    bool rmw = kind != CC_LINE_TAS && (r->op == CC_ADD || r->op == CC_CAS || r->op == CC_XCHG);
+    const char *ev = r->op == CC_FLUSH ? "the core flushes"
+                     : rmw ? "the core reads and writes (not atomic across cores: on the SCC "
+                             "only the test-and-set registers are)"
                      : written_mask(s, r) == 0 ? "the core reads"
                                                : "the core writes";
     const char *did, *to = copy_state(w);
