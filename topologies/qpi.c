@@ -62,7 +62,7 @@ struct qpi {
 static const struct cfg_key qpi_keys[] = {
     CFG_INT_KEY(T, stops_per_socket, false, 1, 4096, NULL,
                 "stops on a socket's ring (default: a stop per cache of the socket, + 1 for "
-                "the QPI agent)"),
+                "its link agent)"),
     CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "the socket rings' clock"),
     CFG_INT_KEY(T, hop_cycles, true, 1, 1000, "cycles", "ring cycles from a stop to the next"),
     CFG_INT_KEY(T, link_bytes, true, 1, 4096, "B",
@@ -71,11 +71,12 @@ static const struct cfg_key qpi_keys[] = {
     CFG_INT_KEY(T, stop_cycles, false, 0, 1000, "cycles",
                 "to get on or off a ring at a stop (default 0)"),
     CFG_FLOAT_KEY(T, qpi_latency_ns, true, 0.0, 100000.0, "ns",
-                  "a QPI link's latency after serialisation"),
+                  "a socket-to-socket link's latency after serialisation (QPI or, link_name ht, "
+                  "HyperTransport)"),
     CFG_FLOAT_KEY(T, qpi_bytes_per_ns, true, 0.001, 10000.0, "B/ns",
-                  "a QPI link's bandwidth per direction"),
+                  "a socket-to-socket link's bandwidth per direction"),
     CFG_INT_KEY(T, qpi_stop, false, 0, 4095, NULL,
-                "the stop of each socket's ring where the QPI agent sits (not given: the "
+                "the stop of each socket's ring where its link agent sits (not given: the "
                 "last, shown as -1)"),
     CFG_STRING_KEY(T, link_name, false,
                    "what --links calls the links between sockets (default qpi; ht for "
@@ -102,7 +103,12 @@ static size_t qpi_sections(void *cfg, struct cfg_section *out, size_t max)
     if (max < 1)
         return 0;
     out[0] = (struct cfg_section){
-        "qpi", true, qpi_keys, SIM_COUNT_OF(qpi_keys), cfg, "socket rings joined by QPI links"};
+        "qpi",
+        true,
+        qpi_keys,
+        SIM_COUNT_OF(qpi_keys),
+        cfg,
+        "socket rings joined by point-to-point links (QPI; HyperTransport with link_name ht)"};
     return 1;
 }
 
