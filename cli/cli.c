@@ -464,14 +464,37 @@ void cli_json_config(FILE *f, const char *path, const char *const *sets, size_t 
     fprintf(f, "]");
 }
 
+bool cli_on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        return false;
+    char buf[4096];
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ":");
+        int len = snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? p : ".", prog);
+        if (len > 0 && (size_t)len < sizeof buf && access(buf, X_OK) == 0)
+            return true;
+        p += n;
+        if (*p == ':')
+            p++;
+    }
+    return false;
+}
+
+void cli_path_folder(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(buf, size, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1,
+             slash ? path : ".");
+}
+
 bool cli_check_output(const char *sub, const char *opt, const char *path)
 {
     if (strcmp(path, "-") == 0 && strcmp(opt, "--json") == 0)
         return true;
     char dir[4096];
-    const char *slash = strrchr(path, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1,
-             slash ? path : ".");
+    cli_path_folder(path, dir, sizeof dir);
     struct stat st;
     const char *why = NULL;
     if (!*path)

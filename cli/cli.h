@@ -46,6 +46,10 @@ void cli_json_config(FILE *f, const char *path, const char *const *sets, size_t 
  * written: its folder exists and is writable, and the file is not a
  * folder nor read-only. "-" passes where the option takes it (stdout).
  * Prints "ccsim SUB: OPT PATH: cannot write there: why" and returns false. */
+/* True if an executable PROG is in a folder of $PATH (prints nothing). */
+bool cli_on_path(const char *prog);
+/* The folder of a file path ("." for a bare name, "/" for "/x"). */
+void cli_path_folder(const char *path, char *buf, size_t size);
 bool cli_check_output(const char *sub, const char *opt, const char *path);
 /* --json -: the JSON goes to stdout, so the rest of what the subcommand
  * prints to stdout goes to stderr from now on. Call before printing. */

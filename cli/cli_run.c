@@ -14,7 +14,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* One option of run or explain into a; 0 or an exit status. */
 static int run_opt(const char *sub, int c, struct cli_run_args *a)
@@ -467,46 +466,49 @@ static void hint_noncoherent(const struct cli_session *ss, const struct core_res
 }
 
 /* An output path with its folder resolved (the folder exists: checked). */
-static void resolved(const char *path, char *buf, size_t size)
+static void resolved(const char *dir, const char *name, char *buf, size_t size)
 {
-    const char *slash = strrchr(path, '/');
-    char dir[4096], real[PATH_MAX];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash == path ? 1 : slash - path) : 1,
-             slash ? path : ".");
+    char real[PATH_MAX];
     if (!realpath(dir, real))
         snprintf(real, sizeof real, "%s", dir);
-    snprintf(buf, size, "%s/%s", real, slash ? slash + 1 : path);
+    snprintf(buf, size, "%s/%s", real, name);
 }
 
-/* Whether two output paths name one file (their folders resolved). */
-static bool same_file(const char *x, const char *y)
+static void resolved_path(const char *path, char *buf, size_t size)
 {
-    char rx[PATH_MAX + 300], ry[PATH_MAX + 300];
-    resolved(x, rx, sizeof rx);
-    resolved(y, ry, sizeof ry);
-    return strcmp(rx, ry) == 0;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    cli_path_folder(path, dir, sizeof dir);
+    resolved(dir, slash ? slash + 1 : path, buf, size);
 }
 
 /* No two outputs in one file (one would overwrite the other): --json,
- * --trace-out, and --plot's FILE.png with its FILE.dat and FILE.gp. */
+ * --trace-out, and --plot's FILE.png with its FILE.dat and FILE.gp
+ * (plot_files names them). */
 static int check_distinct(const struct cli_run_args *a)
 {
-    char dat[4096] = "", gp[4096] = "";
-    if (a->plot) {
-        int stem = (int)(strlen(a->plot) - strlen(".png"));
-        snprintf(dat, sizeof dat, "%.*s.dat", stem, a->plot);
-        snprintf(gp, sizeof gp, "%.*s.gp", stem, a->plot);
+    enum { N = 5 };
+    static const char *const name[N] = {"--json", "--trace-out", "--plot", "--plot's data",
+                                        "--plot's script"};
+    char path[N][PATH_MAX + 300] = {""};
+    struct plot_files pf;
+    if (a->json && strcmp(a->json, "-") != 0)
+        resolved_path(a->json, path[0], sizeof path[0]);
+    if (a->trace_out)
+        resolved_path(a->trace_out, path[1], sizeof path[1]);
+    if (a->plot && plot_files(a->plot, &pf)) {
+        resolved(pf.dir, pf.png, path[2], sizeof path[2]);
+        resolved(pf.dir, pf.dat, path[3], sizeof path[3]);
+        resolved(pf.dir, pf.gp, path[4], sizeof path[4]);
     }
-    const char *name[] = {"--json", "--trace-out", "--plot", "--plot's data", "--plot's script"};
-    const char *path[] = {a->json && strcmp(a->json, "-") ? a->json : NULL, a->trace_out, a->plot,
-                          a->plot ? dat : NULL, a->plot ? gp : NULL};
-    for (int i = 0; i < 5; i++)
-        for (int j = i + 1; j < 5; j++)
-            if (path[i] && path[j] && same_file(path[i], path[j]))
+    const char *given[N] = {a->json, a->trace_out, a->plot}; /* the first of a pair is one */
+    for (int i = 0; i < N; i++)
+        for (int j = i + 1; j < N; j++)
+            if (path[i][0] && strcmp(path[i], path[j]) == 0)
                 return cli_usage_error("run",
                                        "%s and %s both write %s: one would overwrite the "
                                        "other",
-                                       name[i], name[j], path[i]);
+                                       name[i], name[j], given[i] ? given[i] : path[i]);
     return 0;
 }
 

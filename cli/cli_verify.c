@@ -376,22 +376,6 @@ static int tool_failed(const char *tool, int status, const char *err)
     return SIM_EXIT_INPUT;
 }
 
-/* An executable NAME in a directory of $PATH. */
-static bool on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    char dir[4096], file[4200];
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        snprintf(dir, sizeof dir, "%.*s", (int)(n < sizeof dir ? n : sizeof dir - 1), path);
-        snprintf(file, sizeof file, "%s/%s", n ? dir : ".", name);
-        if (access(file, X_OK) == 0)
-            return true;
-        path += n + (path[n] == ':');
-    }
-    return false;
-}
-
 /* The verifier's compiler: $CC; else clang where it is installed (it
  * compiles rumur's megabyte of C at -O0 in a third of gcc's time, 1.3 s
  * against 4.0 for GOLS at 3 caches, and the -O1 builds with their checks
@@ -401,7 +385,7 @@ static const char *verifier_cc(void)
     const char *cc = getenv("CC");
     if (cc && *cc)
         return cc;
-    return on_path("clang") ? "clang" : "cc";
+    return cli_on_path("clang") ? "clang" : "cc";
 }
 
 static bool write_model(const char *path, const struct cc_protocol *p,

@@ -4,6 +4,7 @@
  * clear message when gnuplot is not installed.
  */
 #include "plot.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,32 +39,14 @@ bool plot_files(const char *png_path, struct plot_files *f)
     return true;
 }
 
-static bool on_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        return false;
-    char buf[4096];
-    for (const char *p = path; *p;) {
-        size_t n = strcspn(p, ":");
-        int len = snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? p : ".", prog);
-        if (len > 0 && (size_t)len < sizeof buf && access(buf, X_OK) == 0)
-            return true;
-        p += n;
-        if (*p == ':')
-            p++;
-    }
-    return false;
-}
-
 bool plot_have_gnuplot(void)
 {
-    return on_path("gnuplot");
+    return cli_on_path("gnuplot");
 }
 
 bool plot_available(void)
 {
-    if (on_path("gnuplot"))
+    if (cli_on_path("gnuplot"))
         return true;
     fprintf(stderr, "%s\n", PLOT_MISSING);
     return false;
