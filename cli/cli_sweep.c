@@ -398,41 +398,37 @@ static bool accepted(struct sweep_run *r, size_t i)
     return ok;
 }
 
-/* What a point printed (its stderr, held in tmp), passed on to the sweep's
- * stderr in one write under the point's name: jobs that run at once (-j)
- * do not interleave their lines. */
-static void pass_on(const struct sweep *sw, const struct sweep_point *p, FILE *tmp, int to)
+/* The child's stderr, held in a file while its point runs (held.tmp). */
+static struct {
+    const struct sweep *sw;
+    const struct sweep_point *p;
+    FILE *tmp;
+    int to; /* the sweep's stderr */
+} held;
+
+/* What the point printed, passed on to the sweep's stderr in one write
+ * under the point's name, so that jobs running at once (-j) do not
+ * interleave their lines; once: at the child's end, or by exit() (an
+ * internal error's message is not lost). */
+static void pass_on_held(void)
 {
+    FILE *tmp = held.tmp;
+    held.tmp = NULL;
     fflush(stderr);
-    long n = ftell(tmp);
+    long n = tmp ? ftell(tmp) : 0;
     if (n <= 0 || fseek(tmp, 0, SEEK_SET) != 0)
         return;
+    const struct sweep_point *p = held.p;
     char head[2 * SWEEP_NAME_MAX + 96];
     int h = snprintf(head, sizeof head, "ccsim sweep: %s, %s, %d thread%s, seed %llu:\n",
-                     sw->configs[p->config], sw->specs[p->workload], p->threads,
+                     held.sw->configs[p->config], held.sw->specs[p->workload], p->threads,
                      p->threads == 1 ? "" : "s", (unsigned long long)p->seed);
     h = h < (int)sizeof head ? h : (int)sizeof head - 1;
     char *all = sim_xmalloc((size_t)h + (size_t)n);
     memcpy(all, head, (size_t)h);
     size_t got = fread(all + h, 1, (size_t)n, tmp);
-    write_all(to, all, (size_t)h + got);
+    write_all(held.to, all, (size_t)h + got);
     free(all);
-}
-
-/* The child's held stderr, passed on once: at its end, or by exit() (an
- * internal error's message is not lost). */
-static struct {
-    const struct sweep *sw;
-    const struct sweep_point *p;
-    FILE *tmp;
-    int to;
-} held;
-
-static void pass_on_held(void)
-{
-    if (held.tmp)
-        pass_on(held.sw, held.p, held.tmp, held.to);
-    held.tmp = NULL;
 }
 
 /* The child: runs point i and sends the result; never returns. */

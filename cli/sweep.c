@@ -157,7 +157,6 @@ static bool check_specs(const struct sweep *sw, size_t first, int line, struct s
     return true;
 }
 
-/* A workload is a generator spec (its ranges expanded) or a trace file. */
 /* A spec and its place, sorted by the spec, then the place. */
 struct spec_at {
     const char *spec;
@@ -234,6 +233,7 @@ static void entry_lines(int **lines, size_t first, size_t end, int line)
         (*lines)[k] = line;
 }
 
+/* A workload is a generator spec (its ranges expanded) or a trace file. */
 static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct sim_diag *d)
 {
     bool ok = true;
