@@ -264,21 +264,22 @@ static bool has_paper(const struct machine_model_sec *m)
     return m->R_R_ns > 0 && m->R_I_ns > 0;
 }
 
-/* --params fitted: the slopes and intercepts the paper's way (microbench's
- * tables): c from Table 2 E/E (Fig 2: both buffers in E); q and o from
- * Table 3's intra row, Table 4 E/E's on a tag-directory machine (the KNC's
- * multi-line model); across sockets Table 3's inter row (n pairs: q + o N +
- * c n N). */
-static int fitted_tables(const struct machine_cfg *m, struct val_params *p)
+/* --params fitted: Table 1's reads, and the slopes and intercepts the
+ * paper's way (microbench's tables): c from Table 2 E/E (Fig 2: both
+ * buffers in E); q and o from Table 3's intra row, Table 4 E/E's on a
+ * tag-directory machine (the KNC's multi-line model); across sockets Table
+ * 3's inter row (n pairs: q + o N + c n N). */
+static int fitted(const struct machine_cfg *m, struct val_params *p)
 {
+    struct mb_result r;
     struct mb_tables *t = malloc(sizeof *t);
     struct sim_diag d;
     sim_diag_init(&d);
-    bool ok = mb_tables(m, VAL_FIT_ITERS, t, &d);
+    bool ok = mb_singles(m, VAL_FIT_ITERS, &r, &d) && mb_tables(m, VAL_FIT_ITERS, t, &d);
     sim_diag_print(&d);
     if (ok) {
         const struct mb_row *ml = m->memsys->tag_directory ? &t->table4[MB_EE] : &t->table3_intra;
-        val_params_fitted(p->r_l, p->r_r, p->r_q, p->r_i, p->r_qi, t->table2[MB_EE].k[1], ml->k[0],
+        val_params_fitted(r.r_l, r.r_r, r.r_q, r.r_i, r.r_qi, t->table2[MB_EE].k[1], ml->k[0],
                           ml->k[1], p);
     }
     if (ok && m->machine.sockets > 1 && t->table3_inter.n > 0) {
@@ -317,15 +318,7 @@ static int get_params(struct val_args *a, const struct machine_cfg *m, struct va
         }
         return 0;
     }
-    struct mb_result r;
-    struct sim_diag d;
-    sim_diag_init(&d);
-    bool ok = mb_run(m, VAL_FIT_ITERS, &r, &d);
-    sim_diag_print(&d);
-    if (!ok)
-        return SIM_EXIT_INPUT;
-    val_params_fitted(r.r_l, r.r_r, r.r_q, r.r_i, r.r_qi, NAN, NAN, NAN, p);
-    return fitted_tables(m, p);
+    return fitted(m, p);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -381,13 +374,16 @@ static int simulate(const struct val_args *a, struct val_row *row)
     return status;
 }
 
+/* Why a model gives no band: a parameter it needs is NaN on this machine. */
+static const char no_value[] = "a parameter its equations need has no value here";
+
 static void judge(const struct val_args *a, const struct val_machine *vm,
                   const struct val_params *p, struct val_row *row)
 {
     row->modelled = val_model(row->algo, row->threads, vm, p, &row->band, &row->why);
     if (row->modelled && !(isfinite(row->band.min) && isfinite(row->band.max))) {
         row->modelled = false; /* a parameter it needs has no value on this machine */
-        row->why = "a parameter its equations need has no value here";
+        row->why = no_value;
     }
     /* fitted parameters can invert a band (T_min > T_max): judge the interval */
     double lo = fmin(row->band.min, row->band.max), hi = fmax(row->band.min, row->band.max);
@@ -675,7 +671,7 @@ static int opt_run(const struct val_args *a, const struct val_machine *vm,
         print_num(10, tmin[i]);
         print_num(10, med[i]);
         if (!isfinite(tmin[i]))
-            printf("   (no model: %s)", why ? why : "a parameter its equations need has no value");
+            printf("   (no model: %s)", why ? why : no_value);
         printf("\n");
     }
     if (o->left_out[0])

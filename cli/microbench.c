@@ -340,6 +340,28 @@ bool mb_machine_fits(const struct machine_cfg *m, struct sim_diag *d)
     return false;
 }
 
+/* Table 1's single-line reads (R_L .. R_QI) into res. */
+static void singles(struct mb *b, struct mb_result *res)
+{
+    int sockets = (int)b->m->machine.sockets;
+    res->r_l = r_local(b);
+    res->r_r = r_remote(b, 0);
+    res->r_i = r_invalid(b, 0);
+    res->r_q = sockets > 1 ? r_remote(b, 1) : NAN;
+    res->r_qi = sockets > 1 ? r_invalid(b, 1) : NAN;
+}
+
+bool mb_singles(const struct machine_cfg *m, int iterations, struct mb_result *res,
+                struct sim_diag *d)
+{
+    struct mb b = {m, (int)(m->machine.cores / m->machine.sockets), iterations, d, false};
+    memset(res, 0, sizeof *res);
+    if (!mb_machine_fits(m, d))
+        return false;
+    singles(&b, res);
+    return !b.failed;
+}
+
 bool mb_run(const struct machine_cfg *m, int iterations, struct mb_result *res, struct sim_diag *d)
 {
     struct mb b = {m, (int)(m->machine.cores / m->machine.sockets), iterations, d, false};
@@ -351,11 +373,7 @@ bool mb_run(const struct machine_cfg *m, int iterations, struct mb_result *res, 
         return !b.failed;
     }
     int sockets = (int)m->machine.sockets;
-    res->r_l = r_local(&b);
-    res->r_r = r_remote(&b, 0);
-    res->r_i = r_invalid(&b, 0);
-    res->r_q = sockets > 1 ? r_remote(&b, 1) : NAN;
-    res->r_qi = sockets > 1 ? r_invalid(&b, 1) : NAN;
+    singles(&b, res);
     int cores = (int)m->machine.cores;
     int maxn = cores - 1 < MB_MAX_POINTS ? cores - 1 : MB_MAX_POINTS;
     for (int n = 1; n <= maxn; n++)

@@ -100,6 +100,10 @@ void mb_fit(const struct mb_point *p, int n, double *a, double *s);
  * RCCE get); R_R, R_Q and R_QI do not exist (no coherence): NAN. */
 /* Runs every measurement with `iterations` iterations each. */
 bool mb_run(const struct machine_cfg *m, int iterations, struct mb_result *res, struct sim_diag *d);
+/* Only Table 1's single-line reads (R_L .. R_QI) of a coherent machine: the
+ * rest of res stays 0. */
+bool mb_singles(const struct machine_cfg *m, int iterations, struct mb_result *res,
+                struct sim_diag *d);
 /* False (the reason in d) if a coherent machine has one core in a socket:
  * R_R and the tables read a line from another core of it (another cache
  * where the socket has one, else a sibling of the shared cache). */
