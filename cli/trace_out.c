@@ -462,19 +462,14 @@ struct closing {
     sim_time_t end;
 };
 
+/* Ends a track's open state bar at c->end; nothing of the track after. */
 static void close_track(uint64_t key, void *val, void *ctx)
 {
     struct closing *c = ctx;
-    (void)key;
-    close_state(c->t, val, c->end);
-}
-
-static void cut_track(uint64_t key, void *val, void *ctx)
-{
     struct track *tr = val;
     (void)key;
-    close_state(ctx, tr, sim_now(((struct trace_out *)ctx)->w->k));
-    tr->state = NULL; /* its bar ends at the cap: nothing of it after */
+    close_state(c->t, tr, c->end);
+    tr->state = NULL;
 }
 
 /* The cap is reached: every state bar still open ends there, written past
@@ -482,8 +477,9 @@ static void cut_track(uint64_t key, void *val, void *ctx)
  * the cap whole. */
 static void cut_open_spans(struct trace_out *t)
 {
+    struct closing c = {t, sim_now(t->w->k)};
     t->cutting = true;
-    sim_map_each(&t->tracks, cut_track, t);
+    sim_map_each(&t->tracks, close_track, &c);
     t->cutting = false;
 }
 
