@@ -322,6 +322,8 @@ static const struct error_case error_cases[] = {
     {HDR "0,2,7: read x\n", 5, 5, "thread 7 is out of range"},
     {HDR "1..n: read x\n", 5, 4, "thread 4 is out of range"},
     {HDR "3..1: read x\n", 5, 1, "empty thread range 3..1"},
+    {HDR "0,0: read x\n", 5, 3, "the selector names thread 0 twice"},
+    {HDR "0..2,3,1..3: read x\n", 5, 8, "the selector names thread 1 twice"},
     {HDR "-1: read x\n", 5, 1, "thread -1 is out of range"},
     {HDR "0 1: read x\n", 5, 3, "expected ':' after the thread selector"},
     {HDR "t: read x\n", 5, 1, "t cannot be used in a selector"},
@@ -544,15 +546,17 @@ END_TEST
 
 START_TEST(test_limit_expressions)
 {
-    /* selector lists of ~2000 items a line reach WL_MAX_EXPRS */
+    /* selector lists of ~2000 items a line reach WL_MAX_EXPRS; the items
+     * are a loop variable (a constant list may not name a thread twice) */
     size_t per_line = 2040, lines = (size_t)WL_MAX_EXPRS / per_line + 2;
     char *text = malloc(lines * (per_line * 2 + 16) + 64);
-    size_t n = (size_t)sprintf(text, "ccsim-trace 1\nthreads 1\n");
+    size_t n = (size_t)sprintf(text, "ccsim-trace 1\nthreads 1\nfor i 0..0 {\n");
     for (size_t l = 0; l < lines; l++) {
         for (size_t i = 0; i < per_line; i++)
-            n += (size_t)sprintf(text + n, i ? ",0" : "0");
+            n += (size_t)sprintf(text + n, i ? ",i" : "i");
         n += (size_t)sprintf(text + n, ": sync\n");
     }
+    n += (size_t)sprintf(text + n, "}\n");
     ck_assert(parse("exprs.trace", text) == NULL);
     ck_assert_int_eq(diag.count, 1);
     ck_assert_msg(strstr(diag.text, "more than 1048576 expression nodes (WL_MAX_EXPRS)"), "%s",

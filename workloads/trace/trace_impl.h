@@ -316,8 +316,10 @@ struct wl_parser {
     int depth;
     int expr_nesting; /* recursion depth of the expression parser */
     bool in_selector; /* `t` is not allowed */
-    bool minus_hint;  /* this line has `x -1`: a hint for a missing argument */
-    int *decl_hash;   /* open addressing over declaration names */
+    /* the threads the constant items of the selector being parsed named */
+    uint64_t sel_seen[WL_MAX_THREADS / 64];
+    bool minus_hint; /* this line has `x -1`: a hint for a missing argument */
+    int *decl_hash;  /* open addressing over declaration names */
     int hash_cap;
 };
 

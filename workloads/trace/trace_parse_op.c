@@ -87,6 +87,22 @@ static bool check_thread(struct wl_parser *ps, int e)
     return false;
 }
 
+/* A constant list that names a thread twice (`0,0:`, `0..3,2:`) is a slip
+ * of the pen, not another set: refused (a list of expressions is a set
+ * when it runs: it selects each thread once). Marks threads lo..hi named. */
+static bool named_before(struct wl_parser *ps, const struct wl_expr *lo, const struct wl_expr *hi)
+{
+    for (int64_t t = lo->value; t <= hi->value; t++) {
+        uint64_t bit = 1ull << (t % 64);
+        if (ps->sel_seen[t / 64] & bit) {
+            wl_perr(ps, lo->col, "the selector names thread %lld twice", (long long)t);
+            return true;
+        }
+        ps->sel_seen[t / 64] |= bit;
+    }
+    return false;
+}
+
 static bool parse_sel_item(struct wl_parser *ps, struct wl_sel *sel)
 {
     struct wl_sel_item it = {wl_parse_expr(ps), -1};
@@ -103,6 +119,8 @@ static bool parse_sel_item(struct wl_parser *ps, struct wl_sel *sel)
                 (long long)hi->value);
         return false;
     }
+    if (sel->is_const && lo->is_const && hi->is_const && named_before(ps, lo, hi))
+        return false;
     sel->is_const = sel->is_const && lo->is_const && hi->is_const;
     struct wl_program *p = ps->p;
     p->items = wl_grow(p->items, &p->cap_items, p->nitems + 1, sizeof *p->items);
@@ -121,6 +139,7 @@ static bool parse_selector(struct wl_parser *ps, struct wl_sel *sel)
         sel->kind = wl_tok_is(t, "all") ? WL_SEL_ALL : WL_SEL_OTHERS;
     } else {
         ps->in_selector = true;
+        memset(ps->sel_seen, 0, (size_t)(ps->p->threads + 63) / 64 * sizeof *ps->sel_seen);
         bool ok = parse_sel_item(ps, sel);
         while (ok && wl_accept(ps, WL_TK_COMMA))
             ok = parse_sel_item(ps, sel);
