@@ -323,6 +323,7 @@ static const struct error_case error_cases[] = {
     {HDR "1..n: read x\n", 5, 4, "thread 4 is out of range"},
     {HDR "3..1: read x\n", 5, 1, "empty thread range 3..1"},
     {HDR "0,0: read x\n", 5, 3, "the selector names thread 0 twice"},
+    {HDR "all: wait x =< 1\n", 5, 13, "found '=<' (less or equal is written '<=')"},
     {HDR "0..2,3,1..3: read x\n", 5, 8, "the selector names thread 1 twice"},
     {HDR "-1: read x\n", 5, 1, "thread -1 is out of range"},
     {HDR "0 1: read x\n", 5, 3, "expected ':' after the thread selector"},

@@ -334,7 +334,8 @@ struct error_case {
 static const struct error_case errors_v2[] = {
     /* types */
     {V2 "if t {\n}\n", 5, 4, "type error: the condition of 'if' is a number"},
-    {V2 "if t = 0 {\n}\n", 5, 6, "the condition of 'if': '=' sets, '==' compares"},
+    {V2 "if t = 0 {\n}\n", 5, 6, "the condition of 'if': found '=' ('=' sets, '==' compares)"},
+    {V2 "if t => 0 {\n}\n", 5, 6, "found '=>' (greater or equal is written '>=')"},
     {V2 "all: if t == 0 {\n}\n", 5, 6, "unknown operation 'if' (a block takes no selector"},
     {V2 "all: write x t < 1\n", 5, 14, "type error: a number is expected here, and this is a"},
     {V2 "if t < 1 < 2 {\n}\n", 5, 10, "type error: '<' compares numbers, and its left side is a"},

@@ -328,6 +328,9 @@ void wl_perr(struct wl_parser *ps, int col, const char *fmt, ...)
 /* A token for messages: "'foo'" or "the end of the line". */
 const char *wl_tok_describe(const struct wl_tok *t, char *buf, size_t size);
 bool wl_tok_is(const struct wl_tok *t, const char *word);
+/* The next token, when it is a comparison's slip ('=', '=>', '=<'): it
+ * and what was meant, for messages; else NULL. */
+const char *wl_cmp_slip(const struct wl_parser *ps);
 /* Splits one source line into ps->toks (ending with WL_TK_END). */
 bool wl_lex_line(struct wl_parser *ps, const char *s, size_t len);
 

@@ -47,6 +47,19 @@ const char *wl_tok_describe(const struct wl_tok *t, char *buf, size_t size)
     return buf;
 }
 
+const char *wl_cmp_slip(const struct wl_parser *ps)
+{
+    const struct wl_tok *t = wl_peek(ps), *next = t + 1;
+    if (t->kind != WL_TK_ASSIGN)
+        return NULL;
+    bool glued = next->kind != WL_TK_END && !next->space_before && next->len == 1;
+    if (glued && next->text[0] == '>')
+        return "'=>' (greater or equal is written '>=')";
+    if (glued && next->text[0] == '<')
+        return "'=<' (less or equal is written '<=')";
+    return "'=' ('=' sets, '==' compares)";
+}
+
 bool wl_tok_is(const struct wl_tok *t, const char *word)
 {
     size_t n = strlen(word);

@@ -414,8 +414,8 @@ int wl_parse_cond(struct wl_parser *ps, const char *what)
     int e = parse_binary(ps, 1);
     if (e < 0 || ps->p->exprs[e].is_cond)
         return e;
-    if (wl_peek(ps)->kind == WL_TK_ASSIGN) {
-        wl_perr(ps, wl_peek(ps)->col, "the condition of %s: '=' sets, '==' compares", what);
+    if (wl_cmp_slip(ps)) {
+        wl_perr(ps, wl_peek(ps)->col, "the condition of %s: found %s", what, wl_cmp_slip(ps));
         return -1;
     }
     wl_perr(ps, col,

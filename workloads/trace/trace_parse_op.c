@@ -331,8 +331,10 @@ static void arg_error(struct wl_parser *ps, int op, char kind)
                     : "",
                 ops[op].usage);
     else
-        wl_perr(ps, t->col, "'%s' expects %s here, found %s (usage: %s)", ops[op].name,
-                kind_text(kind), wl_tok_describe(t, buf, sizeof buf), ops[op].usage);
+        wl_perr(
+            ps, t->col, "'%s' expects %s here, found %s (usage: %s)", ops[op].name, kind_text(kind),
+            kind == 'C' && wl_cmp_slip(ps) ? wl_cmp_slip(ps) : wl_tok_describe(t, buf, sizeof buf),
+            ops[op].usage);
 }
 
 /* Whether t can start an argument of this kind. */
