@@ -195,7 +195,8 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
          * the owner): the message, not the provisional event */
         node_name(n, st->msg_src, from, sizeof from);
         legend_add(n, "message", st->msg_type, st->msg_gloss);
-        chunk(t, "%s from %s", st->msg_type, from);
+        const char *g = gloss ? st->msg_gloss : NULL;
+        chunk(t, "%s from %s%s%s%s", st->msg_type, from, g ? " (" : "", g ? g : "", g ? ")" : "");
         return;
     }
     legend_add(n, st->home ? "home event" : "cache event", st->event, st->event_doc);
