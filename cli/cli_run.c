@@ -214,10 +214,10 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
            (long long)m->machine.cores, threads, threads == 1 ? "" : "s",
            (unsigned long long)a->seed);
     if (r->iterations)
-        printf("latency over %llu iterations (ns): median %.1f  min %.1f  max %.1f  mean %.1f  "
+        printf("latency over %llu iteration%s (ns): median %.1f  min %.1f  max %.1f  mean %.1f  "
                "p10 %.1f  p90 %.1f\n",
-               (unsigned long long)r->iterations, r->latency.median, r->latency.min, r->latency.max,
-               r->latency.mean, r->latency.p10, r->latency.p90);
+               (unsigned long long)r->iterations, r->iterations == 1 ? "" : "s", r->latency.median,
+               r->latency.min, r->latency.max, r->latency.mean, r->latency.p10, r->latency.p90);
     else if (r->deadlock)
         printf("latency: no iteration completed before the deadlock\n");
     else
@@ -230,34 +230,35 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
            (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
            (unsigned long long)r->writebacks);
     if (r->prefetches) /* only machines with a prefetcher (l2.prefetch_streams) have any */
-        printf("prefetcher: %llu lines read ahead (not counted in loads or misses)\n",
-               (unsigned long long)r->prefetches);
+        printf("prefetcher: %llu line%s read ahead (not counted in loads or misses)\n",
+               (unsigned long long)r->prefetches, r->prefetches == 1 ? "" : "s");
     if (r->sw_prefetches) /* only machines whose copy loops prefetch (core.prefetch_distance) */
-        printf("prefetch instructions: %llu lines fetched ahead by copy loops (not counted in "
+        printf("prefetch instructions: %llu line%s fetched ahead by copy loops (not counted in "
                "loads or misses)\n",
-               (unsigned long long)r->sw_prefetches);
+               (unsigned long long)r->sw_prefetches, r->sw_prefetches == 1 ? "" : "s");
     if (r->store_prefetches) /* copies on cores with several misses in flight (core.mshrs) */
-        printf("store fetches: %llu lines fetched to write ahead of stores waiting for the ones "
+        printf("store fetches: %llu line%s fetched to write ahead of stores waiting for the ones "
                "before them (a core's stores become visible in order)\n",
-               (unsigned long long)r->store_prefetches);
+               (unsigned long long)r->store_prefetches, r->store_prefetches == 1 ? "" : "s");
     printf("network: %llu bytes  home queueing %.1f ns  link queueing %.1f ns\n",
            (unsigned long long)r->network_bytes, r->home_queue_ns, r->link_queue_ns);
     if (r->line_busy) /* contention: a request met another transaction on its line */
-        printf("busy lines: %llu times a request met its line busy at its home (%s)\n",
-               (unsigned long long)r->line_busy,
+        printf("busy lines: %llu time%s a request met its line busy at its home (%s)\n",
+               (unsigned long long)r->line_busy, r->line_busy == 1 ? "" : "s",
                m->home.retry_cycles ? "refused, it came back after home.retry_cycles"
                                     : "it waited in the line's queue");
     if (r->fill_conflicts) /* only machines with memory.fill_conflict_ns have any */
-        printf("fill conflicts: %llu times memory refused a read during its line's fill "
+        printf("fill conflicts: %llu time%s memory refused a read during its line's fill "
                "(retried after a random backoff, memory.fill_conflict_ns)\n",
-               (unsigned long long)r->fill_conflicts);
+               (unsigned long long)r->fill_conflicts, r->fill_conflicts == 1 ? "" : "s");
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
     printf("checks: value errors %llu  ", (unsigned long long)r->value_errors);
     if (!coherence_checked(m, a)) /* nothing was checked: no count */
         printf("coherence not checked (--check checks it)");
+    else if (!m->memsys->coherent)
+        printf("coherence: none on this machine, nothing to check");
     else
-        printf("coherence violations %llu%s", (unsigned long long)r->coherence_violations,
-               m->memsys->coherent ? "" : " (no coherence on this machine: nothing to check)");
+        printf("coherence violations %llu", (unsigned long long)r->coherence_violations);
     printf("%s\n", r->deadlock ? "  DEADLOCK" : "");
     printf("simulation: %llu events, %llu ns simulated, %.3f s wall, %.2f M events/s\n",
            (unsigned long long)r->events, (unsigned long long)r->simulated_ns, r->wall_s,
@@ -444,9 +445,10 @@ static bool plot_latency(const struct cli_run_args *a, const struct machine_cfg 
     for (size_t i = 0; i < a->nsets && len < sizeof sets; i++)
         len += (size_t)snprintf(sets + len, sizeof sets - len, " --set %s", a->sets[i]);
     char title[1024];
-    snprintf(title, sizeof title, "%s on %s (%s)%s, %d thread%s: %llu iterations",
+    snprintf(title, sizeof title, "%s on %s (%s)%s, %d thread%s: %llu iteration%s",
              cli_workload_name(a), m->machine.name, m->machine.protocol, sets, r->threads,
-             r->threads == 1 ? "" : "s", (unsigned long long)r->iterations);
+             r->threads == 1 ? "" : "s", (unsigned long long)r->iterations,
+             r->iterations == 1 ? "" : "s");
     return plot_histogram(a->plot, title, "iteration latency (ns)", r->latency_ns, r->iterations);
 }
 

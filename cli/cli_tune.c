@@ -333,10 +333,11 @@ int cli_tune(int argc, char **argv)
     }
     struct candidate *c = NULL;
     size_t n = candidates(a.gen, (int)a.threads, &c);
-    printf("ccsim tune: %s on %s, %llu threads, %llu iterations, seed %llu: %zu candidates, "
+    printf("ccsim tune: %s on %s, %llu thread%s, %llu iteration%s, seed %llu: %zu candidate%s, "
            "then %s %s\n",
-           a.gen, m.machine.name, (unsigned long long)a.threads, (unsigned long long)a.iterations,
-           (unsigned long long)a.seed, n, a.gen,
+           a.gen, m.machine.name, (unsigned long long)a.threads, a.threads == 1 ? "" : "s",
+           (unsigned long long)a.iterations, a.iterations == 1 ? "" : "s",
+           (unsigned long long)a.seed, n, n == 1 ? "" : "s", a.gen,
            param_fixed(a.gen) ? "as given" : "as the default"); /* tune()'s last row */
     int status = tune(&m, &a, c, n);
     free(c);

@@ -286,8 +286,8 @@ START_TEST(test_hint_without_mpb)
     tu_ccsim(&r, "run -c scc -w scc-barrier -t 4 -i 3 --check");
     ck_assert_msg(r.status == 0 && !strstr(r.err, "keeps no copies coherent"), "%s", r.err);
     /* --check has no coherence invariant to check here, and says so */
-    ck_assert_msg(strstr(r.out, "coherence violations 0 (no coherence on this machine: nothing to "
-                                "check)"),
+    ck_assert_msg(strstr(r.out, "coherence: none on this machine, nothing to check") &&
+                      !strstr(r.out, "coherence violations"),
                   "%s", r.out);
 }
 END_TEST
