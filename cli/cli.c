@@ -103,7 +103,7 @@ const struct cli_cmd cli_cmds[] = {
      "Exit status: 0 success; 2 bad input (FILE:LINE: message).\n"},
     {"validate", cli_validate, "compare simulated algorithms with seed 000's models",
      "usage: ccsim validate -c CONFIG [-w GENERATOR ...] [--params paper|fitted]\n"
-     "                      [--threads LIST] [-i ITERS] [--tolerance PCT] [--json FILE]\n"
+     "                      [-t LIST] [-i ITERS] [--tolerance PCT] [--json FILE]\n"
      "                      [--plot DIR] [--optimize]\n"
      "\n"
      "Runs every algorithm that has a model in seed 000 (pingpong: Eq 1; m2o,\n"
@@ -124,7 +124,7 @@ const struct cli_cmd cli_cmds[] = {
      "                        c, Table 3 intra's or the KNC's Table 4 E/E's q and o; 9\n"
      "                        iterations each); the default is paper if the config\n"
      "                        has them, else fitted\n"
-     "  --threads LIST        thread counts, e.g. 2,4,8 (default 2, 4, 8, ... and the cores)\n"
+     "  -t, --threads LIST    thread counts, e.g. 2,4,8 (default 2, 4, 8, ... and the cores)\n"
      "  -i, --iterations K    iterations per run (default 20)\n"
      "  --tolerance PCT       band tolerance in per cent (default 10)\n"
      "  --json FILE           write the rows and the in-band fraction as JSON (- for stdout)\n"
@@ -147,7 +147,8 @@ const struct cli_cmd cli_cmds[] = {
      "\n"
      "  -t, --threads N       threads (required)\n"
      "  -i, --iterations K    iterations (default 100)\n"
-     "  -c, --config CONFIG   the machine to generate for\n"},
+     "  -c, --config CONFIG   the machine to generate for\n"
+     "  -s, --set G.K=V       override one config setting (repeatable; needs -c)\n"},
     {"explain", cli_explain, "a narrated log of every coherence step of a run",
      "usage: ccsim explain -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
      "                     [--line NAME[i]] [--thread T] [--iteration K] [--from NS] [--to NS]\n"
@@ -326,10 +327,17 @@ const struct cli_cmd cli_cmds[] = {
      "default. Spaces: barrier-dissemination/-pairwise/-socketroot m=1..7;\n"
      "barrier-multim m=auto and K/K/.. (K=1..7); bcast-tree, bcast-multiline,\n"
      "reduce-tree shape=flat,binary,binomial,kary:2..8; m2o-tree, o2m-tree k=1..8;\n"
-     "m2o, o2m lines=same,diff. Other generators, or a -w that fixes the parameter\n"
-     "(bcast-tree:shape=binary): nothing to tune, the workload is measured as given.\n"
+     "m2o, o2m lines=same,diff; reduce-radix, barrier-radix radix=1..8, the powers\n"
+     "of two above and threads-1 (flat); barrier-combining group=2..8. Other\n"
+     "generators, or a -w that fixes the parameter (bcast-tree:shape=binary):\n"
+     "nothing to tune, the workload is measured as given.\n"
      "\n"
+     "  -c, --config CONFIG   the machine\n"
+     "  -w, --workload GEN    the generator, with parameters of its own (GEN:k=v,...)\n"
+     "  -t, --threads N       threads (required)\n"
      "  -i, --iterations K    iterations per candidate (default 100)\n"
+     "  --seed S              the runs' seed (default 1)\n"
+     "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "  --json FILE           every candidate's latency, the best, worst and default as\n"
      "                        JSON (- for stdout)\n"
      "\n"

@@ -10,6 +10,9 @@
  *                   binomial, kary:2..8
  *   m2o-tree, o2m-tree: k = 1..8
  *   m2o, o2m: lines = same, diff
+ *   reduce-radix, barrier-radix: radix = 1 (a chain) .. 8, the powers of two
+ *                   above, and threads - 1 (flat): seed 003's radix search
+ *   barrier-combining: group = 2 .. 8 (at most the threads)
  * Any other generator (reduce-binomial, pingpong, newer ones) has nothing
  * to tune: tune says so and measures the default.
  */
@@ -33,12 +36,21 @@ struct candidate {
     struct sweep_result r;
 };
 
-enum space { SPACE_NONE, SPACE_M, SPACE_MULTIM, SPACE_SHAPE, SPACE_K, SPACE_LINES };
+enum space {
+    SPACE_NONE,
+    SPACE_M,
+    SPACE_MULTIM,
+    SPACE_SHAPE,
+    SPACE_K,
+    SPACE_LINES,
+    SPACE_RADIX,
+    SPACE_GROUP
+};
 
 /* The parameter each space varies. */
 static const char *const space_param[] = {
-    [SPACE_NONE] = NULL,     [SPACE_M] = "m", [SPACE_MULTIM] = "m",
-    [SPACE_SHAPE] = "shape", [SPACE_K] = "k", [SPACE_LINES] = "lines"};
+    [SPACE_NONE] = NULL, [SPACE_M] = "m",         [SPACE_MULTIM] = "m",    [SPACE_SHAPE] = "shape",
+    [SPACE_K] = "k",     [SPACE_LINES] = "lines", [SPACE_RADIX] = "radix", [SPACE_GROUP] = "group"};
 
 static const struct {
     const char *gen;
@@ -55,6 +67,9 @@ static const struct {
     {"o2m-tree", SPACE_K},
     {"m2o", SPACE_LINES},
     {"o2m", SPACE_LINES},
+    {"reduce-radix", SPACE_RADIX},
+    {"barrier-radix", SPACE_RADIX},
+    {"barrier-combining", SPACE_GROUP},
 };
 
 static int parse_tune_args(int argc, char **argv, struct tune_args *a)
@@ -134,6 +149,20 @@ static bool param_fixed(const char *gen)
     return false;
 }
 
+/* radix = 1 (a chain) .. 8, then the powers of two, then threads - 1 (the
+ * flat tree: any larger radix is the same tree), each once. */
+static void radix_candidates(struct candidate **c, size_t *n, const char *gen, int threads)
+{
+    char p[32];
+    int flat = threads > 1 ? threads - 1 : 1;
+    for (int r = 1; r < flat; r = r < 8 ? r + 1 : 2 * r) {
+        snprintf(p, sizeof p, "radix=%d", r);
+        add(c, n, gen, p);
+    }
+    snprintf(p, sizeof p, "radix=%d", flat);
+    add(c, n, gen, p);
+}
+
 static size_t candidates(const char *gen, int threads, struct candidate **c)
 {
     static const char *const shapes[] = {"flat", "binary", "binomial"};
@@ -175,6 +204,15 @@ static size_t candidates(const char *gen, int threads, struct candidate **c)
     case SPACE_LINES:
         add(c, &n, gen, "lines=same");
         add(c, &n, gen, "lines=diff");
+        break;
+    case SPACE_RADIX:
+        radix_candidates(c, &n, gen, threads);
+        break;
+    case SPACE_GROUP:
+        for (int g = 2; g <= 8 && g <= (threads > 2 ? threads : 2); g++) {
+            snprintf(p, sizeof p, "group=%d", g);
+            add(c, &n, gen, p);
+        }
         break;
     }
     return n;

@@ -499,6 +499,14 @@ START_TEST(test_tune_finds_best)
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     ck_assert_msg(strstr(r.out, "reduce-binomial has nothing to tune") != NULL, "%s", r.out);
     ck_assert(strstr(r.out, "\ndefault: reduce-binomial ") != NULL);
+    /* seed 003's radix search: a chain, 2..8 and the flat tree (radix n-1) */
+    tu_ccsim(&r, "tune -c knc-5110p -w barrier-radix -t 12 -i 3");
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    ck_assert_msg(strstr(r.out, ": 9 candidates,") && strstr(r.out, "\n  barrier-radix:radix=1 ") &&
+                      strstr(r.out, "\n  barrier-radix:radix=8 ") &&
+                      strstr(r.out, "\n  barrier-radix:radix=11 ") && !strstr(r.out, "radix=16") &&
+                      !strstr(r.out, "nothing to tune"),
+                  "%s", r.out);
     tu_ccsim(&r, "tune -c teach-xbar -w pingpong -t 4");
     ck_assert_int_eq(r.status, 2);
     tu_ccsim(&r, "tune -c teach-xbar -w barrier-dissemination");
