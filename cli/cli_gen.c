@@ -21,6 +21,14 @@ static void print_trace(const char *text, const char *config, const char *const 
     const char *end = strchr(head + 1, '\n');
     end = end ? end : head + strlen(head);
     fwrite(text, 1, (size_t)(end - text), stdout);
+    size_t len = (size_t)(end - head) + strlen(config) + 4;
+    for (size_t i = 0; i < nsets; i++)
+        len += strlen(sets[i]) + 10;
+    if (len >= WL_MAX_LINE_CHARS) { /* a trace's line has a bound: say so, not break the trace */
+        printf(" -c ... --set ... (%zu characters: too long for one line)", len);
+        fputs(end, stdout);
+        return;
+    }
     printf(" -c %s", config);
     for (size_t i = 0; i < nsets; i++) /* quoted for a shell where it needs it */
         printf(strpbrk(sets[i], " \"$\\") ? " --set '%s'" : " --set %s", sets[i]);

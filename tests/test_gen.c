@@ -586,6 +586,24 @@ START_TEST(test_header)
     ck_assert(strstr(text, "  all: sync\n") != NULL);
     ck_assert(strstr(text, "  all: mark done\n") != NULL);
     free(text);
+    /* a spec too long for one line (shape=parents: of 1024 threads) is cut
+     * in the header, and the trace still parses */
+    size_t len = 0;
+    char *spec = malloc(32 + 5 * 1024);
+    len += (size_t)sprintf(spec, "reduce-tree:shape=parents:");
+    for (int t = 0; t < 1023; t++)
+        len += (size_t)sprintf(spec + len, "1023/");
+    sprintf(spec + len, "-1");
+    text = gen_ok(spec, 1024, NULL);
+    ck_assert_msg(strstr(text, "... (a spec of 5143 characters, cut here) -t 1024 -i 3\n"),
+                  "%.200s", text);
+    struct sim_diag d;
+    sim_diag_init(&d);
+    struct wl_program *p = wl_parse_text("long", text, strlen(text), NULL, &d);
+    ck_assert_msg(p != NULL, "%s", d.text);
+    wl_program_free(p);
+    free(text);
+    free(spec);
 }
 END_TEST
 

@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEL_MAX_CHARS 2000 /* a selector list longer than this is split (WL_MAX_LINE_CHARS) */
-#define PIN_MAX_CHARS 4000
-#define COMMENT_COLS  76
+#define SEL_MAX_CHARS       2000 /* a selector list longer than this is split (WL_MAX_LINE_CHARS) */
+#define PIN_MAX_CHARS       4000
+#define HEAD_SPEC_MAX_CHARS 1000 /* the "# ccsim gen SPEC" line's spec, and room for -c, --set */
+#define COMMENT_COLS        76
 
 /* ---------------------------------------------------------------- text */
 
@@ -157,7 +158,12 @@ static void comment_wrapped(struct gen *g, const char *what)
 void gen_head(struct gen *g, const char *spec, const char *what)
 {
     gb_printf(&g->out, "ccsim-trace %d\n", WL_VERSION);
-    gb_printf(&g->out, "# ccsim gen %s -t %d -i %ld\n", spec, g->n, g->iters);
+    if (strlen(spec) <= HEAD_SPEC_MAX_CHARS)
+        gb_printf(&g->out, "# ccsim gen %s -t %d -i %ld\n", spec, g->n, g->iters);
+    else /* a shape=parents: list of a thousand threads: the line would be too long */
+        gb_printf(&g->out,
+                  "# ccsim gen %.*s... (a spec of %zu characters, cut here) -t %d -i %ld\n",
+                  HEAD_SPEC_MAX_CHARS, spec, strlen(spec), g->n, g->iters);
     comment_wrapped(g, what);
     gb_printf(&g->out, "threads %d\n", g->n);
     if (!g->pinned)
