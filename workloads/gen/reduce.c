@@ -179,13 +179,17 @@ static void binomial_stages(struct gen *g)
             with += pair_up(g->groups[i].members, g->groups[i].size, d, &st);
         if (!with)
             break;
-        char what[128], where[48] = "";
+        char what[160], where[48] = "";
         if (g->ngroups > 1 && with == g->ngroups)
             snprintf(where, sizeof where, " (in every socket)");
         else if (g->ngroups > 1)
             snprintf(where, sizeof where, " (in %d of the %d sockets)", with, g->ngroups);
-        snprintf(what, sizeof what, "stage: threads add the lines of the thread %d after them%s", d,
-                 where);
+        char whom[48] = "the next thread";
+        if (d > 1)
+            snprintf(whom, sizeof whom, "the thread %d places after it", d);
+        snprintf(what, sizeof what,
+                 "stage: a thread adds the lines of %s in its socket's order (the pin order)%s",
+                 whom, where);
         stage_emit(g, &st, what);
     }
     for (int d = 1; d < g->ngroups; d *= 2) {

@@ -472,8 +472,9 @@ enum gen_paper { P000 = 0, P001 = 1, P002 = 2, P003 = 3, P004 = 4 };
       "one-line reduction with line privatisation: children copy their line into private "         \
       "buffers of the parent, who adds them" TREE_FLAGS_NOTE)                                      \
     X("reduce-binomial", reduce_binomial, PARAMS(par_reduce_bin), 2, 0, P000, "Sec 5.2, Eq 35",    \
-      "multi-line binomial reduction: in stage s thread t adds the N lines of thread t+2^s; "      \
-      "one tree per socket, then one between the sockets")                                         \
+      "multi-line binomial reduction: in stage s a thread adds the N lines of the thread 2^s "     \
+      "places after it in its socket's order (t+2^s with one thread a core); one tree per "        \
+      "socket, then one between the sockets")                                                      \
     X("mpi-shm", mpi_shm, PARAMS(par_mpi), 2, 2, P001, "Sec III-IV, Tables I-II, Figs 6 and 14",   \
       "shared-memory MPI transfer: the sender copies its message into shared chunks, the "         \
       "receiver copies them out, pipelined (Open MPI fragments, MPICH cells)")                     \
