@@ -115,16 +115,40 @@ static struct machine *stress_machine(const struct stress_args *a, struct machin
     return mc;
 }
 
+/* Without --lines: 8 lines, or one a core on a coherent machine of more
+ * cores (60 cores on 8 lines keep every line busy at its home, and the
+ * eviction rows never run). */
+static unsigned default_lines(const struct machine_cfg *m)
+{
+    int64_t cores = m->machine.cores;
+    if (!m->memsys->coherent || cores <= 8)
+        return 8;
+    return cores < 4096 ? (unsigned)cores : 4096;
+}
+
+/* "rows run: cache 35 of 42 (not 10 18 ...), home 36 of 36" */
+static void print_coverage(const struct cc_coverage *c)
+{
+    static const char *const side[] = {"cache", "home"};
+    printf("rows run:");
+    for (int i = 0; i < 2; i++) {
+        printf("%s %s %d of %d", i ? "," : "", side[i], c->run[i], c->rows[i]);
+        if (c->run[i] < c->rows[i])
+            printf(" (not rows %s)", c->never[i]);
+    }
+    printf("  (ccsim protocol NAME numbers them)\n");
+}
+
 static void print_stress(const struct stress_args *a, const struct machine_cfg *m,
                          const struct cc_params *p, const struct stress_result *r, double wall)
 {
     char l1[64] = ""; /* --keep-caches keeps the config's l1 in front of the coherent level */
     if (p->l1_sets && p->l1_ways && m->memsys->coherent)
         snprintf(l1, sizeof l1, " behind a %u x %u-way l1", p->l1_sets, p->l1_ways);
-    printf("stress %s (%s, %s, %d cores, %u x %u-way %s%s), seed %llu\n", m->machine.name,
-           m->machine.protocol, m->machine.topology, p->cores, p->sets, p->ways,
-           m->memsys->coherent ? "coherent cache" : "private cache, no coherence", l1,
-           (unsigned long long)a->o.seed);
+    printf("stress %s (%s, %s, %d cores, %u x %u-way %s%s), %u line%s, seed %llu\n",
+           m->machine.name, m->machine.protocol, m->machine.topology, p->cores, p->sets, p->ways,
+           m->memsys->coherent ? "coherent cache" : "private cache, no coherence", l1, a->o.lines,
+           a->o.lines == 1 ? "" : "s", (unsigned long long)a->o.seed);
     printf("ops %llu  checks %llu  violations %llu  unexpected %llu  deadlock %s\n",
            (unsigned long long)r->ops, (unsigned long long)r->checks,
            (unsigned long long)r->violations, (unsigned long long)r->unexpected,
@@ -141,13 +165,15 @@ static void print_stress(const struct stress_args *a, const struct machine_cfg *
     if (r->prefetches)
         printf("prefetcher: %llu line%s read ahead\n", (unsigned long long)r->prefetches,
                r->prefetches == 1 ? "" : "s");
+    if (r->has_coverage)
+        print_coverage(&r->coverage);
 }
 
 int cli_stress(int argc, char **argv)
 {
     struct stress_args a = {.o = {.ops = 100000,
                                   .seed = 1,
-                                  .lines = 8,
+                                  .lines = 0, /* 8, or a line a core: default_lines */
                                   .max_think_cycles = 20,
                                   .jitter_ps = 20000,
                                   .watchdog_ns = 1000000,
@@ -164,6 +190,8 @@ int cli_stress(int argc, char **argv)
                                "runs one agent a core, without jitter (its memory relies on one "
                                "source's messages arriving in order)",
                                m.machine.name);
+    if (a.o.lines == 0)
+        a.o.lines = default_lines(&m);
     struct cc_params p;
     struct machine *mc = stress_machine(&a, &m, &p);
     if (!mc)

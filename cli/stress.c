@@ -210,6 +210,7 @@ int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_re
     res->invalidations = cs.invalidations;
     res->writebacks = cs.writebacks;
     res->prefetches = cs.prefetches;
+    res->has_coverage = cc_row_coverage(mc->cc, &res->coverage);
     /* word 0 of every line holds the number of adds done on it */
     if (!res->deadlock)
         for (unsigned i = 0; i < o->lines; i++) {

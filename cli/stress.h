@@ -22,6 +22,8 @@ struct stress_result {
     sim_time_t simulated_ps;
     uint64_t events, misses, invalidations, writebacks;
     uint64_t prefetches; /* a stream prefetcher's reads (l2.prefetch_streams) */
+    bool has_coverage;   /* the protocol's rows that ran (a memory system with tables) */
+    struct cc_coverage coverage;
 };
 
 /* Both testers' deadlock watch (stress.c): the kernel's watchdog over the

@@ -298,6 +298,16 @@ uint64_t cc_msg_count(const struct cc_system *s, const char *type_name);
 void cc_print_row_counters(const struct cc_system *s, FILE *f);
 /* Transactions in flight, per line and node (for deadlock reports). */
 void cc_print_outstanding(const struct cc_system *s, FILE *f);
+/* Which rows of the protocol's tables ran so far (a row ran when one of its
+ * (state, event) cells did): per table (0 the cache's, 1 the home's) the
+ * rows, how many ran, and the numbers of those that did not (from 1, as
+ * `ccsim protocol` numbers them; "..." ends a list cut short). False, and
+ * nothing filled, for a memory system without tables (the SCC's). */
+struct cc_coverage {
+    int rows[2], run[2];
+    char never[2][256];
+};
+bool cc_row_coverage(const struct cc_system *s, struct cc_coverage *out);
 
 /* ------------------------------------------------------------ observing */
 

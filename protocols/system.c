@@ -51,6 +51,48 @@ static void coh_print_row_counters(const struct cc_system *s, FILE *f)
     fprintf(f, "unexpected %llu\n", (unsigned long long)s->stats.unexpected);
 }
 
+/* Whether row i of a table ran: one of its cells counted (cells: the
+ * table's cell map, nstates x nevents; counts likewise). */
+static bool row_ran(const struct cc_row *row, const struct cc_row *const *cells,
+                    const uint64_t *counts, int ncells)
+{
+    for (int c = 0; c < ncells; c++)
+        if (cells[c] == row && counts[c])
+            return true;
+    return false;
+}
+
+static void table_coverage(const struct cc_table *t, const struct cc_row *const *cells,
+                           const uint64_t *counts, int ncells, struct cc_coverage *out, int which)
+{
+    size_t len = 0, cap = sizeof out->never[which];
+    out->rows[which] = (int)t->nrows;
+    out->run[which] = 0;
+    out->never[which][0] = '\0';
+    for (size_t i = 0; i < t->nrows; i++) {
+        if (row_ran(&t->rows[i], cells, counts, ncells)) {
+            out->run[which]++;
+            continue;
+        }
+        if (len + 16 >= cap) {
+            if (len + 4 < cap)
+                len +=
+                    (size_t)snprintf(out->never[which] + len, cap - len, "%s...", len ? " " : "");
+            continue;
+        }
+        len += (size_t)snprintf(out->never[which] + len, cap - len, "%s%zu", len ? " " : "", i + 1);
+    }
+}
+
+static bool coh_row_coverage(const struct cc_system *s, struct cc_coverage *out)
+{
+    table_coverage(&s->proto->cache, &s->cache_cell[0][0], &s->counters.cache[0][0],
+                   CS_COUNT * CE_COUNT, out, 0);
+    table_coverage(&s->proto->home, &s->home_cell[0][0], &s->counters.home[0][0],
+                   HS_COUNT * HE_COUNT, out, 1);
+    return true;
+}
+
 /* ------------------------------------------------------------ reports */
 
 struct outstanding_ctx {
@@ -398,6 +440,7 @@ const struct cc_backend cc_coherent_backend = {
     .home_node_of = cc_home_node,
     .home_state_of = coh_home_state_of,
     .llc_holds = coh_llc_holds,
+    .row_coverage = coh_row_coverage,
 };
 
 struct cc_system *cc_system_new(struct sim_kernel *k, struct net *net, const struct cc_params *p,
@@ -473,6 +516,11 @@ void cc_get_stats(const struct cc_system *s, struct cc_stats *out)
 void cc_print_row_counters(const struct cc_system *s, FILE *f)
 {
     s->be->print_row_counters(s, f);
+}
+
+bool cc_row_coverage(const struct cc_system *s, struct cc_coverage *out)
+{
+    return s->be->row_coverage && s->be->row_coverage(s, out);
 }
 
 void cc_print_outstanding(const struct cc_system *s, FILE *f)
