@@ -34,9 +34,10 @@ static void report_line(struct cc_system *s, uint64_t line)
             fprintf(stderr, " %d:%c", c, st);
     }
     struct cc_dir *d = cc_dir_get(s, cc_home_of(s, line), line);
-    fprintf(stderr, "\n  home %d: state %s, owner %d, forwarder %d, sharers %d\n", d->home->index,
-            cc_home_state_names[d->state], d->owner, d->forwarder, cc_sharer_count(s, d));
-    fprintf(stderr, "  last messages on the line (newest first):\n");
+    fprintf(stderr, "\n  home %d (node %d): state %s, owner %d, forwarder %d, sharers %d\n",
+            d->home->index, d->home->id, cc_home_state_name(s, d->state), d->owner, d->forwarder,
+            cc_sharer_count(s, d));
+    fprintf(stderr, "  last messages on the line (newest first; SRC -> DST are nodes):\n");
     const struct cc_hist *h;
     for (int i = 0; (h = cc_dir_hist(d, i)) != NULL; i++)
         fprintf(stderr, "    %.3f ns %s %d -> %d\n", (double)h->time / SIM_PS_PER_NS,

@@ -895,7 +895,7 @@ static void run_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d, i
         int st = d->state;
         const struct cc_row *row = s->home_cell[st][ev];
         if (!row)
-            no_row(s, "home", h->id, d->line, cc_home_state_names[st], cc_home_event_names[ev]);
+            no_row(s, "home", h->id, d->line, cc_home_state_name(s, st), cc_home_event_names[ev]);
         s->counters.home[st][ev]++;
         struct cc_ctx ctx = {.sys = s, .home = h, .dir = d, .msg = m, .line = d->line, .event = ev};
         struct obs_mark mk;
@@ -932,7 +932,7 @@ static void home_handle_msg(struct cc_system *s, struct cc_home *h, struct sim_m
     struct cc_dir *d = cc_dir_get(s, h, m->line);
     int ev = home_event_of(s, d, m);
     if (ev < 0)
-        no_row(s, "home", h->id, m->line, cc_home_state_names[d->state],
+        no_row(s, "home", h->id, m->line, cc_home_state_name(s, d->state),
                cc_msg_table_names[m->type]);
     run_home(s, h, d, ev, m);
 }
