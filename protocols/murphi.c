@@ -736,7 +736,10 @@ static void print_runner(FILE *f, const struct cc_table *t, bool home)
                    "  if C[c].ln[l].st = C_I then C[c].ln[l].v := 0; endif; -- a free way\n"
                    "  if (ev = CE_Load | ev = CE_Store) & !f.performed & !f.stalled then\n"
                    "    error \"the core's request was neither performed nor parked: it would "
-                   "never complete\";\n  endif;\n");
+                   "never complete\";\n  endif;\n"
+                   "  if f.stalled & stable_c(C[c].ln[l].st) then\n"
+                   "    error \"a stall row left the line in a stable state: its request would "
+                   "be replayed forever\";\n  endif;\n");
     fprintf(f, "end;\n\n");
 }
 
@@ -1177,18 +1180,24 @@ static bool row_of_cell_has(const struct step *s, int st, int ev, const struct c
     return false;
 }
 
-/* A waiting request replayed on its stable line. The model replays again
- * while the line stays stable and the request waits (a row that does not
- * perform it and leaves the line stable: only a mutant has one), which one
- * line says. */
+/* A waiting request replayed on its stable line. A row that parks it
+ * again and leaves the line stable (only a mutant has one) is the model's
+ * error, which one line says. */
+/* The model's error for a stall row that leaves its line stable: it stops
+ * there (replayed, the request would be parked again and again). */
+static void print_parked_on_stable(const struct step *s, const char *who, int line, int st)
+{
+    fprintf(s->out,
+            "%-7s line %d  ... parked its request and left the line in the stable state %s: "
+            "replayed, it would be parked again forever (the model stops here)\n",
+            who, line, cache_states[st]);
+}
+
 static void print_replay(const struct step *s, const char *who, int line, int st, int ev)
 {
     int next = print_cell(s, false, who, line, st, ev, " (replayed)");
-    if (next >= 0 && cache_stable(next) && !row_of_cell_has(s, st, ev, &cc_act_perform_request))
-        fprintf(s->out,
-                "%-7s line %d  ... replayed again and again while the line stays %s "
-                "(the model repeats a replay while the request waits on a stable line)\n",
-                who, line, cache_states[next]);
+    if (next >= 0 && cache_stable(next) && row_of_cell_has(s, st, ev, &cc_act_stall))
+        print_parked_on_stable(s, who, line, next);
 }
 
 static void cache_step(const struct step *s)
@@ -1226,7 +1235,9 @@ static void cache_step(const struct step *s)
     bool waits = k < qc || sibling
                      ? strcmp(rq, "R_None") != 0 && atoi(get(s, "C[%s].rl", c)) == line
                      : ev != CE_Replace && row_of_cell_has(s, st, ev, &cc_act_stall);
-    if (next >= 0 && waits && cache_stable(next))
+    if (next >= 0 && cache_stable(next) && row_of_cell_has(s, st, ev, &cc_act_stall))
+        print_parked_on_stable(s, who, line, next);
+    else if (next >= 0 && waits && cache_stable(next))
         print_replay(s, who, line, next, strcmp(rq, "R_Load") == 0 ? CE_Load : CE_Store);
 }
 
