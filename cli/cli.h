@@ -128,6 +128,9 @@ int cli_sweep(int argc, char **argv);
 int cli_tune(int argc, char **argv);
 /* Resolves -c (a path or a shipped name) and loads it with the --set
  * overrides; prints errors. */
+/* " (did you mean 'knc-5110p'?)" for a name near a shipped config's, else
+ * " (LEAD a, b, ...)", or "" when lead is NULL (sim_suggest). */
+void cli_config_hint(const char *name, const char *lead, char *hint, size_t size);
 bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
                       struct machine_cfg *m);
 /* getopt_long without getopt's own messages: ours name the subcommand. */

@@ -12,6 +12,23 @@
 #include <sys/stat.h>
 #include <time.h>
 
+/* "unknown option '--chek' (did you mean '--check'?)" for a long option
+ * near one of the subcommand's. */
+static int unknown_option(const char *sub, const char *what, const struct option *longs)
+{
+    const char *names[64];
+    char spelt[64][40], hint[128] = "";
+    size_t n = 0;
+    for (; longs && longs[n].name && n < SIM_COUNT_OF(names); n++) {
+        snprintf(spelt[n], sizeof spelt[n], "--%s", longs[n].name);
+        names[n] = spelt[n];
+    }
+    size_t len = strcspn(what, "=");
+    if (strncmp(what, "--", 2) == 0)
+        sim_suggest(hint, sizeof hint, what, len, names, n, NULL);
+    return cli_usage_error(sub, "unknown option '%s'%s", what, hint);
+}
+
 int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
                  const struct option *longs, int *bad)
 {
@@ -22,7 +39,7 @@ int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
         if (c == ':' || (optopt && strchr(shorts, optopt)))
             *bad = cli_usage_error(sub, "option '%s' needs a value", what);
         else
-            *bad = cli_usage_error(sub, "unknown option '%s'", what);
+            *bad = unknown_option(sub, what, longs);
     }
     return c;
 }
@@ -238,14 +255,21 @@ static bool find_config(const char *sub, const char *name, char *path, size_t si
                 name);
         return false;
     }
-    char *names[512], hint[1024] = "";
-    size_t n = shipped_names(names, SIM_COUNT_OF(names));
-    sim_suggest(hint, sizeof hint, name, strlen(name), (const char *const *)names, n, "shipped:");
+    char hint[1024];
+    cli_config_hint(name, "shipped:", hint, sizeof hint);
     fprintf(stderr, "%s: no such config file (nor a shipped config of that name in %s)%s\n", name,
             machine_config_dir(), hint);
+    return false;
+}
+
+void cli_config_hint(const char *name, const char *lead, char *hint, size_t size)
+{
+    char *names[512];
+    size_t n = shipped_names(names, SIM_COUNT_OF(names));
+    hint[0] = '\0';
+    sim_suggest(hint, size, name, strlen(name), (const char *const *)names, n, lead);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
-    return false;
 }
 
 bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,

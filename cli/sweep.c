@@ -2,6 +2,7 @@
  * sweep.c -- the sweep file (schema-checked), range expansion, the points,
  * one point run in-process, and the CSV row format (sweep.h).
  */
+#include "cli.h"
 #include "sweep.h"
 
 #include <stdint.h>
@@ -86,10 +87,12 @@ static bool load_config(struct sweep *sw, int i, int line, struct sim_diag *d)
         return false;
     }
     if (!machine_config_find(name, path, sizeof path) && !sweep_file(sw, name, path, sizeof path)) {
+        char hint[1024];
+        cli_config_hint(name, NULL, hint, sizeof hint);
         sim_diag_add(d, sw->path, line,
                      "sweep.configs: '%s' is neither a config file nor a shipped config (ccsim "
-                     "list configs)",
-                     name);
+                     "list configs)%s",
+                     name, hint);
         return false;
     }
     if (machine_load(&sw->machines[i], path, sets, nsets, d))
@@ -249,10 +252,15 @@ static bool expand_workloads(struct sweep *sw, const struct cfg_file *cf, struct
             continue;
         }
         if (!known_generator(w)) {
+            char hint[256] = "";
+            size_t n = 0;
+            while (gen_names[n])
+                n++;
+            sim_suggest(hint, sizeof hint, w, strcspn(w, ":"), gen_names, n, NULL);
             sim_diag_add(d, sw->path, line,
                          "sweep.workloads: '%s' names no generator (ccsim list generators) and no "
-                         "trace file",
-                         w);
+                         "trace file%s",
+                         w, hint);
             ok = false;
         } else if (!sweep_expand(w, &sw->specs, &sw->nspecs, err, sizeof err)) {
             sim_diag_add(d, sw->path, line, "sweep.workloads: '%s': %s", w, err);
