@@ -92,6 +92,10 @@ START_TEST(test_option_errors)
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "unknown option '--line' (an option of ccsim explain)"), "%s",
                   r.err);
+    /* a misspelt option: the nearest of the subcommand's */
+    tu_ccsim(&r, "run -c teach-xbar %s --chek", LAB2);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "unknown option '--chek' (did you mean '--check'?)"), "%s", r.err);
 }
 END_TEST
 
