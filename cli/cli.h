@@ -91,6 +91,7 @@ struct cli_run_args {
     bool explain_want_iteration;
     bool wide;
     bool per_iteration; /* run: --per-iteration, every iteration's latency in the JSON */
+    bool rows;          /* run: --rows, the tables' cells that ran and how often */
     /* run: --trace-out FILE, --trace-window FROM:TO (ps here; to = UINT64_MAX
      * when open), --trace-max-bytes N (cli/trace_out.h) */
     const char *trace_out;

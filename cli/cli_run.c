@@ -49,6 +49,9 @@ static int run_opt(const char *sub, int c, struct cli_run_args *a)
     case 'R':
         a->per_iteration = true;
         return 0;
+    case 'O':
+        a->rows = true;
+        return 0;
     case 'c':
         a->config = optarg;
         return 0;
@@ -177,6 +180,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                           {"iteration", required_argument, NULL, 'I'},
                                           {"wide", no_argument, NULL, 'D'},
                                           {"per-iteration", no_argument, NULL, 'R'},
+                                          {"rows", no_argument, NULL, 'O'},
                                           {0}};
     int c, bad = 0;
     optind = 1;
@@ -187,7 +191,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
         if (strchr("MNFUHID", c) && !explain)
             return cli_usage_error(sub, "unknown option '--%s' (an option of ccsim explain)",
                                    long_name(longs, c));
-        if (strchr("JLTWBPR", c) && explain)
+        if (strchr("JLTWBPRO", c) && explain)
             return cli_usage_error(sub, "unknown option '--%s' (an option of ccsim run)",
                                    long_name(longs, c));
         if ((bad = run_opt(sub, c, a)))
@@ -297,9 +301,60 @@ static void write_thread_latency(FILE *f, const struct core_result *r, bool per_
     fprintf(f, "],\n");
 }
 
-static bool write_json(const char *path, const struct machine_cfg *m, const struct cli_run_args *a,
-                       const struct wl_program *p, const struct core_result *r)
+static void print_cell(void *ctx, const char *side, int row, const char *state, const char *event,
+                       uint64_t times)
 {
+    (void)ctx;
+    printf("  %-5s row %2d  %-7s %-15s %llu\n", side, row, state, event, (unsigned long long)times);
+}
+
+/* --rows: every (state, event) cell of the protocol's tables that ran. */
+static void print_rows(const struct cli_session *ss)
+{
+    if (!ss->m.memsys->coherent) {
+        printf("rows: %s runs no protocol tables\n", ss->m.machine.name);
+        return;
+    }
+    printf("rows run (%s's tables, as ccsim protocol %s numbers them: state, event, times)\n",
+           ss->m.machine.protocol, ss->m.machine.protocol);
+    cc_each_cell_run(ss->mc->cc, print_cell, NULL);
+}
+
+struct json_cells {
+    FILE *f;
+    int n;
+};
+
+static void json_cell(void *ctx, const char *side, int row, const char *state, const char *event,
+                      uint64_t times)
+{
+    struct json_cells *j = ctx;
+    fprintf(j->f, "%s\n  {\"table\": \"%s\", \"row\": %d, \"state\": ", j->n++ ? "," : "", side,
+            row);
+    cli_json_string(j->f, state);
+    fprintf(j->f, ", \"event\": ");
+    cli_json_string(j->f, event);
+    fprintf(j->f, ", \"times\": %llu}", (unsigned long long)times);
+}
+
+/* "rows": the cells that ran, or null where there are no tables (the SCC). */
+static void json_rows(FILE *f, const struct cli_session *ss)
+{
+    if (!ss->m.memsys->coherent) {
+        fprintf(f, " \"rows\": null,\n");
+        return;
+    }
+    struct json_cells j = {f, 0};
+    fprintf(f, " \"rows\": [");
+    cc_each_cell_run(ss->mc->cc, json_cell, &j);
+    fprintf(f, "],\n");
+}
+
+static bool write_json(const char *path, const struct cli_session *ss, const struct cli_run_args *a,
+                       const struct core_result *r)
+{
+    const struct machine_cfg *m = &ss->m;
+    const struct wl_program *p = ss->p;
     FILE *f = cli_json_open(path);
     if (!f)
         return false;
@@ -355,6 +410,7 @@ static bool write_json(const char *path, const struct machine_cfg *m, const stru
             " \"checks\": {\"coherence_violations\": %s, \"value_errors\": %llu, "
             "\"deadlock\": %s},\n",
             violations, (unsigned long long)r->value_errors, r->deadlock ? "true" : "false");
+    json_rows(f, ss);
     fprintf(f,
             " \"sim\": {\"events\": %llu, \"wall_s\": %.6f, \"events_per_s\": %.0f, "
             "\"simulated_ns\": %llu}}\n",
@@ -571,10 +627,12 @@ int cli_run(int argc, char **argv)
         print_summary(&ss.m, &a, ss.p, &r);
         if (a.links)
             print_links(&ss);
+        if (a.rows)
+            print_rows(&ss);
         status =
             r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
         hint_noncoherent(&ss, &r);
-        if (a.json && !write_json(a.json, &ss.m, &a, ss.p, &r))
+        if (a.json && !write_json(a.json, &ss, &a, &r))
             status = SIM_EXIT_INPUT;
         if (a.plot && !plot_latency(&a, &ss.m, &r))
             status = SIM_EXIT_INPUT;

@@ -10,7 +10,7 @@
  * and drop_noncoherent then do nothing, place_count gives 0, place_line
  * false and line_kind CC_LINE_MEMORY (a memory system with no places of its
  * own), home_state_of NULL (no directory state to name), row_coverage
- * false (no tables).
+ * false and each_cell_run nothing (no tables).
  */
 #ifndef CCSIM_BACKEND_H
 #define CCSIM_BACKEND_H
@@ -48,6 +48,7 @@ struct cc_backend {
     bool (*llc_holds)(const struct cc_system *s, uint64_t line);   /* NULL: no LLC at the home */
     bool (*can_hold)(const struct cc_system *s, char state);       /* NULL: every state */
     bool (*row_coverage)(const struct cc_system *s, struct cc_coverage *out); /* NULL: no tables */
+    void (*each_cell_run)(const struct cc_system *s, cc_cell_fn fn, void *ctx); /* NULL: none */
 };
 
 /* A system run by `be` with the backend's own state (cc_destroy calls

@@ -308,6 +308,13 @@ struct cc_coverage {
     char never[2][256];
 };
 bool cc_row_coverage(const struct cc_system *s, struct cc_coverage *out);
+/* Every (state, event) cell of the protocol's tables that ran so far, in
+ * table order (the cache's rows, then the home's): fn(ctx, side "cache" or
+ * "home", its row's number from 1, the state and event as the table names
+ * them, the times it ran). Nothing for a memory system without tables. */
+typedef void (*cc_cell_fn)(void *ctx, const char *side, int row, const char *state,
+                           const char *event, uint64_t times);
+void cc_each_cell_run(const struct cc_system *s, cc_cell_fn fn, void *ctx);
 
 /* ------------------------------------------------------------ observing */
 

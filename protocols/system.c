@@ -93,6 +93,23 @@ static bool coh_row_coverage(const struct cc_system *s, struct cc_coverage *out)
     return true;
 }
 
+static void coh_each_cell_run(const struct cc_system *s, cc_cell_fn fn, void *ctx)
+{
+    const struct cc_table *c = &s->proto->cache, *h = &s->proto->home;
+    for (size_t i = 0; i < c->nrows; i++)
+        for (int st = 0; st < CS_COUNT; st++)
+            for (int ev = 0; ev < CE_COUNT; ev++)
+                if (s->cache_cell[st][ev] == &c->rows[i] && s->counters.cache[st][ev])
+                    fn(ctx, "cache", (int)i + 1, cc_cache_state_names[st], cc_cache_event_names[ev],
+                       s->counters.cache[st][ev]);
+    for (size_t i = 0; i < h->nrows; i++)
+        for (int st = 0; st < HS_COUNT; st++)
+            for (int ev = 0; ev < HE_COUNT; ev++)
+                if (s->home_cell[st][ev] == &h->rows[i] && s->counters.home[st][ev])
+                    fn(ctx, "home", (int)i + 1, cc_home_state_name(s, st), cc_home_event_names[ev],
+                       s->counters.home[st][ev]);
+}
+
 /* ------------------------------------------------------------ reports */
 
 struct outstanding_ctx {
@@ -441,6 +458,7 @@ const struct cc_backend cc_coherent_backend = {
     .home_state_of = coh_home_state_of,
     .llc_holds = coh_llc_holds,
     .row_coverage = coh_row_coverage,
+    .each_cell_run = coh_each_cell_run,
 };
 
 struct cc_system *cc_system_new(struct sim_kernel *k, struct net *net, const struct cc_params *p,
@@ -516,6 +534,12 @@ void cc_get_stats(const struct cc_system *s, struct cc_stats *out)
 void cc_print_row_counters(const struct cc_system *s, FILE *f)
 {
     s->be->print_row_counters(s, f);
+}
+
+void cc_each_cell_run(const struct cc_system *s, cc_cell_fn fn, void *ctx)
+{
+    if (s->be->each_cell_run)
+        s->be->each_cell_run(s, fn, ctx);
 }
 
 bool cc_row_coverage(const struct cc_system *s, struct cc_coverage *out)

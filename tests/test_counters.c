@@ -42,6 +42,24 @@ START_TEST(test_lab1_counters)
     ck_assert(json_field(text, "stores") == 0);
     ck_assert(json_field(text, "invalidations") == 3900);
     ck_assert(json_field(text, "handoffs") == 3900);
+    /* the tables' cells agree: every add missed (I, Store), every loss of
+     * the line is a Fwd_GetX at the M copy, every hand-off the home's GetX
+     * on an owner */
+    ck_assert_msg(strstr(text, "{\"table\": \"cache\", \"row\": 2, \"state\": \"I\", \"event\": "
+                               "\"Store\", \"times\": 4000}") &&
+                      strstr(text, "{\"table\": \"cache\", \"row\": 21, \"state\": \"M\", "
+                                   "\"event\": \"Fwd_GetX\", \"times\": 3900}") &&
+                      strstr(text, "{\"table\": \"home\", \"row\": 15, \"state\": \"EM\", "
+                                   "\"event\": \"GetX\", \"times\": 3900}"),
+                  "%s", text);
+    tu_ccsim(&r, "run -c teach-xbar %s --rows", LAB1);
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.out, "\n  cache row 21  M       Fwd_GetX        3900\n"),
+                  "%s", r.out);
+    tu_ccsim(&r, "run -c scc -w scc-barrier -t 2 -i 2 --rows --json -");
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"rows\": null") &&
+                      strstr(r.err, "rows: scc runs no protocol tables"),
+                  "%s%s", r.out, r.err);
 }
 END_TEST
 
