@@ -49,8 +49,17 @@ static int multim_rounds(struct gen *g, int *ms)
         ms[r++] = (int)((g->n + reach - 1) / reach - 1);
         return r;
     }
-    for (int i = 0; i < a->nm && reach < g->n; i++)
-        reach *= a->mlist[i] + 1;
+    int used = 0;
+    for (; used < a->nm && reach < g->n; used++)
+        reach *= a->mlist[used] + 1;
+    if (used < a->nm) { /* the rounds after it would only wait on their own flags */
+        gen_fail(g,
+                 "m=%s reaches the %d threads after %d round%s (%ld threads): drop the %d "
+                 "round%s after it",
+                 mlist_text(a, buf, sizeof buf), g->n, used, used == 1 ? "" : "s", reach,
+                 a->nm - used, a->nm - used == 1 ? "" : "s");
+        return -1;
+    }
     if (reach < g->n) {
         gen_fail(g,
                  "m=%s reaches %ld threads, fewer than %d (the (m_i+1) must multiply to at "

@@ -248,8 +248,9 @@ static const struct gen_param par_diss[] = {
 };
 static const struct gen_param par_multim[] = {
     {"m", "auto",
-     "K1/K2/...: the m of each round, the (m_i+1) multiplying to at least the thread count; "
-     "auto: m=2 in every round but the last, whose m is the least that reaches the thread count",
+     "K1/K2/...: the m of each round, the (m_i+1) multiplying to at least the thread count, "
+     "and no round after the one that reaches it; auto: m=2 in every round but the last, whose m "
+     "is the least that reaches the thread count",
      "auto or K1/K2/... with every K in 1..4095, at most 32 rounds", .parse = p_mlist},
 };
 static const struct gen_param par_socket[] = {
