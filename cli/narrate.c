@@ -614,7 +614,12 @@ static void build(struct narrate_ctx *n, struct text *t, const struct cc_step *s
     t->len = 0;
     t->n = 0;
     if (!st->detailed) {
+        char words[512];
         plain_chunks(n, t, st);
+        if (word_changes(st, line, words_listed(n), words, sizeof words))
+            chunk(t, "the words: %s", words);
+        else if (st->data_before && st->data_after)
+            chunk(t, "no word changes");
         if (strcmp(st->from, st->to) != 0)
             chunk(t, "now %s", st->to);
         return;

@@ -269,7 +269,8 @@ START_TEST(test_explain_narrates_the_scc)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "core 0   msg        the write-combining buffer must leave") &&
                       strstr(r.out, "tile 23  msg        an MPB write (core 0)") &&
-                      strstr(r.out, "fill the L1 copy"),
+                      strstr(r.out, "fill the L1 copy") &&
+                      strstr(r.out, "the words: msg 0 -> 1, msg.1 0 -> 2, 2 more words"),
                   "%s", r.out);
 }
 END_TEST

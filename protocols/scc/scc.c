@@ -139,8 +139,21 @@ static struct scc *scc_of(const struct cc_system *sys)
  * happened (event), the message that raised it (NULL: none), what was
  * done, and the copy's state before and after
  * ("I" none, "S" a clean copy, "M" a dirty one; servers: "-"). */
+static void step_data(struct scc *s, bool home, int node, uint64_t line, const struct sim_msg *m,
+                      const char *event, const char *from, const char *to, const char *did,
+                      const uint8_t *before, const uint8_t *after);
+
 static void step(struct scc *s, bool home, int node, uint64_t line, const struct sim_msg *m,
                  const char *event, const char *from, const char *to, const char *did)
+{
+    step_data(s, home, node, line, m, event, from, to, did, NULL, NULL);
+}
+
+/* A step with the line's bytes before and after it (a write at a server:
+ * the narration names the words it changed). */
+static void step_data(struct scc *s, bool home, int node, uint64_t line, const struct sim_msg *m,
+                      const char *event, const char *from, const char *to, const char *did,
+                      const uint8_t *before, const uint8_t *after)
 {
     if (!s->observer)
         return;
@@ -162,6 +175,9 @@ static void step(struct scc *s, bool home, int node, uint64_t line, const struct
     }
     st.actions[0] = did;
     st.action_docs[0] = did;
+    st.data_before = before;
+    st.data_after = after;
+    st.line_bytes = s->p.line_bytes;
     s->observer(s->observer_ctx, &st);
 }
 
@@ -397,6 +413,17 @@ static void write_masked(struct scc *s, uint8_t *dst, const uint8_t *data, uint3
             memcpy(dst + 8 * w, data + 8 * w, 8);
 }
 
+/* A write of m's words into `bytes` at a server, narrated with the words
+ * it changed. */
+static void server_write(struct scc *s, const struct sim_msg *m, uint8_t *bytes, const char *event,
+                         const char *did)
+{
+    uint8_t before[SIM_MAX_LINE_BYTES];
+    memcpy(before, bytes, s->p.line_bytes);
+    write_masked(s, bytes, m->data, (uint32_t)m->acks);
+    step_data(s, true, m->dst, m->line, m, event, "-", "-", did, before, bytes);
+}
+
 /* An MPB or register access, at its end: do it and answer. */
 static void tile_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
 {
@@ -411,9 +438,8 @@ static void tile_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
         return;
     }
     if (m->type == SM_WR_MPB) {
-        step(s, true, m->dst, m->line, m, "an MPB write", "-", "-",
-             "write the words into the SRAM, acknowledge");
-        write_masked(s, mpb_bytes(s, m->line), m->data, (uint32_t)m->acks);
+        server_write(s, m, mpb_bytes(s, m->line), "an MPB write",
+                     "write the words into the SRAM, acknowledge");
         answer(s, m, SM_ACK);
         return;
     }
@@ -444,9 +470,8 @@ static void mem_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
         return;
     }
     SIM_ASSERT(m->type == SM_WR_MEM);
-    step(s, true, m->dst, m->line, m, "a memory write", "-", "-",
-         "write the words into DRAM, acknowledge");
-    write_masked(s, mem_bytes_rw(s, m->line), m->data, (uint32_t)m->acks);
+    server_write(s, m, mem_bytes_rw(s, m->line), "a memory write",
+                 "write the words into DRAM, acknowledge");
     answer(s, m, SM_ACK);
 }
 
