@@ -251,6 +251,22 @@ START_TEST(test_config_errors)
     tu_ccsim(&r, "config -c teach-xbar --set mpb.size_kb=8");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "mpb.size_kb applies to the scc protocol only"), "%s", r.err);
+    /* a key of no one's in another protocol's section: the section is named */
+    tu_ccsim(&r, "config -c teach-xbar --set mpb.sizekb=8");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "section 'mpb' applies to the scc protocol only"),
+                  "%s", r.err);
+    /* a misspelt protocol is named as such, not as the owner of the mpb section */
+    tu_ccsim(&r, "config -c scc --set machine.protocol=sc");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--set: machine.protocol = \"sc\" is not known "
+                                                 "(did you mean 'scc'?)"),
+                  "%s", r.err);
+    /* one chip of single-thread cores: a sibling's store would wake no waiter */
+    tu_ccsim(&r, "config -c scc --set machine.threads_per_core=2");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--set: machine.threads_per_core = 2, "
+                                                 "machine.sockets = 1: the scc protocol models"),
+                  "%s", r.err);
+    tu_ccsim(&r, "config -c scc --set machine.sockets=2");
+    ck_assert_int_eq(r.status, 2);
     tu_write("ring-scc.cfg", "machine = { name = \"x\"; protocol = \"scc\"; topology = \"xbar\"; "
                              "cores = 2; clock_ghz = 1.0; line_bytes = 32; };\n"
                              "l1 = { size_kb = 1; ways = 1; latency_cycles = 1; };\n"

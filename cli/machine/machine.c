@@ -265,7 +265,7 @@ static bool foreign_sections(const struct machine_cfg *m, const struct cfg_file 
         _Alignas(16) unsigned char cfg[sizeof m->memsys_cfg];
         struct cfg_section secs[4];
         size_t nsecs = ms->cfg_sections(cfg, secs, SIM_COUNT_OF(secs));
-        for (size_t i = 0; i < nsecs; i++)
+        for (size_t i = 0; i < nsecs; i++) {
             for (size_t k = 0; k < secs[i].nkeys; k++) {
                 char key[128];
                 snprintf(key, sizeof key, "%s.%s", secs[i].name, secs[i].keys[k].name);
@@ -275,6 +275,13 @@ static bool foreign_sections(const struct machine_cfg *m, const struct cfg_file 
                          key, ms->name, cfg_string(cf, "machine.protocol"));
                 return false;
             }
+            if (cfg_has(cf, secs[i].name)) { /* empty, or keys of no one's */
+                cfg_diag(d, cf, secs[i].name,
+                         "section '%s' applies to the %s protocol only (this machine runs %s)",
+                         secs[i].name, ms->name, cfg_string(cf, "machine.protocol"));
+                return false;
+            }
+        }
     }
     return true;
 }
@@ -532,9 +539,11 @@ bool machine_load(struct machine_cfg *m, const char *path, const char *const *se
         SIM_ASSERT(m->memsys->cfg_size <= sizeof m->memsys_cfg);
         m->memsys->cfg_defaults(m->memsys_cfg);
     }
-    if (ok)
+    /* another's section is named as such once the machine's own protocol and
+     * topology are known; an unknown or missing one is the schema's error */
+    if (ok && m->memsys)
         ok = foreign_sections(m, cf, d);
-    if (ok)
+    if (ok && m->topo)
         ok = foreign_topology(m, cf, d);
     m->protocol_line = cfg_line(cf, "machine.protocol");
     m->topology_line = cfg_line(cf, "machine.topology");

@@ -40,15 +40,23 @@ static int64_t scc_mpb_lines(const void *cfg, unsigned line_bytes)
 static bool scc_check(const struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
 {
     const struct scc_cfg *c = (const void *)m->memsys_cfg;
+    if (m->machine.threads_per_core != 1 || m->machine.sockets != 1) {
+        cfg_diag(d, cf, "machine.threads_per_core,machine.sockets,machine.protocol",
+                 "machine.threads_per_core = %lld, machine.sockets = %lld: the scc protocol "
+                 "models one chip of single-thread cores (the SCC's P54C cores run one thread, "
+                 "and its memory system keeps no copy coherent between a core's threads)",
+                 (long long)m->machine.threads_per_core, (long long)m->machine.sockets);
+        return false;
+    }
     if (strcmp(m->machine.topology, "mesh") != 0) {
-        cfg_diag(d, cf, "machine.topology",
+        cfg_diag(d, cf, "machine.topology,machine.protocol",
                  "machine.topology = \"%s\": the scc protocol needs a mesh (its MPBs and "
                  "memory controllers sit on tiles)",
                  m->machine.topology);
         return false;
     }
     if (m->machine.cores % m->home.count != 0) {
-        cfg_diag(d, cf, "home.count",
+        cfg_diag(d, cf, "home.count,machine.cores",
                  "home.count = %lld: on the scc protocol the homes are the tiles' MPBs, and "
                  "they must divide machine.cores = %lld evenly",
                  (long long)m->home.count, (long long)m->machine.cores);
