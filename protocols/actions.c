@@ -305,6 +305,7 @@ static void send_to_requester(struct cc_ctx *c, int type)
     SIM_ASSERT(c->msg && c->msg->requester >= 0);
     int st = c->cl->state;
     bool writer = st == CS_M || st == CS_MI_A; /* wrote it, or was given it to write */
+    cc_note_flight(c->sys, c->line, c->cl->data);
     cc_send_counted(c->sys, type, c->cache->id, c->msg->requester, c->line, c->msg->requester,
                     c->cl->data, writer ? CC_FLAG_FROM_WRITER : 0,
                     type == M_DATA_M ? c->msg->acks : 0);
@@ -378,6 +379,7 @@ static void hc_start_tx(struct cc_ctx *c)
     tx->gone = false;
     tx->upgrade = c->event == HE_Upgrade;
     tx->acks = 0;
+    c->dir->flight_valid = false; /* only this transaction's forward is in flight */
 }
 
 /* A broadcast home (no probe filter) asks every cache; those the directory

@@ -310,12 +310,18 @@ struct cc_dir {
     bool in_llc;                        /* the home's LLC holds the line (if it has one) */
     int transient_caches;               /* caches holding the line in a transient state */
     uint8_t *memory;                    /* the memory's copy */
-    sim_time_t bank_until;              /* the line's DRAM bank is busy until then */
-    sim_time_t fill_until;              /* the home's own read of the line (its fill) ends then */
-    sim_time_t llc_fill_at;             /* the LLC's read of the line from memory is back then:
-                                           before, in_llc is set but the line not there yet */
-    struct cc_hist hist[CC_HIST];       /* a ring: the newest at hist_next - 1 */
-    uint8_t hist_next, hist_len;        /* hist_len <= CC_HIST */
+    /* the line's bytes a cache sent its requester in this transaction (a
+     * forward's data): while an exclusive copy crosses the network no cache
+     * holds it, and a peek (expect, reports) reads it here; NULL or not
+     * valid outside such a transaction (cleared when the home is stable) */
+    uint8_t *flight;
+    bool flight_valid;
+    sim_time_t bank_until;        /* the line's DRAM bank is busy until then */
+    sim_time_t fill_until;        /* the home's own read of the line (its fill) ends then */
+    sim_time_t llc_fill_at;       /* the LLC's read of the line from memory is back then:
+                                     before, in_llc is set but the line not there yet */
+    struct cc_hist hist[CC_HIST]; /* a ring: the newest at hist_next - 1 */
+    uint8_t hist_next, hist_len;  /* hist_len <= CC_HIST */
 };
 
 /* The i-th newest message on d's line (0: the newest), or NULL. */
@@ -674,6 +680,9 @@ void cc_check_fill(struct cc_system *s, int cache, uint64_t line, const uint8_t 
 char cc_cache_state_of(const struct cc_system *s, int cache, uint64_t line);
 void cc_check_states(struct cc_system *s, uint64_t line);
 uint8_t *cc_shadow(struct cc_system *s, uint64_t line);
+/* A cache sends its copy of `line` to the transaction's requester: the
+ * bytes in flight, for peeks until the home's transaction ends. */
+void cc_note_flight(struct cc_system *s, uint64_t line, const uint8_t *data);
 void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -922,6 +922,7 @@ static void run_home(struct cc_system *s, struct cc_home *h, struct cc_dir *d, i
     if (!home_transient(d->state)) {
         d->tx.requester = -1;
         d->tx.acks = 0;
+        d->flight_valid = false; /* the requester holds what was in flight */
         drain_queue(s, h, d);
     } else
         readmit_queue(s, h, d);
@@ -1256,6 +1257,7 @@ static void free_dir(uint64_t key, void *val, void *ctx)
     }
     free(d->sharers);
     free(d->memory);
+    free(d->flight);
     free(d);
 }
 

@@ -235,7 +235,8 @@ static uint64_t coh_peek_word(const struct cc_system *s, uint64_t line, unsigned
             return v;
         }
     }
-    memcpy(&v, q->memory + 8 * word, 8);
+    /* the only copy on its way from its owner to the requester */
+    memcpy(&v, (q->flight_valid ? q->flight : q->memory) + 8 * word, 8);
     return v;
 }
 

@@ -407,9 +407,59 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
 
 /* Checks that relate keys to each other, the memory system's and the
  * topology's among them: everything a run would refuse. */
+/* The model's table rows are whole ([b, c, a] or [q, o, p]: 3 numbers, as
+ * the comment says "n_*: 3 if given, else 0"): a shorter one would be
+ * printed and then left out of every comparison. */
+static bool model_rows_check(const struct machine_cfg *m, const struct cfg_file *cf,
+                             struct sim_diag *d)
+{
+    const struct machine_model_sec *o = &m->model;
+    const struct {
+        const char *key;
+        int n;
+    } rows[] = {
+        {"model.table2_EE", o->n_table2_EE},       {"model.table2_EI", o->n_table2_EI},
+        {"model.table2_IE", o->n_table2_IE},       {"model.table2_II", o->n_table2_II},
+        {"model.table3_intra", o->n_table3_intra}, {"model.table3_inter", o->n_table3_inter},
+        {"model.table4_EE", o->n_table4_EE},       {"model.table4_EI", o->n_table4_EI},
+        {"model.table4_IE", o->n_table4_IE},       {"model.table4_II", o->n_table4_II}};
+    for (size_t i = 0; i < SIM_COUNT_OF(rows); i++)
+        if (rows[i].n != 0 && rows[i].n != 3) {
+            cfg_diag(d, cf, rows[i].key,
+                     "%s has %d number%s: a row of the paper's table has 3 (its intercept, "
+                     "slope and third term)",
+                     rows[i].key, rows[i].n, rows[i].n == 1 ? "" : "s");
+            return false;
+        }
+    return true;
+}
+
+/* A store writes a word, a 256-bit or a 512-bit vector, within one line;
+ * a name prints on one line. */
+static bool core_and_name_check(const struct machine_cfg *m, const struct cfg_file *cf,
+                                struct sim_diag *d)
+{
+    int64_t b = m->core.atomic_store_bytes;
+    if ((b != 8 && b != 32 && b != 64) || b > m->machine.line_bytes) {
+        cfg_diag(d, cf, "core.atomic_store_bytes,machine.line_bytes",
+                 "core.atomic_store_bytes = %lld: a store writes 8, 32 or 64 bytes at once, "
+                 "within one %lld-byte line",
+                 (long long)b, (long long)m->machine.line_bytes);
+        return false;
+    }
+    for (const char *c = m->machine.name; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == '"' || *c == '\\') {
+            cfg_diag(d, cf, "machine.name",
+                     "machine.name has a control character, quote or backslash: it is printed "
+                     "in headers and written into JSON and CSV");
+            return false;
+        }
+    return true;
+}
+
 static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
 {
-    bool ok = true;
+    bool ok = model_rows_check(m, cf, d) && core_and_name_check(m, cf, d);
     if (!is_pow2(m->machine.line_bytes)) {
         cfg_diag(d, cf, "machine.line_bytes", "machine.line_bytes = %lld is not a power of two",
                  (long long)m->machine.line_bytes);
