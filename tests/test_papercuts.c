@@ -111,6 +111,19 @@ START_TEST(test_run_failures_say_what_happened)
     ck_assert_msg(strstr(r.err, "value error: thread 0, iteration 3: expect x.0 == 0, but it is 3"),
                   "%s", r.err);
     ck_assert_msg(strstr(r.err, "2 more value error(s) not shown"), "%s", r.err);
+    /* a loop inside an if is still the outermost loop: its value names the
+     * iteration, in messages and in explain */
+    const char *inif =
+        tu_write("inif.trace", "ccsim-trace 2\nthreads 1\nline x\nif n > 0 {\n"
+                               "  for it 3..5 {\n    all: sync\n    all: write x it\n"
+                               "    all: mark m\n    all: expect x == 0\n  }\n}\n");
+    tu_ccsim(&r, "run -c teach-xbar %s", inif);
+    ck_assert_msg(strstr(r.err, "value error: thread 0, iteration 3: expect x.0 == 0"), "%s",
+                  r.err);
+    tu_ccsim(&r, "explain -c teach-xbar %s --iteration 4", inif);
+    ck_assert_msg(r.status == 1 && strstr(r.out, "iteration 4 opens: the sync releases") &&
+                      strstr(r.out, "(thread 0, it 4: write x 4)"),
+                  "%s%s", r.out, r.err);
     const char *dl = tu_write("dl.trace", "ccsim-trace 1\nthreads 2\nline f\nfor it 0..3 {\n"
                                           "  all: sync\n  1: wait f == 5\n  all: mark d\n}\n");
     tu_ccsim(&r, "run -c teach-xbar %s", dl);

@@ -270,13 +270,15 @@ bool wl_cursor_outer_loop(const struct wl_cursor *c, const char **name, int64_t 
 {
     if (c->depth < 1)
         return false;
+    /* the first for in the program that holds pc is the outermost: an if or
+     * a while may stand around it (its variable is in its depth's slot) */
     const struct wl_stmt *st = c->prog->stmts;
     for (int i = 0; i < c->prog->nstmts; i++) {
-        if (st[i].kind != WL_S_FOR || st[i].depth != 0)
+        if (st[i].kind != WL_S_FOR)
             continue;
         if (i < c->pc && c->pc <= st[i].match) {
             *name = c->prog->vars.v[st[i].var];
-            *value = c->loop_val[0];
+            *value = c->loop_val[st[i].depth];
             return true;
         }
         i = st[i].match; /* not in this loop: skip its body */
