@@ -283,6 +283,16 @@ START_TEST(test_short_circuit)
     ck_assert_str_eq(ops, "write 1");
     expect_error_at("ok.trace", 11, 17, "thread 0: division by zero (10 / 0)");
     wl_program_free(p);
+    /* the same guards over constants (n): a constant left that decides
+     * skips the right at parse time too, and one known only at run time
+     * leaves the right to the run; INT64_MIN % -1 is 0, no overflow */
+    p = parse_ok("ccsim-trace 2\nthreads 4\nline x\nif n > 4 && 100 / (n - 4) > 1 {\n"
+                 "  all: write x 1\n}\nif n == 4 || 1 << 64 > 0 {\n  all: write x 2\n}\n"
+                 "all: let z = 0\nif z != 0 && 1 / 0 > 0 {\n  all: write x 3\n}\n"
+                 "all: write x (0 - 9223372036854775807 - 1) % (0 - 1)\n");
+    ck_assert_int_eq(ops_of(p, 0, ops, sizeof ops, 10, NULL), WL_NEXT_END);
+    ck_assert_str_eq(ops, "write 2; write 0");
+    wl_program_free(p);
 }
 END_TEST
 

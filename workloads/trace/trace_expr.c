@@ -73,8 +73,10 @@ static enum wl_arith divide(enum wl_expr_kind k, int64_t a, int64_t b, int64_t *
 {
     if (b == 0)
         return WL_ARITH_DIV0;
-    if (a == INT64_MIN && b == -1)
-        return WL_ARITH_OVERFLOW;
+    if (a == INT64_MIN && b == -1) { /* the quotient 2^63 does not fit; the remainder is 0 */
+        *out = 0;
+        return k == WL_E_DIV ? WL_ARITH_OVERFLOW : WL_ARITH_OK;
+    }
     *out = k == WL_E_DIV ? a / b : a % b;
     return WL_ARITH_OK;
 }

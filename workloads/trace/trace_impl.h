@@ -70,6 +70,13 @@ struct wl_expr {
     int depth;     /* tree height, <= WL_MAX_EXPR_DEPTH */
     int a, b;      /* operands */
     int64_t value; /* the literal, or the folded value when is_const */
+    /* a constant part that cannot be computed (enum wl_arith: a zero
+     * divisor, a shift count out of range, an overflow), at cerr_col, with
+     * cerr_arg (the shift count): reported when the whole expression is
+     * parsed, unless a constant && or || skips that part (as it does at
+     * run time); 0: none */
+    int cerr, cerr_col;
+    int64_t cerr_arg;
 };
 
 enum wl_arith { WL_ARITH_OK, WL_ARITH_DIV0, WL_ARITH_OVERFLOW, WL_ARITH_SHIFT };

@@ -100,40 +100,83 @@ int wl_new_const(struct wl_parser *ps, int64_t value, int col)
     return e;
 }
 
-/* Errors a constant right operand shows at once: a zero divisor, a shift
- * count out of range. */
-static bool check_const_operand(struct wl_parser *ps, const struct wl_expr *x,
-                                const struct wl_expr *b)
+/* Node x cannot be computed: the error waits for the whole expression
+ * (report_deferred), which a constant && or || may skip. */
+static void defer(struct wl_expr *x, int err, int col, int64_t arg)
 {
-    if (!b || !b->is_const)
-        return true;
-    if ((x->kind == WL_E_DIV || x->kind == WL_E_MOD) && b->value == 0) {
-        wl_perr(ps, x->opcol, "division by zero");
+    x->cerr = err;
+    x->cerr_col = col;
+    x->cerr_arg = arg;
+}
+
+/* An operand's deferred error, passed up to x. */
+static bool inherit(struct wl_expr *x, const struct wl_expr *o)
+{
+    if (!o || !o->cerr)
         return false;
-    }
-    if ((x->kind == WL_E_SHL || x->kind == WL_E_SHR) && (b->value < 0 || b->value > 63)) {
-        wl_perr(ps, x->opcol, "shift count %lld is out of range (0..63)", (long long)b->value);
-        return false;
-    }
+    defer(x, o->cerr, o->cerr_col, o->cerr_arg);
     return true;
 }
 
-/* Folds node e if its operands are constants; reports errors. */
-static bool fold(struct wl_parser *ps, int e)
+/* && and || skip their right side where the left decides: a constant
+ * left that decides makes the node that constant, whatever the right; a
+ * left known only at run time leaves the right's error to the run (it may
+ * never be evaluated). True if the node is settled here. */
+static bool short_circuit(struct wl_expr *x, const struct wl_expr *a, const struct wl_expr *b)
+{
+    if (x->kind != WL_E_LAND && x->kind != WL_E_LOR)
+        return false;
+    if (a->cerr)
+        return false; /* the left is always evaluated */
+    if (a->is_const && (a->value != 0) == (x->kind == WL_E_LOR)) {
+        x->is_const = true;
+        x->value = a->value != 0;
+        return true;
+    }
+    return b->cerr != 0 && !a->is_const; /* the run evaluates the right, if ever */
+}
+
+/* Folds node e if its operands are constants. A constant part that cannot
+ * be computed (a zero divisor, a shift count out of range, an overflow) is
+ * deferred, not folded: the run evaluates it if it is ever reached. */
+static void fold(struct wl_parser *ps, int e)
 {
     struct wl_expr *x = &ps->p->exprs[e];
     const struct wl_expr *a = &ps->p->exprs[x->a];
     const struct wl_expr *b = x->b >= 0 ? &ps->p->exprs[x->b] : NULL;
-    if (!check_const_operand(ps, x, b))
-        return false;
-    if (!a->is_const || (b && !b->is_const))
-        return true;
-    if (wl_arith(x->kind, a->value, b ? b->value : 0, &x->value) != WL_ARITH_OK) {
-        wl_perr(ps, x->opcol, "integer overflow in a constant expression (beyond 64-bit signed)");
-        return false;
-    }
-    x->is_const = true;
-    return true;
+    if (b && short_circuit(x, a, b))
+        return;
+    if (inherit(x, a) || inherit(x, b))
+        return;
+    bool shifts = x->kind == WL_E_SHL || x->kind == WL_E_SHR;
+    if (b && b->is_const && (x->kind == WL_E_DIV || x->kind == WL_E_MOD) && b->value == 0)
+        defer(x, WL_ARITH_DIV0, x->opcol, 0);
+    else if (b && b->is_const && shifts && (b->value < 0 || b->value > 63))
+        defer(x, WL_ARITH_SHIFT, x->opcol, b->value);
+    if (x->cerr || !a->is_const || (b && !b->is_const))
+        return;
+    int err = wl_arith(x->kind, a->value, b ? b->value : 0, &x->value);
+    if (err != WL_ARITH_OK)
+        defer(x, err, x->opcol, 0);
+    else
+        x->is_const = true;
+}
+
+/* The whole expression e: a deferred error no && or || skipped is one. */
+static int report_deferred(struct wl_parser *ps, int e)
+{
+    const struct wl_expr *x = e >= 0 ? &ps->p->exprs[e] : NULL;
+    if (!x || !x->cerr)
+        return e;
+    if (x->cerr == WL_ARITH_DIV0)
+        wl_perr(ps, x->cerr_col, "division by zero");
+    else if (x->cerr == WL_ARITH_SHIFT)
+        wl_perr(ps, x->cerr_col, "shift count %lld is out of range (0..63)",
+                (long long)x->cerr_arg);
+    else
+        wl_perr(ps, x->cerr_col,
+                "integer overflow in a constant expression (beyond 64-bit signed)");
+    return -1;
 }
 
 /* "its left side", "its operand", ... for type errors. */
@@ -188,7 +231,8 @@ static int make_op(struct wl_parser *ps, enum wl_expr_kind kind, int col, int op
                 WL_MAX_EXPR_DEPTH);
         return -1;
     }
-    return fold(ps, e) ? e : -1;
+    fold(ps, e);
+    return e;
 }
 
 /* ------------------------------------------------------------- names */
@@ -399,7 +443,7 @@ static int parse_binary(struct wl_parser *ps, int min_prec)
 int wl_parse_expr(struct wl_parser *ps)
 {
     int col = wl_peek(ps)->col;
-    int e = parse_binary(ps, 1);
+    int e = report_deferred(ps, parse_binary(ps, 1));
     if (e < 0 || !ps->p->exprs[e].is_cond)
         return e;
     wl_perr(ps, col,
@@ -411,7 +455,7 @@ int wl_parse_expr(struct wl_parser *ps)
 int wl_parse_cond(struct wl_parser *ps, const char *what)
 {
     int col = wl_peek(ps)->col;
-    int e = parse_binary(ps, 1);
+    int e = report_deferred(ps, parse_binary(ps, 1));
     if (e < 0 || ps->p->exprs[e].is_cond)
         return e;
     if (wl_cmp_slip(ps)) {
