@@ -81,8 +81,8 @@ START_TEST(test_option_errors)
                                           "  all: mark d\n}\n");
     tu_ccsim(&r, "run -c teach-xbar %s --set machine.protocol=msi", pe);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, "pe.trace:6:3: thread 0: prime E: the machine's protocol has no E "
-                                "state"),
+    ck_assert_msg(strstr(r.err, "pe.trace:6:3: thread 0, iteration 0: prime E: the machine's "
+                                "protocol has no E state (it can prime M, S)"),
                   "%s", r.err);
     /* the other subcommand's option is named, not its value */
     tu_ccsim(&r, "explain -c teach-xbar %s --json x.json", LAB2);

@@ -181,6 +181,21 @@ static bool name_line(void *ctx, uint64_t line, char *buf, size_t size)
 
 /* ------------------------------------------------------------ errors */
 
+/* ", iteration K" as the trace counts it (its outermost loop's variable:
+ * ", iteration 5" for `it`, ", iteration i=5" for another name), or ""
+ * outside loops. */
+static void iteration_text(const struct thr *t, char *buf, size_t size)
+{
+    const char *var;
+    int64_t value;
+    if (!wl_cursor_outer_loop(&t->cur, &var, &value))
+        buf[0] = '\0';
+    else if (strcmp(var, "it") == 0)
+        snprintf(buf, size, ", iteration %lld", (long long)value);
+    else
+        snprintf(buf, size, ", iteration %s=%lld", var, (long long)value);
+}
+
 static void fail(struct thr *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fail(struct thr *t, const char *fmt, ...)
 {
@@ -193,7 +208,9 @@ static void fail(struct thr *t, const char *fmt, ...)
     char where[600];
     wl_program_where(t->run->prog, t->op.stmt, &line, &col);
     snprintf(where, sizeof where, "%s:%d:%d", wl_program_file(t->run->prog), line, col);
-    sim_diag_add(t->run->d, where, 0, "thread %d: %s", t->id, msg);
+    char when[96];
+    iteration_text(t, when, sizeof when);
+    sim_diag_add(t->run->d, where, 0, "thread %d%s: %s", t->id, when, msg);
     t->st = T_FAILED;
     t->run->res->input_error = true;
     t->run->stopped = true;
@@ -737,21 +754,6 @@ static bool methodology(struct thr *t)
     return true;
 }
 
-/* ", iteration K" as the trace counts it (its outermost loop's variable:
- * ", iteration 5" for `it`, ", iteration i=5" for another name), or ""
- * outside loops. */
-static void iteration_text(const struct thr *t, char *buf, size_t size)
-{
-    const char *var;
-    int64_t value;
-    if (!wl_cursor_outer_loop(&t->cur, &var, &value))
-        buf[0] = '\0';
-    else if (strcmp(var, "it") == 0)
-        snprintf(buf, size, ", iteration %lld", (long long)value);
-    else
-        snprintf(buf, size, ", iteration %s=%lld", var, (long long)value);
-}
-
 /* Checks word a.word of `count` lines from a.line on: a value error for
  * every line whose value fails the comparison. */
 static void do_expect(struct thr *t)
@@ -814,9 +816,13 @@ static bool prime_ok(struct thr *t)
     if (t->op.op != WL_OP_PRIME)
         return true;
     if (!cc_can_hold(r->m->cc, state)) {
-        fail(t,
-             "prime %c: the machine's protocol has no %c state (its states: ccsim protocol NAME)",
-             state, state);
+        char can[16] = "";
+        for (const char *c = "MES"; *c; c++)
+            if (cc_can_hold(r->m->cc, *c))
+                snprintf(can + strlen(can), sizeof can - strlen(can), "%s%c", can[0] ? ", " : "",
+                         *c);
+        fail(t, "prime %c: the machine's protocol has no %c state (it can prime %s)", state, state,
+             can);
         return false;
     }
     if (state != 'M' || cc_line_kind(r->m->cc, line_number(t, t->op.addr[0].line)) != CC_LINE_MPB)
@@ -1086,7 +1092,9 @@ static void report_deadlock(struct run *r, FILE *f)
         char name[128] = "";
         if (t->op.naddr > 0)
             wl_line_name(r->prog, t->op.addr[0].line, name, sizeof name);
-        fprintf(f, "  thread %d (core %d.%d) at %s:%d: ", t->id, t->core, t->hw,
+        char when[96];
+        iteration_text(t, when, sizeof when);
+        fprintf(f, "  thread %d (core %d.%d%s) at %s:%d: ", t->id, t->core, t->hw, when,
                 wl_program_file(r->prog), line);
         if (t->st == T_SYNC)
             fprintf(f, "waits at sync (%d of %d live threads arrived)\n", r->at_sync, r->live);
