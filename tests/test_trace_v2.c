@@ -293,6 +293,11 @@ START_TEST(test_short_circuit)
     ck_assert_int_eq(ops_of(p, 0, ops, sizeof ops, 10, NULL), WL_NEXT_END);
     ck_assert_str_eq(ops, "write 2; write 0");
     wl_program_free(p);
+    /* a let whose value is wrong still names its register: one error */
+    ck_assert(parse("la.trace", "ccsim-trace 2\nthreads 1\nline x\nall: let a = 1 << 64\n"
+                                "all: write x a\n") == NULL);
+    ck_assert_msg(diag.count == 1 && strstr(diag.text, "la.trace:4:16: shift count 64"), "%s",
+                  diag.text);
 }
 END_TEST
 
@@ -346,6 +351,7 @@ static const struct error_case errors_v2[] = {
     {V2 "if t {\n}\n", 5, 4, "type error: the condition of 'if' is a number"},
     {V2 "if t = 0 {\n}\n", 5, 6, "the condition of 'if': found '=' ('=' sets, '==' compares)"},
     {V2 "if t => 0 {\n}\n", 5, 6, "found '=>' (greater or equal is written '>=')"},
+    {V2 "0,others: read x\n", 5, 3, "'others' selects on its own ('others:'); in a list, name"},
     {V2 "all: if t == 0 {\n}\n", 5, 6, "unknown operation 'if' (a block takes no selector"},
     {V2 "all: write x t < 1\n", 5, 14, "type error: a number is expected here, and this is a"},
     {V2 "if t < 1 < 2 {\n}\n", 5, 10, "type error: '<' compares numbers, and its left side is a"},

@@ -260,6 +260,12 @@ static int unknown_name(struct wl_parser *ps, const struct wl_tok *t)
         snprintf(let, sizeof let, " or 'let %.*s ='", t->len, t->text);
     else if (is_call_name(t) && wl_peek(ps)->kind == WL_TK_LPAREN)
         snprintf(hint, sizeof hint, "; min(a, b) and max(a, b) need ccsim-trace 2");
+    if (ps->in_selector && (wl_tok_is(t, "all") || wl_tok_is(t, "others"))) {
+        wl_perr(ps, t->col,
+                "'%.*s' selects on its own ('%.*s:'); in a list, name the threads (0,2,5 or 1..3)",
+                t->len, t->text, t->len, t->text);
+        return -1;
+    }
     if (ps->in_selector) /* a misspelt all: or others: */
         sim_suggest(hint, sizeof hint, t->text, (size_t)t->len, selectors, SIM_COUNT_OF(selectors),
                     NULL);

@@ -454,6 +454,8 @@ static bool parse_target(struct wl_parser *ps, struct wl_arg *arg)
     return wl_expect(ps, WL_TK_ASSIGN, "'=' after the register (let REG = VALUE)");
 }
 
+/* Binds let's register, parsed by parse_target (args before s->nargs are
+ * whole). */
 static bool bind_target(struct wl_parser *ps, struct wl_stmt *s)
 {
     for (int i = 0; i < s->nargs; i++) {
@@ -553,7 +555,11 @@ bool wl_parse_op_stmt(struct wl_parser *ps)
     if (!parse_selector(ps, &s.sel))
         return false;
     int op = parse_opname(ps);
-    if (op < 0 || !parse_args(ps, op, &s) || !bind_target(ps, &s) || !parse_reg(ps, op, &s))
+    if (op >= 0 && !parse_args(ps, op, &s)) {
+        bind_target(ps, &s); /* `let a = <an error>`: a is still a register (no follow-on errors) */
+        return false;
+    }
+    if (op < 0 || !bind_target(ps, &s) || !parse_reg(ps, op, &s))
         return false;
     s.op = (enum wl_opcode)op;
     int i = wl_add_stmt(ps, WL_S_OP, s.col);
