@@ -302,7 +302,7 @@ START_TEST(test_config_refuses_what_run_refuses)
 {
     const char *sets[] = {"qpi.stops_per_socket=4", "qpi.qpi_stop=99"};
     const char *msgs[] = {"--set: qpi.stops_per_socket = 4: a socket's ring needs a stop for each "
-                          "of its 8 cores",
+                          "of its 8 caches",
                           "--set: qpi.qpi_stop = 99: a socket's ring has stops 0 to 8"};
     for (int i = 0; i < 2; i++) {
         tu_ccsim(&run, "config -c snb-e5-2660 --set %s", sets[i]);

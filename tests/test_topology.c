@@ -676,7 +676,7 @@ START_TEST(test_qpi_refused)
         {"", {6, 4, 4, 0}, "6 cores and 4 homes do not divide among 4 sockets"},
         {"", {8, 3, 2, 0}, "do not divide among 2 sockets"},
         {"stops_per_socket = 3;", qpi_layout,
-         "qpi.stops_per_socket = 3: a socket's ring needs a stop for each of its 4 cores"},
+         "qpi.stops_per_socket = 3: a socket's ring needs a stop for each of its 4 caches"},
         {"qpi_stop = 5;", qpi_layout, "qpi.qpi_stop = 5: a socket's ring has stops 0 to 4"},
         {"link_name = \"h t\";", qpi_layout,
          "qpi.link_name = \"h t\": a name for --links, one word"},

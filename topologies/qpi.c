@@ -142,7 +142,7 @@ static bool qpi_check(const void *cfg, const struct net_layout *l, const struct 
     if (stops < cps) {
         cfg_diag(d, cf, "qpi.stops_per_socket",
                  "qpi.stops_per_socket = %lld: a socket's ring needs a stop for each of its %lld "
-                 "cores",
+                 "caches",
                  (long long)stops, (long long)cps);
         return false;
     }
