@@ -140,9 +140,29 @@ bool cal_targets_load(struct cal_targets *t, const char *path, struct sim_diag *
 
 /* ------------------------------------------------------------ parameters */
 
+/* What calibrate may fit: physical parameters (latencies, occupancies,
+ * service times, buffer counts, bandwidths), not the paper's figures kept
+ * for comparison (model) nor the machine's structure (machine.*: cores,
+ * sockets, line size; its clock is physical). NULL, or why not. */
+static const char *not_physical(const char *name)
+{
+    if (strncmp(name, "model.", 6) == 0)
+        return "the model section holds the paper's figures for comparison, never used for "
+               "timing";
+    if (strncmp(name, "machine.", 8) == 0 && strcmp(name, "machine.clock_ghz") != 0)
+        return "it is the machine's structure, not a physical parameter (latencies, occupancies, "
+               "service times, buffer counts, bandwidths)";
+    return NULL;
+}
+
 static bool add_param(struct cal_problem *pb, struct machine_cfg *m, const char *name,
                       const char *from, struct sim_diag *d)
 {
+    const char *why = not_physical(name);
+    if (why) {
+        sim_diag_add(d, "ccsim calibrate", 0, "%s %s: not a parameter to fit: %s", from, name, why);
+        return false;
+    }
     const struct cfg_key *key;
     void *value;
     if (!machine_key(m, name, &key, &value)) {

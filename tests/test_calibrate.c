@@ -210,6 +210,13 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "ccsim calibrate: --params home.colour: no number setting"), "%s",
                   r.err);
+    /* the paper's figures and the machine's structure are not parameters to fit */
+    tu_ccsim(&r, "calibrate -c teach-xbar --targets %s --params model.R_L_ns", ok);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--params model.R_L_ns: not a parameter to fit: "
+                                                 "the model section holds the paper's figures"),
+                  "%s", r.err);
+    tu_ccsim(&r, "calibrate -c teach-xbar --targets %s --params machine.cores", ok);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "machine's structure"), "%s", r.err);
     /* a setting the machine does not use (teach-xbar has no l2) would change nothing */
     tu_ccsim(&r, "calibrate -c teach-xbar --targets %s --params l2.latency_cycles", ok);
     ck_assert_msg(r.status == 2 && strstr(r.err, "--params l2.latency_cycles: teach-xbar does not "
