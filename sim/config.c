@@ -646,6 +646,17 @@ static void mark_set(config_setting_t *s)
             mark_set(config_setting_get_elem(s, (unsigned)i));
 }
 
+/* A group's or a key's name: a letter, then letters, digits and _. */
+static bool is_name(const char *s)
+{
+    if (!isalpha((unsigned char)s[0]))
+        return false;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_')
+            return false;
+    return true;
+}
+
 bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
 {
     const char *eq = strchr(assignment, '=');
@@ -664,6 +675,13 @@ bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d)
     group[gl] = '\0';
     memcpy(key, dot + 1, kl);
     key[kl] = '\0';
+    if (!is_name(group) || !is_name(key)) {
+        sim_diag_add(d, "--set", 0,
+                     "'%s': '%s' is not a setting's name (a group and a key of letters, digits "
+                     "and _, joined by one '.': group.key=value, no spaces)",
+                     assignment, is_name(group) ? key : group);
+        return false;
+    }
 
     if (!integers_fit(eq + 1, strlen(eq + 1), "--set", d))
         return false;

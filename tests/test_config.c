@@ -400,6 +400,10 @@ START_TEST(test_set_overrides)
     ck_assert(!machine_load(&mcfg, path, malformed, 1, &diag));
     ck_assert_msg(strstr(diag.text, "--set: 'l1size=4' is not of the form group.key=value"), "%s",
                   diag.text);
+    const char *spaced[] = {"l1.size_kb = 4"};
+    sim_diag_init(&diag);
+    ck_assert(!machine_load(&mcfg, path, spaced, 1, &diag));
+    ck_assert_msg(strstr(diag.text, "'size_kb ' is not a setting's name"), "%s", diag.text);
 }
 END_TEST
 
