@@ -604,6 +604,8 @@ static void plain_chunks(struct narrate_ctx *n, struct text *t, const struct cc_
     else
         chunk(t, "%s%s%s%s in %s", st->event_doc, from[0] ? " (" : "", from, from[0] ? ")" : "",
               st->from);
+    legend_add(n, "cache state", st->from, st->from_doc); /* NULL glosses add nothing */
+    legend_add(n, "cache state", st->to, st->to_doc);
     for (int i = 0; i < 8 && st->action_docs[i]; i++)
         chunk(t, "%s", st->action_docs[i]);
 }
@@ -888,7 +890,8 @@ void narrate_legend_print(const struct narrate_ctx *n, FILE *f)
                                          "events at the caches", "events at the homes", "messages"};
     if (!n->legend.n)
         return;
-    fprintf(f, "names used above (`ccsim protocol NAME` has the tables):\n");
+    fprintf(f, "names used above%s:\n",
+            n->tiles ? "" : " (`ccsim protocol NAME` has the tables)"); /* the SCC has none */
     for (size_t k = 0; k < SIM_COUNT_OF(kinds); k++) {
         bool any = false;
         for (int i = 0; i < n->legend.n; i++) {

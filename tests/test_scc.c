@@ -286,7 +286,9 @@ START_TEST(test_explain_narrates_the_scc)
     ck_assert_msg(strstr(r.out, "core 0   msg        the write-combining buffer must leave") &&
                       strstr(r.out, "tile 23  msg        an MPB write (core 0)") &&
                       strstr(r.out, "fill the L1 copy") &&
-                      strstr(r.out, "the words: msg 0 -> 1, msg.1 0 -> 2, 2 more words"),
+                      strstr(r.out, "the words: msg 0 -> 1, msg.1 0 -> 2, 2 more words") &&
+                      strstr(r.out, "names used above:\n  states of the caches:\n") &&
+                      strstr(r.out, "    I              no copy in the core's L1\n"),
                   "%s", r.out);
 }
 END_TEST

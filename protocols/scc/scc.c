@@ -143,6 +143,22 @@ static void step_data(struct scc *s, bool home, int node, uint64_t line, const s
                       const char *event, const char *from, const char *to, const char *did,
                       const uint8_t *before, const uint8_t *after);
 
+/* What a copy's state letter means, for the narration's legend (NULL: a
+ * server's "-", no state). */
+static const char *copy_doc(const char *state)
+{
+    switch (state[0]) {
+    case 'I':
+        return "no copy in the core's L1";
+    case 'S':
+        return "a clean copy in the core's L1 (no other core's stores reach it)";
+    case 'M':
+        return "a copy in the core's L1 with writes memory has not yet";
+    default:
+        return NULL;
+    }
+}
+
 static void step(struct scc *s, bool home, int node, uint64_t line, const struct sim_msg *m,
                  const char *event, const char *from, const char *to, const char *did)
 {
@@ -173,6 +189,8 @@ static void step_data(struct scc *s, bool home, int node, uint64_t line, const s
         st.msg_sent = m->sent;
         st.msg_first = true;
     }
+    st.from_doc = copy_doc(from);
+    st.to_doc = copy_doc(to);
     st.actions[0] = did;
     st.action_docs[0] = did;
     st.data_before = before;
