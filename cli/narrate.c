@@ -196,7 +196,15 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         node_name(n, st->msg_src, from, sizeof from);
         legend_add(n, "message", st->msg_type, st->msg_gloss);
         const char *g = gloss ? st->msg_gloss : NULL;
-        chunk(t, "%s from %s%s%s%s", st->msg_type, from, g ? " (" : "", g ? g : "", g ? ")" : "");
+        /* a request's event is its row's (an Upgrade: the GetX of a sharer),
+         * as when it is served; a Put's is left out: provisional */
+        if (strcmp(st->event, st->msg_type) != 0 && strncmp(st->event, "Put", 3) != 0) {
+            legend_add(n, "home event", st->event, st->event_doc);
+            chunk(t, "%s (%s from %s%s%s)", st->event, st->msg_type, from, g ? ": " : "",
+                  g ? g : "");
+        } else
+            chunk(t, "%s from %s%s%s%s", st->msg_type, from, g ? " (" : "", g ? g : "",
+                  g ? ")" : "");
         return;
     }
     legend_add(n, st->home ? "home event" : "cache event", st->event, st->event_doc);

@@ -76,6 +76,13 @@ START_TEST(test_explain_says_only_what_happened)
                                     "(home.retry_cycles)") &&
                       !strstr(r.out, "line's queue"),
                   "%.2000s", r.out);
+    /* a sharer's write that waits is narrated by its row's event, as when
+     * it is served (--rows counts it as an Upgrade) */
+    tu_ccsim(&r, "explain -c opteron-6272 %s --max-lines 100000", LAB2);
+    ck_assert_msg(strstr(r.out, "Upgrade (GetX from core ") &&
+                      strstr(r.out, ") in OO_F [owner core") &&
+                      !strstr(r.out, "  GetX from core 0 in OO_F"),
+                  "%.3000s", r.out);
 }
 END_TEST
 
