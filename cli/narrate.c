@@ -330,10 +330,15 @@ static void dir_changes(const struct narrate_ctx *n, struct text *t, const struc
     }
 }
 
+static bool has_action(const struct cc_step *st, const char *name);
+
 static void pending_change(struct text *t, const struct cc_step *st)
 {
     int a = st->dir_before.pending, b = st->dir_after.pending;
-    if (b > a)
+    if (b == a && b > 0 && has_action(st, "count_answer") && has_action(st, "await_unblock"))
+        chunk(t, "the answer is in, its reader's unblock now awaited: still %d awaited",
+              b); /* one for one */
+    else if (b > a)
         chunk(t, "awaits %d answer%s", b, b == 1 ? "" : "s");
     else if (b < a && b > 0)
         chunk(t, "%d more awaited", b);

@@ -76,6 +76,13 @@ START_TEST(test_explain_says_only_what_happened)
                                     "(home.retry_cycles)") &&
                       !strstr(r.out, "line's queue"),
                   "%.2000s", r.out);
+    /* GOLS memory's answer to a reader that joined a fill: counted in, and
+     * the reader's unblock awaited instead (the total stays) */
+    tu_ccsim(&r, "explain -c knc-5110p -w o2m -t 4 -i 3");
+    ck_assert_msg(strstr(r.out, "Mem_Data in IS_M [sharers {1, 2}]: sends Data_S to core 3;") &&
+                      strstr(r.out, "the answer is in, its reader's unblock now awaited: still 3 "
+                                    "awaited"),
+                  "%.3000s", r.out);
     /* a sharer's write that waits is narrated by its row's event, as when
      * it is served (--rows counts it as an Upgrade) */
     tu_ccsim(&r, "explain -c opteron-6272 %s --max-lines 100000", LAB2);
