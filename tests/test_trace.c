@@ -323,6 +323,9 @@ static const struct error_case error_cases[] = {
     {HDR "1..n: read x\n", 5, 4, "thread 4 is out of range"},
     {HDR "3..1: read x\n", 5, 1, "empty thread range 3..1"},
     {HDR "0,0: read x\n", 5, 3, "the selector names thread 0 twice"},
+    {"ccsim-trace 1\nthreads -1\n", 2, 9,
+     "threads takes an integer from 1 to 4096 (WL_MAX_THREADS), "
+     "found -1"},
     {HDR "all: wait x =< 1\n", 5, 13, "found '=<' (less or equal is written '<=')"},
     {HDR "0..2,3,1..3: read x\n", 5, 8, "the selector names thread 1 twice"},
     {HDR "-1: read x\n", 5, 1, "thread -1 is out of range"},
@@ -542,6 +545,16 @@ START_TEST(test_limit_statements)
     expect_error_at("big.trace", WL_MAX_STMTS + 3, 1,
                     "program too large: more than 65536 statements (WL_MAX_STMTS)");
     free(text);
+}
+END_TEST
+
+/* A threads line the lexer refuses is its one error: no "missing 'threads
+ * N'" after it. */
+START_TEST(test_bad_threads_line_once)
+{
+    ck_assert(parse("t.trace", "ccsim-trace 1\nthreads 2x\nline x\nall: read x\n") == NULL);
+    ck_assert_msg(diag.count == 1 && strstr(diag.text, "t.trace:2:9: bad number '2x'"), "%s",
+                  diag.text);
 }
 END_TEST
 
@@ -1031,6 +1044,7 @@ static Suite *trace_suite(void)
     tc = tcase_create("limits");
     tcase_add_test(tc, test_limit_statements);
     tcase_add_test(tc, test_limit_expressions);
+    tcase_add_test(tc, test_bad_threads_line_once);
     tcase_add_test(tc, test_limit_depth);
     tcase_add_test(tc, test_limit_expression_depth);
     tcase_add_test(tc, test_limit_registers_lines_labels);

@@ -134,8 +134,11 @@ static bool parse_threads(struct wl_parser *ps)
     const struct wl_tok *t = wl_peek(ps);
     if (t->kind != WL_TK_INT || t->value < 1 || t->value > WL_MAX_THREADS) {
         char buf[64];
+        bool negative = t->kind == WL_TK_MINUS && t[1].kind == WL_TK_INT && !t[1].space_before;
+        if (negative)
+            snprintf(buf, sizeof buf, "-%lld", (long long)t[1].value);
         wl_perr(ps, t->col, "threads takes an integer from 1 to %d (WL_MAX_THREADS), found %s",
-                WL_MAX_THREADS, wl_tok_describe(t, buf, sizeof buf));
+                WL_MAX_THREADS, negative ? buf : wl_tok_describe(t, buf, sizeof buf));
         return false;
     }
     wl_take(ps);
@@ -439,7 +442,7 @@ static bool block_room(struct wl_parser *ps, const struct wl_tok *kw)
 {
     if (ps->depth < WL_MAX_DEPTH)
         return true;
-    if (wl_tok_is(kw, "for"))
+    if (wl_tok_is(kw, "for") && ps->version < 2) /* version 1 has only loops */
         wl_perr(ps, kw->col, "loops nest too deeply (more than %d levels, WL_MAX_DEPTH)",
                 WL_MAX_DEPTH);
     else
@@ -710,6 +713,11 @@ static void parse_source_line(struct wl_parser *ps, const char *s, size_t len)
     ps->minus_hint = false;
     if (!wl_lex_line(ps, s, len)) {
         ps->stop = ps->stop || !ps->header_seen; /* no header: not a trace */
+        if (ps->header_seen && !ps->threads_seen && len > 8 && !strncmp(s, "threads", 7) &&
+            (s[7] == ' ' || s[7] == '\t')) { /* `threads 2x`: said; no "missing threads" */
+            ps->threads_seen = true;
+            ps->p->threads = WL_MAX_THREADS;
+        }
         return;
     }
     if (ps->ntoks == 0)
