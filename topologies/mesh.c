@@ -108,7 +108,7 @@ static bool mesh_fits(const void *cfg, const struct net_layout *layout, const st
     int64_t room = c->width * c->height * c->cores_per_tile;
     if (layout->cores <= room)
         return true;
-    cfg_diag(d, cf, "mesh.width",
+    cfg_diag(d, cf, "mesh.width,mesh.height,mesh.cores_per_tile,machine.cores",
              "mesh: %d caches do not fit on %lld x %lld tiles of %lld (mesh.width, "
              "mesh.height, mesh.cores_per_tile, which counts the cores' caches)",
              layout->cores, (long long)c->width, (long long)c->height,

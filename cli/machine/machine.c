@@ -474,14 +474,14 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
         ok = false;
     }
     if (m->home.owned_write_writeback && !m->memsys->owned_state) {
-        cfg_diag(d, cf, "home.owned_write_writeback",
+        cfg_diag(d, cf, "home.owned_write_writeback,machine.protocol",
                  "home.owned_write_writeback applies to the moesi protocol only (this machine "
                  "runs %s)",
                  m->machine.protocol);
         ok = false;
     }
     if (m->home.probe_per_socket && m->home.probe_filter) {
-        cfg_diag(d, cf, "home.probe_per_socket",
+        cfg_diag(d, cf, "home.probe_per_socket,home.probe_filter",
                  "home.probe_per_socket applies to a broadcast home only (home.probe_filter = "
                  "false)");
         ok = false;
@@ -490,21 +490,21 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
         /* its pipelined reads list a reader before its data arrives, which a
          * broadcast's invalidations then meet in IS_D (no row: the random
          * tester finds it at once) */
-        cfg_diag(d, cf, "home.probe_filter",
+        cfg_diag(d, cf, "home.probe_filter,machine.protocol",
                  "home.probe_filter = false: gols is the KNC's tag directory, which tracks every "
                  "copy; it has no broadcast form");
         ok = false;
     }
     if (m->memsys->llc_answers_reads && !m->home.probe_filter) {
         /* as gols: its pipelined reads list a reader before its data arrives */
-        cfg_diag(d, cf, "home.probe_filter",
+        cfg_diag(d, cf, "home.probe_filter,machine.protocol",
                  "home.probe_filter = false: %s's home is an inclusive LLC, which tracks every "
                  "copy; it has no broadcast form",
                  m->machine.protocol);
         ok = false;
     }
     if (m->memsys->llc_answers_reads && m->home.llc_cycles == 0) {
-        cfg_diag(d, cf, "home.llc_cycles",
+        cfg_diag(d, cf, "home.llc_cycles,machine.protocol",
                  "home.llc_cycles = 0: %s's home is an LLC that answers reads; give its hit "
                  "time (cycles)",
                  m->machine.protocol);
