@@ -93,21 +93,28 @@ static bool coh_row_coverage(const struct cc_system *s, struct cc_coverage *out)
     return true;
 }
 
+/* One table's cells that ran, in row order (cells and counts: the table's
+ * cell map and counters, nst states x nev events). */
+static void table_cells(const struct cc_system *s, bool home, const struct cc_row *const *cells,
+                        const uint64_t *counts, int nst, int nev, cc_cell_fn fn, void *ctx)
+{
+    const struct cc_table *t = home ? &s->proto->home : &s->proto->cache;
+    for (size_t i = 0; i < t->nrows; i++)
+        for (int c = 0; c < nst * nev; c++) {
+            if (cells[c] != &t->rows[i] || !counts[c])
+                continue;
+            int st = c / nev, ev = c % nev;
+            fn(ctx, home ? "home" : "cache", (int)i + 1,
+               home ? cc_home_state_name(s, st) : cc_cache_state_names[st],
+               home ? cc_home_event_names[ev] : cc_cache_event_names[ev], counts[c]);
+        }
+}
+
 static void coh_each_cell_run(const struct cc_system *s, cc_cell_fn fn, void *ctx)
 {
-    const struct cc_table *c = &s->proto->cache, *h = &s->proto->home;
-    for (size_t i = 0; i < c->nrows; i++)
-        for (int st = 0; st < CS_COUNT; st++)
-            for (int ev = 0; ev < CE_COUNT; ev++)
-                if (s->cache_cell[st][ev] == &c->rows[i] && s->counters.cache[st][ev])
-                    fn(ctx, "cache", (int)i + 1, cc_cache_state_names[st], cc_cache_event_names[ev],
-                       s->counters.cache[st][ev]);
-    for (size_t i = 0; i < h->nrows; i++)
-        for (int st = 0; st < HS_COUNT; st++)
-            for (int ev = 0; ev < HE_COUNT; ev++)
-                if (s->home_cell[st][ev] == &h->rows[i] && s->counters.home[st][ev])
-                    fn(ctx, "home", (int)i + 1, cc_home_state_name(s, st), cc_home_event_names[ev],
-                       s->counters.home[st][ev]);
+    table_cells(s, false, &s->cache_cell[0][0], &s->counters.cache[0][0], CS_COUNT, CE_COUNT, fn,
+                ctx);
+    table_cells(s, true, &s->home_cell[0][0], &s->counters.home[0][0], HS_COUNT, HE_COUNT, fn, ctx);
 }
 
 /* ------------------------------------------------------------ reports */
