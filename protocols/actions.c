@@ -170,12 +170,18 @@ static void cc_perform_request(struct cc_ctx *c)
     }
     if (r->missed)
         r->from_writer = cl->from_writer;
+    bool writes = !cc_op_reads(r->op) && r->op != CC_FLUSH;
+    /* a sibling thread or core waiting on the line is woken when its bytes
+     * change (a failed cas or a write of the same value changes nothing) */
+    bool watched = writes && c->cache->watches;
+    uint8_t before[SIM_MAX_LINE_BYTES];
+    if (watched)
+        memcpy(before, cl->data, s->p.line_bytes);
     perform_on_line(s, r, cl);
     cl->lru = ++c->cache->tick;
     c->performed = true;
-    bool writes = !cc_op_reads(r->op) && r->op != CC_FLUSH;
-    if (writes)
-        cc_fire_watches(s, c->cache, cl->line); /* a sibling thread or core may wait on it */
+    if (watched && memcmp(before, cl->data, s->p.line_bytes) != 0)
+        cc_fire_watches(s, c->cache, cl->line);
     if (writes || r->missed)
         cc_l1_drop_others(s, c->cache, r->core, cl->line);
     sim_time_t done;

@@ -52,6 +52,14 @@ START_TEST(test_lab1_counters)
                       strstr(text, "{\"table\": \"home\", \"row\": 15, \"state\": \"EM\", "
                                    "\"event\": \"GetX\", \"times\": 3900}"),
                   "%s", text);
+    /* a poller on a sibling hardware thread re-loads when the line's bytes
+     * change, not on every write of its core (failed cas, same value) */
+    const char *sib = tu_write("sib.trace", "ccsim-trace 1\nthreads 2\npin 0 0.1\nline x\n"
+                                            "all: sync\n1: wait x >= 1\n0: compute 500\n"
+                                            "0: cas x 5 6\n0: compute 500\n0: write x 0\n"
+                                            "0: compute 500\n0: write x 1\nall: mark done\n");
+    tu_ccsim(&r, "run -c knc-5110p %s", sib);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "poll_refetches 1 "), "%s%s", r.out, r.err);
     /* on Sandy Bridge an expect can fall while the line's only copy is in
      * a Data_M on its way between the cores: it reads that copy, not the
      * memory's stale one (4 false value errors before) */
