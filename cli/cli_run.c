@@ -234,10 +234,11 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
            (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
            (unsigned long long)r->writebacks);
     if (r->prefetches) /* only machines with a prefetcher (l2.prefetch_streams) have any */
-        printf("prefetcher: %llu line%s read ahead (not counted in loads or misses)\n",
+        printf("prefetcher: %llu line%s fetched ahead (not counted in loads or misses)\n",
                (unsigned long long)r->prefetches, r->prefetches == 1 ? "" : "s");
     if (r->sw_prefetches) /* only machines whose copy loops prefetch (core.prefetch_distance) */
-        printf("prefetch instructions: %llu line%s fetched ahead by copy loops (not counted in "
+        printf("prefetch instructions: %llu line%s fetched ahead by copy and addline loops (not "
+               "counted in "
                "loads or misses)\n",
                (unsigned long long)r->sw_prefetches, r->sw_prefetches == 1 ? "" : "s");
     if (r->store_prefetches) /* copies on cores with several misses in flight (core.mshrs) */

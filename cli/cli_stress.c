@@ -163,7 +163,7 @@ static void print_stress(const struct stress_args *a, const struct machine_cfg *
            (unsigned long long)r->writebacks, (double)r->simulated_ps / SIM_PS_PER_NS,
            (unsigned long long)r->events, wall);
     if (r->prefetches)
-        printf("prefetcher: %llu line%s read ahead\n", (unsigned long long)r->prefetches,
+        printf("prefetcher: %llu line%s fetched ahead\n", (unsigned long long)r->prefetches,
                r->prefetches == 1 ? "" : "s");
     if (r->has_coverage)
         print_coverage(&r->coverage);

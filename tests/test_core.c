@@ -531,7 +531,7 @@ START_TEST(test_prefetcher_config_and_narration)
                   "%.3000s", r.out);
     tu_ccsim(&r, "run -c teach-xbar --set l1.prefetch_streams=2 %s", path);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_msg(strstr(r.out, "prefetcher: ") && strstr(r.out, "lines read ahead"), "%.3000s",
+    ck_assert_msg(strstr(r.out, "prefetcher: ") && strstr(r.out, "lines fetched ahead"), "%.3000s",
                   r.out);
     tu_ccsim(&r, "run -c teach-xbar %s", path);
     ck_assert_msg(!strstr(r.out, "prefetcher"), "%.3000s", r.out);
@@ -597,7 +597,7 @@ START_TEST(test_copy_prefetch_instructions)
         "%.3000s", r.out);
     tu_ccsim(&r, "run -c teach-xbar --set core.mshrs=1 --set core.prefetch_distance=4 %s", path);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_msg(strstr(r.out, "prefetch instructions: 56 lines fetched ahead by copy loops") &&
+    ck_assert_msg(strstr(r.out, "prefetch instructions: 56 lines fetched ahead by copy and addline loops") &&
                       !strstr(r.out, "prefetcher:"),
                   "%.3000s", r.out);
     tu_ccsim(&r, "run -c teach-xbar --json - %s", path);
