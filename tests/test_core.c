@@ -597,9 +597,10 @@ START_TEST(test_copy_prefetch_instructions)
         "%.3000s", r.out);
     tu_ccsim(&r, "run -c teach-xbar --set core.mshrs=1 --set core.prefetch_distance=4 %s", path);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_msg(strstr(r.out, "prefetch instructions: 56 lines fetched ahead by copy and addline loops") &&
-                      !strstr(r.out, "prefetcher:"),
-                  "%.3000s", r.out);
+    ck_assert_msg(
+        strstr(r.out, "prefetch instructions: 56 lines fetched ahead by copy and addline loops") &&
+            !strstr(r.out, "prefetcher:"),
+        "%.3000s", r.out);
     tu_ccsim(&r, "run -c teach-xbar --json - %s", path);
     ck_assert_msg(strstr(r.out, "\"sw_prefetches\": 0,") && !strstr(r.out, "prefetch instr"),
                   "%.3000s", r.out);
