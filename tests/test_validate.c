@@ -343,8 +343,9 @@ START_TEST(test_cli_teach_xbar)
     ck_assert_int_eq(sscanf(sum, "%d of %d points in band", &in, &all), 2);
     ck_assert_int_eq(all, 4);
     ck_assert(in >= 0 && in <= all);
-    ck_assert_msg(strstr(r.out, "simulated min >= T_min at ") &&
-                      strstr(r.out, "simulated max <= T_max at "),
+    ck_assert_msg(strstr(r.out, "simulated min >= T_min (1 - tol) at ") &&
+                      strstr(r.out, "simulated max <= T_max (1 + tol) at ") &&
+                      strstr(r.out, "(the first dropped), seed 1, tolerance 10 %"),
                   "%s", r.out);
     char path[600], json[16384];
     snprintf(path, sizeof path, "%s/v.json", tu_dir());
@@ -472,13 +473,13 @@ START_TEST(test_cli_band_verdicts)
         const char *band, *minmax;
     } cases[] = {
         {"-c knc-5110p --params paper -w barrier-dissemination:m=1", 10, "0 of 1 points in band",
-         "min >= T_min at 0 of 1 points (0 %), simulated max <= T_max at 1 "},
+         "min >= T_min (1 - tol) at 0 of 1 points (0 %), simulated max <= T_max (1 + tol) at 1 "},
         {"-c knc-5110p --params paper -w barrier-dissemination:m=1", 25, "1 of 1 points in band",
-         "min >= T_min at 1 of 1 points (100 %), simulated max <= T_max at 1 "},
+         "min >= T_min (1 - tol) at 1 of 1 points (100 %), simulated max <= T_max (1 + tol) at 1 "},
         {"-c snb-e5-2660 --params paper -w pingpong", 10, "0 of 1 points in band",
-         "min >= T_min at 1 of 1 points (100 %), simulated max <= T_max at 0 "},
+         "min >= T_min (1 - tol) at 1 of 1 points (100 %), simulated max <= T_max (1 + tol) at 0 "},
         {"-c snb-e5-2660 --params paper -w pingpong", 30, "1 of 1 points in band",
-         "min >= T_min at 1 of 1 points (100 %), simulated max <= T_max at 1 "},
+         "min >= T_min (1 - tol) at 1 of 1 points (100 %), simulated max <= T_max (1 + tol) at 1 "},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tu_ccsim(&r, "validate %s --threads 2 -i 4 --tolerance %d", cases[i].cmd, cases[i].tol);
