@@ -210,10 +210,14 @@ static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SE
         (struct cfg_section){"model",    false,
                              model_keys, SIM_COUNT_OF(model_keys),
                              &m->model,  "the papers' measured figures (for comparison)"};
-    secs[SEC_VARIABILITY] = (struct cfg_section){
-        "variability",    false,
-        variability_keys, SIM_COUNT_OF(variability_keys),
-        &m->variability,  "seeded timing variation (0: every seed gives the same run)"};
+    secs[SEC_VARIABILITY] =
+        (struct cfg_section){"variability",
+                             false,
+                             variability_keys,
+                             SIM_COUNT_OF(variability_keys),
+                             &m->variability,
+                             "seeded timing variation (0: every seed gives the same run, but for "
+                             "memory.fill_conflict_ns's backoffs)"};
     size_t n = SEC_COUNT;
     if (m->memsys && m->memsys->cfg_sections)
         n += m->memsys->cfg_sections(m->memsys_cfg, secs + n, SEC_MAX - n);

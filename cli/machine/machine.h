@@ -83,7 +83,8 @@ struct machine_home_sec {
     int64_t retry_cycles;       /* a request for a busy line retries after this; 0: it queues */
 };
 
-/* Seeded timing variation (all 0 / false: every seed gives the same run).
+/* Seeded timing variation (all 0 / false: every seed gives the same run,
+ * but for memory.fill_conflict_ns's backoffs, which draw from it too).
  * Each source draws from its own stream of the run's seed. */
 struct machine_variability_sec {
     double start_skew_ns; /* each thread leaves the run's start and every sync after a
