@@ -808,6 +808,27 @@ START_TEST(test_local_while_is_work)
     run_text("teach-xbar", NULL, 0, "after-spin.trace", text, 0, WATCHDOG_PS, &res);
     ck_assert_msg(!res.deadlock && !res.input_error, "%s", diag.text);
     core_result_free(&res);
+    /* a loop that reads memory and computes longer than the watchdog's
+     * interval in each round is work under way while its state is new (its
+     * counter moves on), not a spin */
+    snprintf(text, sizeof text,
+             "ccsim-trace 2\nthreads 1\nline x\n0: let i = 0\nwhile i < 3 {\n  0: read x -> v\n"
+             "  0: compute %llu\n  0: let i = i + 1\n}\n0: read x\n",
+             (unsigned long long)(WATCHDOG_PS * 3 / 2 / SIM_PS_PER_NS));
+    run_text("teach-xbar", NULL, 0, "work.trace", text, 0, WATCHDOG_PS, &res);
+    ck_assert_msg(!res.deadlock && !res.input_error, "%s", diag.text);
+    core_result_free(&res);
+    /* a backoff that reaches its cap on a lock never released repeats its
+     * state: a spin, stopped */
+    snprintf(
+        text, sizeof text,
+        "ccsim-trace 2\nthreads 1\nline lock\n0: write lock 1\n0: let d = 10\n"
+        "0: xchg lock 1 -> old\nwhile old != 0 {\n  0: compute d\n  0: let d = min(d * 2, %llu)\n"
+        "  0: xchg lock 1 -> old\n}\n",
+        (unsigned long long)(WATCHDOG_PS * 3 / 2 / SIM_PS_PER_NS));
+    run_text("teach-xbar", NULL, 0, "capped.trace", text, 0, WATCHDOG_PS, &res);
+    ck_assert_msg(res.deadlock && !res.input_error, "%s", diag.text);
+    core_result_free(&res);
     for (int cycles = 0; cycles <= 1000; cycles += 1000) {
         snprintf(text, sizeof text,
                  "ccsim-trace 2\nthreads 1\nline x\n0: let i = 0\nwhile i >= 0 {\n"
@@ -816,8 +837,13 @@ START_TEST(test_local_while_is_work)
         struct tu_run r;
         tu_ccsim(&r, "run -c teach-xbar %s", tu_write("endless.trace", text));
         ck_assert_int_eq(r.status, 2);
-        ck_assert_msg(strstr(r.err, "endless.trace:6:3: thread 0: 65536 computes in a row in a "
-                                    "while loop that touches no memory (WL_MAX_IDLE_LOOPS)"),
+        /* compute 0 never moves time on; compute 1000 does, 2^20 times */
+        ck_assert_msg(cycles == 0 ? strstr(r.err, "endless.trace:6:3: thread 0: 1048576 "
+                                                  "operations in a while loop without simulated "
+                                                  "time passing")
+                                  : strstr(r.err, "endless.trace:6:3: thread 0: 1048576 computes "
+                                                  "in a row in a while loop that touches no "
+                                                  "memory: ccsim stops such a loop here"),
                       "%s", r.err);
     }
 }

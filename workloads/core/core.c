@@ -37,6 +37,12 @@ struct thr {
     int loop;
     bool loop_read;
     int loop_computes;
+    /* the states (registers, loop values, statement) of its last computes
+     * in while loops since its last progress, a ring; how many were new
+     * (compute_busy) */
+    uint64_t spin_seen[16];
+    int spin_next, spin_len;
+    uint32_t spin_novel;
     /* the ops of while loops it did at one instant (zero_time_ok) */
     sim_time_t zero_at;
     long zero_ops;
@@ -428,10 +434,16 @@ static bool changed_word(const struct thr *t)
     }
 }
 
+/* Computes a while loop that touches no memory may do in a row: such a
+ * loop counts as progress (local_work), so a thread looping over its own
+ * registers for ever would never be stopped; past this many (a delay loop
+ * of a million rounds) the run stops it, as a loop of lets alone is after
+ * WL_MAX_IDLE_LOOPS rounds. */
+#define WL_MAX_IDLE_COMPUTES (1 << 20)
+
 /* Notes what the op about to start does to its thread's while loop; false
- * (the run failed) past WL_MAX_IDLE_LOOPS computes in a row in a loop that
- * touches no memory: such a loop is stuck, or computes what one compute
- * could (as a loop of lets alone is after WL_MAX_IDLE_LOOPS rounds). */
+ * (the run failed) past WL_MAX_IDLE_COMPUTES computes in a row in a loop
+ * that touches no memory. */
 static bool note_loop(struct thr *t)
 {
     int loop = t->op.in_while ? t->op.loop : -1;
@@ -444,13 +456,42 @@ static bool note_loop(struct thr *t)
         t->loop_read = loop >= 0;
         return true;
     }
-    if (t->op.op != WL_OP_COMPUTE || ++t->loop_computes <= WL_MAX_IDLE_LOOPS)
+    if (t->op.op != WL_OP_COMPUTE || ++t->loop_computes <= WL_MAX_IDLE_COMPUTES)
         return true;
     fail(t,
-         "%d computes in a row in a while loop that touches no memory (WL_MAX_IDLE_LOOPS): "
-         "it is stuck, or it computes what one compute could",
-         WL_MAX_IDLE_LOOPS);
+         "%d computes in a row in a while loop that touches no memory: ccsim stops such a loop "
+         "here, as it might never end (one `compute N` of the total does the same work)",
+         WL_MAX_IDLE_COMPUTES);
     return false;
+}
+
+/* Computes in while loops whose states may be new before the watchdog no
+ * longer takes them for work under way (a loop counting a register in a
+ * spin would never repeat one). */
+#define WL_MAX_NOVEL_COMPUTES (1 << 16)
+
+/* A compute in a while loop that reads memory is work under way (the
+ * watchdog does not judge the run in its middle) when the loop's state is
+ * new: its registers, loop values and statement differ from those of the
+ * thread's last 16 such computes since its progress. A loop that works its
+ * way through rounds (a counter, a growing backoff) is not stopped in a
+ * long compute; a spin repeats its state (a ticket waited on, a backoff at
+ * its cap), and is judged between its computes as before. */
+static bool compute_busy(struct thr *t)
+{
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)t->op.stmt;
+    for (int i = 0; i < WL_MAX_REGS; i++)
+        h = (h ^ (uint64_t)t->cur.reg[i]) * 1099511628211ull;
+    for (int i = 0; i < WL_MAX_DEPTH; i++)
+        h = (h ^ (uint64_t)t->cur.loop_val[i]) * 1099511628211ull;
+    for (int i = 0; i < t->spin_len; i++)
+        if (t->spin_seen[i] == h)
+            return false;
+    t->spin_seen[t->spin_next] = h;
+    t->spin_next = (t->spin_next + 1) % (int)SIM_COUNT_OF(t->spin_seen);
+    if (t->spin_len < (int)SIM_COUNT_OF(t->spin_seen))
+        t->spin_len++;
+    return ++t->spin_novel <= WL_MAX_NOVEL_COMPUTES;
 }
 
 /* A compute in a while loop that has touched no memory since the thread
@@ -500,8 +541,11 @@ static bool made_progress(const struct thr *t)
 
 static void finish_op(struct thr *t)
 {
-    if (made_progress(t))
+    if (made_progress(t)) {
         sim_progress(t->run->m->k);
+        t->spin_len = 0; /* its loops' states start afresh */
+        t->spin_novel = 0;
+    }
     op_ended(t);
     step(t);
 }
@@ -980,7 +1024,7 @@ static bool start_op(struct thr *t)
         if (!compute_fits(t, (uint64_t)op->count))
             return false;
         sim_schedule(r->m->k, cycles(r, (uint64_t)op->count), compute_done, t, 0);
-        if (!op->in_while || local_work(t)) /* as made_progress: a spin's is no progress */
+        if (!op->in_while || local_work(t) || compute_busy(t))
             sim_busy_until(r->m->k, sim_now(r->m->k) + cycles(r, (uint64_t)op->count));
         return false;
     case WL_OP_MARK:
