@@ -59,7 +59,9 @@ void val_params_fitted(double r_l, double r_r, double r_q, double r_i, double r_
 /* Seed 004 (SCC, Sec IV-D, after [5]): an MPB access through the router,
  * 45 core cycles + 8 mesh cycles per router crossed (one for the own tile:
  * the paper's "45 core cycles plus 8 mesh cycles"), and a DRAM access, 40
- * core cycles + 8 d mesh cycles with d the routers crossed. In core cycles
+ * core cycles + 8 d mesh cycles, d "the number of hops" in the paper, read
+ * here as the routers crossed (hops + 1, as the own MPB's 8 mesh cycles
+ * cross one router; the paper gives no other MPB's figure). In core cycles
  * at core_ghz with the mesh at mesh_ghz. */
 double val_scc_mpb_cycles(int routers, double core_ghz, double mesh_ghz);
 double val_scc_dram_cycles(int routers, double core_ghz, double mesh_ghz);
