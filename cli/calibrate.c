@@ -585,6 +585,27 @@ static void note(const struct cal_problem *pb, const struct cal_param *p, char *
              pb->targets.path, p->path, was);
 }
 
+/* Where the value at v ends on its line: after a list's ']' or a string's
+ * closing quote (commas inside them are the value's), else at the first
+ * ';' ',' '}' or '#'; NULL if a list or a string does not end on the line. */
+static const char *value_end(const char *v)
+{
+    if (*v == '"') {
+        const char *q = strchr(v + 1, '"');
+        return q ? q + 1 : NULL;
+    }
+    if (*v != '[' && *v != '(')
+        return v + strcspn(v, ";,}#");
+    bool quoted = false;
+    for (const char *c = v + 1; *c; c++) {
+        if (*c == '"')
+            quoted = !quoted;
+        else if (!quoted && (*c == ']' || *c == ')'))
+            return c + 1;
+    }
+    return NULL;
+}
+
 /* The line with KEY = VALUE replaced by the fitted value, its comment by
  * the note (the old comment kept after "before:"); NULL if the key is not
  * on the line. */
@@ -598,7 +619,9 @@ static char *replace_on_line(const char *line, const char *key, const char *valu
         if (!word || (*eq != '=' && *eq != ':'))
             continue;
         const char *v = eq + 1 + strspn(eq + 1, " \t");
-        const char *end = v + strcspn(v, ";,}#");
+        const char *end = value_end(v);
+        if (!end)
+            return NULL; /* a list over several lines: not replaced in place */
         const char *hash = strchr(end, '#');
         size_t size = strlen(line) + strlen(value) + strlen(mark) + 32;
         char *out = sim_xmalloc(size);

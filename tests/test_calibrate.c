@@ -167,7 +167,7 @@ END_TEST
  * measurements used is written too, so the file gives the figures printed. */
 START_TEST(test_include_and_set_written)
 {
-    char base[512], text[1024];
+    char base[512], text[2048];
     snprintf(base, sizeof base, "%s", tu_write("base3.cfg", machine_text("base", 1, 5.0)));
     snprintf(text, sizeof text, "@include \"%s\"\nmachine = { name = \"inc\"; };\n", base);
     struct case_files f;
@@ -183,6 +183,17 @@ START_TEST(test_include_and_set_written)
     ck_assert_int_eq(m.home.lookup_cycles, 9);
     ck_assert_int_eq(m.home.occupancy_cycles, 1); /* the included file's, kept */
     ck_assert_str_eq(m.machine.protocol, "msi");  /* a bare word --set, written quoted */
+    /* a list's --set replaces the whole list on its line (its commas are its own) */
+    snprintf(text, sizeof text, "%smodel = { table2_EE = [1.0, 2.0, 3.0]; };\n",
+             machine_text("list", 1, 5.0));
+    case_files("list", text, "targets = { source = \"a test\"; R_R_ns = 60.0; };\n", &f);
+    tu_ccsim(&r,
+             "calibrate -c %s --targets %s --params core.snoop_cycles -o %s --max-evals 4 "
+             "--set 'model.table2_EE=[4.0, 5.0, 6.0]'",
+             f.start, f.targets, f.out);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    load_fitted(f.out, &m);
+    ck_assert(m.model.n_table2_EE == 3 && m.model.table2_EE[1] == 5.0);
 }
 END_TEST
 
