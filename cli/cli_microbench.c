@@ -393,6 +393,10 @@ int cli_microbench(int argc, char **argv)
         return SIM_EXIT_INPUT;
     struct sim_diag d;
     sim_diag_init(&d);
+    if (!mb_machine_fits(&m, &d)) { /* refused before anything was measured */
+        sim_diag_print(&d);
+        return SIM_EXIT_INPUT;
+    }
     struct mb_result r;
     if (!mb_run(&m, (int)iters, &r, &d)) {
         sim_diag_print(&d);
@@ -410,6 +414,9 @@ int cli_microbench(int argc, char **argv)
     }
     if (tables)
         print_tables(&m, &t);
+    else
+        printf("  seed 000's Tables 2-4: not measured (they need a coherent machine; %s is not)\n",
+               m.machine.name);
     if (json && !write_json(json, &m, sets, nsets, &r, tables ? &t : NULL))
         return SIM_EXIT_INPUT;
     return SIM_EXIT_OK;
