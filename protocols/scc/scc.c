@@ -461,13 +461,18 @@ static void tile_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
         answer(s, m, SM_ACK);
         return;
     }
-    step(s, true, m->dst, m->line, m,
-         m->has_data ? "a test-and-set register write" : "a test-and-set register read", "-", "-",
-         m->has_data ? "set the register, answer" : "answer the old value, set the register to 1");
     SIM_ASSERT(m->type == SM_TAS);
     uint64_t *reg = &s->tas[m->line - SCC_TAS_BASE];
     uint64_t old = *reg;
     *reg = m->has_data ? cc_word_get(m->data, 0) : 1; /* a write sets, a read tests and sets */
+    uint8_t before[SIM_MAX_LINE_BYTES] = {0}, after[SIM_MAX_LINE_BYTES] = {0};
+    cc_word_set(before, 0, old);
+    cc_word_set(after, 0, *reg);
+    step_data(
+        s, true, m->dst, m->line, m,
+        m->has_data ? "a test-and-set register write" : "a test-and-set register read", "-", "-",
+        m->has_data ? "set the register, answer" : "answer the old value, set the register to 1",
+        before, after);
     memset(m->data, 0, s->p.line_bytes);
     cc_word_set(m->data, 0, old);
     answer(s, m, SM_DATA);
