@@ -15,7 +15,7 @@ const struct cli_cmd cli_cmds[] = {
     {"run", cli_run, "run a trace on a machine",
      "usage: ccsim run -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
      "                 [--seed S] [--json FILE [--per-iteration]] [--check] [--links]\n"
-     "                 [--rows] [--set G.K=V ...]\n"
+     "                 [--rows] [--max-errors N] [--set G.K=V ...]\n"
      "                 [--trace-out FILE.json [--trace-window FROM:TO] [--trace-max-bytes N]]\n"
      "                 [--plot FILE.png]\n"
      "\n"
@@ -34,6 +34,7 @@ const struct cli_cmd cli_cmds[] = {
      "  --per-iteration       the JSON also lists every iteration's latency (and per thread)\n"
      "  --check               run the invariant checker on every access\n"
      "  --links               print every link's traffic (messages, bytes, use, queueing)\n"
+     "  --max-errors N        value errors printed in full (default 10; 0: all of them)\n"
      "  --rows                print every (state, event) cell of the protocol's tables\n"
      "                        that ran, with its row's number and how often (the JSON\n"
      "                        always has them)\n"

@@ -90,8 +90,9 @@ struct cli_run_args {
     int64_t explain_thread, explain_iteration;
     bool explain_want_iteration;
     bool wide;
-    bool per_iteration; /* run: --per-iteration, every iteration's latency in the JSON */
-    bool rows;          /* run: --rows, the tables' cells that ran and how often */
+    bool per_iteration;  /* run: --per-iteration, every iteration's latency in the JSON */
+    bool rows;           /* run: --rows, the tables' cells that ran and how often */
+    uint64_t max_errors; /* run: value errors printed in full (--max-errors; 0: all) */
     /* run: --trace-out FILE, --trace-window FROM:TO (ps here; to = UINT64_MAX
      * when open), --trace-max-bytes N (cli/trace_out.h) */
     const char *trace_out;

@@ -52,6 +52,10 @@ static int run_opt(const char *sub, int c, struct cli_run_args *a)
     case 'O':
         a->rows = true;
         return 0;
+    case 'E':
+        return cli_parse_u64(sub, "--max-errors", optarg, 0, 1000000000, &a->max_errors)
+                   ? 0
+                   : SIM_EXIT_INPUT;
     case 'c':
         a->config = optarg;
         return 0;
@@ -181,6 +185,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                           {"wide", no_argument, NULL, 'D'},
                                           {"per-iteration", no_argument, NULL, 'R'},
                                           {"rows", no_argument, NULL, 'O'},
+                                          {"max-errors", required_argument, NULL, 'E'},
                                           {0}};
     int c, bad = 0;
     optind = 1;
@@ -191,7 +196,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
         if (strchr("MNFUHID", c) && !explain)
             return cli_usage_error(sub, "unknown option '--%s' (an option of ccsim explain)",
                                    long_name(longs, c));
-        if (strchr("JLTWBPRO", c) && explain)
+        if (strchr("JLTWBPROE", c) && explain)
             return cli_usage_error(sub, "unknown option '--%s' (an option of ccsim run)",
                                    long_name(longs, c));
         if ((bad = run_opt(sub, c, a)))
@@ -598,7 +603,8 @@ static int check_outputs(const struct cli_run_args *a)
 
 int cli_run(int argc, char **argv)
 {
-    struct cli_run_args a = {.seed = 1, .trace_to = UINT64_MAX, .trace_max_bytes = 200000000};
+    struct cli_run_args a = {
+        .seed = 1, .trace_to = UINT64_MAX, .trace_max_bytes = 200000000, .max_errors = 10};
     int bad = cli_parse_run_args("run", argc, argv, &a);
     if (bad)
         return bad;
@@ -607,7 +613,8 @@ int cli_run(int argc, char **argv)
     struct cli_session ss;
     if ((bad = cli_session_open(&a, &ss)))
         return bad;
-    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS,
+                              .max_reports = a.max_errors ? (int)a.max_errors : INT_MAX};
     bool trace_failed;
     struct trace_out *tr = open_trace(&a, &ss, &o, &trace_failed);
     if (trace_failed) {

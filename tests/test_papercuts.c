@@ -111,6 +111,10 @@ START_TEST(test_run_failures_say_what_happened)
     ck_assert_msg(strstr(r.err, "value error: thread 0, iteration 3: expect x.0 == 0, but it is 3"),
                   "%s", r.err);
     ck_assert_msg(strstr(r.err, "2 more value error(s) not shown"), "%s", r.err);
+    tu_ccsim(&r, "run -c teach-xbar %s --max-errors 0", bad); /* every one of them */
+    ck_assert_msg(strstr(r.err, "iteration 14: expect x.0 == 0, but it is 14") &&
+                      !strstr(r.err, "not shown"),
+                  "%s", r.err);
     /* a loop inside an if is still the outermost loop: its value names the
      * iteration, in messages and in explain */
     const char *inif =
