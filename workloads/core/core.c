@@ -1498,8 +1498,10 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
     counters(&r);
     latencies(&r);
     if (o->max_reports > 0 && res->value_errors > (uint64_t)o->max_reports)
-        fprintf(stderr, "ccsim: %llu more value error(s) not shown (the first %d are above)\n",
-                (unsigned long long)(res->value_errors - (uint64_t)o->max_reports), o->max_reports);
+        fprintf(stderr, "ccsim: %llu more value error(s) not shown (%s%d %s above)\n",
+                (unsigned long long)(res->value_errors - (uint64_t)o->max_reports),
+                o->max_reports == 1 ? "" : "the first ", o->max_reports,
+                o->max_reports == 1 ? "is" : "are");
     for (int i = 0; i < r.nthr; i++) {
         free(r.thr[i].sreq);
         free(r.thr[i].sbuf);
