@@ -167,7 +167,8 @@ static void op_text(const struct cc_req *r, const char *line, char *buf, size_t 
 }
 
 /* "Store (thread 0, it 3: write msg.1 3)" */
-static void request_chunk(struct text *t, const struct cc_step *st, const char *line)
+/* "thread 2, it 3: write x 1": who asked and what, for st's request. */
+static void request_label(const struct cc_step *st, const char *line, char *buf, size_t size)
 {
     char op[256], who[128] = "";
     int thread;
@@ -180,7 +181,14 @@ static void request_chunk(struct text *t, const struct cc_step *st, const char *
         else
             snprintf(who, sizeof who, "thread %d: ", thread);
     }
-    chunk(t, "%s (%s%s)", st->event, who, op);
+    snprintf(buf, size, "%s%s", who, op);
+}
+
+static void request_chunk(struct text *t, const struct cc_step *st, const char *line)
+{
+    char label[400];
+    request_label(st, line, label, sizeof label);
+    chunk(t, "%s (%s)", st->event, label);
 }
 
 /* "Fwd_GetS from home 0", "Upgrade (GetX from core 0)", "Done"; the gloss
@@ -606,11 +614,15 @@ static void effect_chunks(struct narrate_ctx *n, struct text *t, const struct cc
         pending_change(t, st);
 }
 
-/* A backend's step that says what it did in its own words (the SCC). */
-static void plain_chunks(struct narrate_ctx *n, struct text *t, const struct cc_step *st)
+/* A backend's step that says what it did in its own words (the SCC); a
+ * core's request names its thread and operation, as a coherent one does. */
+static void plain_chunks(struct narrate_ctx *n, struct text *t, const struct cc_step *st,
+                         const char *line)
 {
-    char from[32] = "";
-    if (st->msg_src >= 0)
+    char from[400] = "";
+    if (st->req)
+        request_label(st, line, from, sizeof from);
+    else if (st->msg_src >= 0)
         node_name(n, st->msg_src, from, sizeof from);
     if (strcmp(st->from, "-") == 0) /* a server: it has no state to name */
         chunk(t, "%s%s%s%s", st->event_doc, from[0] ? " (" : "", from, from[0] ? ")" : "");
@@ -630,7 +642,7 @@ static void build(struct narrate_ctx *n, struct text *t, const struct cc_step *s
     t->n = 0;
     if (!st->detailed) {
         char words[512];
-        plain_chunks(n, t, st);
+        plain_chunks(n, t, st, line);
         if (word_changes(st, line, words_listed(n), words, sizeof words))
             chunk(t, "the words: %s", words);
         else if (st->data_before && st->data_after)

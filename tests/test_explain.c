@@ -244,9 +244,10 @@ START_TEST(test_explain_scc_drops)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "the wait's poll runs invmb in S: drop the L1 copy (MPB lines are "
                                 "not kept coherent); now I") &&
-                      strstr(r.out, "the core flushes in I: no L1 copy to drop") &&
+                      strstr(r.out, "the core flushes (thread 1, it 0: flush arrive[1]) in I: no "
+                                    "L1 copy to drop") &&
                       !strstr(r.out, "in I: drop the L1 copy"),
-                  "%s", r.out);
+                  "%.3000s", r.out);
     /* the invalidation that starts a wait is the wait's; the trace's own
      * invmb statements come only after its waits */
     const char *wait = strstr(r.out, "the wait runs invmb before its first read in S: drop"),

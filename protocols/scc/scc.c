@@ -431,6 +431,30 @@ static void write_masked(struct scc *s, uint8_t *dst, const uint8_t *data, uint3
             memcpy(dst + 8 * w, data + 8 * w, 8);
 }
 
+/* A core's step for its request r (the narration names its thread). */
+static void step_req(struct scc *s, int node, const struct cc_req *r, const char *event,
+                     const char *from, const char *to, const char *did)
+{
+    if (!s->observer)
+        return;
+    struct cc_step st = {.time = sim_now(s->k),
+                         .node = node,
+                         .line = r->line,
+                         .from = from,
+                         .to = to,
+                         .from_doc = copy_doc(from),
+                         .to_doc = copy_doc(to),
+                         .event = event,
+                         .event_doc = event,
+                         .msg_src = -1,
+                         .requester = -1,
+                         .owner = -1,
+                         .req = r};
+    st.actions[0] = did;
+    st.action_docs[0] = did;
+    s->observer(s->observer_ctx, &st);
+}
+
 /* A write of m's words into `bytes` at a server, narrated with the words
  * it changed. */
 static void server_write(struct scc *s, const struct sim_msg *m, uint8_t *bytes, const char *event,
@@ -849,7 +873,7 @@ static void narrate_request(struct scc *s, struct scc_core *c, const struct cc_r
         did = "no copy: write to memory, posted (no write-allocate)";
     else
         did = "no copy: ask the memory controller over the mesh";
-    step(s, false, c->id, r->line, NULL, ev, copy_state(w), to, did);
+    step_req(s, c->id, r, ev, copy_state(w), to, did);
 }
 
 static void start_request(struct scc *s, struct scc_core *c)
