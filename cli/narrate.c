@@ -244,7 +244,9 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
     if (st->msg_type && strcmp(st->msg_type, st->event) != 0) {
         legend_add(n, "message", st->msg_type, st->msg_gloss);
         chunk(t, "%s (%s from %s%s%s)", st->event, st->msg_type, from, g ? ": " : "", g ? g : "");
-    } else if (st->msg_src >= 0)
+    } else if (st->msg_src >= 0 && !st->msg_type) /* no message: memory's retry of a read */
+        chunk(t, "%s (for %s)%s%s%s", st->event, from, g ? " (" : "", g ? g : "", g ? ")" : "");
+    else if (st->msg_src >= 0)
         chunk(t, "%s from %s%s%s%s", st->event, from, g ? " (" : "", g ? g : "", g ? ")" : "");
     else
         chunk(t, "%s%s%s%s", st->event, g ? " (" : "", g ? g : "", g ? ")" : "");

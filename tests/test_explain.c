@@ -126,7 +126,7 @@ START_TEST(test_explain_fill_conflict)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "memory refuses the read: the line's fill is under way;") &&
                       strstr(r.out, "ns later (memory.fill_conflict_ns)") &&
-                      strstr(r.out, "Mem_Retry from core") &&
+                      strstr(r.out, "Mem_Retry (for core ") &&
                       strstr(r.out, "Mem_Retry      a read memory refused while the line's fill"),
                   "%s", r.out);
     tu_ccsim(&r, "explain -c teach-xbar %s --set machine.protocol=\"gols\"", three);
