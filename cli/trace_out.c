@@ -182,7 +182,7 @@ static void meta_name(struct trace_out *t, const char *what, int pid, int tid, c
 /* ------------------------------------------------------------ threads */
 
 static void on_op(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
-                  sim_time_t end)
+                  sim_time_t end, bool unfinished)
 {
     struct trace_out *t = ctx;
     (void)core;
@@ -198,9 +198,11 @@ static void on_op(void *ctx, int thread, int core, const struct wl_op *op, sim_t
                       op->naddr || i ? "," : "", i, op->value[i]);
     if (op->op == WL_OP_MARK)
         snprintf(name, sizeof name, "mark %s", wl_program_label(t->p, op->label));
+    else if (unfinished) /* the run deadlocked with it under way */
+        snprintf(name, sizeof name, "%s (unfinished: the run deadlocked)", wl_op_name(op->op));
     snprintf(args + n, sizeof args - (size_t)n, "}");
-    span(t, PID_THREADS, thread, "op", op->op == WL_OP_MARK ? name : wl_op_name(op->op), start, end,
-         args);
+    span(t, PID_THREADS, thread, "op",
+         op->op == WL_OP_MARK || unfinished ? name : wl_op_name(op->op), start, end, args);
 }
 
 static void on_place(void *ctx, int64_t index, uint64_t number)

@@ -406,6 +406,22 @@ START_TEST(test_trace_scc_names)
 }
 END_TEST
 
+/* A deadlock: each thread's operation under way is drawn to the run's end,
+ * named unfinished (it had no end to draw it with). */
+START_TEST(test_trace_unfinished_ops)
+{
+    const char *path = trace_path("stuck.json");
+    const char *t = tu_write("stuck.trace", "ccsim-trace 1\nthreads 2\nline f\nall: sync\n"
+                                            "1: wait f == 1\nall: mark m\n");
+    tu_ccsim(&r, "run -c teach-xbar %s --trace-out %s", t, path);
+    ck_assert_int_eq(r.status, 1);
+    char *text = slurp(path);
+    ck_assert_msg(strstr(text, "\"name\":\"wait (unfinished: the run deadlocked)\""),
+                  "no unfinished wait");
+    free(text);
+}
+END_TEST
+
 START_TEST(test_trace_window)
 {
     struct summary all = run_traced("");
@@ -504,6 +520,7 @@ static Suite *trace_out_suite(void)
     tcase_add_test(tc, test_trace_reset_sets_home);
     tcase_add_test(tc, test_trace_cap_many_tracks);
     tcase_add_test(tc, test_trace_scc_names);
+    tcase_add_test(tc, test_trace_unfinished_ops);
     tcase_add_test(tc, test_trace_window);
     tcase_add_test(tc, test_trace_reset_ends_copies);
     tcase_add_test(tc, test_trace_upgrade_keeps_a_copy);

@@ -123,7 +123,18 @@ static void op_ended(struct thr *t)
 {
     struct run *r = t->run;
     if (r->o.on_op)
-        r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k));
+        r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k), false);
+}
+
+/* After a deadlock: each thread's operation still under way (a sync it
+ * waits at, a wait, a spin's access), to the on_op callback, unfinished. */
+static void ops_unfinished(struct run *r)
+{
+    for (int i = 0; i < r->nthr && r->o.on_op; i++) {
+        struct thr *t = &r->thr[i];
+        if (t->st == T_RUN || t->st == T_POLL || t->st == T_SYNC)
+            r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k), true);
+    }
 }
 
 static sim_time_t cycles(const struct run *r, uint64_t n)
@@ -1493,6 +1504,8 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         res->deadlock = true;
         report_deadlock(&r, stderr);
     }
+    if (res->deadlock)
+        ops_unfinished(&r);
     cc_set_line_map(m->cc, NULL, NULL); /* r goes away with this call */
     cc_set_line_namer(m->cc, NULL, NULL);
     counters(&r);

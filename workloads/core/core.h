@@ -81,9 +81,11 @@ struct core_run_opts {
     void (*on_place)(void *ctx, int64_t line_index, uint64_t line_number);
     void *place_ctx;
     /* optional: called when a thread's operation finishes (zero-cost ops
-     * too, with start == end; a sync ends at its release), for timelines */
+     * too, with start == end; a sync ends at its release), for timelines;
+     * after a deadlock, once for each operation still under way, with end
+     * the run's last instant and `unfinished` set */
     void (*on_op)(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
-                  sim_time_t end);
+                  sim_time_t end, bool unfinished);
     void *op_ctx;
     /* optional: called when a sync opens an iteration (the first sync opens
      * iteration 1; 0 is what runs before it), for progress lines and
