@@ -324,6 +324,11 @@ struct cc_dir {
     uint8_t hist_next, hist_len;  /* hist_len <= CC_HIST */
 };
 
+/* A cache sends its copy of `line` to the transaction's requester: the
+ * bytes in flight (d->flight), for peeks until the home's transaction ends
+ * (runtime.c). */
+void cc_note_flight(struct cc_system *s, uint64_t line, const uint8_t *data);
+
 /* The i-th newest message on d's line (0: the newest), or NULL. */
 static inline const struct cc_hist *cc_dir_hist(const struct cc_dir *d, int i)
 {
@@ -680,9 +685,6 @@ void cc_check_fill(struct cc_system *s, int cache, uint64_t line, const uint8_t 
 char cc_cache_state_of(const struct cc_system *s, int cache, uint64_t line);
 void cc_check_states(struct cc_system *s, uint64_t line);
 uint8_t *cc_shadow(struct cc_system *s, uint64_t line);
-/* A cache sends its copy of `line` to the transaction's requester: the
- * bytes in flight, for peeks until the home's transaction ends. */
-void cc_note_flight(struct cc_system *s, uint64_t line, const uint8_t *data);
 void cc_violation(struct cc_system *s, uint64_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

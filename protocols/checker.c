@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cc_note_flight(struct cc_system *s, uint64_t line, const uint8_t *data)
-{
-    struct cc_dir *d = cc_dir_find(s, line);
-    if (!d)
-        return;
-    if (!d->flight)
-        d->flight = sim_xmalloc(s->p.line_bytes);
-    memcpy(d->flight, data, s->p.line_bytes);
-    d->flight_valid = true;
-}
-
 uint8_t *cc_shadow(struct cc_system *s, uint64_t line)
 {
     uint8_t *b = sim_map_get(&s->shadow, line);

@@ -1180,9 +1180,6 @@ static bool row_of_cell_has(const struct step *s, int st, int ev, const struct c
     return false;
 }
 
-/* A waiting request replayed on its stable line. A row that parks it
- * again and leaves the line stable (only a mutant has one) is the model's
- * error, which one line says. */
 /* The model's error for a stall row that leaves its line stable: it stops
  * there (replayed, the request would be parked again and again). */
 static void print_parked_on_stable(const struct step *s, const char *who, int line, int st)
@@ -1193,6 +1190,9 @@ static void print_parked_on_stable(const struct step *s, const char *who, int li
             who, line, cache_states[st]);
 }
 
+/* A waiting request replayed on its stable line. A row that parks it
+ * again and leaves the line stable (only a mutant has one) is the model's
+ * error, which one line says. */
 static void print_replay(const struct step *s, const char *who, int line, int st, int ev)
 {
     int next = print_cell(s, false, who, line, st, ev, " (replayed)");

@@ -297,6 +297,17 @@ uint64_t cc_msg_count(const struct cc_system *s, const char *type_name)
     sim_panic("cc_msg_count: no message type '%s'", type_name);
 }
 
+void cc_note_flight(struct cc_system *s, uint64_t line, const uint8_t *data)
+{
+    struct cc_dir *d = cc_dir_find(s, line);
+    if (!d)
+        return;
+    if (!d->flight)
+        d->flight = sim_xmalloc(s->p.line_bytes);
+    memcpy(d->flight, data, s->p.line_bytes);
+    d->flight_valid = true;
+}
+
 /* ------------------------------------------------------------ fatal rows */
 
 /* A table error ends the run: "ccsim: protocol NAME" and the message, which

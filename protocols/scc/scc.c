@@ -135,14 +135,6 @@ static struct scc *scc_of(const struct cc_system *sys)
 
 /* ------------------------------------------------------------ narration */
 
-/* One step for the observer: at a core's cache or a server (home), what
- * happened (event), the message that raised it (NULL: none), what was
- * done, and the copy's state before and after
- * ("I" none, "S" a clean copy, "M" a dirty one; servers: "-"). */
-static void step_data(struct scc *s, bool home, int node, uint64_t line, const struct sim_msg *m,
-                      const char *event, const char *from, const char *to, const char *did,
-                      const uint8_t *before, const uint8_t *after);
-
 /* What a copy's state letter means, for the narration's legend (NULL: a
  * server's "-", no state). */
 static const char *copy_doc(const char *state)
@@ -159,44 +151,38 @@ static const char *copy_doc(const char *state)
     }
 }
 
+/* Step st to the observer, its common fields filled: the message that
+ * raised it (NULL: none), what was done, the glosses of its states. The
+ * caller gives who (home, node), the line, the event, the copy's state
+ * before and after ("I" none, "S" a clean copy, "M" a dirty one; servers:
+ * "-"), and where it has them the request and the line's bytes. */
+static void emit(struct scc *s, struct cc_step *st, const struct sim_msg *m, const char *did)
+{
+    st->time = sim_now(s->k);
+    st->event_doc = st->event;
+    st->from_doc = copy_doc(st->from);
+    st->to_doc = copy_doc(st->to);
+    st->msg_src = m ? m->src : -1;
+    st->requester = st->owner = -1;
+    if (m) { /* the message that drove it, for timelines' arrows */
+        st->msg_type = scc_msg_names[m->type];
+        st->msg_sent = m->sent;
+        st->msg_first = true;
+    }
+    st->actions[0] = st->action_docs[0] = did;
+    st->line_bytes = s->p.line_bytes;
+    s->observer(s->observer_ctx, st);
+}
+
+/* One step for the observer: at a core's cache or a server (home). */
 static void step(struct scc *s, bool home, int node, uint64_t line, const struct sim_msg *m,
                  const char *event, const char *from, const char *to, const char *did)
 {
-    step_data(s, home, node, line, m, event, from, to, did, NULL, NULL);
-}
-
-/* A step with the line's bytes before and after it (a write at a server:
- * the narration names the words it changed). */
-static void step_data(struct scc *s, bool home, int node, uint64_t line, const struct sim_msg *m,
-                      const char *event, const char *from, const char *to, const char *did,
-                      const uint8_t *before, const uint8_t *after)
-{
     if (!s->observer)
         return;
-    struct cc_step st = {.time = sim_now(s->k),
-                         .home = home,
-                         .node = node,
-                         .line = line,
-                         .from = from,
-                         .to = to,
-                         .event = event,
-                         .event_doc = event,
-                         .msg_src = m ? m->src : -1,
-                         .requester = -1,
-                         .owner = -1};
-    if (m) { /* the message that drove it, for timelines' arrows */
-        st.msg_type = scc_msg_names[m->type];
-        st.msg_sent = m->sent;
-        st.msg_first = true;
-    }
-    st.from_doc = copy_doc(from);
-    st.to_doc = copy_doc(to);
-    st.actions[0] = did;
-    st.action_docs[0] = did;
-    st.data_before = before;
-    st.data_after = after;
-    st.line_bytes = s->p.line_bytes;
-    s->observer(s->observer_ctx, &st);
+    struct cc_step st = {
+        .home = home, .node = node, .line = line, .event = event, .from = from, .to = to};
+    emit(s, &st, m, did);
 }
 
 static const char *copy_state(const struct scc_way *w)
@@ -437,22 +423,27 @@ static void step_req(struct scc *s, int node, const struct cc_req *r, const char
 {
     if (!s->observer)
         return;
-    struct cc_step st = {.time = sim_now(s->k),
-                         .node = node,
-                         .line = r->line,
-                         .from = from,
-                         .to = to,
-                         .from_doc = copy_doc(from),
-                         .to_doc = copy_doc(to),
+    struct cc_step st = {
+        .node = node, .line = r->line, .event = event, .from = from, .to = to, .req = r};
+    emit(s, &st, NULL, did);
+}
+
+/* A server's step that changed the line's bytes (before, after): the
+ * narration names the words it changed. */
+static void step_bytes(struct scc *s, const struct sim_msg *m, const char *event, const char *did,
+                       const uint8_t *before, const uint8_t *after)
+{
+    if (!s->observer)
+        return;
+    struct cc_step st = {.home = true,
+                         .node = m->dst,
+                         .line = m->line,
                          .event = event,
-                         .event_doc = event,
-                         .msg_src = -1,
-                         .requester = -1,
-                         .owner = -1,
-                         .req = r};
-    st.actions[0] = did;
-    st.action_docs[0] = did;
-    s->observer(s->observer_ctx, &st);
+                         .from = "-",
+                         .to = "-",
+                         .data_before = before,
+                         .data_after = after};
+    emit(s, &st, m, did);
 }
 
 /* A write of m's words into `bytes` at a server, narrated with the words
@@ -460,10 +451,14 @@ static void step_req(struct scc *s, int node, const struct cc_req *r, const char
 static void server_write(struct scc *s, const struct sim_msg *m, uint8_t *bytes, const char *event,
                          const char *did)
 {
+    if (!s->observer) {
+        write_masked(s, bytes, m->data, (uint32_t)m->acks);
+        return;
+    }
     uint8_t before[SIM_MAX_LINE_BYTES];
     memcpy(before, bytes, s->p.line_bytes);
     write_masked(s, bytes, m->data, (uint32_t)m->acks);
-    step_data(s, true, m->dst, m->line, m, event, "-", "-", did, before, bytes);
+    step_bytes(s, m, event, did, before, bytes);
 }
 
 /* An MPB or register access, at its end: do it and answer. */
@@ -489,14 +484,16 @@ static void tile_access_done(struct sim_kernel *k, void *obj, uint64_t arg)
     uint64_t *reg = &s->tas[m->line - SCC_TAS_BASE];
     uint64_t old = *reg;
     *reg = m->has_data ? cc_word_get(m->data, 0) : 1; /* a write sets, a read tests and sets */
-    uint8_t before[SIM_MAX_LINE_BYTES] = {0}, after[SIM_MAX_LINE_BYTES] = {0};
-    cc_word_set(before, 0, old);
-    cc_word_set(after, 0, *reg);
-    step_data(
-        s, true, m->dst, m->line, m,
-        m->has_data ? "a test-and-set register write" : "a test-and-set register read", "-", "-",
-        m->has_data ? "set the register, answer" : "answer the old value, set the register to 1",
-        before, after);
+    if (s->observer) { /* the register as a line: word 0 before and after */
+        uint8_t before[SIM_MAX_LINE_BYTES] = {0}, after[SIM_MAX_LINE_BYTES] = {0};
+        cc_word_set(before, 0, old);
+        cc_word_set(after, 0, *reg);
+        step_bytes(s, m,
+                   m->has_data ? "a test-and-set register write" : "a test-and-set register read",
+                   m->has_data ? "set the register, answer"
+                               : "answer the old value, set the register to 1",
+                   before, after);
+    }
     memset(m->data, 0, s->p.line_bytes);
     cc_word_set(m->data, 0, old);
     answer(s, m, SM_DATA);
@@ -1174,7 +1171,6 @@ static void scc_evict_line(struct cc_system *sys, uint64_t line)
     }
 }
 
-/* The line in core's cache with the memory's value ('M': dirty). */
 /* A private line's copy is clean (S) or dirty (M); there is no E, O or F
  * without coherence (an MPB line's copy is clean only: core.c prime_ok). */
 static bool scc_can_hold(const struct cc_system *sys, char state)
@@ -1183,6 +1179,7 @@ static bool scc_can_hold(const struct cc_system *sys, char state)
     return state == 'S' || state == 'M';
 }
 
+/* The line in core's cache with the memory's value ('M': dirty). */
 static void scc_prime_line(struct cc_system *sys, int core, uint64_t line, char state)
 {
     struct scc *s = scc_of(sys);
