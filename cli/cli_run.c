@@ -10,8 +10,8 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <stdio.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,9 +242,8 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
         printf("prefetcher: %llu line%s fetched ahead (not counted in loads or misses)\n",
                (unsigned long long)r->prefetches, r->prefetches == 1 ? "" : "s");
     if (r->sw_prefetches) /* only machines whose copy loops prefetch (core.prefetch_distance) */
-        printf("prefetch instructions: %llu line%s fetched ahead by copy and addline loops (not "
-               "counted in "
-               "loads or misses)\n",
+        printf("prefetch instructions: %llu line%s fetched ahead by copy and addline loops "
+               "(not counted in loads or misses)\n",
                (unsigned long long)r->sw_prefetches, r->sw_prefetches == 1 ? "" : "s");
     if (r->store_prefetches) /* copies on cores with several misses in flight (core.mshrs) */
         printf("store fetches: %llu line%s fetched to write ahead of stores waiting for the ones "

@@ -166,7 +166,6 @@ static void op_text(const struct cc_req *r, const char *line, char *buf, size_t 
     snprintf(buf, size, "?");
 }
 
-/* "Store (thread 0, it 3: write msg.1 3)" */
 /* "thread 2, it 3: write x 1": who asked and what, for st's request. */
 static void request_label(const struct cc_step *st, const char *line, char *buf, size_t size)
 {
@@ -184,6 +183,7 @@ static void request_label(const struct cc_step *st, const char *line, char *buf,
     snprintf(buf, size, "%s%s", who, op);
 }
 
+/* "Store (thread 0, it 3: write msg.1 3)" */
 static void request_chunk(struct text *t, const struct cc_step *st, const char *line)
 {
     char label[400];
@@ -340,14 +340,19 @@ static void dir_changes(const struct narrate_ctx *n, struct text *t, const struc
     }
 }
 
-static bool has_action(const struct cc_step *st, const char *name);
+static bool has_action(const struct cc_step *st, const char *name)
+{
+    for (int i = 0; i < 8 && st->actions[i]; i++)
+        if (strcmp(st->actions[i], name) == 0)
+            return true;
+    return false;
+}
 
 static void pending_change(struct text *t, const struct cc_step *st)
 {
     int a = st->dir_before.pending, b = st->dir_after.pending;
     if (b == a && b > 0 && has_action(st, "count_answer") && has_action(st, "await_unblock"))
-        chunk(t, "the answer is in, its reader's unblock now awaited: still %d awaited",
-              b); /* one for one */
+        chunk(t, "the answer is in, its reader's unblock now awaited: still %d awaited", b);
     else if (b > a)
         chunk(t, "awaits %d answer%s", b, b == 1 ? "" : "s");
     else if (b < a && b > 0)
@@ -499,14 +504,6 @@ static void sent_chunks(struct narrate_ctx *n, struct text *t, const struct cc_s
 }
 
 /* ------------------------------------------------------------ a step */
-
-static bool has_action(const struct cc_step *st, const char *name)
-{
-    for (int i = 0; i < 8 && st->actions[i]; i++)
-        if (strcmp(st->actions[i], name) == 0)
-            return true;
-    return false;
-}
 
 static void memory_chunks(const struct narrate_ctx *n, struct text *t, const struct cc_step *st,
                           const char *line)

@@ -490,10 +490,10 @@ static bool note_loop(struct thr *t)
  * its cap), and is judged between its computes as before. */
 static bool compute_busy(struct thr *t)
 {
-    uint64_t h = 1469598103934665603ull ^ (uint64_t)t->op.stmt;
-    for (int i = 0; i < WL_MAX_REGS; i++)
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)t->op.stmt; /* FNV-1a over the state */
+    for (int i = 0, n = wl_program_reg_count(t->run->prog); i < n; i++)
         h = (h ^ (uint64_t)t->cur.reg[i]) * 1099511628211ull;
-    for (int i = 0; i < WL_MAX_DEPTH; i++)
+    for (int i = 0; i < t->cur.depth; i++) /* the open blocks' slots: loop values */
         h = (h ^ (uint64_t)t->cur.loop_val[i]) * 1099511628211ull;
     for (int i = 0; i < t->spin_len; i++)
         if (t->spin_seen[i] == h)
