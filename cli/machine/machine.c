@@ -411,30 +411,27 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
 
 /* Checks that relate keys to each other, the memory system's and the
  * topology's among them: everything a run would refuse. */
-/* The model's table rows are whole ([b, c, a] or [q, o, p]: 3 numbers, as
- * the comment says "n_*: 3 if given, else 0"): a shorter one would be
- * printed and then left out of every comparison. */
+/* The model's table rows are whole ([b, c, a] or [q, o, p]: as many
+ * numbers as the schema's row holds, "n_*: 3 if given, else 0"): a shorter
+ * one would be printed and then left out of every comparison. */
 static bool model_rows_check(const struct machine_cfg *m, const struct cfg_file *cf,
                              struct sim_diag *d)
 {
-    const struct machine_model_sec *o = &m->model;
-    const struct {
-        const char *key;
-        int n;
-    } rows[] = {
-        {"model.table2_EE", o->n_table2_EE},       {"model.table2_EI", o->n_table2_EI},
-        {"model.table2_IE", o->n_table2_IE},       {"model.table2_II", o->n_table2_II},
-        {"model.table3_intra", o->n_table3_intra}, {"model.table3_inter", o->n_table3_inter},
-        {"model.table4_EE", o->n_table4_EE},       {"model.table4_EI", o->n_table4_EI},
-        {"model.table4_IE", o->n_table4_IE},       {"model.table4_II", o->n_table4_II}};
-    for (size_t i = 0; i < SIM_COUNT_OF(rows); i++)
-        if (rows[i].n != 0 && rows[i].n != 3) {
-            cfg_diag(d, cf, rows[i].key,
-                     "%s has %d number%s: a row of the paper's table has 3 (its intercept, "
-                     "slope and third term)",
-                     rows[i].key, rows[i].n, rows[i].n == 1 ? "" : "s");
-            return false;
-        }
+    for (size_t i = 0; i < SIM_COUNT_OF(model_keys); i++) {
+        const struct cfg_key *k = &model_keys[i];
+        if (k->type != CFG_FLOAT_ARRAY)
+            continue;
+        int n = *(const int *)((const char *)&m->model + k->count_offset);
+        if (n == 0 || (size_t)n == k->len)
+            continue;
+        char key[64];
+        snprintf(key, sizeof key, "model.%s", k->name);
+        cfg_diag(d, cf, key,
+                 "%s has %d number%s: a row of the paper's table has %zu (its intercept, slope "
+                 "and third term)",
+                 key, n, n == 1 ? "" : "s", k->len);
+        return false;
+    }
     return true;
 }
 
