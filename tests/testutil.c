@@ -1,5 +1,7 @@
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "testutil.h"
 
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,15 +11,38 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+static char tu_dir_path[256];
+static pid_t tu_dir_owner;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* At the exit of the process that made the directory (Check runs each
+ * test in a child of its own, which makes its own): every test run would
+ * otherwise leave its directories behind in /tmp. */
+static void remove_dir(void)
+{
+    if (tu_dir_path[0] && tu_dir_owner == getpid())
+        nftw(tu_dir_path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 const char *tu_dir(void)
 {
-    static char dir[256];
-    if (!dir[0]) {
+    if (!tu_dir_path[0]) { /* a child of the process that made it shares it */
         const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/ccsim-test-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-        mkdir(dir, 0700);
+        tu_dir_owner = getpid();
+        snprintf(tu_dir_path, sizeof tu_dir_path, "%s/ccsim-test-%ld", tmp && *tmp ? tmp : "/tmp",
+                 (long)tu_dir_owner);
+        mkdir(tu_dir_path, 0700); /* or left by an earlier run of this pid */
+        atexit(remove_dir);
     }
-    return dir;
+    return tu_dir_path;
 }
 
 const char *tu_write(const char *name, const char *text)
