@@ -232,6 +232,7 @@ const struct cli_cmd cli_cmds[] = {
      "\n"
      "  --caches N, --lines L, --values V   the model's size (default 3, 1, 2)\n"
      "  --broadcast              home.probe_filter = false: every request probes\n"
+     "                           (not gols, mesif-llc: their configs refuse it)\n"
      "  --owned-write-writeback  home.owned_write_writeback = true (MOESI)\n"
      "  --retry                  home.retry_cycles > 0: a request for a busy line is\n"
      "                           refused and comes back through the home's input,\n"

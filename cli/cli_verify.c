@@ -583,6 +583,24 @@ static int list_mutants(const struct cc_protocol *p)
     return SIM_EXIT_OK;
 }
 
+/* Whether the machine the options describe is one a config may build:
+ * a model of a home the simulator refuses would check what nobody runs. */
+static bool home_options_ok(const struct verify_args *a)
+{
+    const struct machine_memsys *ms = machine_memsys_find(a->name);
+    const char *keys, *why = machine_home_refusal(ms, false, a->mo.owned_write_writeback, &keys);
+    if (why) {
+        cli_usage_error("verify", "--owned-write-writeback: %s", why);
+        return false;
+    }
+    why = machine_home_refusal(ms, a->mo.broadcast, false, &keys);
+    if (why) {
+        cli_usage_error("verify", "--broadcast: %s", why);
+        return false;
+    }
+    return true;
+}
+
 int cli_verify(int argc, char **argv)
 {
     struct verify_args a = {.mo = {.caches = 3, .lines = 1, .values = 2}, .mutant = -1};
@@ -591,6 +609,8 @@ int cli_verify(int argc, char **argv)
         return status;
     const struct cc_protocol *p = cli_table_protocol("verify", a.name);
     if (!p)
+        return SIM_EXIT_INPUT;
+    if (!home_options_ok(&a))
         return SIM_EXIT_INPUT;
     if (a.list_mutants)
         return list_mutants(p);

@@ -88,6 +88,15 @@ START_TEST(test_bad_input)
     tu_ccsim(&r, "verify mesi --mutant 9999");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "mutants (0 to"), "%s", r.err);
+    /* homes a config may not build: a model of one would check what nobody runs */
+    tu_ccsim(&r, "verify gols --broadcast --caches 2");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--broadcast: home.probe_filter = false: gols"), "%s", r.err);
+    tu_ccsim(&r, "verify mesif-llc --broadcast --caches 2");
+    ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "verify mesi --owned-write-writeback --caches 2");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "moesi protocol only"), "%s", r.err);
 }
 END_TEST
 

@@ -458,6 +458,36 @@ static bool core_and_name_check(const struct machine_cfg *m, const struct cfg_fi
     return true;
 }
 
+const char *machine_home_refusal(const struct machine_memsys *ms, bool broadcast,
+                                 bool owned_write_writeback, const char **keys)
+{
+    static char why[256];
+    if (owned_write_writeback && !ms->owned_state) {
+        *keys = "home.owned_write_writeback,machine.protocol";
+        snprintf(why, sizeof why,
+                 "home.owned_write_writeback applies to the moesi protocol only (this machine "
+                 "runs %s)",
+                 ms->name);
+        return why;
+    }
+    *keys = "home.probe_filter,machine.protocol";
+    if (broadcast && ms->tag_directory)
+        /* its pipelined reads list a reader before its data arrives, which a
+         * broadcast's invalidations then meet in IS_D (no row: the random
+         * tester finds it at once) */
+        return "home.probe_filter = false: gols is the KNC's tag directory, which tracks every "
+               "copy; it has no broadcast form";
+    if (broadcast && ms->llc_answers_reads) {
+        /* as gols: its pipelined reads list a reader before its data arrives */
+        snprintf(why, sizeof why,
+                 "home.probe_filter = false: %s's home is an inclusive LLC, which tracks every "
+                 "copy; it has no broadcast form",
+                 ms->name);
+        return why;
+    }
+    return NULL;
+}
+
 static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
 {
     bool ok = model_rows_check(m, cf, d) && core_and_name_check(m, cf, d);
@@ -474,11 +504,10 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  (long long)m->home.count, (long long)m->machine.sockets);
         ok = false;
     }
-    if (m->home.owned_write_writeback && !m->memsys->owned_state) {
-        cfg_diag(d, cf, "home.owned_write_writeback,machine.protocol",
-                 "home.owned_write_writeback applies to the moesi protocol only (this machine "
-                 "runs %s)",
-                 m->machine.protocol);
+    const char *keys,
+        *why = machine_home_refusal(m->memsys, false, m->home.owned_write_writeback, &keys);
+    if (why) {
+        cfg_diag(d, cf, keys, "%s", why);
         ok = false;
     }
     if (m->home.probe_per_socket && m->home.probe_filter) {
@@ -487,21 +516,9 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  "false)");
         ok = false;
     }
-    if (!m->home.probe_filter && strcmp(m->machine.protocol, "gols") == 0) {
-        /* its pipelined reads list a reader before its data arrives, which a
-         * broadcast's invalidations then meet in IS_D (no row: the random
-         * tester finds it at once) */
-        cfg_diag(d, cf, "home.probe_filter,machine.protocol",
-                 "home.probe_filter = false: gols is the KNC's tag directory, which tracks every "
-                 "copy; it has no broadcast form");
-        ok = false;
-    }
-    if (m->memsys->llc_answers_reads && !m->home.probe_filter) {
-        /* as gols: its pipelined reads list a reader before its data arrives */
-        cfg_diag(d, cf, "home.probe_filter,machine.protocol",
-                 "home.probe_filter = false: %s's home is an inclusive LLC, which tracks every "
-                 "copy; it has no broadcast form",
-                 m->machine.protocol);
+    why = machine_home_refusal(m->memsys, !m->home.probe_filter, false, &keys);
+    if (why) {
+        cfg_diag(d, cf, keys, "%s", why);
         ok = false;
     }
     if (m->memsys->llc_answers_reads && m->home.llc_cycles == 0) {
