@@ -98,6 +98,22 @@ static void expect_comment(struct rd *r, const char *c, size_t len, int line)
         err(r, line, "ccsim-expect: expected Ok or No");
 }
 
+/* The '*)' that closes the comment whose text starts at p, comments
+ * nesting as in herd's lexer (OCaml's); NULL if none does. */
+static char *comment_end(char *p)
+{
+    for (int depth = 1; *p; p++) {
+        if (p[0] == '(' && p[1] == '*') {
+            depth++;
+            p++;
+        } else if (p[0] == '*' && p[1] == ')' && --depth == 0)
+            return p;
+        else if (p[0] == '*' && p[1] == ')')
+            p++;
+    }
+    return NULL;
+}
+
 /* Blanks out (* ... *) comments (keeping newlines), noting an expected
  * verdict, and splits the text into lines. */
 static void split_lines(struct rd *r)
@@ -108,7 +124,7 @@ static void split_lines(struct rd *r)
             line++;
         if (p[0] != '(' || p[1] != '*')
             continue;
-        char *end = strstr(p + 2, "*)");
+        char *end = comment_end(p + 2);
         if (!end) {
             err(r, line, "a comment '(*' without its '*)'");
             return;
@@ -185,16 +201,32 @@ static int loc_index(struct rd *r, const char *name, int line)
     return i;
 }
 
+/* herd's x86 registers (its X86 architecture, 32-bit names, any case). */
+static const char *const x86_regs[] = {"EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP"};
+#define X86_REG_LIST "EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP"
+
+/* name in upper case into up (size 16), if it is one of x86_regs. */
+static bool x86_reg(const char *name, char *up)
+{
+    size_t n = strlen(name);
+    if (n >= 16)
+        return false;
+    for (size_t i = 0; i <= n; i++)
+        up[i] = (char)toupper((unsigned char)name[i]);
+    for (size_t i = 0; i < SIM_COUNT_OF(x86_regs); i++)
+        if (strcmp(up, x86_regs[i]) == 0)
+            return true;
+    return false;
+}
+
 static int reg_index(struct rd *r, const char *name, int line)
 {
     char up[16];
-    size_t n = strlen(name);
-    if (!is_ident(name) || n >= sizeof up) {
-        err(r, line, "'%s' is not a register name", name);
+    if (!x86_reg(name, up)) {
+        err(r, line, "'%s' is not an x86 register (" X86_REG_LIST "); a location is written [%s]",
+            name, name);
         return -1;
     }
-    for (size_t i = 0; i <= n; i++)
-        up[i] = (char)toupper((unsigned char)name[i]);
     for (int i = 0; i < r->t->nregs; i++)
         if (strcmp(r->t->regs[i], up) == 0)
             return i;
@@ -426,8 +458,15 @@ static bool parse_opnd(struct rd *r, char *s, int line, struct opnd *o)
     size_t n = strlen(s);
     if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
         s[n - 1] = '\0';
-        char *name = s + 1;
+        char *name = s + 1, up[16];
         trim(name);
+        if (x86_reg(name, up)) {
+            err(r, line,
+                "'[%s]': ccsim reads no addressing through a register (write [x] for "
+                "location x)",
+                name);
+            return false;
+        }
         o->kind = OP_LOC;
         o->index = loc_index(r, name, line);
         return o->index >= 0;
@@ -527,9 +566,23 @@ static void emit_rmw(struct rd *r, struct buf *b, int th, const char *mn, bool l
         buf_add(b, "%d: add loc_%s %s -> %s\n", th, loc, x, x);
     else { /* CMPXCHG: compares with EAX; EAX gets the old word either way */
         char eax[40];
-        lit_reg_name(t, reg_index(r, "EAX", line), eax, sizeof eax);
+        int reg = reg_index(r, "EAX", line);
+        if (reg < 0)
+            return;
+        lit_reg_name(t, reg, eax, sizeof eax);
         buf_add(b, "%d: cmpxchg loc_%s %s %s -> %s\n", th, loc, eax, x, eax);
     }
+}
+
+/* Whether mnemonic mn (upper case) is one ccsim reads (`subset`). */
+static bool in_subset(const char *mn)
+{
+    static const char *const known[] = {"MOV",  "MFENCE", "LFENCE", "SFENCE", "XCHG",
+                                        "XADD", "ADD",    "INC",    "DEC",    "CMPXCHG"};
+    for (size_t i = 0; i < SIM_COUNT_OF(known); i++)
+        if (strcmp(mn, known[i]) == 0)
+            return true;
+    return false;
 }
 
 /* One cell: an instruction of thread th. */
@@ -552,6 +605,10 @@ static void instruction(struct rd *r, int th, char *cell, int line)
         n++;
     }
     p = skip_ws(p + n);
+    if (!in_subset(mn)) { /* before the operands: a label is no register */
+        err(r, line, "P%d: '%s' is not in the subset: %s", th, whole, subset);
+        return;
+    }
     struct opnd a = {OP_NONE, 0, 0}, c = {OP_NONE, 0, 0};
     char *comma = strchr(p, ',');
     if (comma)
@@ -567,8 +624,7 @@ static void instruction(struct rd *r, int th, char *cell, int line)
         buf_add(b, "%d: fence\n", th);
     } else if (strcmp(mn, "MOV") == 0 && !lock)
         emit_mov(r, b, th, &a, &c, line);
-    else if (strcmp(mn, "XCHG") == 0 || strcmp(mn, "XADD") == 0 || strcmp(mn, "ADD") == 0 ||
-             strcmp(mn, "INC") == 0 || strcmp(mn, "DEC") == 0 || strcmp(mn, "CMPXCHG") == 0)
+    else if (strcmp(mn, "MOV") != 0)
         emit_rmw(r, b, th, mn, lock, &a, &c, line);
     else
         err(r, line, "P%d: '%s' is not in the subset: %s", th, whole, subset);
@@ -736,6 +792,11 @@ static void read_locations(struct rd *r, char *p, int line)
         struct lit_var v;
         if (!parse_var(r, it, line, &v))
             continue;
+        if (v.thread >= r->t->threads) {
+            err(r, line, "locations: thread %d, but the test has %d thread(s)", v.thread,
+                r->t->threads);
+            return;
+        }
         if (r->t->nshow == LIT_MAX_SHOW) {
             err(r, line, "locations: more than %d values", LIT_MAX_SHOW);
             return;

@@ -210,18 +210,20 @@ END_TEST
  * the 33rd, were one histogram row whose ':' contradicted "Ok, Positive 8". */
 START_TEST(test_every_value_keys_the_state)
 {
+    /* 16 locations and 16 registers (not 0:EAX) shown */
+    static const char *const regs[] = {"EAX", "EBX", "ECX", "EDX", "ESI", "EDI", "EBP", "ESP"};
     char text[1024] = "X86 SHOW\n{ ";
     for (int i = 0; i < 16; i++)
         snprintf(text + strlen(text), sizeof text - strlen(text), "a%d=0; ", i);
-    strcat(text, "}\n P0 | P1 ;\n MOV EAX,[a0] | MOV [a0],$1 ;\nlocations [");
+    strcat(text, "}\n P0 | P1 | P2 ;\n MOV EAX,[a0] | MOV [a0],$1 | ;\nlocations [");
     for (int i = 0; i < 16; i++)
         snprintf(text + strlen(text), sizeof text - strlen(text), "a%d; ", i);
-    for (int i = 0; i < 16; i++)
-        snprintf(text + strlen(text), sizeof text - strlen(text), "%d:R%d; ", i / 8, i % 8);
+    for (int i = 1; i < 17; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%d:%s; ", i / 8, regs[i % 8]);
     strcat(text, "]\nexists (0:EAX=1)\n");
     tu_ccsim(&r, "litmus --runs 20 %s", tu_write("show.litmus", text));
     ck_assert_msg(r.status == 0 && strstr(r.out, "Histogram (2 states)") &&
-                      strstr(r.out, "1:R7=0; 0:EAX=1;") && strstr(r.out, "1:R7=0; 0:EAX=0;"),
+                      strstr(r.out, "2:EAX=0; 0:EAX=1;") && strstr(r.out, "2:EAX=0; 0:EAX=0;"),
                   "%s%s", r.out, r.err);
 }
 END_TEST
@@ -251,11 +253,20 @@ static const struct {
     {"X86 t\n{ x=0;\n 3:EAX=1; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n", 3,
      "register 3:EAX, but the test has 1 thread(s)"},
     {"X86 t\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\nexists\n", 5, "expected P:REG=VALUE"},
+    /* a bare name is no register (herd has no such operand): not a copy of register Y */
+    {"X86 t\n{ x=0; y=0; }\n P0 ;\n MOV EAX,y ;\nexists (0:EAX=1)\n", 4,
+     "'y' is not an x86 register"},
+    {"X86 t\n{ x=0; }\n P0 ;\n MOV EAX,[EBX] ;\nexists (0:EAX=1)\n", 4,
+     "'[EBX]': ccsim reads no addressing through a register"},
+    {"X86 t\n{ x=0; }\n P0 ;\n MOV EAX,[x] ;\nlocations [5:EAX;]\nexists (0:EAX=1)\n", 5,
+     "locations: thread 5, but the test has 1 thread(s)"},
+    {"X86 t\n(* (* nested, open *)\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n", 2,
+     "without its '*)'"},
 };
 
 /* herd's conventions: a number with a leading 0 is decimal; for ~exists
  * the witnesses count the runs that satisfy the condition (its proposition
- * false) as positive; a folder is not an empty file. */
+ * false) as positive; comments nest; a folder is not an empty file. */
 START_TEST(test_herd_conventions)
 {
     const char *f = tu_write("dec.litmus", "X86 dec\n{ x=010; }\n P0 ;\n MOV EAX,[x] ;\n"
@@ -268,6 +279,11 @@ START_TEST(test_herd_conventions)
     ck_assert_msg(r.status == 0 && strstr(r.out, "Positive: 5, Negative: 0") &&
                       strstr(r.out, "Observation XCHG-atomic Never 0 5"),
                   "%s%s", r.out, r.err);
+    f = tu_write("nest.litmus", "X86 nest\n(* outer (* inner *) still comment *)\n{ x=0; }\n"
+                                "P0 ;\n MOV [x],$1 ;\nexists (x=1) (* a (* b *) c=1 *)\n");
+    tu_ccsim(&r, "litmus --runs 1 %s", f); /* comments nest, as in herd's lexer */
+    ck_assert_msg(r.status == 0 && strstr(r.out, "Observation nest Always 1 0"), "%s%s", r.out,
+                  r.err);
     tu_ccsim(&r, "litmus --runs 1 %s", tu_dir());
     ck_assert_msg(r.status == 2 && strstr(r.err, "cannot read: Is a directory"), "%s", r.err);
 }
