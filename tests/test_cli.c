@@ -60,6 +60,10 @@ START_TEST(test_missing_config_names_file)
     tu_ccsim(&r, "config -c /no/such/machine.cfg");
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "/no/such/machine.cfg: no such config file") != NULL, "%s", r.err);
+    tu_ccsim(&r, "config -c /dev/null"); /* it is there: not "no such file" */
+    ck_assert_msg(r.status == 2 &&
+                      strstr(r.err, "/dev/null: cannot read config: not a regular file"),
+                  "%s", r.err);
 }
 END_TEST
 

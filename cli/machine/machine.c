@@ -810,11 +810,19 @@ static void as_user_path(char *buf, size_t size)
     (void)size;
 }
 
+/* A path a config may be read from: any file but a folder (a pipe too:
+ * -c <(sed ... x.cfg)). */
+static bool is_readable_kind(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
 bool machine_config_find(const char *name, char *buf, size_t size)
 {
     if (is_file(name) || strchr(name, '/')) {
         snprintf(buf, size, "%s", name);
-        return is_file(name);
+        return is_readable_kind(name);
     }
     const char *dir = machine_config_dir();
     snprintf(buf, size, "%s/%s", dir, name);
