@@ -188,9 +188,13 @@ static bool report(const struct lit_test *t, struct tally *ty, const struct mach
            : ty->negative == 0 ? "Always"
                                : "Sometimes",
            (unsigned long long)ty->positive, (unsigned long long)ty->negative);
-    printf("ccsim: %s (%s), %llu runs (seeds 1..%llu), start skew up to %llu ns\n", m->machine.name,
-           m->machine.protocol, (unsigned long long)a->runs, (unsigned long long)a->runs,
-           (unsigned long long)a->skew_ns);
+    if (a->runs == 1)
+        printf("ccsim: %s (%s), 1 run (seed 1), start skew up to %llu ns\n", m->machine.name,
+               m->machine.protocol, (unsigned long long)a->skew_ns);
+    else
+        printf("ccsim: %s (%s), %llu runs (seeds 1..%llu), start skew up to %llu ns\n",
+               m->machine.name, m->machine.protocol, (unsigned long long)a->runs,
+               (unsigned long long)a->runs, (unsigned long long)a->skew_ns);
     return ok;
 }
 

@@ -669,7 +669,12 @@ struct cp {
     const char *s; /* the condition text (lines joined) */
     size_t pos;
     const int *line_of; /* per byte of s, its line */
+    int depth;          /* ~ and ( open around the cursor: at most CP_MAX_DEPTH */
 };
+
+/* Nesting the parser (a recursive descent) follows: deeper is refused,
+ * not a stack overflow. */
+#define CP_MAX_DEPTH 64
 
 static void cp_ws(struct cp *c)
 {
@@ -747,7 +752,23 @@ static int cp_atom(struct cp *c)
     return node(c, nd);
 }
 
+static int cp_nested(struct cp *c);
+
 static int cp_unary(struct cp *c)
+{
+    if (c->depth == CP_MAX_DEPTH) {
+        err(c->r, cp_line(c), "condition: nested more than %d deep (~ and parentheses)",
+            CP_MAX_DEPTH);
+        return 0;
+    }
+    c->depth++;
+    int n = cp_nested(c);
+    c->depth--;
+    return n;
+}
+
+/* cp_unary's: a ~, a parenthesis or an atom. */
+static int cp_nested(struct cp *c)
 {
     if (cp_eat(c, "~"))
         return node(c, (struct lit_node){.kind = LIT_NOT, .a = cp_unary(c)});
@@ -853,7 +874,7 @@ static void read_condition(struct rd *r)
     }
     int *line_of = NULL;
     struct buf b = join_rest(r, p, &line_of);
-    struct cp c = {r, b.s, 0, line_of};
+    struct cp c = {r, b.s, 0, line_of, 0};
     struct lit_test *t = r->t;
     if (cp_eat(&c, "exists"))
         t->quant = LIT_EXISTS;

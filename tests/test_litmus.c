@@ -260,6 +260,10 @@ static const struct {
      "'[EBX]': ccsim reads no addressing through a register"},
     {"X86 t\n{ x=0; }\n P0 ;\n MOV EAX,[x] ;\nlocations [5:EAX;]\nexists (0:EAX=1)\n", 5,
      "locations: thread 5, but the test has 1 thread(s)"},
+    /* deeper than the parser follows: refused, not a stack overflow (50 000 ~ crashed) */
+    {"X86 t\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\nexists "
+     "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~(x=1)\n",
+     5, "nested more than 64 deep"},
     {"X86 t\n(* (* nested, open *)\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\nexists (x=1)\n", 2,
      "without its '*)'"},
 };
