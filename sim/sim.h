@@ -201,7 +201,8 @@ size_t sim_events_memory(const struct sim_kernel *k);  /* bytes held, for tests 
 typedef void (*sim_stall_fn)(struct sim_kernel *k, void *ctx);
 void sim_watchdog(struct sim_kernel *k, sim_time_t interval, sim_stall_fn on_stall, void *ctx);
 /* The model knows work is under way until time t (a computation that
- * retires nothing meanwhile): the watchdog does not call that a stall. */
+ * retires nothing meanwhile): the watchdog does not call that a stall, and
+ * does not look again before t. */
 void sim_busy_until(struct sim_kernel *k, sim_time_t t);
 static inline void sim_progress(struct sim_kernel *k);
 

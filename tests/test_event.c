@@ -319,6 +319,17 @@ START_TEST(test_watchdog)
     ck_assert_uint_eq(sim_now(k), 5001000);
     ck_assert_int_eq(stalls, 1);
     sim_kernel_free(k);
+
+    /* work under way for 10^6 intervals: the watchdog looks once at its
+     * end, not every interval (a long compute took an event per 10 ms) */
+    k = sim_kernel_new();
+    sim_watchdog(k, 1000000, on_stall, NULL);
+    sim_busy_until(k, 1000000000000);
+    sim_schedule(k, 1000000000000, finish_after, NULL, 0);
+    ck_assert_int_eq(sim_run(k, SIM_TIME_MAX), SIM_RUN_EMPTY);
+    ck_assert_uint_le(sim_events_fired(k), 4);
+    ck_assert_int_eq(stalls, 1);
+    sim_kernel_free(k);
 }
 END_TEST
 
