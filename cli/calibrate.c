@@ -785,7 +785,11 @@ bool cal_write_config(const struct cal_problem *pb, const char *out, struct sim_
         sim_diag_add(d, out, 0, "cannot write the fitted config: %s", strerror(errno));
     else {
         emit(pb, cf, &l, f);
-        ok = fclose(f) == 0;
+        bool written = !ferror(f);
+        ok = fclose(f) == 0 && written;
+        if (!ok) /* a full disk: say so, the file is cut short */
+            sim_diag_add(d, out, 0, "cannot write the fitted config: %s",
+                         strerror(errno ? errno : EIO));
     }
     cfg_close(cf);
     free(l.text);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct tu_run r;
 
@@ -316,6 +317,13 @@ START_TEST(test_unchanged_and_budget_said)
     ck_assert_msg(r.status == 0 && strstr(r.out, "(unchanged: the fit kept it)"), "%s%s", r.out,
                   r.err);
     ck_assert_msg(!strstr(r.out, "stopped at --max-evals"), "%s", r.out);
+    if (access("/dev/full", W_OK) == 0) { /* a full disk says so (it exited 2 in silence) */
+        tu_ccsim(&r,
+                 "calibrate -c %s --targets %s --params l1.ways -i 2 --max-evals 1 -o /dev/full",
+                 f.start, f.targets);
+        ck_assert_msg(r.status == 2 && strstr(r.err, "/dev/full: cannot write the fitted config"),
+                      "%s", r.err);
+    }
     /* a budget that ends inside a round is no convergence (integer steps
      * shrunk to 0 once said so), and a parameter it left untried says so */
     const char *low = tu_write("low.cfg", "targets = { source = \"x\"; R_R_ns = 1.0; };\n");
