@@ -387,7 +387,8 @@ static void print_help(void)
         printf("  %-10s %s\n", c->name, c->summary);
     printf("\nexit status: 0 success; 1 the simulated program failed a check;\n"
            "2 bad input (usage, config, trace), with FILE:LINE: message on stderr;\n"
-           "3 (verify) undecided: the model's message channel outgrew its bound.\n");
+           "3 (verify) undecided: the model's message channel outgrew its bound;\n"
+           "4 ccsim itself failed (an internal error, to be reported; out of memory).\n");
 }
 
 int cli_usage_error(const char *sub, const char *fmt, ...)
@@ -542,12 +543,16 @@ bool cli_check_output(const char *sub, const char *opt, const char *path)
 
 static int json_fd = -1; /* the real stdout while --json - holds it */
 
-void cli_json_stdout(void)
+bool cli_json_stdout(const char *sub)
 {
     fflush(stdout);
     json_fd = dup(STDOUT_FILENO);
-    if (json_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-        sim_panic("--json -: cannot move stdout: %s", strerror(errno));
+    if (json_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) { /* stdout closed (>&-) */
+        fprintf(stderr, "ccsim %s: --json -: cannot write to standard output: %s\n", sub,
+                strerror(errno));
+        return false;
+    }
+    return true;
 }
 
 FILE *cli_json_open(const char *path)

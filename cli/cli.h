@@ -52,8 +52,9 @@ bool cli_on_path(const char *prog);
 void cli_path_folder(const char *path, char *buf, size_t size);
 bool cli_check_output(const char *sub, const char *opt, const char *path);
 /* --json -: the JSON goes to stdout, so the rest of what the subcommand
- * prints to stdout goes to stderr from now on. Call before printing. */
-void cli_json_stdout(void);
+ * prints to stdout goes to stderr from now on. Call before printing; false
+ * with a message if there is no stdout to move. */
+bool cli_json_stdout(const char *sub);
 /* Opens the JSON output: "-" is stdout (after cli_json_stdout), else the
  * file; NULL with a message. cli_json_close closes it (false with a
  * message on a write error). */

@@ -386,8 +386,8 @@ int cli_microbench(int argc, char **argv)
         return cli_usage_error("microbench", "-c CONFIG is required");
     if (json && !cli_check_output("microbench", "--json", json))
         return SIM_EXIT_INPUT;
-    if (json && strcmp(json, "-") == 0)
-        cli_json_stdout();
+    if (json && strcmp(json, "-") == 0 && !cli_json_stdout("microbench"))
+        return SIM_EXIT_INPUT;
     struct machine_cfg m;
     if (!cli_load_machine(config, sets, nsets, &m))
         return SIM_EXIT_INPUT;

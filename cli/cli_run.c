@@ -595,8 +595,8 @@ static int check_outputs(const struct cli_run_args *a)
     int bad = check_distinct(a);
     if (bad)
         return bad;
-    if (a->json && strcmp(a->json, "-") == 0)
-        cli_json_stdout();
+    if (a->json && strcmp(a->json, "-") == 0 && !cli_json_stdout("run"))
+        return SIM_EXIT_INPUT;
     return 0;
 }
 

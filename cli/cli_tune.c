@@ -358,8 +358,8 @@ int cli_tune(int argc, char **argv)
         return cli_usage_error("tune", "-w '%.40s...' is too long", a.gen);
     if (a.json && !cli_check_output("tune", "--json", a.json))
         return SIM_EXIT_INPUT;
-    if (a.json && strcmp(a.json, "-") == 0)
-        cli_json_stdout();
+    if (a.json && strcmp(a.json, "-") == 0 && !cli_json_stdout("tune"))
+        return SIM_EXIT_INPUT;
     struct machine_cfg m;
     if (!cli_load_machine(a.config, a.sets, a.nsets, &m))
         return SIM_EXIT_INPUT;

@@ -768,8 +768,8 @@ int cli_validate(int argc, char **argv)
     machine_of(&m, &vm);
     if (a.json && !cli_check_output("validate", "--json", a.json))
         return SIM_EXIT_INPUT;
-    if (a.json && strcmp(a.json, "-") == 0)
-        cli_json_stdout();
+    if (a.json && strcmp(a.json, "-") == 0 && !cli_json_stdout("validate"))
+        return SIM_EXIT_INPUT;
     a.threads_given = a.nthreads > 0;
     long long cap = m.machine.cores * m.machine.threads_per_core;
     for (int i = 0; i < a.nthreads; i++)

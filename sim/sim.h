@@ -19,8 +19,8 @@
  * Errors.  Bad input is reported into a struct sim_diag as
  * "FILE:LINE: what is wrong (what is expected)"; the CLI prints it and
  * exits with SIM_EXIT_INPUT. Internal invariant failures go through
- * sim_panic(), which prints a report and exits with SIM_EXIT_FAIL (never a
- * signal).
+ * sim_panic(), which prints a report and exits with SIM_EXIT_INTERNAL (never
+ * a signal).
  */
 #ifndef CCSIM_SIM_H
 #define CCSIM_SIM_H
@@ -39,6 +39,9 @@ enum sim_exit {
     /* verify: a bound of the model (a message channel's) stopped the check
      * before it had explored every state; no property failed */
     SIM_EXIT_UNDECIDED = 3,
+    /* ccsim itself failed: an internal error (a bug in ccsim) or out of
+     * memory; not the simulated program's failure */
+    SIM_EXIT_INTERNAL = 4,
 };
 
 const char *sim_version(void);
@@ -58,7 +61,7 @@ void sim_diag_add(struct sim_diag *d, const char *file, int line, const char *fm
     __attribute__((format(printf, 4, 5)));
 void sim_diag_print(const struct sim_diag *d);
 
-/* Prints "ccsim: internal error at FILE:LINE: ..." and exits SIM_EXIT_FAIL. */
+/* Prints "ccsim: internal error at FILE:LINE: ..." and exits SIM_EXIT_INTERNAL. */
 _Noreturn void sim_panic_at(const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 #define sim_panic(...) sim_panic_at(__FILE__, __LINE__, __VA_ARGS__)

@@ -61,14 +61,14 @@ _Noreturn void sim_panic_at(const char *file, int line, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    exit(SIM_EXIT_FAIL);
+    exit(SIM_EXIT_INTERNAL);
 }
 
 static void *check_alloc(void *p, size_t n)
 {
     if (!p && n) {
         fprintf(stderr, "ccsim: out of memory (asked for %zu bytes)\n", n);
-        exit(SIM_EXIT_FAIL);
+        exit(SIM_EXIT_INTERNAL);
     }
     return p;
 }

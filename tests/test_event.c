@@ -442,7 +442,7 @@ static Suite *event_suite(void)
     tcase_add_test(tc, test_determinism);
     tcase_add_test(tc, test_free_list_reuse);
     tcase_add_test(tc, test_watchdog);
-    tcase_add_exit_test(tc, test_past_is_fatal, 1);
+    tcase_add_exit_test(tc, test_past_is_fatal, SIM_EXIT_INTERNAL);
     tcase_add_test(tc, test_clock);
     tcase_add_test(tc, test_rng);
     tcase_add_test(tc, test_map_slot);
