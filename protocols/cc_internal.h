@@ -402,6 +402,8 @@ struct cc_system {
     void *line_map_ctx;
     cc_line_name_fn line_namer; /* cc_set_line_namer */
     void *line_namer_ctx;
+    cc_prefetch_done_fn prefetch_done; /* cc_set_prefetch_done */
+    void *prefetch_done_ctx;
     struct cc_req *pf_free;
     struct cc_req **pf_chunks;
     size_t pf_nchunks;

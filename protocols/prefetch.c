@@ -56,6 +56,8 @@ static void pf_done(struct sim_kernel *k, struct cc_req *r)
     (void)k;
     r->next = s->pf_free;
     s->pf_free = r;
+    if (r->prefetch == CC_PF_SOFTWARE && s->prefetch_done)
+        s->prefetch_done(s->prefetch_done_ctx, r->core, r->op == CC_STORE);
 }
 
 void cc_prefetch_free(struct cc_system *s)
@@ -82,14 +84,14 @@ static bool held(struct cc_system *s, struct cc_cache *c, uint64_t line, enum cc
 
 /* Sends cache c's read (rfo: fetch to write), by who, of layout place
  * vline for core, unless the trace has no such line or the cache holds it
- * (held). */
-static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
+ * (held): whether it sent it. */
+static bool prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
                           bool rfo, enum cc_prefetcher who)
 {
     uint64_t line;
     if (vline == 0 || !s->line_map(s->line_map_ctx, core, vline - 1, &line) ||
         held(s, c, line, who))
-        return;
+        return false;
     struct cc_req *r = pf_get(s);
     *r = (struct cc_req){.op = rfo ? CC_STORE : CC_LOAD,
                          .core = core,
@@ -99,12 +101,14 @@ static void prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uin
                          .done = pf_done,
                          .ctx = s};
     cc_process_request(s, c, r);
+    return true;
 }
 
-void cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write)
+bool cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write)
 {
     SIM_ASSERT(core >= 0 && core < s->p.cores && s->line_map);
-    prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, to_write, CC_PF_SOFTWARE);
+    return prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, to_write,
+                         CC_PF_SOFTWARE);
 }
 
 void cc_prefetch_store(struct cc_system *s, int core, uint64_t vline)

@@ -409,8 +409,14 @@ void cc_line_label(const struct cc_system *s, uint64_t line, char *buf, size_t s
  * ahead of a stream): core's coherent cache fetches the line at layout
  * place vline (cc_set_line_map's; to write, as a store's fetch, if
  * to_write) unless it holds it or is fetching it; nobody waits for it.
- * Counted in stats.sw_prefetches when it goes to a home. */
-void cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write);
+ * Counted in stats.sw_prefetches when it goes to a home. True if it was
+ * sent: then the cc_set_prefetch_done hook hears of its end. */
+bool cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write);
+/* Told when a prefetch cc_prefetch sent is done (its line in, or its
+ * fetch over): the core that sent it and whether it was to write. NULL
+ * (the default): nobody is. */
+typedef void (*cc_prefetch_done_fn)(void *ctx, int core, bool to_write);
+void cc_set_prefetch_done(struct cc_system *s, cc_prefetch_done_fn fn, void *ctx);
 /* A store that waits for the stores before it (a core's stores become
  * visible in program order, x86's TSO) has its line fetched to write
  * meanwhile, as a store buffer fetches ahead of its oldest store; nobody

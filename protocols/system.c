@@ -507,6 +507,12 @@ void cc_set_line_map(struct cc_system *s, cc_line_map_fn fn, void *ctx)
     s->line_map_ctx = ctx;
 }
 
+void cc_set_prefetch_done(struct cc_system *s, cc_prefetch_done_fn fn, void *ctx)
+{
+    s->prefetch_done = fn;
+    s->prefetch_done_ctx = ctx;
+}
+
 void cc_set_line_namer(struct cc_system *s, cc_line_name_fn fn, void *ctx)
 {
     s->line_namer = fn;

@@ -371,7 +371,7 @@ START_TEST(test_config_marks_defaults)
     /* an override is marked; a key the machine does not use is marked so */
     tu_ccsim(&run, "config -c snb-e5-2660 --set core.mshrs=4 --set l1.prefetch_depth=16");
     ck_assert_msg(run.status == 0, "%s", run.err);
-    ck_assert_msg(strstr(run.out, "  mshrs              4               # (--set) "), "%s",
+    ck_assert_msg(strstr(run.out, "  mshrs                4               # (--set) "), "%s",
                   run.out);
     ck_assert_msg(strstr(run.out, "16 lines        # (--set; not used by this machine)"), "%s",
                   run.out);

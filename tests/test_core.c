@@ -607,6 +607,35 @@ START_TEST(test_copy_prefetch_instructions)
 }
 END_TEST
 
+/* Prefetch slots (core.prefetch_read_slots, prefetch_write_slots): a
+ * core keeps that many of its copy loops' prefetches of each kind in
+ * flight, and the loop waits at the next one for a slot: the same
+ * prefetches, values and loads, later; slots the loop never fills change
+ * nothing. */
+START_TEST(test_copy_prefetch_slots)
+{
+    const char *free_[] = {"core.mshrs=1", "core.prefetch_distance=4"};
+    const char *one[] = {"core.mshrs=1", "core.prefetch_distance=4", "core.prefetch_read_slots=1",
+                         "core.prefetch_write_slots=1"};
+    const char *many[] = {"core.mshrs=1", "core.prefetch_distance=4", "core.prefetch_read_slots=32",
+                          "core.prefetch_write_slots=32"};
+    run_text(copy32, free_, 2, &res, &diag);
+    run_text(copy32, one, 4, &res2, &diag);
+    ck_assert(!res2.deadlock && !res2.input_error && res2.value_errors == 0);
+    ck_assert_uint_eq(res2.sw_prefetches, res.sw_prefetches); /* waited for, not dropped */
+    ck_assert_uint_eq(res2.loads, res.loads);
+    ck_assert_msg(res2.latency_ns[0] > res.latency_ns[0] * 1.5, "one slot %.1f ns, free %.1f ns",
+                  res2.latency_ns[0], res.latency_ns[0]);
+    double free_ns = res.latency_ns[0];
+    core_result_free(&res);
+    core_result_free(&res2);
+    run_text(copy32, many, 4, &res, &diag);
+    ck_assert_msg(res.latency_ns[0] == free_ns, "32 slots %.1f ns, free %.1f ns", res.latency_ns[0],
+                  free_ns);
+    core_result_free(&res);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -631,6 +660,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_prefetcher_streams_only);
     tcase_add_test(tc, test_prefetcher_config_and_narration);
     tcase_add_test(tc, test_copy_prefetch_instructions);
+    tcase_add_test(tc, test_copy_prefetch_slots);
     tcase_add_test(tc, test_forward_port_paces_copies);
     tcase_add_test(tc, test_shared_cache_banks_queue);
     tcase_add_test(tc, test_explain_names_shared_caches);

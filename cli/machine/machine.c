@@ -34,7 +34,14 @@ static const struct cfg_key core_keys[] = {
     CFG_INT_KEY(T, prefetch_distance, false, 0, 256, "lines",
                 "a copy or addline loop's prefetch instructions, as a compiler puts them in a "
                 "loop over lines: loading line i of its source it prefetches line i + N of the "
-                "source, and of the destination to write; nothing waits for them (0: none)"),
+                "source, and of the destination to write; nothing waits for their lines (the loop "
+                "may wait for a slot: prefetch_read_slots, prefetch_write_slots) (0: none)"),
+    CFG_INT_KEY(T, prefetch_read_slots, false, 0, 64, NULL,
+                "a core's copy-loop prefetches to read in flight at most: the loop's next one "
+                "waits at its instruction until one is in (0: no limit)"),
+    CFG_INT_KEY(T, prefetch_write_slots, false, 0, 64, NULL,
+                "a core's copy-loop prefetches to write in flight at most, as "
+                "prefetch_read_slots (0: no limit)"),
     CFG_INT_KEY(T, word_issue_cycles, false, 0, 100, "cycles",
                 "issue cycles of each load or store a line op stands for, per 8-byte word (a load "
                 "a word to read a line, a store to write one, a load and a store to add into one: "
@@ -700,6 +707,8 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
                 (strcmp(key, "probe_per_socket") != 0 || !m->home.probe_filter));
     if (strcmp(sec, "core") == 0 && strcmp(key, "prefetch_distance") == 0)
         return coherent; /* refused elsewhere when non-zero */
+    if (strcmp(sec, "core") == 0 && strncmp(key, "prefetch_", 9) == 0)
+        return coherent && m->core.prefetch_distance; /* the slots of its prefetches */
     if (strcmp(sec, "memory") == 0 &&
         (strcmp(key, "bank_busy_ns") == 0 || strcmp(key, "fill_conflict_ns") == 0))
         return coherent;
@@ -976,6 +985,8 @@ void machine_view(const struct machine *mc, struct core_machine *w)
     w->cores_per_cache = (int)m->machine.cores_per_cache;
     w->mshrs = (int)m->core.mshrs;
     w->prefetch_distance = m->core.prefetch_distance;
+    w->prefetch_read_slots = (int)m->core.prefetch_read_slots;
+    w->prefetch_write_slots = (int)m->core.prefetch_write_slots;
     w->poll_cycles = (unsigned)m->core.poll_cycles;
     w->word_issue_cycles = (unsigned)m->core.word_issue_cycles;
     w->line_bytes = (unsigned)m->machine.line_bytes;

@@ -38,9 +38,11 @@ struct machine_sec {
 };
 
 struct machine_core_sec {
-    int64_t mshrs;             /* outstanding misses of a copy stream */
-    int64_t prefetch_distance; /* a copy loop prefetches this far ahead (0: not) */
-    int64_t poll_cycles;       /* between a failed wait's wake-up and its re-load */
+    int64_t mshrs;                /* outstanding misses of a copy stream */
+    int64_t prefetch_distance;    /* a copy loop prefetches this far ahead (0: not) */
+    int64_t prefetch_read_slots;  /* a core's such prefetches to read in flight at most (0: any) */
+    int64_t prefetch_write_slots; /* ... to write */
+    int64_t poll_cycles;          /* between a failed wait's wake-up and its re-load */
     int64_t
         word_issue_cycles; /* a line op's issue cycles per word and load or store (0: 1 an op) */
     int64_t snoop_cycles;  /* a forwarded request or invalidation at a cache; 0: hit latency */

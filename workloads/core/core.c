@@ -69,6 +69,18 @@ struct thr {
     int64_t s_commit;       /* the next line to store: stores go in program order */
     int s_inflight;
     bool s_storing; /* line s_commit - 1's store is not yet performed */
+    /* the loop's prefetch instructions for line s_next: 0 none sent yet, 1
+     * the read's, 2 both; pf_stalled: it waits at one for a slot */
+    int pf_stage;
+    bool pf_stalled;
+};
+
+/* A core's prefetch slots (core.prefetch_read_slots, prefetch_write_slots):
+ * its copy loops' prefetches in flight, and its threads that wait for one
+ * to end. Invariant: 0 <= reads, writes <= the limits (when there are). */
+struct pf_core {
+    int reads, writes, stalled;
+    bool waking; /* a pf_wake_at is scheduled */
 };
 
 struct iteration {
@@ -96,6 +108,7 @@ struct run {
     int *heap;
     size_t nresets;
     bool stopped;
+    struct pf_core *pf; /* per core, with prefetch slots (else NULL) */
 };
 
 static void step(struct thr *t);
@@ -686,17 +699,78 @@ static void stream_slot_done(struct sim_kernel *k, struct cc_req *req)
     stream_issue(t);
 }
 
+/* Whether core's prefetch slots to write (or read) have room. */
+static bool pf_slot_free(const struct run *r, int core, bool write)
+{
+    int limit = write ? r->m->prefetch_write_slots : r->m->prefetch_read_slots;
+    const struct pf_core *p = &r->pf[core];
+    return !limit || (write ? p->writes : p->reads) < limit;
+}
+
+/* The stalled threads of a core try again (a slot freed). */
+static void pf_wake_at(struct sim_kernel *k, void *obj, uint64_t core)
+{
+    struct run *r = obj;
+    (void)k;
+    r->pf[core].waking = false;
+    for (int i = 0; i < r->nthr && r->pf[core].stalled; i++)
+        if (r->thr[i].pf_stalled && r->thr[i].core == (int)core)
+            stream_issue(&r->thr[i]);
+}
+
+/* cc_set_prefetch_done's: a prefetch ended, its slot is free; a thread
+ * that waits for one goes on in an event of its own (the caches are in
+ * the middle of a delivery). */
+static void pf_done(void *ctx, int core, bool to_write)
+{
+    struct run *r = ctx;
+    struct pf_core *p = &r->pf[core];
+    *(to_write ? &p->writes : &p->reads) -= 1;
+    SIM_ASSERT(p->reads >= 0 && p->writes >= 0);
+    if (p->stalled && !p->waking) {
+        p->waking = true;
+        sim_schedule(r->m->k, 0, pf_wake_at, r, (uint64_t)core);
+    }
+}
+
+/* Sends a prefetch of layout place vline; it holds a slot while sent. */
+static void pf_send(struct thr *t, uint64_t vline, bool write)
+{
+    struct run *r = t->run;
+    if (!cc_prefetch(r->m->cc, t->core, vline, write) || !r->pf)
+        return; /* held already, or fetched: no slot taken */
+    *(write ? &r->pf[t->core].writes : &r->pf[t->core].reads) += 1;
+}
+
 /* The loop's prefetch instructions as it loads source line i: lines
- * i + prefetch_distance of the source and, to write, of the destination. */
-static void stream_prefetch(struct thr *t, int64_t i)
+ * i + prefetch_distance of the source and, to write, of the destination.
+ * Each holds one of its core's slots of its kind until it is done
+ * (core.prefetch_read_slots, prefetch_write_slots); with none free the
+ * in-order loop waits at the instruction: false (pf_stage says which
+ * prefetch is next), and the thread is tried again when one frees. */
+static bool stream_prefetch(struct thr *t, int64_t i)
 {
     int64_t ahead = i + t->run->m->prefetch_distance;
     if (!t->run->m->prefetch_distance || ahead >= t->op.count)
-        return;
+        return true;
     bool copy = t->op.op == WL_OP_COPY;
     const struct wl_loc *src = &t->op.addr[copy ? 0 : 1], *dst = &t->op.addr[copy ? 1 : 0];
-    cc_prefetch(t->run->m->cc, t->core, (uint64_t)(src->line + ahead) + 1, false);
-    cc_prefetch(t->run->m->cc, t->core, (uint64_t)(dst->line + ahead) + 1, true);
+    for (; t->pf_stage < 2; t->pf_stage++) {
+        bool write = t->pf_stage == 1;
+        if (t->run->pf && !pf_slot_free(t->run, t->core, write))
+            return false;
+        pf_send(t, (uint64_t)((write ? dst : src)->line + ahead) + 1, write);
+    }
+    return true;
+}
+
+/* The thread waits at a prefetch instruction for a slot (stalled), or
+ * goes on from one. */
+static void pf_stall(struct thr *t, bool stalled)
+{
+    if (t->pf_stalled != stalled)
+        t->run->pf[t->core].stalled += stalled ? 1 : -1;
+    t->pf_stalled = stalled;
 }
 
 static void stream_issue(struct thr *t)
@@ -704,6 +778,13 @@ static void stream_issue(struct thr *t)
     const struct wl_loc *src = &t->op.addr[t->op.op == WL_OP_COPY ? 0 : 1];
     int mshrs = t->run->m->mshrs;
     while (t->s_inflight < mshrs && t->s_next < t->op.count) {
+        if (!stream_prefetch(t, t->s_next)) {
+            pf_stall(t, true);
+            return;
+        }
+        if (t->pf_stalled)
+            pf_stall(t, false);
+        t->pf_stage = 0;
         int slot = -1;
         for (int i = 0; i < mshrs && slot < 0; i++)
             if (t->sreq[i].ctx == NULL)
@@ -719,7 +800,6 @@ static void stream_issue(struct thr *t)
         req->value = (uint64_t)t->s_next;
         req->done = stream_slot_done;
         req->ctx = t;
-        stream_prefetch(t, t->s_next);
         t->s_next++;
         t->s_inflight++;
         start_access(t, req);
@@ -735,6 +815,7 @@ static void start_stream(struct thr *t)
     t->s_next = t->s_done = t->s_commit = 0;
     t->s_inflight = 0;
     t->s_storing = false;
+    t->pf_stage = 0;
     stream_issue(t);
 }
 
@@ -1492,6 +1573,10 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         sim_rng_init(&t->skew_rng, m->seed, 0x736b6577 /* "skew" */ + (uint64_t)i);
     }
     iteration(&r, 0)->start = 0;
+    if (m->prefetch_distance && (m->prefetch_read_slots || m->prefetch_write_slots)) {
+        r.pf = sim_xcalloc((size_t)m->cores, sizeof *r.pf);
+        cc_set_prefetch_done(m->cc, pf_done, &r);
+    }
     cc_set_line_map(m->cc, map_line, &r);
     cc_set_line_namer(m->cc, name_line, &r);
     double t0 = wall_now();
@@ -1508,6 +1593,9 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
         ops_unfinished(&r);
     cc_set_line_map(m->cc, NULL, NULL); /* r goes away with this call */
     cc_set_line_namer(m->cc, NULL, NULL);
+    cc_set_prefetch_done(m->cc, NULL, NULL);
+    for (int c = 0; r.pf && rs == SIM_RUN_EMPTY && c < m->cores; c++)
+        SIM_ASSERT(r.pf[c].reads == 0 && r.pf[c].writes == 0); /* every prefetch ended */
     counters(&r);
     latencies(&r);
     if (o->max_reports > 0 && res->value_errors > (uint64_t)o->max_reports)
@@ -1529,6 +1617,7 @@ free_threads:
     free(r.heap);
     free(r.thr);
     free(r.core_issue);
+    free(r.pf);
 }
 
 void core_result_free(struct core_result *res)

@@ -56,6 +56,9 @@ struct core_machine {
     int cores_per_cache; /* cores sharing one coherent cache (its node: core / cores_per_cache) */
     int mshrs;
     int64_t prefetch_distance; /* loading line i of a stream, prefetch line i + this (0: none) */
+    /* a core's such prefetches to read (to write) in flight at most: the
+     * loop waits at one that finds them all taken (0: no limit) */
+    int prefetch_read_slots, prefetch_write_slots;
     unsigned poll_cycles;
     /* a line op holds its core's issue slot for this many cycles per word
      * and load or store (read: a load; write: a store; add into: a load and
