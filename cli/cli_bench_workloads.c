@@ -58,7 +58,8 @@ static struct bench_figures bench_run_ref(const struct bench_ref *b, long iterat
     if (mc) {
         struct core_machine w;
         machine_view(mc, &w);
-        struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+        struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(mc, MACHINE_WATCHDOG_PS),
+                                  .max_reports = 10};
         struct core_result r;
         core_run(&w, p, &o, &r, &d);
         f.status = r.input_error                                            ? SIM_EXIT_INPUT

@@ -271,7 +271,7 @@ static void print_footer(const struct narrator *n)
 static int explain_run(struct narrator *n, struct cli_session *ss)
 {
     cc_observe(ss->mc->cc, narrate, n);
-    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS,
+    struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(ss->mc, MACHINE_WATCHDOG_PS),
                               .max_reports = 10,
                               .on_place = on_place,
                               .place_ctx = n,

@@ -133,7 +133,7 @@ static int run_once(const struct machine_cfg *m, const struct wl_program *p, uin
     struct core_machine w;
     machine_view(mc, &w);
     memset(&ty->o, 0, sizeof ty->o);
-    struct core_run_opts o = {.watchdog_ps = 1000000ull * SIM_PS_PER_NS,
+    struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(mc, 1000000ull * SIM_PS_PER_NS),
                               .max_reports = 10,
                               .on_done = on_done,
                               .done_ctx = ty};

@@ -612,7 +612,7 @@ int cli_run(int argc, char **argv)
     struct cli_session ss;
     if ((bad = cli_session_open(&a, &ss)))
         return bad;
-    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS,
+    struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(ss.mc, MACHINE_WATCHDOG_PS),
                               .max_reports = a.max_errors ? (int)a.max_errors : INT_MAX};
     bool trace_failed;
     struct trace_out *tr = open_trace(&a, &ss, &o, &trace_failed);

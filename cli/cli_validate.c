@@ -355,7 +355,8 @@ static int simulate(const struct val_args *a, struct val_row *row)
     int bad = cli_session_open(&ra, &ss);
     if (bad)
         return bad;
-    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(ss.mc, MACHINE_WATCHDOG_PS),
+                              .max_reports = 10};
     struct core_result r;
     core_run(&ss.w, ss.p, &o, &r, &ss.d);
     int status = r.input_error ? SIM_EXIT_INPUT : r.deadlock ? SIM_EXIT_FAIL : 0;

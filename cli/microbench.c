@@ -44,7 +44,8 @@ double mb_measure(struct mb *b, const char *text)
         struct core_machine w;
         machine_view(mc, &w);
         w.start_skew_ps = 0; /* timed from each thread's own start (above) */
-        struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 3};
+        struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(mc, MACHINE_WATCHDOG_PS),
+                                  .max_reports = 3};
         struct core_result r;
         core_run(&w, p, &o, &r, b->d);
         if (!r.input_error && !r.deadlock && r.value_errors == 0 && r.iterations > 1) {

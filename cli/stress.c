@@ -141,14 +141,22 @@ static void on_stall(struct sim_kernel *k, void *ctx)
 {
     struct stress_watch *w = ctx;
     char why[96];
-    snprintf(why, sizeof why, "no operation finished for %.0f ns", (double)w->watchdog_ns);
+    snprintf(why, sizeof why, "no operation finished for %.0f ns",
+             (double)w->interval_ps / SIM_PS_PER_NS);
     watch_report(w, why);
     (void)k;
 }
 
+/* watchdog_ns, or longer on a slow machine (machine_watchdog_ps) or with
+ * a long jitter (1000 of it: an operation's few messages, each delayed up
+ * to it, never take a deadlock's time). */
 void stress_watch_arm(struct stress_watch *w)
 {
-    sim_watchdog(w->mc->k, (sim_time_t)w->watchdog_ns * SIM_PS_PER_NS, on_stall, w);
+    sim_time_t floor = (sim_time_t)w->watchdog_ns * SIM_PS_PER_NS;
+    if (w->jitter_ps > floor / 1000)
+        floor = w->jitter_ps * 1000;
+    w->interval_ps = machine_watchdog_ps(w->mc, floor);
+    sim_watchdog(w->mc->k, w->interval_ps, on_stall, w);
 }
 
 bool stress_watch_deadlock(struct stress_watch *w, enum sim_run_status rs, bool unfinished)
@@ -186,7 +194,7 @@ int stress_run(struct machine *mc, const struct stress_opts *o, struct stress_re
         st.lines[i] = (uint64_t)(i / 2) * mc->params.sets + (i % 2) + 7;
     cc_check_enable(mc->cc, false);
     net_set_jitter(mc->net, o->jitter_ps, o->seed);
-    struct stress_watch watch = {mc, o->watchdog_ns, report_waiting, &st};
+    struct stress_watch watch = {mc, o->watchdog_ns, report_waiting, &st, o->jitter_ps, 0};
     stress_watch_arm(&watch);
     for (int i = 0; i < agents; i++) {
         st.cores[i].st = &st;

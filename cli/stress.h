@@ -35,6 +35,8 @@ struct stress_watch {
     uint64_t watchdog_ns;
     void (*waits)(void *ctx);
     void *ctx;
+    sim_time_t jitter_ps;   /* the messages' jitter: the interval covers it */
+    sim_time_t interval_ps; /* set by stress_watch_arm */
 };
 void stress_watch_arm(struct stress_watch *w);
 /* After sim_run: whether the run deadlocked (reported if the watchdog did

@@ -390,7 +390,7 @@ int stress_run_scc(struct machine *mc, const struct stress_opts *o, struct stres
      * FIFO links) never does and its memory relies on: a write-back and a
      * later store of the same line must reach the controller in order. The
      * races come from the agents' random timing and the mesh's queues. */
-    struct stress_watch watch = {mc, o->watchdog_ns, NULL, NULL};
+    struct stress_watch watch = {mc, o->watchdog_ns, NULL, NULL, 0, 0};
     stress_watch_arm(&watch);
     for (int i = 0; i < st.cores; i++) {
         st.agents[i] = (struct agent){.st = &st, .core = i};

@@ -479,7 +479,8 @@ static void run_program(const struct machine_cfg *m, const struct wl_program *p,
         return;
     struct core_machine w;
     machine_view(mc, &w);
-    struct core_run_opts o = {.watchdog_ps = 10000000ull * SIM_PS_PER_NS, .max_reports = 10};
+    struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(mc, MACHINE_WATCHDOG_PS),
+                              .max_reports = 10};
     struct core_result res;
     core_run(&w, p, &o, &res, d);
     copy_result(&res, r);

@@ -233,6 +233,53 @@ static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SE
     return n;
 }
 
+/* A section's clock: its own clock_ghz key (a ring's, a mesh's), else the
+ * machine's. */
+static double section_ghz(const struct cfg_section *sec, const struct machine_cfg *m)
+{
+    for (size_t i = 0; i < sec->nkeys; i++)
+        if (strcmp(sec->keys[i].name, "clock_ghz") == 0 && sec->keys[i].type == CFG_FLOAT)
+            return *(const double *)(const void *)((const char *)sec->dst + sec->keys[i].offset);
+    return m->machine.clock_ghz;
+}
+
+/* One key's time in ps: a number in cycles (at ghz) or in ns; 0 else. */
+static double key_ps(const struct cfg_section *sec, const struct cfg_key *k, double ghz)
+{
+    if (!k->unit || (k->type != CFG_INT && k->type != CFG_FLOAT))
+        return 0;
+    const void *at = (const char *)sec->dst + k->offset;
+    double v = k->type == CFG_INT ? (double)*(const int64_t *)at : *(const double *)at;
+    if (strcmp(k->unit, "cycles") == 0)
+        return v * 1000.0 / ghz;
+    return strcmp(k->unit, "ns") == 0 ? v * 1000.0 : 0;
+}
+
+/* Every time a step of the machine may take, summed: each key in cycles
+ * or ns of every section but the papers' figures. */
+static double step_bound_ps(const struct machine_cfg *m)
+{
+    struct cfg_section secs[SEC_MAX];
+    size_t n = machine_sections((struct machine_cfg *)m, secs); /* descriptors only */
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(secs[i].name, "model") == 0)
+            continue;
+        double ghz = section_ghz(&secs[i], m);
+        for (size_t j = 0; j < secs[i].nkeys; j++)
+            sum += key_ps(&secs[i], &secs[i].keys[j], ghz);
+    }
+    return sum;
+}
+
+sim_time_t machine_watchdog_ps(const struct machine *mc, sim_time_t floor_ps)
+{
+    double bound = 10.0 * mc->net->nnodes * step_bound_ps(mc->cfg);
+    if (bound <= (double)floor_ps)
+        return floor_ps;
+    return bound < 1e18 ? (sim_time_t)bound : (sim_time_t)1e18;
+}
+
 static void machine_defaults(struct machine_cfg *m)
 {
     memset(m, 0, sizeof *m);

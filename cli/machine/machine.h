@@ -199,6 +199,16 @@ struct machine *machine_build(const struct machine_cfg *m, uint64_t seed, struct
 struct machine *machine_build_with(const struct machine_cfg *m, const struct cc_params *p,
                                    uint64_t seed, struct sim_diag *d);
 void machine_free(struct machine *mc);
+/* The watchdog's interval for runs of traces (machine_watchdog_ps
+ * lengthens it on a slow machine): no progress for this long is a
+ * deadlock. */
+#define MACHINE_WATCHDOG_PS (10000000ull * SIM_PS_PER_NS)
+/* The watchdog's interval for a run on mc: floor_ps, or longer on a slow
+ * machine, where one operation may outlast it (10 x the network's nodes x
+ * the sum of every time its config gives, in cycles or ns: a bound of one
+ * operation's path, so that no slow but moving run is taken for a
+ * deadlock). */
+sim_time_t machine_watchdog_ps(const struct machine *mc, sim_time_t floor_ps);
 /* The core model's view of a built machine. */
 void machine_view(const struct machine *mc, struct core_machine *w);
 /* The coherence parameters the config gives (before any override). */
