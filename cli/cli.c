@@ -607,18 +607,18 @@ int cli_main(int argc, char **argv)
     const char *sub = argv[1];
     if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0 || strcmp(sub, "help") == 0) {
         print_help();
-        return SIM_EXIT_OK;
+        return output_written("--help", SIM_EXIT_OK);
     }
     if (strcmp(sub, "-V") == 0 || strcmp(sub, "--version") == 0) {
         printf("ccsim %s\n", sim_version());
-        return SIM_EXIT_OK;
+        return output_written("--version", SIM_EXIT_OK);
     }
     for (const struct cli_cmd *c = cli_cmds; c->name; c++) {
         if (strcmp(c->name, sub) != 0)
             continue;
         if (cli_wants_help(argc - 1, argv + 1)) {
             fputs(c->usage, stdout);
-            return SIM_EXIT_OK;
+            return output_written(sub, SIM_EXIT_OK);
         }
         return output_written(sub, c->run(argc - 1, argv + 1));
     }
