@@ -8,6 +8,7 @@
 #include "trace_out.h"
 #include "core.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -35,11 +36,15 @@ static int run_opt(const char *sub, int c, struct cli_run_args *a)
         return 0;
     }
     case 'I': { /* the trace's own loop value: a loop may count below 0 */
-        uint64_t v;
-        bool neg = optarg[0] == '-';
-        if (!cli_parse_u64(sub, "--iteration", optarg + neg, 0, INT64_MAX, &v))
-            return SIM_EXIT_INPUT;
-        a->explain_iteration = neg ? -(int64_t)v : (int64_t)v;
+        char *end;
+        errno = 0;
+        long long v = strtoll(optarg, &end, 10);
+        if (errno || end == optarg || *end || isspace((unsigned char)optarg[0]))
+            return cli_usage_error(sub,
+                                   "--iteration '%s' is not a whole number (a loop's value, "
+                                   "from %lld to %lld)",
+                                   optarg, (long long)INT64_MIN, (long long)INT64_MAX);
+        a->explain_iteration = (int64_t)v;
         a->explain_want_iteration = true;
         return 0;
     }
