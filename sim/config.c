@@ -401,6 +401,15 @@ static bool integers_fit(const char *t, size_t len, const char *file, struct sim
                          (int)(j - i), t + i, (int)(j - i), t + i);
             return false;
         }
+        if (wide && (errno == ERANGE || v > (neg ? 9223372036854775808ull : INT64_MAX))) {
+            /* libconfig would keep 9223372036854775807 (or -1 for 0xF...F): a
+             * value nobody wrote */
+            sim_diag_add(d, file, strcmp(file, "--set") ? line : 0,
+                         "the integer %.*sL is too large for a 64-bit integer (at most "
+                         "9223372036854775807)",
+                         (int)(j - i), t + i);
+            return false;
+        }
         i = j > i ? j : i + 1;
     }
     return true;
@@ -434,8 +443,9 @@ static bool parse_own(struct cfg_file *cf, const char *path, char *text, size_t 
         bool mixed = why && strstr(why, "mismatched element type"); /* [39, 10.3] */
         sim_diag_add(d, file ? file : path, config_error_line(own), "syntax error%s%s (%s)",
                      plain ? "" : ": ", plain ? "" : why,
-                     mixed ? "an array's numbers are all integers or all decimals: among "
-                             "decimals write 3.0, not 3"
+                     mixed ? "an array's numbers are all of one kind: all decimals (write "
+                             "3.0, not 3), or all integers, and with an L on each (1L, "
+                             "4294967296L) if one needs it"
                            : "expected `name = value;` or `name = { ... };`");
         return false;
     }

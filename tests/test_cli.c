@@ -105,6 +105,11 @@ START_TEST(test_config_prints_machine)
     ck_assert_msg(r.status == 2 && strstr(r.err, "the integer 4294967304 is too large for a plain "
                                                  "integer"),
                   "%s", r.err);
+    /* past 64 bits libconfig keeps INT64_MAX (or -1): refused as written, not as that */
+    tu_ccsim(&r, "config -c teach-xbar --set l1.ways=18446744073709551615L");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "the integer 18446744073709551615L is too large "
+                                                 "for a 64-bit integer"),
+                  "%s", r.err);
     const char *big = tu_write("big.cfg", "@include \"" CCSIM_CONFIGS "/teach-xbar.cfg\"\n"
                                           "# 99999999999 in a comment is fine\n"
                                           "l1 = { ways = 4294967304; };\n");

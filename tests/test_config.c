@@ -72,8 +72,9 @@ START_TEST(test_syntax_error)
     /* libconfig refuses an array of integers and decimals: say how to write it */
     ck_assert(!load("mixed.cfg", GOOD_MACHINE "model = { table4_EE = [1521, 76.0, 1096.0]; };\n"));
     expect_error("mixed.cfg", 9,
-                 "mismatched element type in array (an array's numbers are all integers or all "
-                 "decimals: among decimals write 3.0, not 3)");
+                 "mismatched element type in array (an array's numbers are all of one kind: all "
+                 "decimals (write 3.0, not 3), or all integers, and with an L on each (1L, "
+                 "4294967296L) if one needs it)");
 }
 END_TEST
 
