@@ -826,7 +826,7 @@ static bool apply_array(const struct cfg_file *cf, const config_setting_t *s, co
                    : k->type == CFG_FLOAT_ARRAY ? sizeof(double)
                                                 : (size_t)k->max + 1;
     bool ok = true;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && ok; i++) { /* the first bad element is said once, not each */
         config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
         char *field = base + k->offset + (size_t)i * esize;
         if (k->type == CFG_STRING_ARRAY)
