@@ -558,6 +558,19 @@ START_TEST(test_bad_threads_line_once)
 }
 END_TEST
 
+/* A refused line declaration is its one error: its uses are not then
+ * "unknown line"; a line never declared still is. */
+START_TEST(test_bad_decl_once)
+{
+    ck_assert(parse("t.trace", "ccsim-trace 1\nthreads 1\nline x 99999999999\n0: read x[0]\n"
+                               "0: write x[1] 1\n") == NULL);
+    ck_assert_msg(diag.count == 1 && strstr(diag.text, "t.trace:3:8: line count 99999999999"), "%s",
+                  diag.text);
+    ck_assert(parse("t.trace", "ccsim-trace 1\nthreads 1\nline x 0\n0: read y\n") == NULL);
+    ck_assert_msg(diag.count == 2 && strstr(diag.text, "unknown line 'y'"), "%s", diag.text);
+}
+END_TEST
+
 START_TEST(test_limit_expressions)
 {
     /* selector lists of ~2000 items a line reach WL_MAX_EXPRS; the items
@@ -1045,6 +1058,7 @@ static Suite *trace_suite(void)
     tcase_add_test(tc, test_limit_statements);
     tcase_add_test(tc, test_limit_expressions);
     tcase_add_test(tc, test_bad_threads_line_once);
+    tcase_add_test(tc, test_bad_decl_once);
     tcase_add_test(tc, test_limit_depth);
     tcase_add_test(tc, test_limit_expression_depth);
     tcase_add_test(tc, test_limit_registers_lines_labels);

@@ -328,6 +328,7 @@ struct wl_parser {
     bool minus_hint; /* this line has `x -1`: a hint for a missing argument */
     int *decl_hash;  /* open addressing over declaration names */
     int hash_cap;
+    struct wl_names broken_decls; /* lines whose declaration was refused */
 };
 
 void wl_perr(struct wl_parser *ps, int col, const char *fmt, ...)

@@ -363,6 +363,28 @@ static bool decl_name(struct wl_parser *ps, const struct wl_tok *t)
     return true;
 }
 
+/* A declaration's count, home= and place options. */
+static bool parse_decl_options(struct wl_parser *ps, struct wl_decl *d)
+{
+    if (unknown_attr(ps))
+        return false;
+    if (wl_peek(ps)->kind != WL_TK_END && !is_home(ps) && !is_place(ps) && !parse_count(ps, d))
+        return false;
+    for (;;) {
+        if (unknown_attr(ps))
+            return false;
+        if (!is_home(ps) && !is_place(ps))
+            return true;
+        if (is_home(ps) && d->pub.place != WL_PLACE_MEMORY) {
+            wl_perr(ps, wl_peek(ps)->col,
+                    "a line lives in one place: home=, mpb= and tas= exclude each other");
+            return false;
+        }
+        if (is_home(ps) ? !parse_home(ps, d) : !parse_place(ps, d))
+            return false;
+    }
+}
+
 static bool parse_decl(struct wl_parser *ps)
 {
     const struct wl_tok *kw = wl_take(ps);
@@ -374,24 +396,11 @@ static bool parse_decl(struct wl_parser *ps)
                         .home_expr = -1,
                         .place_expr = -1,
                         .col = t->col};
-    if (unknown_attr(ps))
+    if (!parse_decl_options(ps, &d)) {
+        /* its uses are not reported again as unknown lines */
+        wl_names_add(&ps->broken_decls, t->text, (size_t)t->len);
         return false;
-    if (wl_peek(ps)->kind != WL_TK_END && !is_home(ps) && !is_place(ps) && !parse_count(ps, &d))
-        return false;
-    for (;;) {
-        if (unknown_attr(ps))
-            return false;
-        if (!is_home(ps) && !is_place(ps))
-            break;
-        if (is_home(ps) && d.pub.place != WL_PLACE_MEMORY) {
-            wl_perr(ps, wl_peek(ps)->col,
-                    "a line lives in one place: home=, mpb= and tas= exclude each other");
-            return false;
-        }
-        if (is_home(ps) ? !parse_home(ps, &d) : !parse_place(ps, &d))
-            return false;
     }
-
     struct wl_program *p = ps->p;
     p->decls = wl_grow(p->decls, &p->cap_decls, p->ndecls + 1, sizeof *p->decls);
     d.pub.first = p->total_lines;
@@ -845,6 +854,9 @@ struct wl_program *wl_parse_text(const char *name, const char *text, size_t len,
     finish(&ps);
     sim_free_zeroed(ps.toks, WL_MAX_LINE_CHARS + 1, sizeof *ps.toks);
     sim_free_zeroed(ps.decl_hash, (size_t)ps.hash_cap, sizeof *ps.decl_hash);
+    for (int i = 0; i < ps.broken_decls.n; i++)
+        free(ps.broken_decls.v[i]);
+    free(ps.broken_decls.v);
     if (ps.errors == 0) {
         build_sel_bits(ps.p);
         wl_expr_compile(ps.p);

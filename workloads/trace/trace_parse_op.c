@@ -191,6 +191,8 @@ static bool parse_word(struct wl_parser *ps, struct wl_addr *a, bool allow_word,
 
 static bool unknown_line(struct wl_parser *ps, const struct wl_tok *t)
 {
+    if (wl_names_find(&ps->broken_decls, t->text, (size_t)t->len) >= 0)
+        return false; /* its declaration's error said it */
     const char *best = NULL;
     size_t best_d = t->len < 3 ? 0 : 3;
     for (int i = 0; i < ps->p->ndecls; i++) {
