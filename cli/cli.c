@@ -506,10 +506,34 @@ void cli_path_folder(const char *path, char *buf, size_t size)
              slash ? path : ".");
 }
 
+/* The file a dangling symbolic link names (where writing it would create
+ * it) into buf; false if path is no such link. */
+static bool dangling_target(const char *path, char *buf, size_t size)
+{
+    struct stat st;
+    char to[4096];
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || stat(path, &st) == 0)
+        return false;
+    ssize_t n = readlink(path, to, sizeof to - 1);
+    if (n <= 0)
+        return false;
+    to[n] = '\0';
+    char dir[4096];
+    cli_path_folder(path, dir, sizeof dir);
+    if (to[0] == '/' || !strchr(path, '/'))
+        snprintf(buf, size, "%s", to);
+    else
+        snprintf(buf, size, "%.2000s/%.2000s", dir, to);
+    return true;
+}
+
 bool cli_check_output(const char *sub, const char *opt, const char *path)
 {
     if (strcmp(path, "-") == 0 && strcmp(opt, "--json") == 0)
         return true;
+    char target[4096];
+    if (dangling_target(path, target, sizeof target)) /* writing it creates the link's file */
+        return cli_check_output(sub, opt, target);
     char dir[4096];
     cli_path_folder(path, dir, sizeof dir);
     struct stat st;

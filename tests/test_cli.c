@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct tu_run r;
 
@@ -149,6 +150,14 @@ START_TEST(test_nothing_silently_dropped)
              CCSIM_CONFIGS);
     ck_assert_msg(r.status == 2 && strstr(r.err, "cannot write there") && !strstr(r.out, "before"),
                   "%s%s", r.out, r.err);
+    /* a link to a file not made yet is written through (it said "File exists") */
+    char link[600], made[600];
+    snprintf(link, sizeof link, "%s/link.json", tu_dir());
+    snprintf(made, sizeof made, "%s/made.json", tu_dir());
+    unlink(link);
+    ck_assert_int_eq(symlink("made.json", link), 0);
+    tu_ccsim(&r, "run -c teach-xbar -w m2o -t 2 -i 2 --json %s", link);
+    ck_assert_msg(r.status == 0 && access(made, R_OK) == 0, "%s", r.err);
 }
 END_TEST
 
