@@ -258,10 +258,14 @@ static bool open_csv(struct sweep_run *r)
     }
     size_t len;
     char *text = read_all(fd, &len);
-    while (len && text[len - 1] != '\n')
-        len--; /* a torn last row */
     size_t hl = strlen(sweep_csv_header);
+    /* the header first: a file that is not a sweep's CSV (or has bytes but
+     * no line) is left as it is, never cut to the rows it seems to hold */
+    if (len < hl && memcmp(text, sweep_csv_header, len) == 0)
+        len = 0; /* a torn header: nothing written yet */
     bool ok = !len || (len >= hl && memcmp(text, sweep_csv_header, hl) == 0);
+    while (ok && len > hl && text[len - 1] != '\n')
+        len--; /* a torn last row */
     if (!ok)
         fprintf(stderr,
                 "%s:1: not this ccsim's sweep CSV (the header differs: another file, or an "

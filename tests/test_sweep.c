@@ -325,6 +325,15 @@ START_TEST(test_resume_after_torn_row)
     ck_assert_msg(strstr(r.err, "12 points: 0 run, 12 already in the CSV"), "%s", r.err);
     slurp(tmp_path("torn.csv"), csv_a, sizeof csv_a);
     ck_assert_str_eq(csv_a, csv_b);
+    /* a file with bytes but no line is no torn CSV: refused, kept (it was
+     * cut to nothing and rewritten) */
+    f = fopen(tmp_path("other.csv"), "w");
+    fputs("my notes, not a sweep's rows", f);
+    fclose(f);
+    tu_ccsim(&r, "sweep %s --resume -o %s", file, tmp_path("other.csv"));
+    ck_assert_msg(r.status == 2 && strstr(r.err, "not this ccsim's sweep CSV"), "%s", r.err);
+    slurp(tmp_path("other.csv"), csv_a, sizeof csv_a);
+    ck_assert_str_eq(csv_a, "my notes, not a sweep's rows");
 }
 END_TEST
 
