@@ -7,6 +7,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef TU_ASAN
+#include <sanitizer/lsan_interface.h>
+#endif
 
 /* A log of fired events: (time, tag). */
 struct log {
@@ -342,10 +345,13 @@ static void noop(struct sim_kernel *k, void *obj, uint64_t arg)
 
 START_TEST(test_past_is_fatal)
 {
+#ifdef TU_ASAN
+    __lsan_disable(); /* the panic ends the run by exit(), its kernel allocated */
+#endif
     struct sim_kernel *k = sim_kernel_new();
     sim_schedule_at(k, 1000, noop, NULL, 0);
     sim_run(k, SIM_TIME_MAX);
-    sim_schedule_at(k, 10, noop, NULL, 0); /* exits 1 with a message */
+    sim_schedule_at(k, 10, noop, NULL, 0); /* exits 4 (an internal error) with a message */
 }
 END_TEST
 
