@@ -1594,7 +1594,7 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
     cc_set_line_map(m->cc, NULL, NULL); /* r goes away with this call */
     cc_set_line_namer(m->cc, NULL, NULL);
     cc_set_prefetch_done(m->cc, NULL, NULL);
-    for (int c = 0; r.pf && rs == SIM_RUN_EMPTY && c < m->cores; c++)
+    for (int c = 0; r.pf && rs == SIM_RUN_EMPTY && !res->deadlock && c < m->cores; c++)
         SIM_ASSERT(r.pf[c].reads == 0 && r.pf[c].writes == 0); /* every prefetch ended */
     counters(&r);
     latencies(&r);
