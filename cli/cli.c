@@ -506,62 +506,75 @@ void cli_path_folder(const char *path, char *buf, size_t size)
              slash ? path : ".");
 }
 
-/* The file a dangling symbolic link names (where writing it would create
- * it) into buf; false if path is no such link. */
-static bool dangling_target(const char *path, char *buf, size_t size)
+/* The file writing path makes or writes: path itself, or where a chain
+ * of symbolic links to a file not yet made ends (at most 40 links, as
+ * SYMLOOP_MAX); false with why for a loop or a longer chain. */
+static bool written_file(const char *path, char *buf, size_t size, const char **why)
 {
-    struct stat st;
-    char to[4096];
-    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || stat(path, &st) == 0)
-        return false;
-    ssize_t n = readlink(path, to, sizeof to - 1);
-    if (n <= 0)
-        return false;
-    to[n] = '\0';
+    snprintf(buf, size, "%s", path);
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        if (lstat(buf, &st) != 0 || !S_ISLNK(st.st_mode) || stat(buf, &st) == 0)
+            return true; /* no link, or one to a file there: written as it is */
+        if (errno != ENOENT)
+            break; /* a loop (ELOOP) */
+        char to[2048], dir[2048];
+        ssize_t n = readlink(buf, to, sizeof to - 1);
+        if (n <= 0)
+            return true;
+        to[n] = '\0';
+        cli_path_folder(buf, dir, sizeof dir);
+        if (to[0] == '/' || !strchr(buf, '/'))
+            snprintf(buf, size, "%s", to);
+        else
+            snprintf(buf, size, "%s/%s", dir, to);
+    }
+    *why = strerror(ELOOP);
+    return false;
+}
+
+/* Why the file at `at` cannot be written (NULL if it can). */
+static const char *unwritable(const char *at)
+{
     char dir[4096];
-    cli_path_folder(path, dir, sizeof dir);
-    if (to[0] == '/' || !strchr(path, '/'))
-        snprintf(buf, size, "%s", to);
-    else
-        snprintf(buf, size, "%.2000s/%.2000s", dir, to);
-    return true;
+    cli_path_folder(at, dir, sizeof dir);
+    struct stat st;
+    if (!*at)
+        return "no file name";
+    if (stat(dir, &st) != 0)
+        return "its folder does not exist";
+    if (!S_ISDIR(st.st_mode))
+        return "its folder is not a directory";
+    if (access(dir, W_OK | X_OK) != 0)
+        return "its folder is not writable";
+    if (stat(at, &st) == 0)
+        return S_ISDIR(st.st_mode)     ? "it is a directory"
+               : access(at, W_OK) != 0 ? "the file is not writable"
+                                       : NULL;
+    int fd =
+        open(at, O_WRONLY | O_CREAT | O_EXCL, 0644); /* can it be made? (/proc says no only then) */
+    if (fd < 0)
+        return strerror(errno);
+    close(fd);
+    unlink(at);
+    return NULL;
 }
 
 bool cli_check_output(const char *sub, const char *opt, const char *path)
 {
     if (strcmp(path, "-") == 0 && strcmp(opt, "--json") == 0)
         return true;
-    char target[4096];
-    if (dangling_target(path, target, sizeof target)) /* writing it creates the link's file */
-        return cli_check_output(sub, opt, target);
-    char dir[4096];
-    cli_path_folder(path, dir, sizeof dir);
-    struct stat st;
+    char at[4096];
     const char *why = NULL;
-    if (!*path)
-        why = "no file name";
-    else if (stat(dir, &st) != 0)
-        why = "its folder does not exist";
-    else if (!S_ISDIR(st.st_mode))
-        why = "its folder is not a directory";
-    else if (access(dir, W_OK | X_OK) != 0)
-        why = "its folder is not writable";
-    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        why = "it is a directory";
-    else if (stat(path, &st) == 0 && access(path, W_OK) != 0)
-        why = "the file is not writable";
-    else if (stat(path, &st) != 0) { /* a new file: can it be made? (/proc says no only then) */
-        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-        if (fd < 0)
-            why = strerror(errno);
-        else {
-            close(fd);
-            unlink(path);
-        }
-    }
+    if (written_file(path, at, sizeof at, &why))
+        why = unwritable(at);
     if (!why)
         return true;
-    fprintf(stderr, "ccsim %s: %s %s: cannot write there: %s\n", sub, opt, path, why);
+    if (strcmp(at, path) != 0) /* a link's file */
+        fprintf(stderr, "ccsim %s: %s %s (a link to %s): cannot write there: %s\n", sub, opt, path,
+                at, why);
+    else
+        fprintf(stderr, "ccsim %s: %s %s: cannot write there: %s\n", sub, opt, path, why);
     return false;
 }
 

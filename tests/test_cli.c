@@ -158,6 +158,14 @@ START_TEST(test_nothing_silently_dropped)
     ck_assert_int_eq(symlink("made.json", link), 0);
     tu_ccsim(&r, "run -c teach-xbar -w m2o -t 2 -i 2 --json %s", link);
     ck_assert_msg(r.status == 0 && access(made, R_OK) == 0, "%s", r.err);
+    /* a loop of links is refused, not followed for ever (that crashed) */
+    char loop[600];
+    snprintf(loop, sizeof loop, "%s/loop.json", tu_dir());
+    unlink(loop);
+    ck_assert_int_eq(symlink("loop.json", loop), 0);
+    tu_ccsim(&r, "run -c teach-xbar -w m2o -t 2 -i 2 --json %s", loop);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "cannot write there: Too many levels"), "%s",
+                  r.err);
 }
 END_TEST
 
