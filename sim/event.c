@@ -518,7 +518,8 @@ static void watchdog_fire(struct sim_kernel *k, void *obj, uint64_t arg)
     k->wd_last_progress = k->head.progress;
     /* work under way past the next look: the interval to judge starts at
      * its end (one look, not one every interval of a long compute) */
-    sim_time_t next = k->head.now + k->wd_interval;
+    sim_time_t next =
+        k->head.now > SIM_TIME_MAX - k->wd_interval ? SIM_TIME_MAX : k->head.now + k->wd_interval;
     if (k->wd_busy_until > next)
         next = k->wd_busy_until > SIM_TIME_MAX - k->wd_interval ? SIM_TIME_MAX
                                                                 : k->wd_busy_until + k->wd_interval;

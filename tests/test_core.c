@@ -235,6 +235,15 @@ START_TEST(test_input_errors)
                       "%s", diag.text);
         core_result_free(&res);
     }
+    /* a run that goes on past 2^63 ps stops there, before a step wraps the
+     * kernel's time (that was an internal error, a spin a false deadlock) */
+    run_text("ccsim-trace 2\nthreads 1\nline x\n0: compute 9223372036000000\n"
+             "0: read x -> v\nwhile v == 0 {\n  0: read x -> v\n}\n",
+             NULL, 0, &res, &diag);
+    ck_assert_msg(res.input_error && strstr(diag.text, "the run reached the simulator's last "
+                                                       "instant (2^63 ps"),
+                  "%s", diag.text);
+    core_result_free(&res);
 }
 END_TEST
 

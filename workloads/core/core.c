@@ -247,18 +247,32 @@ static void fail(struct thr *t, const char *fmt, ...)
     sim_stop(t->run->m->k);
 }
 
-/* A compute of n cycles ends inside simulated time (2^64 ps, about 213
- * days); else a run-time error, never a wrapped time. */
+/* The last instant an operation may start or a compute end: 2^63 ps
+ * (about 107 days), half the kernel's range, so that no step the machine
+ * takes after it can pass the kernel's last instant (2^64 ps) and wrap. */
+#define CORE_LAST_PS   (SIM_TIME_MAX / 2 + 1)
+#define CORE_LAST_TEXT "2^63 ps, about 107 days of simulated time"
+
+/* A compute of n cycles ends before CORE_LAST_PS; else the thread fails
+ * (a wrapped time was measured as 0.4 ns once). */
 static bool compute_fits(struct thr *t, uint64_t n)
 {
     struct run *r = t->run;
-    uint64_t left = SIM_TIME_MAX - sim_now(r->m->k);
+    sim_time_t now = sim_now(r->m->k);
+    uint64_t left = now < CORE_LAST_PS ? CORE_LAST_PS - now : 0;
     if (n <= left / r->m->clock.period_ps)
         return true;
-    fail(t,
-         "compute %llu would end past the simulator's last instant (2^64 ps, about 213 days "
-         "of simulated time)",
+    fail(t, "compute %llu would end past the simulator's last instant (" CORE_LAST_TEXT ")",
          (unsigned long long)n);
+    return false;
+}
+
+/* An operation starts before CORE_LAST_PS; else the thread fails. */
+static bool time_left(struct thr *t)
+{
+    if (sim_now(t->run->m->k) < CORE_LAST_PS)
+        return true;
+    fail(t, "the run reached the simulator's last instant (" CORE_LAST_TEXT ")");
     return false;
 }
 
@@ -1176,7 +1190,7 @@ static void step(struct thr *t)
             return;
         }
         t->op_start = sim_now(r->m->k);
-        if (!zero_time_ok(t) || !start_op(t))
+        if (!time_left(t) || !zero_time_ok(t) || !start_op(t))
             return;
         op_ended(t);
     }
