@@ -394,20 +394,22 @@ static bool integers_fit(const char *t, size_t len, const char *file, struct sim
         bool real = j < len && (t[j] == '.' || t[j] == 'e' || t[j] == 'E');
         bool wide = j < len && t[j] == 'L';
         bool neg = i > 0 && t[i - 1] == '-';
+        size_t from = neg ? i - 1 : i; /* the number as written, with its sign */
+        int n = (int)(j - from);
         if (!real && !wide && (errno == ERANGE || v > (neg ? 2147483648ull : 2147483647ull))) {
             sim_diag_add(d, file, strcmp(file, "--set") ? line : 0,
-                         "the integer %.*s is too large for a plain integer (libconfig would "
-                         "keep its low 32 bits): write %.*sL",
-                         (int)(j - i), t + i, (int)(j - i), t + i);
+                         "the integer %.*s does not fit a plain integer (libconfig would keep its "
+                         "low 32 bits): write %.*sL",
+                         n, t + from, n, t + from);
             return false;
         }
         if (wide && (errno == ERANGE || v > (neg ? 9223372036854775808ull : INT64_MAX))) {
             /* libconfig would keep 9223372036854775807 (or -1 for 0xF...F): a
              * value nobody wrote */
             sim_diag_add(d, file, strcmp(file, "--set") ? line : 0,
-                         "the integer %.*sL is too large for a 64-bit integer (at most "
-                         "9223372036854775807)",
-                         (int)(j - i), t + i);
+                         "the integer %.*sL does not fit a 64-bit integer (-9223372036854775808 "
+                         "to 9223372036854775807)",
+                         n, t + from);
             return false;
         }
         i = j > i ? j : i + 1;

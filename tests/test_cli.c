@@ -103,13 +103,18 @@ START_TEST(test_config_prints_machine)
     /* libconfig keeps only the low 32 bits of a wider integer without L:
      * refused, not read as 8 */
     tu_ccsim(&r, "config -c teach-xbar --set l1.ways=4294967304");
-    ck_assert_msg(r.status == 2 && strstr(r.err, "the integer 4294967304 is too large for a plain "
+    ck_assert_msg(r.status == 2 && strstr(r.err, "the integer 4294967304 does not fit a plain "
                                                  "integer"),
+                  "%s", r.err);
+    tu_ccsim(&r, "config -c teach-xbar --set l1.ways=-2147483649"); /* with its sign */
+    ck_assert_msg(r.status == 2 && strstr(r.err, "the integer -2147483649 does not fit a plain "
+                                                 "integer (libconfig would keep its low 32 bits): "
+                                                 "write -2147483649L"),
                   "%s", r.err);
     /* past 64 bits libconfig keeps INT64_MAX (or -1): refused as written, not as that */
     tu_ccsim(&r, "config -c teach-xbar --set l1.ways=18446744073709551615L");
-    ck_assert_msg(r.status == 2 && strstr(r.err, "the integer 18446744073709551615L is too large "
-                                                 "for a 64-bit integer"),
+    ck_assert_msg(r.status == 2 && strstr(r.err, "the integer 18446744073709551615L does not fit "
+                                                 "a 64-bit integer"),
                   "%s", r.err);
     const char *big = tu_write("big.cfg", "@include \"" CCSIM_CONFIGS "/teach-xbar.cfg\"\n"
                                           "# 99999999999 in a comment is fine\n"
