@@ -41,9 +41,9 @@ static int run_opt(const char *sub, int c, struct cli_run_args *a)
         long long v = strtoll(optarg, &end, 10);
         if (errno || end == optarg || *end || isspace((unsigned char)optarg[0]))
             return cli_usage_error(sub,
-                                   "--iteration '%s' is not a whole number (a loop's value, "
-                                   "from %lld to %lld)",
-                                   optarg, (long long)INT64_MIN, (long long)INT64_MAX);
+                                   "--iteration '%s' is %s (a loop's value, from %lld to %lld)",
+                                   optarg, errno == ERANGE ? "out of range" : "not a whole number",
+                                   (long long)INT64_MIN, (long long)INT64_MAX);
         a->explain_iteration = (int64_t)v;
         a->explain_want_iteration = true;
         return 0;

@@ -756,7 +756,7 @@ static int cp_nested(struct cp *c);
 
 static int cp_unary(struct cp *c)
 {
-    if (c->depth == CP_MAX_DEPTH) {
+    if (c->depth == CP_MAX_DEPTH + 1) { /* 64 levels of ~ and ( around an atom */
         err(c->r, cp_line(c), "condition: nested more than %d deep (~ and parentheses)",
             CP_MAX_DEPTH);
         return 0;

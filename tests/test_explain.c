@@ -372,8 +372,8 @@ START_TEST(test_explain_thread_iteration_time)
                       !strstr(r.out, "it -3:") && !strstr(r.out, "it -1:"),
                   "%s%s", r.out, r.err);
     tu_ccsim(&r, "explain -c teach-xbar %s --iteration -9223372036854775809", neg);
-    ck_assert_msg(r.status == 2 && strstr(r.err, "'-9223372036854775809' is not a whole number"),
-                  "%s", r.err); /* the value as given, with its sign */
+    ck_assert_msg(r.status == 2 && strstr(r.err, "'-9223372036854775809' is out of range"), "%s",
+                  r.err); /* the value as given, with its sign */
     /* mcs-lock: its loop's syncs are 0..3, the one after the loop its count, 5: no 4 */
     tu_ccsim(&r, "explain -c teach-xbar %s/../workloads/traces/mcs-lock.trace --iteration 4",
              CCSIM_CONFIGS);
