@@ -752,33 +752,36 @@ static int cp_atom(struct cp *c)
     return node(c, nd);
 }
 
-static int cp_nested(struct cp *c);
+/* Enters one more level of ~ or parentheses: false (said) past
+ * CP_MAX_DEPTH of them. */
+static bool cp_deeper(struct cp *c)
+{
+    if (c->depth == CP_MAX_DEPTH) {
+        err(c->r, cp_line(c), "condition: nested more than %d deep (~ and parentheses)",
+            CP_MAX_DEPTH);
+        return false;
+    }
+    c->depth++;
+    return true;
+}
 
 static int cp_unary(struct cp *c)
 {
-    if (c->depth == CP_MAX_DEPTH + 1) { /* 64 levels of ~ and ( around an atom */
-        err(c->r, cp_line(c), "condition: nested more than %d deep (~ and parentheses)",
-            CP_MAX_DEPTH);
-        return 0;
-    }
-    c->depth++;
-    int n = cp_nested(c);
-    c->depth--;
-    return n;
-}
-
-/* cp_unary's: a ~, a parenthesis or an atom. */
-static int cp_nested(struct cp *c)
-{
-    if (cp_eat(c, "~"))
-        return node(c, (struct lit_node){.kind = LIT_NOT, .a = cp_unary(c)});
-    if (cp_eat(c, "(")) {
-        int n = cp_or(c);
+    int n;
+    if (cp_eat(c, "~")) {
+        if (!cp_deeper(c))
+            return 0;
+        n = node(c, (struct lit_node){.kind = LIT_NOT, .a = cp_unary(c)});
+    } else if (cp_eat(c, "(")) {
+        if (!cp_deeper(c))
+            return 0;
+        n = cp_or(c);
         if (!cp_eat(c, ")"))
             err(c->r, cp_line(c), "condition: expected ')'");
-        return n;
-    }
-    return cp_atom(c);
+    } else
+        return cp_atom(c);
+    c->depth--;
+    return n;
 }
 
 static int cp_and(struct cp *c)
