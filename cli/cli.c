@@ -325,7 +325,8 @@ const struct cli_cmd cli_cmds[] = {
      "local run writes (docs/cluster.md).\n"
      "\n"
      "Exit status: 0 every point ran; 1 a point failed a check (value error,\n"
-     "coherence violation, deadlock) or died; 2 bad input (FILE:LINE: message).\n"},
+     "coherence violation, deadlock); 2 bad input (FILE:LINE: message); 4 a\n"
+     "point's run died (an internal error of ccsim, a signal).\n"},
     {"tune", cli_tune, "find a generator's best parameter on a machine by simulation",
      "usage: ccsim tune -c CONFIG -w GENERATOR -t THREADS [-i ITERS] [--seed S] [--set G.K=V]\n"
      "                  [--json FILE]\n"

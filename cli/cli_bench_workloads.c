@@ -120,8 +120,9 @@ static int bench_one(const struct bench_ref *b, bool quick)
     if (n != (ssize_t)sizeof f || !WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0 ||
         f.status != SIM_EXIT_OK) {
         printf("%s failed (see the messages above)\n", b->name);
-        return n == (ssize_t)sizeof f && f.status == SIM_EXIT_INPUT ? SIM_EXIT_INPUT
-                                                                    : SIM_EXIT_FAIL;
+        if (n != (ssize_t)sizeof f) /* the run died: ccsim's own failure */
+            return SIM_EXIT_INTERNAL;
+        return f.status == SIM_EXIT_INPUT ? SIM_EXIT_INPUT : SIM_EXIT_FAIL;
     }
     bench_print(b, &f, ru.ru_maxrss);
     return SIM_EXIT_OK;

@@ -60,6 +60,7 @@ struct sweep_run {
     double start;
     bool io_error;
     bool input_error; /* a point's run found its input wrong: exit 2 */
+    bool died;        /* a point's run died (ccsim's own failure, a signal): exit 4 */
     struct sweep_mpi mpi;
     int peers_done; /* rank 0: ranks that sent their last message */
 };
@@ -531,6 +532,7 @@ static void finish_job(struct sweep_run *r, struct job *j, int st)
                 WIFSIGNALED(st) ? "signal" : "exit status",
                 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
         r->failed++;
+        r->died = true;
     } else if (res.deadlock) {
         fprintf(stderr, "ccsim sweep: %s: deadlock; no row\n", name);
         r->failed++;
@@ -700,6 +702,8 @@ static int sweep_status(struct sweep_run *r)
             interrupted ? " (interrupted: --resume continues)" : "");
     if (r->io_error || r->input_error)
         return SIM_EXIT_INPUT;
+    if (r->died && !interrupted)
+        return SIM_EXIT_INTERNAL;
     return r->failed || interrupted ? SIM_EXIT_FAIL : SIM_EXIT_OK;
 }
 
