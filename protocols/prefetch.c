@@ -82,15 +82,23 @@ static bool held(struct cc_system *s, struct cc_cache *c, uint64_t line, enum cc
     return cc_state_writable(cl->state) || !cc_state_stable(cl->state) || cl->waiting;
 }
 
+/* Whether core's cache c would fetch layout place vline for who: the
+ * trace has such a line (placed now if it was not yet; *line its number)
+ * and the cache does not hold it (held). */
+static bool wanted(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
+                   enum cc_prefetcher who, uint64_t *line)
+{
+    return vline != 0 && s->line_map(s->line_map_ctx, core, vline - 1, line) &&
+           !held(s, c, *line, who);
+}
+
 /* Sends cache c's read (rfo: fetch to write), by who, of layout place
- * vline for core, unless the trace has no such line or the cache holds it
- * (held): whether it sent it. */
+ * vline for core, if it is wanted: whether it sent it. */
 static bool prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
                           bool rfo, enum cc_prefetcher who)
 {
     uint64_t line;
-    if (vline == 0 || !s->line_map(s->line_map_ctx, core, vline - 1, &line) ||
-        held(s, c, line, who))
+    if (!wanted(s, c, core, vline, who, &line))
         return false;
     struct cc_req *r = pf_get(s);
     *r = (struct cc_req){.op = rfo ? CC_STORE : CC_LOAD,
@@ -102,6 +110,13 @@ static bool prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uin
                          .ctx = s};
     cc_process_request(s, c, r);
     return true;
+}
+
+bool cc_prefetch_wanted(struct cc_system *s, int core, uint64_t vline)
+{
+    SIM_ASSERT(core >= 0 && core < s->p.cores && s->line_map);
+    uint64_t line;
+    return wanted(s, &s->caches[cc_cache_of_core(s, core)], core, vline, CC_PF_SOFTWARE, &line);
 }
 
 bool cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write)

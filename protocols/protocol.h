@@ -412,6 +412,9 @@ void cc_line_label(const struct cc_system *s, uint64_t line, char *buf, size_t s
  * Counted in stats.sw_prefetches when it goes to a home. True if it was
  * sent: then the cc_set_prefetch_done hook hears of its end. */
 bool cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write);
+/* Whether cc_prefetch would send it: false if core's cache holds or is
+ * fetching the line (a prefetch instruction then takes no miss slot). */
+bool cc_prefetch_wanted(struct cc_system *s, int core, uint64_t vline);
 /* Told when a prefetch cc_prefetch sent is done (its line in, or its
  * fetch over): the core that sent it and whether it was to write. NULL
  * (the default): nobody is. */

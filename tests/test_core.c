@@ -642,6 +642,19 @@ START_TEST(test_copy_prefetch_slots)
     ck_assert_msg(res.latency_ns[0] == free_ns, "32 slots %.1f ns, free %.1f ns", res.latency_ns[0],
                   free_ns);
     core_result_free(&res);
+    /* two hardware threads of one core share its slots, served in the
+     * order they stalled: neither copy waits for the other's to end (by
+     * thread number, the second took 1.45x the first's time) */
+    const char *smt[] = {"core.mshrs=1", "core.prefetch_distance=4", "core.prefetch_read_slots=1",
+                         "core.prefetch_write_slots=1", "machine.threads_per_core=2"};
+    run_text("ccsim-trace 1\nthreads 3\npin 0.0 0.1 1.0\nline src 64\nline dst 64\n"
+             "for i 0..63 {\n  2: write src[i] i+1\n}\nall: sync\n"
+             "0: copy src[0] dst[0] 32\n0: mark m\n1: copy src[32] dst[32] 32\n1: mark m\n",
+             smt, 5, &res, &diag);
+    ck_assert_msg(!res.deadlock && !res.input_error && res.value_errors == 0, "%s", diag.text);
+    double a = res.thread_latency[0].ns[0], b = res.thread_latency[1].ns[0];
+    ck_assert_msg(b < a * 1.2 && a < b * 1.2, "thread 0 %.1f ns, thread 1 %.1f ns", a, b);
+    core_result_free(&res);
 }
 END_TEST
 

@@ -37,8 +37,9 @@ static const struct cfg_key core_keys[] = {
                 "source, and of the destination to write; nothing waits for their lines (the loop "
                 "may wait for a slot: prefetch_read_slots, prefetch_write_slots) (0: none)"),
     CFG_INT_KEY(T, prefetch_read_slots, false, 0, 64, NULL,
-                "a core's copy-loop prefetches to read in flight at most: the loop's next one "
-                "waits at its instruction until one is in (0: no limit)"),
+                "a core's copy-loop prefetches to read in flight at most (its hardware threads "
+                "share them): the loop's next one waits at its instruction until one is in (0: "
+                "no limit)"),
     CFG_INT_KEY(T, prefetch_write_slots, false, 0, 64, NULL,
                 "a core's copy-loop prefetches to write in flight at most, as "
                 "prefetch_read_slots (0: no limit)"),

@@ -73,6 +73,7 @@ struct thr {
      * the read's, 2 both; pf_stalled: it waits at one for a slot */
     int pf_stage;
     bool pf_stalled;
+    uint64_t pf_since; /* when it stalled (a count): the first to stall goes on first */
 };
 
 /* A core's prefetch slots (core.prefetch_read_slots, prefetch_write_slots):
@@ -80,7 +81,8 @@ struct thr {
  * to end. Invariant: 0 <= reads, writes <= the limits (when there are). */
 struct pf_core {
     int reads, writes, stalled;
-    bool waking; /* a pf_wake_at is scheduled */
+    bool waking;     /* a pf_wake_at is scheduled */
+    uint64_t stalls; /* stalls counted, for pf_since */
 };
 
 struct iteration {
@@ -721,20 +723,35 @@ static bool pf_slot_free(const struct run *r, int core, bool write)
     return !limit || (write ? p->writes : p->reads) < limit;
 }
 
-/* The stalled threads of a core try again (a slot freed). */
+/* The core's thread that has waited longest for a slot, or NULL. */
+static struct thr *pf_first_stalled(struct run *r, int core)
+{
+    struct thr *first = NULL;
+    for (int i = 0; i < r->nthr; i++) {
+        struct thr *t = &r->thr[i];
+        if (t->pf_stalled && t->core == core && (!first || t->pf_since < first->pf_since))
+            first = t;
+    }
+    return first;
+}
+
+/* A slot freed: the core's stalled threads try again, in the order they
+ * stalled, until one finds no slot (as a queue for the miss slots would
+ * serve them; not by thread number, which starved the last ones). */
 static void pf_wake_at(struct sim_kernel *k, void *obj, uint64_t core)
 {
     struct run *r = obj;
     (void)k;
     r->pf[core].waking = false;
-    for (int i = 0; i < r->nthr && r->pf[core].stalled; i++)
-        if (r->thr[i].pf_stalled && r->thr[i].core == (int)core)
-            stream_issue(&r->thr[i]);
+    for (struct thr *t; (t = pf_first_stalled(r, (int)core));) {
+        stream_issue(t);
+        if (t->pf_stalled)
+            return;
+    }
 }
 
-/* cc_set_prefetch_done's: a prefetch ended, its slot is free; a thread
- * that waits for one goes on in an event of its own (the caches are in
- * the middle of a delivery). */
+/* cc_set_prefetch_done's: a prefetch ended, its slot is free; the threads
+ * that wait for one go on in an event of their own. */
 static void pf_done(void *ctx, int core, bool to_write)
 {
     struct run *r = ctx;
@@ -771,9 +788,11 @@ static bool stream_prefetch(struct thr *t, int64_t i)
     const struct wl_loc *src = &t->op.addr[copy ? 0 : 1], *dst = &t->op.addr[copy ? 1 : 0];
     for (; t->pf_stage < 2; t->pf_stage++) {
         bool write = t->pf_stage == 1;
-        if (t->run->pf && !pf_slot_free(t->run, t->core, write))
-            return false;
-        pf_send(t, (uint64_t)((write ? dst : src)->line + ahead) + 1, write);
+        uint64_t vline = (uint64_t)((write ? dst : src)->line + ahead) + 1;
+        if (t->run->pf && !pf_slot_free(t->run, t->core, write) &&
+            cc_prefetch_wanted(t->run->m->cc, t->core, vline))
+            return false; /* a line the cache holds takes no slot: it goes on */
+        pf_send(t, vline, write);
     }
     return true;
 }
@@ -782,8 +801,11 @@ static bool stream_prefetch(struct thr *t, int64_t i)
  * goes on from one. */
 static void pf_stall(struct thr *t, bool stalled)
 {
+    struct pf_core *p = &t->run->pf[t->core];
     if (t->pf_stalled != stalled)
-        t->run->pf[t->core].stalled += stalled ? 1 : -1;
+        p->stalled += stalled ? 1 : -1;
+    if (stalled && !t->pf_stalled)
+        t->pf_since = p->stalls++;
     t->pf_stalled = stalled;
 }
 
