@@ -849,6 +849,28 @@ START_TEST(test_local_while_is_work)
 }
 END_TEST
 
+/* A copy is work under way line by line: one longer than the watchdog's
+ * interval runs to its end (it was a deadlock that "cannot finish"); in a
+ * while loop only a line it changes is progress, so a loop that copies the
+ * same bytes for ever is a spin (it ran without end). */
+START_TEST(test_long_copy_is_work)
+{
+    struct core_result res;
+    run_text("teach-xbar", NULL, 0, "long.trace",
+             "ccsim-trace 1\nthreads 1\nline src 8192\nline dst 8192\n"
+             "0: copy src[0] dst[0] 8192\n0: mark m\n",
+             0, WATCHDOG_PS, &res);
+    ck_assert_msg(!res.deadlock && !res.input_error && res.simulated_ns * 1000 > 2 * WATCHDOG_PS,
+                  "%s", diag.text);
+    core_result_free(&res);
+    run_text("teach-xbar", NULL, 0, "copyspin.trace",
+             "ccsim-trace 2\nthreads 1\nline src 8\nline dst 8\nline flag\n0: read flag -> f\n"
+             "while f == 0 {\n  0: copy src[0] dst[0] 8\n  0: read flag -> f\n}\n",
+             0, WATCHDOG_PS, &res);
+    ck_assert_msg(res.deadlock && !res.input_error, "%s", diag.text);
+    core_result_free(&res);
+}
+
 /* The report's transactions in flight name lines as the trace does and
  * homes by their number (it gave the home's network node, "home 4" of a
  * machine of 2 homes, and "line 0x0"). */
@@ -1074,6 +1096,7 @@ static Suite *trace_v2_suite(void)
     tcase_add_test(tc, test_runaway_while_is_a_deadlock);
     tcase_add_test(tc, test_zero_time_while);
     tcase_add_test(tc, test_local_while_is_work);
+    tcase_add_test(tc, test_long_copy_is_work);
     tcase_add_test(tc, test_deadlock_report_names);
     suite_add_tcase(s, tc);
     tc = tcase_create("examples");

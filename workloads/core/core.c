@@ -71,6 +71,7 @@ struct thr {
     bool s_storing; /* line s_commit - 1's store is not yet performed */
     /* the loop's prefetch instructions for line s_next: 0 none sent yet, 1
      * the read's, 2 both; pf_stalled: it waits at one for a slot */
+    bool s_changed; /* a store of the stream changed its line's bytes */
     int pf_stage;
     bool pf_stalled;
     uint64_t pf_since; /* when it stalled (a count): the first to stall goes on first */
@@ -566,8 +567,9 @@ static bool zero_time_ok(struct thr *t)
 }
 
 /* What the watchdog counts as progress. Outside while loops, every op that
- * finishes (as in version 1). Inside one, only an op that changes memory:
- * a thread that spins reading (or failing its cas, or exchanging a lock
+ * finishes (as in version 1). Inside one, only an op that changes memory
+ * (a copy or addline that changed a line's bytes): a thread that spins
+ * reading (or failing its cas, or exchanging a lock
  * word for itself) makes none, so a spin that can never end is reported as
  * a deadlock after the watchdog's interval, like a wait that never ends. */
 static bool made_progress(const struct thr *t)
@@ -575,7 +577,7 @@ static bool made_progress(const struct thr *t)
     if (!t->op.in_while || local_work(t))
         return true;
     if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
-        return true;
+        return t->s_changed;
     return changed_word(t);
 }
 
@@ -662,12 +664,43 @@ static void next_store(struct thr *t)
 /* A stream's store reaches the cache: a hit is performed now, and the
  * next store may follow at once; a miss is performed at its fill (its
  * completion, stream_slot_done). */
+/* Whether the stream's store req changes its line's bytes (as its core
+ * would see them now): an add of a line not all zero, a copy of a line
+ * other than the one there. */
+static bool store_changes(const struct thr *t, const struct cc_req *req)
+{
+    unsigned words = t->run->m->line_bytes / 8;
+    for (unsigned w = 0; w < words; w++) {
+        uint64_t v;
+        memcpy(&v, req->buf + (size_t)w * 8, sizeof v);
+        if (req->op == CC_ADD_LINE ? v != 0 : v != cc_peek_word(t->run->m->cc, req->line, w))
+            return true;
+    }
+    return false;
+}
+
+/* A line of a copy or addline stored is progress (a long copy is work
+ * under way, line by line); in a while loop only a line it changed is
+ * (a loop that copies the same bytes for ever is a spin). */
+static void stream_progress(struct thr *t, const struct cc_req *req)
+{
+    if (!t->op.in_while) {
+        sim_progress(t->run->m->k);
+        return;
+    }
+    if (store_changes(t, req)) {
+        t->s_changed = true;
+        sim_progress(t->run->m->k);
+    }
+}
+
 static void store_at(struct sim_kernel *k, void *obj, uint64_t arg)
 {
     struct cc_req *req = obj;
     struct thr *t = req->ctx;
     (void)k;
     (void)arg;
+    stream_progress(t, req);
     cc_access(t->run->m->cc, req);
     if (!req->missed) {
         t->s_storing = false;
@@ -851,6 +884,7 @@ static void start_stream(struct thr *t)
     t->s_next = t->s_done = t->s_commit = 0;
     t->s_inflight = 0;
     t->s_storing = false;
+    t->s_changed = false;
     t->pf_stage = 0;
     stream_issue(t);
 }
