@@ -151,6 +151,19 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
     narrate_reset(&n->nc, &r, stdout);
 }
 
+/* core_run_opts' on_prefetch_wait: narrated as the thread's step. */
+static void on_prefetch_wait(void *ctx, int thread, int core, uint64_t line, bool write, int slots,
+                             bool stalled)
+{
+    struct narrator *n = ctx;
+    sim_time_t now = sim_now(n->k);
+    if (!line_wanted(n, line) || !in_scope(n, now) || (n->thread >= 0 && thread != n->thread) ||
+        !take_line(n))
+        return;
+    struct narrate_prefetch_wait w = {now, thread, core, line, write, slots, stalled};
+    narrate_prefetch_wait(&n->nc, &w, stdout);
+}
+
 static void narrate(void *ctx, const struct cc_step *st)
 {
     struct narrator *n = ctx;
@@ -278,7 +291,9 @@ static int explain_run(struct narrator *n, struct cli_session *ss)
                               .on_iteration = on_iteration,
                               .iteration_ctx = n,
                               .on_reset = on_reset,
-                              .reset_ctx = n};
+                              .reset_ctx = n,
+                              .on_prefetch_wait = on_prefetch_wait,
+                              .prefetch_wait_ctx = n};
     struct core_result r;
     core_run(&ss->w, ss->p, &o, &r, &ss->d);
     if (!r.input_error) /* nothing ran: no footer about steps that did not happen */

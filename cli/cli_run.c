@@ -250,6 +250,11 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
         printf("prefetch instructions: %llu line%s fetched ahead by copy and addline loops "
                "(not counted in loads or misses)\n",
                (unsigned long long)r->sw_prefetches, r->sw_prefetches == 1 ? "" : "s");
+    if (r->sw_prefetch_waits) /* only cores with prefetch slots (core.prefetch_*_slots) */
+        printf("prefetch slots: the loops stopped %llu time%s at a prefetch instruction until one "
+               "of their core's slots was free, %.1f ns in all\n",
+               (unsigned long long)r->sw_prefetch_waits, r->sw_prefetch_waits == 1 ? "" : "s",
+               r->sw_prefetch_wait_ns);
     if (r->store_prefetches) /* copies on cores with several misses in flight (core.mshrs) */
         printf("store fetches: %llu line%s fetched to write ahead of stores waiting for the ones "
                "before them (a core's stores become visible in order)\n",
@@ -397,7 +402,8 @@ static bool write_json(const char *path, const struct cli_session *ss, const str
             "\"writebacks\": %llu, \"network_bytes\": %llu, \"home_queue_ns\": %.3f, "
             "\"link_queue_ns\": %.3f, \"atomics\": %llu, \"handoffs\": %llu, "
             "\"prefetches\": %llu, \"sw_prefetches\": %llu, \"line_busy\": %llu, "
-            "\"fill_conflicts\": %llu, \"store_prefetches\": %llu},\n",
+            "\"fill_conflicts\": %llu, \"store_prefetches\": %llu, \"sw_prefetch_waits\": %llu, "
+            "\"sw_prefetch_wait_ns\": %.3f},\n",
             (unsigned long long)r->loads, (unsigned long long)r->stores,
             (unsigned long long)r->misses, (unsigned long long)r->invalidations,
             (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
@@ -405,7 +411,8 @@ static bool write_json(const char *path, const struct cli_session *ss, const str
             r->home_queue_ns, r->link_queue_ns, (unsigned long long)r->atomics,
             (unsigned long long)r->handoffs, (unsigned long long)r->prefetches,
             (unsigned long long)r->sw_prefetches, (unsigned long long)r->line_busy,
-            (unsigned long long)r->fill_conflicts, (unsigned long long)r->store_prefetches);
+            (unsigned long long)r->fill_conflicts, (unsigned long long)r->store_prefetches,
+            (unsigned long long)r->sw_prefetch_waits, r->sw_prefetch_wait_ns);
     write_thread_latency(f, r, a->per_iteration);
     if (a->per_iteration) {
         fprintf(f, " \"per_iteration_ns\": ");

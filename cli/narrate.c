@@ -550,7 +550,7 @@ static void wait_chunk(const struct narrate_ctx *n, struct text *t, const struct
 {
     char who[32];
     if (!st->home && st->prefetch && st->nsent_total)
-        chunk(t, "the prefetch is under way (no core waits for it)");
+        chunk(t, "the prefetch is under way (no load waits for its line)");
     else if (!st->home && st->prefetch)
         chunk(t, "the prefetch waits until the line's transaction is over");
     else if (!st->home && st->nsent_total)
@@ -864,6 +864,29 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
         other_copies(n, &t, r);
     } else /* nothing moved: not "goes back" */
         chunk(&t, "the line is in memory already: no cache held it");
+    lay_out(&t, prefix, n->wide, false, f);
+}
+
+void narrate_prefetch_wait(struct narrate_ctx *n, const struct narrate_prefetch_wait *w, FILE *f)
+{
+    static struct text t;
+    char line[128], who[32], prefix[200];
+    narrate_line_name(n, w->line, line, sizeof line);
+    snprintf(who, sizeof who, "thread %d", w->thread);
+    entry_prefix(n, w->time, who, line, prefix, sizeof prefix);
+    t.n = 0;
+    t.len = 0;
+    const char *kind = w->write ? "to write" : "to read";
+    if (w->stalled)
+        chunk(&t,
+              "its copy loop stops at the prefetch instruction of %s (%s): core %d's %d "
+              "prefetch slot%s %s %s (core.prefetch_%s_slots)",
+              line, kind, w->core, w->slots, w->slots == 1 ? "" : "s", kind,
+              w->slots == 1 ? "is taken" : "are all taken", w->write ? "write" : "read");
+    else
+        chunk(&t,
+              "a prefetch slot %s of core %d is free: its copy loop goes on (the prefetch of %s)",
+              kind, w->core, line);
     lay_out(&t, prefix, n->wide, false, f);
 }
 

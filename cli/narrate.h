@@ -55,6 +55,17 @@ struct narrate_reset {
     bool gols_dirty;          /* before: GOLS sharers of a dirty line (memory stale, no M copy) */
 };
 
+/* A thread's copy loop stops at a prefetch instruction for one of its
+ * core's slots (stalled), or goes on from it. */
+struct narrate_prefetch_wait {
+    sim_time_t time;
+    int thread, core;
+    uint64_t line; /* the line the instruction fetches */
+    bool write;    /* to write (else to read) */
+    int slots;     /* the core's slots of that kind */
+    bool stalled;
+};
+
 /* The who column's width that holds every name the run can print: "thread
  * N" of its threads, the caches' or cores' names, "home N" (or "tile N")
  * of its homes; at least 8. */
@@ -64,6 +75,8 @@ void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f);
 /* Prints a reset: what holds the line now and what became of every other
  * copy (dropped, kept, or changed). */
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f);
+/* Prints a copy loop's stop at a prefetch instruction, or its going on. */
+void narrate_prefetch_wait(struct narrate_ctx *n, const struct narrate_prefetch_wait *w, FILE *f);
 /* Prints an iteration's opening (its sync's release); skew_ps: the
  * machine's start skew, 0 for none. */
 /* How a sync's release is labelled: a loop's next value, a further sync

@@ -172,9 +172,24 @@ START_TEST(test_explain_prefetch_nobody_waits)
     tu_ccsim(&r, "explain -c knc-5110p %s --set core.prefetch_distance=2", t);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "sends GetS to home") &&
-                      strstr(r.out, "the prefetch is under way (no core waits for it)") &&
+                      strstr(r.out, "the prefetch is under way (no load waits for its line)") &&
                       !strstr(r.out, "the request waits for the answer"),
                   "%s", r.out);
+    /* with one slot to read the loop stops at its next prefetch and goes on
+     * when the slot is free; run counts the stops */
+    tu_ccsim(&r,
+             "explain -c knc-5110p %s --wide --set core.prefetch_distance=2 --set "
+             "core.prefetch_read_slots=1",
+             t);
+    ck_assert_msg(
+        strstr(r.out, "its copy loop stops at the prefetch instruction of a[") &&
+            strstr(r.out, "core 0's 1 prefetch slot to read is taken") &&
+            strstr(r.out, "a prefetch slot to read of core 0 is free: its copy loop goes on"),
+        "%s", r.out);
+    tu_ccsim(&r,
+             "run -c knc-5110p %s --set core.prefetch_distance=2 --set core.prefetch_read_slots=1",
+             t);
+    ck_assert_msg(strstr(r.out, "prefetch slots: the loops stopped "), "%s", r.out);
 }
 END_TEST
 

@@ -74,7 +74,10 @@ struct thr {
     bool s_changed; /* a store of the stream changed its line's bytes */
     int pf_stage;
     bool pf_stalled;
-    uint64_t pf_since; /* when it stalled (a count): the first to stall goes on first */
+    uint64_t pf_since;      /* when it stalled (a count): the first to stall goes on first */
+    sim_time_t pf_stall_at; /* and when (the time) */
+    uint64_t pf_stall_line; /* the line its prefetch instruction fetches */
+    bool pf_stall_write;    /* to write (else to read) */
 };
 
 /* A core's prefetch slots (core.prefetch_read_slots, prefetch_write_slots):
@@ -112,6 +115,8 @@ struct run {
     size_t nresets;
     bool stopped;
     struct pf_core *pf; /* per core, with prefetch slots (else NULL) */
+    uint64_t pf_waits;  /* stops at a prefetch instruction for a slot */
+    sim_time_t pf_wait_ps;
 };
 
 static void step(struct thr *t);
@@ -823,8 +828,11 @@ static bool stream_prefetch(struct thr *t, int64_t i)
         bool write = t->pf_stage == 1;
         uint64_t vline = (uint64_t)((write ? dst : src)->line + ahead) + 1;
         if (t->run->pf && !pf_slot_free(t->run, t->core, write) &&
-            cc_prefetch_wanted(t->run->m->cc, t->core, vline))
+            cc_prefetch_wanted(t->run->m->cc, t->core, vline)) {
+            t->pf_stall_line = line_number(t, (int64_t)vline - 1);
+            t->pf_stall_write = write;
             return false; /* a line the cache holds takes no slot: it goes on */
+        }
         pf_send(t, vline, write);
     }
     return true;
@@ -834,12 +842,24 @@ static bool stream_prefetch(struct thr *t, int64_t i)
  * goes on from one. */
 static void pf_stall(struct thr *t, bool stalled)
 {
-    struct pf_core *p = &t->run->pf[t->core];
-    if (t->pf_stalled != stalled)
-        p->stalled += stalled ? 1 : -1;
-    if (stalled && !t->pf_stalled)
-        t->pf_since = p->stalls++;
+    struct run *r = t->run;
+    struct pf_core *p = &r->pf[t->core];
+    if (t->pf_stalled == stalled)
+        return;
+    p->stalled += stalled ? 1 : -1;
     t->pf_stalled = stalled;
+    sim_time_t now = sim_now(r->m->k);
+    if (stalled) {
+        t->pf_since = p->stalls++;
+        t->pf_stall_at = now;
+        r->pf_waits++;
+    } else
+        r->pf_wait_ps += now - t->pf_stall_at;
+    bool write = t->pf_stall_write;
+    if (r->o.on_prefetch_wait)
+        r->o.on_prefetch_wait(r->o.prefetch_wait_ctx, t->id, t->core, t->pf_stall_line, write,
+                              write ? r->m->prefetch_write_slots : r->m->prefetch_read_slots,
+                              stalled);
 }
 
 static void stream_issue(struct thr *t)
@@ -1445,6 +1465,12 @@ static void counters(struct run *r)
     res->writebacks = cs.writebacks;
     res->prefetches = cs.prefetches;
     res->sw_prefetches = cs.sw_prefetches;
+    sim_time_t waited = r->pf_wait_ps; /* with the waits a deadlock cut short */
+    for (int i = 0; i < r->nthr; i++)
+        if (r->thr[i].pf_stalled)
+            waited += sim_now(r->m->k) - r->thr[i].pf_stall_at;
+    res->sw_prefetch_waits = r->pf_waits;
+    res->sw_prefetch_wait_ns = (double)waited / SIM_PS_PER_NS;
     res->store_prefetches = cs.store_prefetches;
     res->line_busy = cs.line_busy;
     res->fill_conflicts = cs.fill_conflicts;

@@ -108,6 +108,12 @@ struct core_run_opts {
      * registers (wl_program_reg's order), e.g. a litmus test's outcome */
     void (*on_done)(void *ctx, int thread, const int64_t *regs, int nregs);
     void *done_ctx;
+    /* optional: a thread's copy loop stops at a prefetch instruction of
+     * line (to write, or to read) because its core's `slots` prefetches of
+     * that kind are in flight (stalled), or goes on from it (!stalled) */
+    void (*on_prefetch_wait)(void *ctx, int thread, int core, uint64_t line, bool write, int slots,
+                             bool stalled);
+    void *prefetch_wait_ctx;
 };
 
 struct core_stats {
@@ -133,9 +139,11 @@ struct core_result {
         writebacks;
     uint64_t prefetches;    /* reads the caches' stream prefetchers sent (not in loads, misses) */
     uint64_t sw_prefetches; /* copy loops' prefetches sent to a home (prefetch_distance) */
-    uint64_t store_prefetches; /* waiting stores' fetches ahead sent to a home (TSO order) */
-    uint64_t line_busy;        /* requests that met their line busy at its home */
-    uint64_t fill_conflicts;   /* reads memory refused while their line's fill was under way */
+    uint64_t sw_prefetch_waits; /* a loop stopped at a prefetch instruction for a slot */
+    double sw_prefetch_wait_ns; /* the time such stops lasted, in all */
+    uint64_t store_prefetches;  /* waiting stores' fetches ahead sent to a home (TSO order) */
+    uint64_t line_busy;         /* requests that met their line busy at its home */
+    uint64_t fill_conflicts;    /* reads memory refused while their line's fill was under way */
     uint64_t network_bytes;
     double home_queue_ns, link_queue_ns;
     uint64_t coherence_violations, value_errors;
