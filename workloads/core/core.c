@@ -1272,6 +1272,22 @@ static void step(struct thr *t)
     }
 }
 
+/* A stuck copy or addline: how far it got, and a stop at a prefetch slot. */
+static void report_stream(FILE *f, const struct thr *t, const char *name)
+{
+    fprintf(f, "in %s %s: %lld of its %lld lines stored", wl_op_name(t->op.op), name,
+            (long long)t->s_commit, (long long)t->op.count);
+    if (t->pf_stalled) {
+        bool w = t->pf_stall_write;
+        int slots = w ? t->run->m->prefetch_write_slots : t->run->m->prefetch_read_slots;
+        fprintf(f,
+                "; its loop waits at a prefetch instruction for one of core %d's %d prefetch "
+                "slot%s to %s",
+                t->core, slots, slots == 1 ? "" : "s", w ? "write" : "read");
+    }
+    fputc('\n', f);
+}
+
 /* A stuck wait: the word as its core sees it (on a machine without
  * coherence its stale copy, beside the value memory or the MPB holds). */
 static void report_wait(FILE *f, struct thr *t, const char *name)
@@ -1335,6 +1351,8 @@ static void report_deadlock(struct run *r, FILE *f)
             fprintf(f, "computes in a while loop that touches no memory (its own work)\n");
         else if (t->op.in_while)
             fprintf(f, "spins in a while loop, in %s\n", wl_op_name(t->op.op));
+        else if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
+            report_stream(f, t, name);
         else
             fprintf(f, "in %s %s\n", wl_op_name(t->op.op), name);
     }
