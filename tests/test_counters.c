@@ -243,7 +243,7 @@ START_TEST(test_copy_stores_in_order)
     tu_ccsim(&r, "run -c snb-e5-2660 -w pingpong:lines=8 -t 2 -i 4");
     ck_assert_msg(r.status == 0 && strstr(r.out, "value errors 0"), "%s%s", r.out, r.err);
     tu_ccsim(&r, "run -c knc-5110p -w pingpong:lines=8 -t 2 -i 4 --json -");
-    ck_assert_msg(r.status == 0 && strstr(r.out, "\"store_prefetches\": 0}"), "%s%s", r.out, r.err);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\"store_prefetches\": 0,"), "%s%s", r.out, r.err);
 }
 END_TEST
 
