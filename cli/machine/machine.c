@@ -244,8 +244,10 @@ static double section_ghz(const struct cfg_section *sec, const struct machine_cf
     return m->machine.clock_ghz;
 }
 
-/* One key's time in ps: a number in cycles (at ghz) or in ns; 0 else. */
-static double key_ps(const struct cfg_section *sec, const struct cfg_key *k, double ghz)
+/* One key's time in ps: a number in cycles (at ghz) or in ns, or a line's
+ * time through a bandwidth (B/ns, GB/s: the same); 0 else. */
+static double key_ps(const struct cfg_section *sec, const struct cfg_key *k, double ghz,
+                     double line_bytes)
 {
     if (!k->unit || (k->type != CFG_INT && k->type != CFG_FLOAT))
         return 0;
@@ -253,11 +255,14 @@ static double key_ps(const struct cfg_section *sec, const struct cfg_key *k, dou
     double v = k->type == CFG_INT ? (double)*(const int64_t *)at : *(const double *)at;
     if (strcmp(k->unit, "cycles") == 0)
         return v * 1000.0 / ghz;
+    if (strcmp(k->unit, "B/ns") == 0 || strcmp(k->unit, "GB/s") == 0)
+        return v > 0 ? line_bytes / v * 1000.0 : 0;
     return strcmp(k->unit, "ns") == 0 ? v * 1000.0 : 0;
 }
 
 /* Every time a step of the machine may take, summed: each key in cycles
- * or ns of every section but the papers' figures. */
+ * or ns, and a line through each bandwidth, of every section but the
+ * papers' figures. */
 static double step_bound_ps(const struct machine_cfg *m)
 {
     struct cfg_section secs[SEC_MAX];
@@ -268,7 +273,7 @@ static double step_bound_ps(const struct machine_cfg *m)
             continue;
         double ghz = section_ghz(&secs[i], m);
         for (size_t j = 0; j < secs[i].nkeys; j++)
-            sum += key_ps(&secs[i], &secs[i].keys[j], ghz);
+            sum += key_ps(&secs[i], &secs[i].keys[j], ghz, (double)m->machine.line_bytes);
     }
     return sum;
 }
@@ -867,8 +872,8 @@ static void as_user_path(char *buf, size_t size)
     (void)size;
 }
 
-/* A path a config may be read from: any file but a folder (a pipe too:
- * -c <(sed ... x.cfg)). */
+/* A path -c may name: anything there but a folder (the loader then says
+ * why it will not read a device or a pipe: not a regular file). */
 static bool is_readable_kind(const char *p)
 {
     struct stat st;

@@ -205,7 +205,8 @@ void machine_free(struct machine *mc);
 #define MACHINE_WATCHDOG_PS (10000000ull * SIM_PS_PER_NS)
 /* The watchdog's interval for a run on mc: floor_ps, or longer on a slow
  * machine, where one operation may outlast it (10 x the network's nodes x
- * the sum of every time its config gives, in cycles or ns: a bound of one
+ * the sum of every time its config gives, in cycles or ns, and of a line's
+ * time through each of its bandwidths: a bound of one
  * operation's path, so that no slow but moving run is taken for a
  * deadlock). */
 sim_time_t machine_watchdog_ps(const struct machine *mc, sim_time_t floor_ps);
