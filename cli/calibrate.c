@@ -784,6 +784,7 @@ bool cal_write_config(const struct cal_problem *pb, const char *out, struct sim_
     if (!f)
         sim_diag_add(d, out, 0, "cannot write the fitted config: %s", strerror(errno));
     else {
+        errno = 0;
         emit(pb, cf, &l, f);
         bool written = !ferror(f);
         ok = fclose(f) == 0 && written;

@@ -188,13 +188,12 @@ static bool report(const struct lit_test *t, struct tally *ty, const struct mach
            : ty->negative == 0 ? "Always"
                                : "Sometimes",
            (unsigned long long)ty->positive, (unsigned long long)ty->negative);
-    if (a->runs == 1)
-        printf("ccsim: %s (%s), 1 run (seed 1), start skew up to %llu ns\n", m->machine.name,
-               m->machine.protocol, (unsigned long long)a->skew_ns);
-    else
-        printf("ccsim: %s (%s), %llu runs (seeds 1..%llu), start skew up to %llu ns\n",
-               m->machine.name, m->machine.protocol, (unsigned long long)a->runs,
-               (unsigned long long)a->runs, (unsigned long long)a->skew_ns);
+    char seeds[64] = "seed 1";
+    if (a->runs > 1)
+        snprintf(seeds, sizeof seeds, "seeds 1..%llu", (unsigned long long)a->runs);
+    printf("ccsim: %s (%s), %llu run%s (%s), start skew up to %llu ns\n", m->machine.name,
+           m->machine.protocol, (unsigned long long)a->runs, a->runs == 1 ? "" : "s", seeds,
+           (unsigned long long)a->skew_ns);
     return ok;
 }
 

@@ -588,12 +588,12 @@ static int list_mutants(const struct cc_protocol *p)
 static bool home_options_ok(const struct verify_args *a)
 {
     const struct machine_memsys *ms = machine_memsys_find(a->name);
-    const char *keys, *why = machine_home_refusal(ms, false, a->mo.owned_write_writeback, &keys);
+    const char *why = a->mo.owned_write_writeback ? machine_owned_writeback_refusal(ms) : NULL;
     if (why) {
         cli_usage_error("verify", "--owned-write-writeback: %s", why);
         return false;
     }
-    why = machine_home_refusal(ms, a->mo.broadcast, false, &keys);
+    why = a->mo.broadcast ? machine_broadcast_refusal(ms) : NULL;
     if (why) {
         cli_usage_error("verify", "--broadcast: %s", why);
         return false;

@@ -219,12 +219,19 @@ static bool x86_reg(const char *name, char *up)
     return false;
 }
 
-static int reg_index(struct rd *r, const char *name, int line)
+/* Register name's index (added if new), or -1 with a message; in an
+ * instruction's operand (operand) a bare name is taken for a location
+ * missing its brackets, elsewhere (P:REG) for a register misspelt. */
+static int reg_index(struct rd *r, const char *name, int line, bool operand)
 {
     char up[16];
-    if (!x86_reg(name, up)) {
+    if (!x86_reg(name, up) && operand) {
         err(r, line, "'%s' is not an x86 register (" X86_REG_LIST "); a location is written [%s]",
             name, name);
+        return -1;
+    }
+    if (!x86_reg(name, up)) {
+        err(r, line, "'%s' is not an x86 register (" X86_REG_LIST ")", name);
         return -1;
     }
     for (int i = 0; i < r->t->nregs; i++)
@@ -328,7 +335,7 @@ static bool parse_var(struct rd *r, char *s, int line, struct lit_var *v)
     char *reg = colon + 1;
     trim(reg);
     v->thread = (int)th;
-    v->index = reg_index(r, reg, line);
+    v->index = reg_index(r, reg, line, false);
     return v->index >= 0;
 }
 
@@ -480,7 +487,7 @@ static bool parse_opnd(struct rd *r, char *s, int line, struct opnd *o)
         return true;
     }
     o->kind = OP_REG;
-    o->index = reg_index(r, s, line);
+    o->index = reg_index(r, s, line, true);
     return o->index >= 0;
 }
 
@@ -566,7 +573,7 @@ static void emit_rmw(struct rd *r, struct buf *b, int th, const char *mn, bool l
         buf_add(b, "%d: add loc_%s %s -> %s\n", th, loc, x, x);
     else { /* CMPXCHG: compares with EAX; EAX gets the old word either way */
         char eax[40];
-        int reg = reg_index(r, "EAX", line);
+        int reg = reg_index(r, "EAX", line, false);
         if (reg < 0)
             return;
         lit_reg_name(t, reg, eax, sizeof eax);

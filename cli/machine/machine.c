@@ -518,34 +518,35 @@ static bool core_and_name_check(const struct machine_cfg *m, const struct cfg_fi
     return true;
 }
 
-const char *machine_home_refusal(const struct machine_memsys *ms, bool broadcast,
-                                 bool owned_write_writeback, const char **keys)
+const char *machine_broadcast_refusal(const struct machine_memsys *ms)
 {
     static char why[256];
-    if (owned_write_writeback && !ms->owned_state) {
-        *keys = "home.owned_write_writeback,machine.protocol";
-        snprintf(why, sizeof why,
-                 "home.owned_write_writeback applies to the moesi protocol only (this machine "
-                 "runs %s)",
-                 ms->name);
-        return why;
-    }
-    *keys = "home.probe_filter,machine.protocol";
-    if (broadcast && ms->tag_directory)
+    if (ms->tag_directory)
         /* its pipelined reads list a reader before its data arrives, which a
          * broadcast's invalidations then meet in IS_D (no row: the random
          * tester finds it at once) */
         return "home.probe_filter = false: gols is the KNC's tag directory, which tracks every "
                "copy; it has no broadcast form";
-    if (broadcast && ms->llc_answers_reads) {
-        /* as gols: its pipelined reads list a reader before its data arrives */
-        snprintf(why, sizeof why,
-                 "home.probe_filter = false: %s's home is an inclusive LLC, which tracks every "
-                 "copy; it has no broadcast form",
-                 ms->name);
-        return why;
-    }
-    return NULL;
+    if (!ms->llc_answers_reads)
+        return NULL;
+    /* as gols: its pipelined reads list a reader before its data arrives */
+    snprintf(
+        why, sizeof why,
+        "home.probe_filter = false: %s's home is an inclusive LLC, which tracks every copy; it "
+        "has no broadcast form",
+        ms->name);
+    return why;
+}
+
+const char *machine_owned_writeback_refusal(const struct machine_memsys *ms)
+{
+    static char why[256];
+    if (ms->owned_state)
+        return NULL;
+    snprintf(why, sizeof why,
+             "home.owned_write_writeback applies to the moesi protocol only (this machine runs %s)",
+             ms->name);
+    return why;
 }
 
 static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
@@ -564,10 +565,10 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  (long long)m->home.count, (long long)m->machine.sockets);
         ok = false;
     }
-    const char *keys,
-        *why = machine_home_refusal(m->memsys, false, m->home.owned_write_writeback, &keys);
+    const char *why =
+        m->home.owned_write_writeback ? machine_owned_writeback_refusal(m->memsys) : NULL;
     if (why) {
-        cfg_diag(d, cf, keys, "%s", why);
+        cfg_diag(d, cf, "home.owned_write_writeback,machine.protocol", "%s", why);
         ok = false;
     }
     if (m->home.probe_per_socket && m->home.probe_filter) {
@@ -576,9 +577,9 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  "false)");
         ok = false;
     }
-    why = machine_home_refusal(m->memsys, !m->home.probe_filter, false, &keys);
+    why = m->home.probe_filter ? NULL : machine_broadcast_refusal(m->memsys);
     if (why) {
-        cfg_diag(d, cf, keys, "%s", why);
+        cfg_diag(d, cf, "home.probe_filter,machine.protocol", "%s", why);
         ok = false;
     }
     if (m->memsys->llc_answers_reads && m->home.llc_cycles == 0) {

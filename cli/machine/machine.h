@@ -168,12 +168,11 @@ void machine_memsys_print(const struct machine_memsys *ms, FILE *f);
 struct cc_system *machine_memsys_create(const struct machine_memsys *ms, struct sim_kernel *k,
                                         struct net *net, const struct cc_params *p,
                                         const void *cfg);
-/* Why memory system ms has no home of these options (a broadcast one:
- * home.probe_filter = false; home.owned_write_writeback), with the config
- * keys to blame in *keys; NULL if it has. Config checks and verify's models
- * keep this one rule. */
-const char *machine_home_refusal(const struct machine_memsys *ms, bool broadcast,
-                                 bool owned_write_writeback, const char **keys);
+/* Why memory system ms has no broadcast home (home.probe_filter = false),
+ * and no home.owned_write_writeback; NULL if it has. Config checks and
+ * verify's models keep these rules. */
+const char *machine_broadcast_refusal(const struct machine_memsys *ms);
+const char *machine_owned_writeback_refusal(const struct machine_memsys *ms);
 /* MPB lines per core the machine's memory system has (0: none). */
 int64_t machine_mpb_lines(const struct machine_cfg *m);
 

@@ -200,6 +200,7 @@ struct wl_names {
 };
 int wl_names_find(const struct wl_names *t, const char *name, size_t len);
 int wl_names_add(struct wl_names *t, const char *name, size_t len);
+void wl_names_free(struct wl_names *t);
 
 struct wl_decl {
     struct wl_line pub;

@@ -854,9 +854,7 @@ struct wl_program *wl_parse_text(const char *name, const char *text, size_t len,
     finish(&ps);
     sim_free_zeroed(ps.toks, WL_MAX_LINE_CHARS + 1, sizeof *ps.toks);
     sim_free_zeroed(ps.decl_hash, (size_t)ps.hash_cap, sizeof *ps.decl_hash);
-    for (int i = 0; i < ps.broken_decls.n; i++)
-        free(ps.broken_decls.v[i]);
-    free(ps.broken_decls.v);
+    wl_names_free(&ps.broken_decls);
     if (ps.errors == 0) {
         build_sel_bits(ps.p);
         wl_expr_compile(ps.p);

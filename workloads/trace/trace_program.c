@@ -90,7 +90,7 @@ int wl_names_add(struct wl_names *t, const char *name, size_t len)
     return t->n++;
 }
 
-static void names_free(struct wl_names *t)
+void wl_names_free(struct wl_names *t)
 {
     for (int i = 0; i < t->n; i++)
         free(t->v[i]);
@@ -120,9 +120,9 @@ void wl_program_free(struct wl_program *p)
     free(p->code);
     free(p->code_at);
     free(p->pin);
-    names_free(&p->regs);
-    names_free(&p->labels);
-    names_free(&p->vars);
+    wl_names_free(&p->regs);
+    wl_names_free(&p->labels);
+    wl_names_free(&p->vars);
     free(p->file);
     free(p);
 }
