@@ -869,7 +869,17 @@ START_TEST(test_long_copy_is_work)
              0, WATCHDOG_PS, &res);
     ck_assert_msg(res.deadlock && !res.input_error, "%s", diag.text);
     core_result_free(&res);
+    /* on the SCC a line the core holds M is ahead of memory: the bytes
+     * compared are the core's (against memory, each round was a change) */
+    run_text("scc", NULL, 0, "sccspin.trace",
+             "ccsim-trace 2\nthreads 1\nline flag\nline a 2\nline b 2\n0: write a[0].1 7\n"
+             "0: prime b[0] M\n0: read flag -> v\nwhile v == 0 {\n  0: copy a[0] b[0] 1\n"
+             "  0: read flag -> v\n}\n",
+             0, WATCHDOG_PS, &res);
+    ck_assert_msg(res.deadlock && !res.input_error, "%s", diag.text);
+    core_result_free(&res);
 }
+END_TEST
 
 /* The report's transactions in flight name lines as the trace does and
  * homes by their number (it gave the home's network node, "home 4" of a

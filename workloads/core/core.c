@@ -666,19 +666,18 @@ static void next_store(struct thr *t)
         }
 }
 
-/* A stream's store reaches the cache: a hit is performed now, and the
- * next store may follow at once; a miss is performed at its fill (its
- * completion, stream_slot_done). */
-/* Whether the stream's store req changes its line's bytes (as its core
- * would see them now): an add of a line not all zero, a copy of a line
- * other than the one there. */
+/* Whether the stream's store req changes its line's bytes as its core
+ * sees them now (its own copy, on the SCC too, where memory may be
+ * behind it): an add of a line not all zero, a copy of a line other than
+ * the one there. */
 static bool store_changes(const struct thr *t, const struct cc_req *req)
 {
     unsigned words = t->run->m->line_bytes / 8;
     for (unsigned w = 0; w < words; w++) {
         uint64_t v;
         memcpy(&v, req->buf + (size_t)w * 8, sizeof v);
-        if (req->op == CC_ADD_LINE ? v != 0 : v != cc_peek_word(t->run->m->cc, req->line, w))
+        if (req->op == CC_ADD_LINE ? v != 0
+                                   : v != cc_core_word(t->run->m->cc, t->core, req->line, w))
             return true;
     }
     return false;
@@ -699,6 +698,9 @@ static void stream_progress(struct thr *t, const struct cc_req *req)
     }
 }
 
+/* A stream's store reaches the cache: a hit is performed now, and the
+ * next store may follow at once; a miss is performed at its fill (its
+ * completion, stream_slot_done). */
 static void store_at(struct sim_kernel *k, void *obj, uint64_t arg)
 {
     struct cc_req *req = obj;
