@@ -516,10 +516,12 @@ static bool written_file(const char *path, char *buf, size_t size, const char **
     for (int hops = 0; hops < 40; hops++) {
         struct stat st;
         if (lstat(buf, &st) != 0 || !S_ISLNK(st.st_mode) || stat(buf, &st) == 0)
-            return true; /* no link, or one to a file there: written as it is */
-        if (errno != ENOENT)
-            break; /* a loop (ELOOP) */
-        char to[2048], dir[2048];
+            return true;       /* no link, or one to a file there: written as it is */
+        if (errno != ENOENT) { /* a loop (ELOOP), a file where a folder should be, ... */
+            *why = strerror(errno);
+            return false;
+        }
+        char to[2048], dir[4096];
         ssize_t n = readlink(buf, to, sizeof to - 1);
         if (n <= 0)
             return true;
@@ -527,8 +529,10 @@ static bool written_file(const char *path, char *buf, size_t size, const char **
         cli_path_folder(buf, dir, sizeof dir);
         if (to[0] == '/' || !strchr(buf, '/'))
             snprintf(buf, size, "%s", to);
-        else
-            snprintf(buf, size, "%s/%s", dir, to);
+        else if ((size_t)snprintf(buf, size, "%.4000s/%.2000s", dir, to) >= size) {
+            *why = strerror(ENAMETOOLONG);
+            return false;
+        }
     }
     *why = strerror(ELOOP);
     return false;

@@ -153,14 +153,14 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
 
 /* core_run_opts' on_prefetch_wait: narrated as the thread's step. */
 static void on_prefetch_wait(void *ctx, int thread, int core, uint64_t line, bool write, int slots,
-                             bool stalled)
+                             bool addline, enum core_pf_wait what)
 {
     struct narrator *n = ctx;
     sim_time_t now = sim_now(n->k);
     if (!line_wanted(n, line) || !in_scope(n, now) || (n->thread >= 0 && thread != n->thread) ||
         !take_line(n))
         return;
-    struct narrate_prefetch_wait w = {now, thread, core, line, write, slots, stalled};
+    struct narrate_prefetch_wait w = {now, thread, core, line, write, slots, addline, what};
     narrate_prefetch_wait(&n->nc, &w, stdout);
 }
 

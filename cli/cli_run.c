@@ -251,8 +251,8 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
                "(not counted in loads or misses)\n",
                (unsigned long long)r->sw_prefetches, r->sw_prefetches == 1 ? "" : "s");
     if (r->sw_prefetch_waits) /* only cores with prefetch slots (core.prefetch_*_slots) */
-        printf("prefetch slots: the loops stopped %llu time%s at a prefetch instruction until one "
-               "of their core's slots was free, %.1f ns in all\n",
+        printf("prefetch slots: the loops stopped %llu time%s at a prefetch instruction for one of "
+               "their core's slots, %.1f ns in all\n",
                (unsigned long long)r->sw_prefetch_waits, r->sw_prefetch_waits == 1 ? "" : "s",
                r->sw_prefetch_wait_ns);
     if (r->store_prefetches) /* copies on cores with several misses in flight (core.mshrs) */

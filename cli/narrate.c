@@ -876,17 +876,21 @@ void narrate_prefetch_wait(struct narrate_ctx *n, const struct narrate_prefetch_
     entry_prefix(n, w->time, who, line, prefix, sizeof prefix);
     t.n = 0;
     t.len = 0;
-    const char *kind = w->write ? "to write" : "to read";
-    if (w->stalled)
+    const char *kind = w->write ? "to write" : "to read", *loop = w->addline ? "addline" : "copy";
+    if (w->what == CORE_PF_STOPS)
         chunk(&t,
-              "its copy loop stops at the prefetch instruction of %s (%s): core %d's %d "
+              "its %s loop stops at the prefetch instruction of %s (%s): core %d's %d "
               "prefetch slot%s %s %s (core.prefetch_%s_slots)",
-              line, kind, w->core, w->slots, w->slots == 1 ? "" : "s", kind,
+              loop, line, kind, w->core, w->slots, w->slots == 1 ? "" : "s", kind,
               w->slots == 1 ? "is taken" : "are all taken", w->write ? "write" : "read");
+    else if (w->what == CORE_PF_SLOT_FREE)
+        chunk(&t, "a prefetch slot %s of core %d is free: its %s loop goes on (the prefetch of %s)",
+              kind, w->core, loop, line);
     else
         chunk(&t,
-              "a prefetch slot %s of core %d is free: its copy loop goes on (the prefetch of %s)",
-              kind, w->core, line);
+              "%s is in core %d's cache or on its way there now: its prefetch needs no slot, "
+              "and its %s loop goes on",
+              line, w->core, loop);
     lay_out(&t, prefix, n->wide, false, f);
 }
 

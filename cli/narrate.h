@@ -55,15 +55,16 @@ struct narrate_reset {
     bool gols_dirty;          /* before: GOLS sharers of a dirty line (memory stale, no M copy) */
 };
 
-/* A thread's copy loop stops at a prefetch instruction for one of its
- * core's slots (stalled), or goes on from it. */
+/* A thread's copy (addline) loop stops at a prefetch instruction for one
+ * of its core's slots, or goes on from it (core_run_opts' on_prefetch_wait). */
 struct narrate_prefetch_wait {
     sim_time_t time;
     int thread, core;
     uint64_t line; /* the line the instruction fetches */
     bool write;    /* to write (else to read) */
     int slots;     /* the core's slots of that kind */
-    bool stalled;
+    bool addline;  /* an addline's loop (else a copy's) */
+    enum core_pf_wait what;
 };
 
 /* The who column's width that holds every name the run can print: "thread

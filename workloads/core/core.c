@@ -763,31 +763,29 @@ static bool pf_slot_free(const struct run *r, int core, bool write)
     return !limit || (write ? p->writes : p->reads) < limit;
 }
 
-/* The core's thread that has waited longest for a slot, or NULL. */
-static struct thr *pf_first_stalled(struct run *r, int core)
-{
-    struct thr *first = NULL;
-    for (int i = 0; i < r->nthr; i++) {
-        struct thr *t = &r->thr[i];
-        if (t->pf_stalled && t->core == core && (!first || t->pf_since < first->pf_since))
-            first = t;
-    }
-    return first;
-}
-
-/* A slot freed: the core's stalled threads try again, in the order they
- * stalled, until one finds no slot (as a queue for the miss slots would
- * serve them; not by thread number, which starved the last ones). */
+/* A slot freed: the core's stopped threads try again, each once, in the
+ * order they stopped (as a queue for the miss slots would serve them; by
+ * thread number the last ones starved), whatever kind each waits for. */
 static void pf_wake_at(struct sim_kernel *k, void *obj, uint64_t core)
 {
     struct run *r = obj;
     (void)k;
     r->pf[core].waking = false;
-    for (struct thr *t; (t = pf_first_stalled(r, (int)core));) {
-        stream_issue(t);
-        if (t->pf_stalled)
-            return;
+    struct thr *order[8]; /* a core's hardware threads: machine.threads_per_core <= 8 */
+    int n = 0;
+    for (int i = 0; i < r->nthr; i++) {
+        struct thr *t = &r->thr[i];
+        if (!t->pf_stalled || t->core != (int)core)
+            continue;
+        SIM_ASSERT(n < (int)SIM_COUNT_OF(order));
+        int at = n++;
+        for (; at > 0 && order[at - 1]->pf_since > t->pf_since; at--)
+            order[at] = order[at - 1];
+        order[at] = t;
     }
+    for (int i = 0; i < n; i++)
+        if (order[i]->pf_stalled)
+            stream_issue(order[i]);
 }
 
 /* cc_set_prefetch_done's: a prefetch ended, its slot is free; the threads
@@ -813,12 +811,53 @@ static void pf_send(struct thr *t, uint64_t vline, bool write)
     *(write ? &r->pf[t->core].writes : &r->pf[t->core].reads) += 1;
 }
 
+/* Tells the on_prefetch_wait callback what the thread did at its prefetch
+ * instruction (t->pf_stall_line, pf_stall_write). */
+static void pf_tell(struct thr *t, enum core_pf_wait what)
+{
+    struct run *r = t->run;
+    bool w = t->pf_stall_write;
+    if (r->o.on_prefetch_wait)
+        r->o.on_prefetch_wait(r->o.prefetch_wait_ctx, t->id, t->core, t->pf_stall_line, w,
+                              w ? r->m->prefetch_write_slots : r->m->prefetch_read_slots,
+                              t->op.op == WL_OP_ADDLINE, what);
+}
+
+/* The thread's loop stops at the prefetch instruction of line (to write
+ * or to read): its core's slots of that kind are taken. Again at the same
+ * one: nothing new. */
+static void pf_stop(struct thr *t, uint64_t line, bool write)
+{
+    if (t->pf_stalled)
+        return;
+    struct pf_core *p = &t->run->pf[t->core];
+    p->stalled++;
+    t->pf_stalled = true;
+    t->pf_since = p->stalls++;
+    t->pf_stall_at = sim_now(t->run->m->k);
+    t->pf_stall_line = line;
+    t->pf_stall_write = write;
+    t->run->pf_waits++;
+    pf_tell(t, CORE_PF_STOPS);
+}
+
+/* The loop goes on from the instruction it stopped at: a slot is free
+ * (slot), or its line needs none now (its cache holds or fetches it). */
+static void pf_go_on(struct thr *t, bool slot)
+{
+    t->run->pf[t->core].stalled--;
+    t->pf_stalled = false;
+    t->run->pf_wait_ps += sim_now(t->run->m->k) - t->pf_stall_at;
+    pf_tell(t, slot ? CORE_PF_SLOT_FREE : CORE_PF_LINE_HELD);
+}
+
 /* The loop's prefetch instructions as it loads source line i: lines
  * i + prefetch_distance of the source and, to write, of the destination.
  * Each holds one of its core's slots of its kind until it is done
  * (core.prefetch_read_slots, prefetch_write_slots); with none free the
- * in-order loop waits at the instruction: false (pf_stage says which
- * prefetch is next), and the thread is tried again when one frees. */
+ * in-order loop stops at the instruction: false (pf_stage says which
+ * prefetch is next), and the thread is tried again when one frees. A
+ * line its cache holds or fetches takes no slot. */
 static bool stream_prefetch(struct thr *t, int64_t i)
 {
     int64_t ahead = i + t->run->m->prefetch_distance;
@@ -829,39 +868,16 @@ static bool stream_prefetch(struct thr *t, int64_t i)
     for (; t->pf_stage < 2; t->pf_stage++) {
         bool write = t->pf_stage == 1;
         uint64_t vline = (uint64_t)((write ? dst : src)->line + ahead) + 1;
-        if (t->run->pf && !pf_slot_free(t->run, t->core, write) &&
-            cc_prefetch_wanted(t->run->m->cc, t->core, vline)) {
-            t->pf_stall_line = line_number(t, (int64_t)vline - 1);
-            t->pf_stall_write = write;
-            return false; /* a line the cache holds takes no slot: it goes on */
+        bool wanted = t->run->pf && cc_prefetch_wanted(t->run->m->cc, t->core, vline);
+        if (wanted && !pf_slot_free(t->run, t->core, write)) {
+            pf_stop(t, line_number(t, (int64_t)vline - 1), write);
+            return false;
         }
+        if (t->pf_stalled) /* it passes the instruction it stopped at */
+            pf_go_on(t, wanted);
         pf_send(t, vline, write);
     }
     return true;
-}
-
-/* The thread waits at a prefetch instruction for a slot (stalled), or
- * goes on from one. */
-static void pf_stall(struct thr *t, bool stalled)
-{
-    struct run *r = t->run;
-    struct pf_core *p = &r->pf[t->core];
-    if (t->pf_stalled == stalled)
-        return;
-    p->stalled += stalled ? 1 : -1;
-    t->pf_stalled = stalled;
-    sim_time_t now = sim_now(r->m->k);
-    if (stalled) {
-        t->pf_since = p->stalls++;
-        t->pf_stall_at = now;
-        r->pf_waits++;
-    } else
-        r->pf_wait_ps += now - t->pf_stall_at;
-    bool write = t->pf_stall_write;
-    if (r->o.on_prefetch_wait)
-        r->o.on_prefetch_wait(r->o.prefetch_wait_ctx, t->id, t->core, t->pf_stall_line, write,
-                              write ? r->m->prefetch_write_slots : r->m->prefetch_read_slots,
-                              stalled);
 }
 
 static void stream_issue(struct thr *t)
@@ -869,12 +885,8 @@ static void stream_issue(struct thr *t)
     const struct wl_loc *src = &t->op.addr[t->op.op == WL_OP_COPY ? 0 : 1];
     int mshrs = t->run->m->mshrs;
     while (t->s_inflight < mshrs && t->s_next < t->op.count) {
-        if (!stream_prefetch(t, t->s_next)) {
-            pf_stall(t, true);
-            return;
-        }
-        if (t->pf_stalled)
-            pf_stall(t, false);
+        if (!stream_prefetch(t, t->s_next))
+            return; /* stopped at a prefetch instruction: pf_wake_at tries again */
         t->pf_stage = 0;
         int slot = -1;
         for (int i = 0; i < mshrs && slot < 0; i++)
@@ -1278,7 +1290,7 @@ static void step(struct thr *t)
 static void report_stream(FILE *f, const struct thr *t, const char *name)
 {
     fprintf(f, "in %s %s: %lld of its %lld lines stored", wl_op_name(t->op.op), name,
-            (long long)t->s_commit, (long long)t->op.count);
+            (long long)t->s_done, (long long)t->op.count);
     if (t->pf_stalled) {
         bool w = t->pf_stall_write;
         int slots = w ? t->run->m->prefetch_write_slots : t->run->m->prefetch_read_slots;

@@ -77,6 +77,13 @@ struct core_machine {
                                  order drawn from (seed, core, time), not thread order */
 };
 
+/* What a copy loop did at a prefetch instruction (on_prefetch_wait). */
+enum core_pf_wait {
+    CORE_PF_STOPS,     /* stops: its core's slots of that kind are taken */
+    CORE_PF_SLOT_FREE, /* goes on: a slot is free */
+    CORE_PF_LINE_HELD  /* goes on: its line needs no slot now (held, or fetched) */
+};
+
 struct core_run_opts {
     sim_time_t watchdog_ps; /* no operation done for this long: deadlock */
     int max_reports;        /* value errors printed in full */
@@ -108,11 +115,11 @@ struct core_run_opts {
      * registers (wl_program_reg's order), e.g. a litmus test's outcome */
     void (*on_done)(void *ctx, int thread, const int64_t *regs, int nregs);
     void *done_ctx;
-    /* optional: a thread's copy loop stops at a prefetch instruction of
-     * line (to write, or to read) because its core's `slots` prefetches of
-     * that kind are in flight (stalled), or goes on from it (!stalled) */
+    /* optional: a thread's copy (addline) loop stops at the prefetch
+     * instruction of line (to write, or to read) because its core's `slots`
+     * prefetches of that kind are in flight, or goes on from it */
     void (*on_prefetch_wait)(void *ctx, int thread, int core, uint64_t line, bool write, int slots,
-                             bool stalled);
+                             bool addline, enum core_pf_wait what);
     void *prefetch_wait_ctx;
 };
 
