@@ -79,6 +79,18 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
+/* on_signal for sig, without SA_RESTART: waiting for a point is
+ * interrupted (EINTR) and the sweep acts at once (signal() restarts the
+ * wait, so a SIGTERM to the sweep alone waited for its points to end). */
+static void catch_signal(int sig)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+}
+
 /* After a SIGTERM: the running points are ended (once). */
 static void stop_jobs(struct sweep_run *r, size_t njobs)
 {
@@ -772,8 +784,8 @@ int cli_sweep(int argc, char **argv)
         free_run(&r);
         return sweep_mpi_finish(&r.mpi, status);
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    catch_signal(SIGINT);
+    catch_signal(SIGTERM);
     signal(SIGPIPE, SIG_IGN);
     r.todo = count_todo(&r);
     r.start = now_s();
