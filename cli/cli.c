@@ -510,7 +510,7 @@ void cli_path_folder(const char *path, char *buf, size_t size)
 /* The file writing path makes or writes: path itself, or where a chain
  * of symbolic links to a file not yet made ends (at most 40 links, as
  * SYMLOOP_MAX); false with why for a loop or a longer chain. */
-static bool written_file(const char *path, char *buf, size_t size, const char **why)
+bool cli_written_file(const char *path, char *buf, size_t size, const char **why)
 {
     snprintf(buf, size, "%s", path);
     for (int hops = 0; hops < 40; hops++) {
@@ -571,7 +571,7 @@ bool cli_check_output(const char *sub, const char *opt, const char *path)
         return true;
     char at[4096];
     const char *why = NULL;
-    if (written_file(path, at, sizeof at, &why))
+    if (cli_written_file(path, at, sizeof at, &why))
         why = unwritable(at);
     if (!why)
         return true;

@@ -51,6 +51,10 @@ bool cli_on_path(const char *prog);
 /* The folder of a file path ("." for a bare name, "/" for "/x"). */
 void cli_path_folder(const char *path, char *buf, size_t size);
 bool cli_check_output(const char *sub, const char *opt, const char *path);
+/* The file writing path makes or writes (path, or where a chain of links
+ * to a file not yet made ends) into buf; false with why if the chain
+ * loops or cannot be followed. */
+bool cli_written_file(const char *path, char *buf, size_t size, const char **why);
 /* --json -: the JSON goes to stdout, so the rest of what the subcommand
  * prints to stdout goes to stderr from now on. Call before printing; false
  * with a message if there is no stdout to move. */

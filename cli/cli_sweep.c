@@ -242,8 +242,13 @@ static bool csv_path(struct sweep_run *r)
     struct stat st, lst;
     const char *path = r->a->csv;
     snprintf(r->csv, sizeof r->csv, "%s", path);
-    if (stat(path, &st) != 0) /* a new file (or a dangling link: open says) */
-        return true;
+    if (stat(path, &st) != 0) { /* a new file, or a link to one: the file, so the link stays */
+        const char *why = NULL;
+        if (cli_written_file(path, r->csv, sizeof r->csv, &why))
+            return true;
+        fprintf(stderr, "%s: cannot follow the link: %s\n", path, why);
+        return false;
+    }
     if (!S_ISREG(st.st_mode)) {
         fprintf(stderr,
                 "%s: not a regular file: the sweep reads its CSV back and rewrites it in "

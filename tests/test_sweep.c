@@ -334,6 +334,18 @@ START_TEST(test_resume_after_torn_row)
     ck_assert_msg(r.status == 2 && strstr(r.err, "not this ccsim's sweep CSV"), "%s", r.err);
     slurp(tmp_path("other.csv"), csv_a, sizeof csv_a);
     ck_assert_str_eq(csv_a, "my notes, not a sweep's rows");
+    /* -o through a link to a file not made yet writes the file; the link
+     * stays (the sorted rows' rename replaced it) */
+    char link[600];
+    snprintf(link, sizeof link, "%s", tmp_path("link.csv"));
+    unlink(link);
+    unlink(tmp_path("made.csv"));
+    ck_assert_int_eq(symlink("made.csv", link), 0);
+    tu_ccsim(&r, "sweep %s -o %s", file, link);
+    struct stat st;
+    ck_assert_msg(r.status == 0 && lstat(link, &st) == 0 && S_ISLNK(st.st_mode) &&
+                      stat(tmp_path("made.csv"), &st) == 0 && st.st_size > 0,
+                  "%s", r.err);
 }
 END_TEST
 
