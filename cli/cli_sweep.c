@@ -583,7 +583,7 @@ static bool serve_peer(struct sweep_run *r)
 {
     char row[SWEEP_ROW_MAX];
     size_t len = 0, point = 0;
-    uint64_t counts[3];
+    uint64_t counts[SWEEP_MPI_COUNTS];
     int got = sweep_mpi_poll(row, &len, &point, counts);
     if (got == 1) {
         if (len && point < r->sw.npoints)
@@ -594,6 +594,7 @@ static bool serve_peer(struct sweep_run *r)
         r->ran += counts[0];
         r->failed += counts[1];
         r->input_error |= counts[2] != 0;
+        r->died |= counts[3] != 0;
         r->peers_done++;
     }
     return got != 0;
@@ -741,7 +742,7 @@ static int end_run(struct sweep_run *r)
 {
     int status = SIM_EXIT_OK;
     if (r->mpi.rank) {
-        uint64_t counts[3] = {r->ran, r->failed, r->input_error};
+        uint64_t counts[SWEEP_MPI_COUNTS] = {r->ran, r->failed, r->input_error, r->died};
         sweep_mpi_send_done(counts);
     } else {
         if (r->a->csv && !interrupted && !sort_csv(r))

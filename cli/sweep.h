@@ -126,11 +126,13 @@ void sweep_mpi_init(struct sweep_mpi *m);
 void sweep_mpi_bcast(void *buf, size_t len); /* from rank 0 */
 /* Not rank 0: a finished point's row (len 0: it has none) to rank 0. */
 void sweep_mpi_send_row(size_t point, const char *row, size_t len);
-/* Not rank 0: the last message, {points run, points failed, an input error (0/1)}. */
-void sweep_mpi_send_done(const uint64_t counts[3]);
+/* Not rank 0: the last message, SWEEP_MPI_COUNTS numbers: {points run,
+ * points failed, an input error (0/1), a point's run died (0/1)}. */
+#define SWEEP_MPI_COUNTS 4
+void sweep_mpi_send_done(const uint64_t counts[SWEEP_MPI_COUNTS]);
 /* Rank 0: 0 no message waiting; 1 a row (row[SWEEP_ROW_MAX], NUL-ended);
  * 2 a rank is done (counts). */
-int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[3]);
+int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[SWEEP_MPI_COUNTS]);
 /* Every rank gets rank 0's status; finalises MPI. */
 int sweep_mpi_finish(const struct sweep_mpi *m, int status);
 

@@ -54,12 +54,12 @@ void sweep_mpi_send_row(size_t point, const char *row, size_t len)
     MPI_Send(buf, (int)(sizeof p + len), MPI_BYTE, 0, TAG_ROW, MPI_COMM_WORLD);
 }
 
-void sweep_mpi_send_done(const uint64_t counts[3])
+void sweep_mpi_send_done(const uint64_t counts[SWEEP_MPI_COUNTS])
 {
-    MPI_Send(counts, 3, MPI_UINT64_T, 0, TAG_DONE, MPI_COMM_WORLD);
+    MPI_Send(counts, SWEEP_MPI_COUNTS, MPI_UINT64_T, 0, TAG_DONE, MPI_COMM_WORLD);
 }
 
-int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[3])
+int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[SWEEP_MPI_COUNTS])
 {
     int flag = 0;
     MPI_Status st;
@@ -67,7 +67,7 @@ int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[3])
     if (!flag)
         return 0;
     if (st.MPI_TAG == TAG_DONE) {
-        MPI_Recv(counts, 3, MPI_UINT64_T, st.MPI_SOURCE, TAG_DONE, MPI_COMM_WORLD,
+        MPI_Recv(counts, SWEEP_MPI_COUNTS, MPI_UINT64_T, st.MPI_SOURCE, TAG_DONE, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
         return 2;
     }
@@ -120,12 +120,12 @@ void sweep_mpi_send_row(size_t point, const char *row, size_t len)
     (void)len;
 }
 
-void sweep_mpi_send_done(const uint64_t counts[3])
+void sweep_mpi_send_done(const uint64_t counts[SWEEP_MPI_COUNTS])
 {
     (void)counts;
 }
 
-int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[3])
+int sweep_mpi_poll(char *row, size_t *len, size_t *point, uint64_t counts[SWEEP_MPI_COUNTS])
 {
     (void)row;
     (void)len;
