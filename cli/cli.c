@@ -527,12 +527,14 @@ bool cli_written_file(const char *path, char *buf, size_t size, const char **why
             return true;
         to[n] = '\0';
         cli_path_folder(buf, dir, sizeof dir);
-        if (to[0] == '/' || !strchr(buf, '/'))
-            snprintf(buf, size, "%s", to);
-        else if ((size_t)snprintf(buf, size, "%.4000s/%.2000s", dir, to) >= size) {
-            *why = strerror(ENAMETOOLONG);
+        if (strlen(dir) + 1 + strlen(to) >= size || (size_t)n >= sizeof to - 1) {
+            *why = strerror(ENAMETOOLONG); /* not cut short: it would name another file */
             return false;
         }
+        if (to[0] == '/' || !strchr(buf, '/'))
+            snprintf(buf, size, "%s", to);
+        else
+            snprintf(buf, size, "%s/%s", dir, to);
     }
     *why = strerror(ELOOP);
     return false;

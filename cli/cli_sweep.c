@@ -70,23 +70,26 @@ enum { ROW_NONE, ROW_OK, ROW_FAILED };
 /* Ctrl-C: launch no more points, let the running ones finish. SIGTERM (a
  * job scheduler's, timeout's) or a second Ctrl-C: stop the running ones
  * too (no row: --resume runs them again). */
-static volatile sig_atomic_t interrupted, terminated;
+static volatile sig_atomic_t interrupted, terminated, term_by_sigterm;
 
 static void on_signal(int sig)
 {
-    if (sig == SIGTERM || interrupted)
+    if (sig == SIGTERM || interrupted) {
+        term_by_sigterm = term_by_sigterm || sig == SIGTERM;
         terminated = 1;
+    }
     interrupted = 1;
 }
 
 /* on_signal for sig, without SA_RESTART: waiting for a point is
  * interrupted (EINTR) and the sweep acts at once (signal() restarts the
  * wait, so a SIGTERM to the sweep alone waited for its points to end). */
-static void catch_signal(int sig)
+static void catch_signal(int sig, bool restart)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
+    sa.sa_flags = restart ? SA_RESTART : 0;
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, NULL);
 }
@@ -542,7 +545,8 @@ static void finish_job(struct sweep_run *r, struct job *j, int st)
     size_t len = 0;
     point_name(r, j->point, name, sizeof name);
     if (!whole && terminated && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM) {
-        fprintf(stderr, "ccsim sweep: %s: stopped (the sweep got SIGTERM); no row\n", name);
+        fprintf(stderr, "ccsim sweep: %s: stopped (the sweep got %s); no row\n", name,
+                term_by_sigterm ? "SIGTERM" : "a second Ctrl-C");
         r->failed++;
     } else if (!whole) {
         fprintf(stderr, "ccsim sweep: %s: the run died (%s %d); no row\n", name,
@@ -717,7 +721,9 @@ static int sweep_status(struct sweep_run *r)
             "ccsim sweep: %zu point%s: %zu run, %zu already in the CSV, %zu skipped, %zu "
             "failed%s\n",
             r->sw.npoints, r->sw.npoints == 1 ? "" : "s", r->ran, r->resumed, r->skipped, r->failed,
-            interrupted ? " (interrupted: --resume continues)" : "");
+            !interrupted ? ""
+            : r->a->csv  ? " (interrupted: --resume continues)"
+                         : " (interrupted)");
     if (r->io_error || r->input_error)
         return SIM_EXIT_INPUT;
     if (r->died && !interrupted)
@@ -790,12 +796,14 @@ int cli_sweep(int argc, char **argv)
         free_run(&r);
         return sweep_mpi_finish(&r.mpi, status);
     }
-    catch_signal(SIGINT);
-    catch_signal(SIGTERM);
+    catch_signal(SIGINT, false);
+    catch_signal(SIGTERM, false);
     signal(SIGPIPE, SIG_IGN);
     r.todo = count_todo(&r);
     r.start = now_s();
     run_points(&r, (size_t)a.jobs);
+    catch_signal(SIGINT, true); /* the rows' output is stdio's, which an EINTR would cut */
+    catch_signal(SIGTERM, true);
     status = end_run(&r);
     free_run(&r);
     return status;

@@ -220,10 +220,10 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         request_chunk(t, st, line);
         return;
     }
-    const char *who = st->prefetch == CC_PF_SOFTWARE ? "a copy loop's prefetch instruction"
-                      : st->prefetch == CC_PF_STORE
-                          ? "a store waiting for the stores before it: the core"
-                          : "the cache's stream prefetcher";
+    const char *who =
+        st->prefetch == CC_PF_SOFTWARE ? "a copy or addline loop's prefetch instruction"
+        : st->prefetch == CC_PF_STORE  ? "a store waiting for the stores before it: the core"
+                                       : "the cache's stream prefetcher";
     if (st->prefetch && !st->home) {
         chunk(t, "%s (%s %s %s ahead%s)", st->event, who,
               strcmp(st->event, "Store") == 0 ? "fetches" : "reads", line,
@@ -234,9 +234,10 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         node_name(n, st->msg_src, from, sizeof from);
     if (st->prefetch) { /* at the home: the request a prefetch sent */
         chunk(t, "%s from %s (%s %s)", st->event, from,
-              st->prefetch == CC_PF_SOFTWARE ? "a prefetch instruction of its core's copy loop"
-              : st->prefetch == CC_PF_STORE  ? "a store of its core waiting its turn"
-                                             : "its stream prefetcher",
+              st->prefetch == CC_PF_SOFTWARE
+                  ? "a prefetch instruction of its core's copy or addline loop"
+              : st->prefetch == CC_PF_STORE ? "a store of its core waiting its turn"
+                                            : "its stream prefetcher",
               strcmp(st->event, "GetX") == 0 ? "fetches ahead, to write" : "reads ahead");
         return;
     }
