@@ -212,6 +212,24 @@ START_TEST(test_explain_prefetch_nobody_waits)
     char want[96];
     snprintf(want, sizeof want, "the loops stopped %d times", stops);
     ck_assert_msg(strstr(r.out, want), "%s: %s", want, r.out);
+    /* two threads of one core copy the same lines: one may find the line
+     * its loop stopped for fetched by the other, and goes on needing no
+     * slot (it was told a slot was free); an addline's loop is named so */
+    const char *same = tu_write("same.trace", "ccsim-trace 1\nthreads 2\npin 0.0 0.1\nline s 64\n"
+                                              "line d 64\nline e 64\n0: copy s[0] d[0] 40\n"
+                                              "1: copy s[0] e[0] 40\n");
+    tu_ccsim(&r,
+             "explain -c knc-5110p %s --wide --set core.prefetch_read_slots=1 --set "
+             "core.prefetch_write_slots=2",
+             same);
+    ck_assert_msg(strstr(r.out, "its prefetch needs no slot, and its copy loop goes on"), "%.2000s",
+                  r.out);
+    const char *add = tu_write("add.trace", "ccsim-trace 1\nthreads 1\nline s 64\nline d 64\n"
+                                            "0: addline d[0] s[0] 30\n");
+    tu_ccsim(&r, "explain -c knc-5110p %s --wide --set core.prefetch_read_slots=1", add);
+    ck_assert_msg(strstr(r.out, "its addline loop stops at the prefetch instruction") &&
+                      strstr(r.out, "(a copy or addline loop's prefetch instruction reads"),
+                  "%.2000s", r.out);
 }
 END_TEST
 
