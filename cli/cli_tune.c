@@ -366,6 +366,7 @@ int cli_tune(int argc, char **argv)
     struct sim_diag d;
     sim_diag_init(&d);
     if (!sweep_accepts(&m, a.gen, (int)a.threads, (long)a.iterations, &d)) {
+        fputs("ccsim tune: ", stderr); /* the message names -w, not a file */
         sim_diag_print(&d);
         return SIM_EXIT_INPUT;
     }

@@ -727,11 +727,14 @@ static int finish(const struct val_args *a, const struct machine_cfg *m, const s
     if (modelled)
         fraction[0] = (double)in / modelled, fraction[1] = (double)min_in / modelled,
         fraction[2] = (double)max_in / modelled;
-    printf("%d of %d points in band (%.0f %%)\n", in, modelled, modelled ? 100 * fraction[0] : 0.0);
-    printf("simulated min >= T_min (1 - tol) at %d of %d points (%.0f %%), simulated max <= T_max "
-           "(1 + tol) at %d (%.0f %%)\n",
-           min_in, modelled, modelled ? 100 * fraction[1] : 0.0, max_in,
-           modelled ? 100 * fraction[2] : 0.0);
+    if (!modelled) /* "0 of 0 points in band (0 %)" would be a claim about nothing */
+        printf("no point has a model here (the rows say why): nothing in or out of band\n");
+    else {
+        printf("%d of %d points in band (%.0f %%)\n", in, modelled, 100 * fraction[0]);
+        printf("simulated min >= T_min (1 - tol) at %d of %d points (%.0f %%), simulated max <= "
+               "T_max (1 + tol) at %d (%.0f %%)\n",
+               min_in, modelled, 100 * fraction[1], max_in, 100 * fraction[2]);
+    }
     if (a->json && !write_json(a, m, rows, n, fraction))
         return SIM_EXIT_INPUT;
     if (a->plot && !plot_all(a, m, rows, n))

@@ -93,7 +93,7 @@ static void write_model(FILE *f, const char *dat, enum model_kind k, int n)
     plot_quote(f, dat);
     if (k == MODEL_POINT)
         fprintf(f, " using 1:2 with linespoints pt 5 lc rgb '#4080c0' "
-                   "title 'model T_{min} (the equation gives no T_{max})', \\\n     ''");
+                   "title 'model (T_{min} = T_{max} at every point)', \\\n     ''");
     else if (n == 1) /* a band needs two points: one point's band is a box */
         fprintf(f, " using 1:(($2+$3)/2):($1*0.9):($1*1.1):2:3 with boxxyerror "
                    "fs transparent solid 0.3 lc rgb '#4080c0' title 'model [T_{min}, T_{max}]', "

@@ -496,8 +496,19 @@ START_TEST(test_cli_missing_figures_no_model)
     tu_ccsim(&r, "validate -c snb-e5-2660 --params paper -w o2m-tree --threads 4 -i 4");
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     ck_assert_msg(strstr(r.out, "no model: no contention figures (b, c of Eq 2)") &&
-                      strstr(r.out, "0 of 0 points in band"),
+                      strstr(r.out, "no point has a model here") && !strstr(r.out, "0 of 0 points"),
                   "%s", r.out);
+    /* two sockets used of the Opteron's four: Eq 30 and 31 apply (they were
+     * refused by the machine's socket count); past two, Eq 35 is refused; more
+     * threads than cores, every model (they price a thread a core) */
+    tu_ccsim(&r, "validate -c opteron-6272 --params fitted -w barrier-pairwise -w "
+                 "barrier-socketroot -w reduce-binomial --threads 32,48 -i 3");
+    ck_assert_msg(strstr(r.out, "barrier-pairwise:m=1            32") &&
+                      !strstr(r.out, "(Sec 3.3.2)") && strstr(r.out, "48    ") &&
+                      strstr(r.out, "no model: across more than two sockets: Eq 35"),
+                  "%s", r.out);
+    tu_ccsim(&r, "validate -c knc-5110p -w m2o:lines=same --threads 120 -i 3");
+    ck_assert_msg(strstr(r.out, "no model: threads share cores"), "%s", r.out);
 }
 END_TEST
 

@@ -107,6 +107,19 @@ static int socket_of(const struct val_machine *vm, int t)
     return per > 0 ? (t % vm->cores) / per : 0;
 }
 
+/* The sockets threads 0..threads-1 run in. */
+static int sockets_used(const struct val_machine *vm, int threads)
+{
+    int used = 0;
+    for (int sock = 0; sock < vm->sockets; sock++)
+        for (int t = 0; t < threads; t++)
+            if (socket_of(vm, t) == sock) {
+                used++;
+                break;
+            }
+    return used;
+}
+
 /* s: threads 1..threads-1 in thread 0's socket; q: the others. */
 static void split(const struct val_machine *vm, int threads, int *s, int *q)
 {
@@ -127,11 +140,12 @@ static bool diss_model(const struct val_algo *a, int threads, int s, int q,
         *out = val_diss(p, threads, a->m, vm->phi);
         return true;
     }
-    if (a->kind == VAL_SOCKETROOT && vm->sockets == 2) {
+    bool two = sockets_used(vm, threads) == 2; /* Eq 30 and 31: two sockets */
+    if (a->kind == VAL_SOCKETROOT && two) {
         *out = val_diss_socketroot(p, s + 1, q, a->m);
         return true;
     }
-    if (a->kind == VAL_PAIRWISE && vm->sockets == 2) {
+    if (a->kind == VAL_PAIRWISE && two) {
         if (!(p->mq > 0 || p->mo > 0)) {
             *why = "no multi-line figures (q, o of Eq 4) for Eq 30's T_m(n, 1)";
             return false;
@@ -139,7 +153,9 @@ static bool diss_model(const struct val_algo *a, int threads, int s, int q,
         *out = val_diss_pairwise(p, s + 1, q, a->m);
         return true;
     }
-    *why = "across sockets: the paper gives no equation (Sec 3.3.2)";
+    *why = a->kind == VAL_DISS ? "across sockets: the paper gives no equation (Sec 3.3.2)"
+                               : "across more than two sockets: the paper gives no equation "
+                                 "(Eq 30, 31 are for two)";
     return false;
 }
 
@@ -150,6 +166,10 @@ static bool tree_model(const struct val_algo *a, int threads, int s, int q,
     if (a->kind == VAL_REDUCE_BINOMIAL) {
         if (!(p->mq > 0 || p->mo > 0)) {
             *why = "no multi-line figures (q, o of Eq 4)";
+            return false;
+        }
+        if (sockets_used(vm, threads) > 2) { /* the generator's tree of socket roots */
+            *why = "across more than two sockets: Eq 35 prices one stage between sockets";
             return false;
         }
         *out = val_reduce_binomial(p, s + 1, q, a->m);
@@ -201,6 +221,11 @@ bool val_model(const struct val_algo *a, int threads, const struct val_machine *
     int s, q;
     split(vm, threads, &s, &q);
     *why = NULL;
+    if (threads > vm->cores) {
+        *why = "threads share cores (more than the machine's cores): the models price a thread "
+               "a core";
+        return false;
+    }
     if (q > 0 && !(p->r_q > 0)) {
         *why = "inter-socket, but no R_Q";
         return false;
