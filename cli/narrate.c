@@ -767,6 +767,19 @@ static void entry_prefix(const struct narrate_ctx *n, sim_time_t time, const cha
     snprintf(buf, size, "%12.3f  %-*s %-10s ", (double)time / SIM_PS_PER_NS, w, who, line);
 }
 
+/* A thread's entry about line l at time: its line's name (line[128]), its
+ * prefix (prefix[200]), and t emptied for its text. */
+static void thread_entry(const struct narrate_ctx *n, sim_time_t time, int thread, uint64_t l,
+                         char *line, char *prefix, struct text *t)
+{
+    char who[32];
+    narrate_line_name(n, l, line, 128);
+    snprintf(who, sizeof who, "thread %d", thread);
+    entry_prefix(n, time, who, line, prefix, 200);
+    t->n = 0;
+    t->len = 0;
+}
+
 void narrate_step(struct narrate_ctx *n, const struct cc_step *st, FILE *f)
 {
     static struct text t; /* large; one narration at a time */
@@ -837,12 +850,8 @@ static bool held_dirty(const struct narrate_ctx *n, const struct narrate_reset *
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f)
 {
     static struct text t;
-    char line[128], who[32], prefix[200], node[32];
-    narrate_line_name(n, r->line, line, sizeof line);
-    snprintf(who, sizeof who, "thread %d", r->thread);
-    entry_prefix(n, r->time, who, line, prefix, sizeof prefix);
-    t.n = 0;
-    t.len = 0;
+    char line[128], prefix[200], node[32];
+    thread_entry(n, r->time, r->thread, r->line, line, prefix, &t);
     char cost[96] = "a reset, at no cost";
     if (r->waited_ps) /* not at an iteration's opening: it waited for the line to be quiet */
         snprintf(cost, sizeof cost, "a reset, at no cost once the line was quiet: waited %.3f ns",
@@ -871,12 +880,8 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
 void narrate_prefetch_wait(struct narrate_ctx *n, const struct narrate_prefetch_wait *w, FILE *f)
 {
     static struct text t;
-    char line[128], who[32], prefix[200];
-    narrate_line_name(n, w->line, line, sizeof line);
-    snprintf(who, sizeof who, "thread %d", w->thread);
-    entry_prefix(n, w->time, who, line, prefix, sizeof prefix);
-    t.n = 0;
-    t.len = 0;
+    char line[128], prefix[200];
+    thread_entry(n, w->time, w->thread, w->line, line, prefix, &t);
     const char *kind = w->write ? "to write" : "to read", *loop = w->addline ? "addline" : "copy";
     if (w->what == CORE_PF_STOPS)
         chunk(&t,

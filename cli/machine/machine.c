@@ -236,12 +236,12 @@ static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SE
 
 /* A section's clock: its own clock_ghz key (a ring's, a mesh's), else the
  * machine's. */
-static double section_ghz(const struct cfg_section *sec, const struct machine_cfg *m)
+static double section_ghz(const struct cfg_section *sec, struct machine_cfg *m)
 {
-    for (size_t i = 0; i < sec->nkeys; i++)
-        if (strcmp(sec->keys[i].name, "clock_ghz") == 0 && sec->keys[i].type == CFG_FLOAT)
-            return *(const double *)(const void *)((const char *)sec->dst + sec->keys[i].offset);
-    return m->machine.clock_ghz;
+    char path[96];
+    snprintf(path, sizeof path, "%s.clock_ghz", sec->name);
+    double ghz = machine_float(m, path);
+    return isnan(ghz) ? m->machine.clock_ghz : ghz;
 }
 
 /* One key's time in ps: a number in cycles (at ghz) or in ns, or a line's
@@ -263,10 +263,10 @@ static double key_ps(const struct cfg_section *sec, const struct cfg_key *k, dou
 /* Every time a step of the machine may take, summed: each key in cycles
  * or ns, and a line through each bandwidth, of every section but the
  * papers' figures. */
-static double step_bound_ps(const struct machine_cfg *m)
+static double step_bound_ps(struct machine_cfg *m)
 {
     struct cfg_section secs[SEC_MAX];
-    size_t n = machine_sections((struct machine_cfg *)m, secs); /* descriptors only */
+    size_t n = machine_sections(m, secs);
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(secs[i].name, "model") == 0)
@@ -280,7 +280,8 @@ static double step_bound_ps(const struct machine_cfg *m)
 
 sim_time_t machine_watchdog_ps(const struct machine *mc, sim_time_t floor_ps)
 {
-    double bound = 10.0 * mc->net->nnodes * step_bound_ps(mc->cfg);
+    /* read only: machine_sections wants a machine_cfg it may describe */
+    double bound = 10.0 * mc->net->nnodes * step_bound_ps((struct machine_cfg *)mc->cfg);
     if (bound <= (double)floor_ps)
         return floor_ps;
     return bound < 1e18 ? (sim_time_t)bound : (sim_time_t)1e18;

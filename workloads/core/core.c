@@ -69,9 +69,9 @@ struct thr {
     int64_t s_commit;       /* the next line to store: stores go in program order */
     int s_inflight;
     bool s_storing; /* line s_commit - 1's store is not yet performed */
+    bool s_changed; /* a store of the stream changed its line's bytes */
     /* the loop's prefetch instructions for line s_next: 0 none sent yet, 1
      * the read's, 2 both; pf_stalled: it waits at one for a slot */
-    bool s_changed; /* a store of the stream changed its line's bytes */
     int pf_stage;
     bool pf_stalled;
     uint64_t pf_since;      /* when it stalled (a count): the first to stall goes on first */
@@ -875,7 +875,8 @@ static bool stream_prefetch(struct thr *t, int64_t i)
         }
         if (t->pf_stalled) /* it passes the instruction it stopped at */
             pf_go_on(t, wanted);
-        pf_send(t, vline, write);
+        if (wanted || !t->run->pf) /* else known to send nothing: not looked up twice */
+            pf_send(t, vline, write);
     }
     return true;
 }
