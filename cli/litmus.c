@@ -225,13 +225,9 @@ static bool x86_reg(const char *name, char *up)
 static int reg_index(struct rd *r, const char *name, int line, bool operand)
 {
     char up[16];
-    if (!x86_reg(name, up) && operand) {
-        err(r, line, "'%s' is not an x86 register (" X86_REG_LIST "); a location is written [%s]",
-            name, name);
-        return -1;
-    }
     if (!x86_reg(name, up)) {
-        err(r, line, "'%s' is not an x86 register (" X86_REG_LIST ")", name);
+        err(r, line, "'%s' is not an x86 register (" X86_REG_LIST ")%s%s%s", name,
+            operand ? "; a location is written [" : "", operand ? name : "", operand ? "]" : "");
         return -1;
     }
     for (int i = 0; i < r->t->nregs; i++)
