@@ -14,6 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A reset's line, before and after it, by cache node. */
+struct reset_snap {
+    bool taken;         /* snapped before (the line is narrated) */
+    char *held, *after; /* [cache nodes]: its state letter before and after */
+    bool llc_held, llc_after;
+    bool gols_dirty; /* its home was GOLS before: shared, dirty */
+};
+
 struct narrator {
     struct narrate_ctx nc;
     struct sim_map names; /* line number -> line index + 1 */
@@ -34,9 +42,9 @@ struct narrator {
     struct cc_system *cc;
     sim_time_t skew_ps; /* the machine's start skew */
     int cores_per_cache;
-    char *held, *after; /* [cache nodes]: a reset's line before and after it */
-    bool llc_held;      /* the home's LLC held it before the reset */
-    bool gols_dirty;    /* its home was GOLS before: shared, dirty */
+    struct reset_snap own, moved; /* a reset's line; the line its prime displaces */
+    bool displaces;               /* the prime under way displaces victim (narrated) */
+    uint64_t victim;
 };
 
 /* One more narrated entry, if --max-lines leaves room (else counted as
@@ -116,39 +124,84 @@ static bool wanted(const struct narrator *n, const struct cc_step *st)
     return line_wanted(n, st->line) && in_scope(n, st->time) && thread_wanted(n, st);
 }
 
+/* A reset's line before it runs, and after. */
+static void snap_before(struct narrator *n, uint64_t line, struct reset_snap *r)
+{
+    for (int c = 0; c < n->nc.cores; c++)
+        r->held[c] = cc_state_of(n->cc, c * n->cores_per_cache, line);
+    r->llc_held = cc_llc_holds(n->cc, line);
+    const char *home = cc_home_state_of(n->cc, line);
+    r->gols_dirty = home && strcmp(home, "GOLS") == 0;
+}
+
+static void snap_after(struct narrator *n, uint64_t line, struct reset_snap *r)
+{
+    for (int c = 0; c < n->nc.cores; c++)
+        r->after[c] = cc_state_of(n->cc, c * n->cores_per_cache, line);
+    r->llc_after = cc_llc_holds(n->cc, line);
+}
+
+/* --thread: the thread's own resets, and another's that changed its
+ * core's copy (a copy never vanishes between two steps unsaid). */
+static bool reset_wanted(const struct narrator *n, int thread, const struct reset_snap *r)
+{
+    return n->thread < 0 || thread == n->thread || r->held[n->core] != r->after[n->core];
+}
+
+static void print_reset(struct narrator *n, struct narrate_reset *r, const struct reset_snap *sn)
+{
+    if (!take_line(n))
+        return;
+    r->held = sn->held;
+    r->after = sn->after;
+    r->llc_held = sn->llc_held;
+    r->gols_dirty = sn->gols_dirty;
+    r->llc_after = sn->llc_after;
+    narrate_reset(&n->nc, r, stdout);
+}
+
 /* A reset (evict or prime): the caches' copies of the line before it runs
- * and after; narrated after, with the copies it dropped. */
+ * and after; narrated after, with the copies it dropped. A prime that
+ * needs a way of a full set displaces another line: narrated next, as a
+ * reset of that line. */
 static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
                      sim_time_t started, bool done)
 {
     struct narrator *n = ctx;
     sim_time_t now = sim_now(n->k);
-    if (!line_wanted(n, line) || !in_scope(n, now) || (n->thread >= 0 && thread != n->thread))
+    if (!in_scope(n, now))
         return;
-    int cpc = n->cores_per_cache;
-    char *states = done ? n->after : n->held;
-    for (int c = 0; c < n->nc.cores; c++)
-        states[c] = cc_state_of(n->cc, c * cpc, line);
     if (!done) {
-        n->llc_held = cc_llc_holds(n->cc, line);
-        const char *home = cc_home_state_of(n->cc, line);
-        n->gols_dirty = home && strcmp(home, "GOLS") == 0;
+        n->own.taken = line_wanted(n, line);
+        if (n->own.taken)
+            snap_before(n, line, &n->own);
+        n->displaces = op->op == WL_OP_PRIME && cc_prime_victim(n->cc, core, line, &n->victim) &&
+                       line_wanted(n, n->victim);
+        if (n->displaces)
+            snap_before(n, n->victim, &n->moved);
         return;
     }
-    if (!take_line(n))
-        return;
+    char prime = op->op == WL_OP_PRIME ? wl_state_text(op->state)[0] : 0;
     struct narrate_reset r = {.time = now,
                               .thread = thread,
-                              .cache = core / cpc,
-                              .prime = op->op == WL_OP_PRIME ? wl_state_text(op->state)[0] : 0,
+                              .cache = core / n->cores_per_cache,
+                              .prime = prime,
                               .line = line,
-                              .waited_ps = now - started,
-                              .held = n->held,
-                              .after = n->after,
-                              .llc_held = n->llc_held,
-                              .gols_dirty = n->gols_dirty,
-                              .llc_after = cc_llc_holds(n->cc, line)};
-    narrate_reset(&n->nc, &r, stdout);
+                              .waited_ps = now - started};
+    if (n->own.taken) {
+        snap_after(n, line, &n->own);
+        if (reset_wanted(n, thread, &n->own))
+            print_reset(n, &r, &n->own);
+    }
+    if (n->displaces) {
+        snap_after(n, n->victim, &n->moved);
+        r.prime = 0;
+        r.displaced = true;
+        r.primed = line;
+        r.line = n->victim;
+        if (reset_wanted(n, thread, &n->moved))
+            print_reset(n, &r, &n->moved);
+    }
 }
 
 /* core_run_opts' on_prefetch_wait: narrated as the thread's step. */
@@ -244,10 +297,11 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
         printf("  only line %s\n", a->only_line);
     if (a->explain_thread >= 0 && n->cache_shared) /* a home knows caches, not threads */
         printf("  only thread %lld; at the homes, every request of its cache, which other threads "
-               "of the trace share\n",
+               "of the trace share; other threads' resets where they change its copy\n",
                (long long)a->explain_thread);
     else if (a->explain_thread >= 0)
-        printf("  only thread %lld\n", (long long)a->explain_thread);
+        printf("  only thread %lld (and other threads' resets where they change its core's copy)\n",
+               (long long)a->explain_thread);
     if (a->explain_want_iteration)
         printf("  only iteration %lld (as the trace counts it), from the sync that opens it to the "
                "next:\n  a step before a loop's sync is labelled with the loop's next value\n",
@@ -330,8 +384,12 @@ int cli_explain(int argc, char **argv)
                          .skew_ps = ss.w.start_skew_ps,
                          .cores_per_cache = ss.w.cores_per_cache};
     sim_map_init(&n.names);
-    n.held = sim_xcalloc((size_t)(ss.w.cores / ss.w.cores_per_cache), 1);
-    n.after = sim_xcalloc((size_t)(ss.w.cores / ss.w.cores_per_cache), 1);
+    size_t nodes = (size_t)(ss.w.cores / ss.w.cores_per_cache);
+    struct reset_snap *snaps[] = {&n.own, &n.moved};
+    for (int i = 0; i < 2; i++) {
+        snaps[i]->held = sim_xcalloc(nodes, 1);
+        snaps[i]->after = sim_xcalloc(nodes, 1);
+    }
     n.nc = (struct narrate_ctx){
         .p = ss.p,
         .names = &n.names,
@@ -349,8 +407,10 @@ int cli_explain(int argc, char **argv)
         print_header(&a, &ss, &n);
         bad = explain_run(&n, &ss);
     }
-    free(n.held);
-    free(n.after);
+    for (int i = 0; i < 2; i++) {
+        free(snaps[i]->held);
+        free(snaps[i]->after);
+    }
     sim_map_destroy(&n.names);
     cli_session_close(&ss);
     return bad;

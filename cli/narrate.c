@@ -856,11 +856,16 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     if (r->waited_ps) /* not at an iteration's opening: it waited for the line to be quiet */
         snprintf(cost, sizeof cost, "a reset, at no cost once the line was quiet: waited %.3f ns",
                  (double)r->waited_ps / SIM_PS_PER_NS);
-    if (r->prime)
+    node_name(n, r->cache, node, sizeof node);
+    if (r->displaced) {
+        char primed[128];
+        narrate_line_name(n, r->primed, primed, sizeof primed);
+        chunk(&t, "displaced (%s): the prime of %s takes its way of a full set in %s's cache", cost,
+              primed, node);
+    } else if (r->prime)
         chunk(&t, "prime %c (%s)", r->prime, cost);
     else
         chunk(&t, "evict (%s)", cost);
-    node_name(n, r->cache, node, sizeof node);
     if (r->prime) {
         chunk(&t, "%s holds the line in %c", node, r->prime);
         if (held_dirty(n, r)) /* a prime that is not a share evicts first (as evict does) */

@@ -53,6 +53,8 @@ struct narrate_reset {
     const char *after;        /* [cores]: the same after */
     bool llc_held, llc_after; /* the home's LLC held the line before, after (mesif-llc) */
     bool gols_dirty;          /* before: GOLS sharers of a dirty line (memory stale, no M copy) */
+    bool displaced;           /* line left cache's full set to make room for the prime of primed */
+    uint64_t primed;
 };
 
 /* A thread's copy (addline) loop stops at a prefetch instruction for one

@@ -50,8 +50,10 @@ struct trace_out {
     struct ev *evs;
     size_t nev, cap_ev;
     uint64_t next_flow;
-    bool full;    /* past the cap: nothing more is recorded */
-    bool cutting; /* at the cap, the spans still open are written (cut_open_spans) */
+    bool full;      /* past the cap: nothing more is recorded */
+    bool cutting;   /* at the cap, the spans still open are written (cut_open_spans) */
+    bool displaces; /* the prime under way takes the way of victim (on_reset) */
+    uint64_t victim;
 };
 
 /* ------------------------------------------------------------ buffers */
@@ -413,19 +415,12 @@ static const char *letter_state(char c)
     return p ? names[p - letters] : NULL;
 }
 
-/* A reset (evict or prime) changes the line's states without a step: after
- * it, every cache and the home take their new states now, so that no bar
- * shows a copy the reset dropped. */
-static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
-                     sim_time_t started, bool done)
+/* After a reset, every cache and the home of the line take their states
+ * now, so that no bar shows a copy the reset dropped. */
+static void refresh_tracks(struct trace_out *t, uint64_t line)
 {
-    struct trace_out *t = ctx;
-    (void)thread;
-    (void)core;
-    (void)op;
-    (void)started;
     uintptr_t v = (uintptr_t)sim_map_get(&t->names, line);
-    if (!done || !v)
+    if (!v)
         return;
     int64_t index = (int64_t)v - 1;
     sim_time_t now = sim_now(t->w->k);
@@ -446,6 +441,23 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
         if (!tr->state || strcmp(tr->state, home) != 0)
             set_state(t, tr, home, now, false);
     }
+}
+
+/* A reset (evict or prime) changes the line's states without a step, and
+ * a prime that takes a way of a full set those of the line it displaces. */
+static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
+                     sim_time_t started, bool done)
+{
+    struct trace_out *t = ctx;
+    (void)thread;
+    (void)started;
+    if (!done) {
+        t->displaces = op->op == WL_OP_PRIME && cc_prime_victim(t->w->cc, core, line, &t->victim);
+        return;
+    }
+    refresh_tracks(t, line);
+    if (t->displaces)
+        refresh_tracks(t, t->victim);
 }
 
 void trace_out_attach(struct trace_out *t, struct core_run_opts *o)

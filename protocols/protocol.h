@@ -197,6 +197,12 @@ void cc_evict_line(struct cc_system *s, uint64_t line);
  * keep their copies only where that is coherent (S beside other sharers);
  * otherwise every copy is evicted first. */
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state);
+/* Whether that prime, run now, will make room for the line in a full set of
+ * core's cache by displacing another line (*victim), at no cost like the
+ * prime: its copy leaves the cache (on a coherent machine every copy of it
+ * leaves the caches), its data going back to memory if modified. For
+ * narration: the prime itself says nothing of it. */
+bool cc_prime_victim(const struct cc_system *s, int core, uint64_t line, uint64_t *victim);
 /* Whether a cache can hold a line in state 'M', 'E' or 'S' (its protocol's
  * table has rows for it: MSI has no E), so that a prime can put it there. */
 bool cc_can_hold(const struct cc_system *s, char state);

@@ -337,13 +337,13 @@ static void coh_evict_line(struct cc_system *s, uint64_t line)
     d->llc_fill_at = 0;
 }
 
-/* A way for the line in a cache, dropping the LRU stable line of a full
- * set at no cost (its data goes home). */
-static struct cc_line *place_line(struct cc_system *s, int cache, uint64_t line)
+/* The way a line would take in a cache: a free one, else the LRU stable
+ * line of the full set (*full set), NULL if every way is busy. */
+static struct cc_line *way_for(const struct cc_system *s, int cache, uint64_t line, bool *full)
 {
-    struct cc_cache *c = &s->caches[cache];
-    struct cc_line *set = &c->lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
+    struct cc_line *set = &s->caches[cache].lines[(size_t)(line & (s->p.sets - 1)) * s->p.ways];
     struct cc_line *victim = NULL;
+    *full = false;
     for (unsigned w = 0; w < s->p.ways; w++) {
         if (!set[w].valid)
             return &set[w];
@@ -351,10 +351,34 @@ static struct cc_line *place_line(struct cc_system *s, int cache, uint64_t line)
             (!victim || set[w].lru < victim->lru))
             victim = &set[w];
     }
-    if (!victim)
-        return NULL;
-    coh_evict_line(s, victim->line);
+    *full = victim != NULL;
     return victim;
+}
+
+/* A way for the line in a cache, dropping the LRU stable line of a full
+ * set at no cost (every copy of it leaves the caches; its data goes home). */
+static struct cc_line *place_line(struct cc_system *s, int cache, uint64_t line)
+{
+    bool full;
+    struct cc_line *way = way_for(s, cache, line, &full);
+    if (full)
+        coh_evict_line(s, way->line);
+    return way;
+}
+
+/* What coh_prime_line will displace: a line the primer's cache does not
+ * hold goes into a full set's LRU way (a prime that evicts the line first
+ * frees no way of a cache that did not hold it). */
+static bool coh_prime_victim(const struct cc_system *s, int core, uint64_t line, uint64_t *victim)
+{
+    int cache = cc_cache_of_core(s, core);
+    bool full;
+    if (find_line(s, cache, line))
+        return false;
+    struct cc_line *way = way_for(s, cache, line, &full);
+    if (full)
+        *victim = way->line;
+    return full;
 }
 
 static const char *coh_home_state_of(const struct cc_system *s, uint64_t line)
@@ -461,6 +485,7 @@ const struct cc_backend cc_coherent_backend = {
     .quiet = coh_quiet,
     .evict_line = coh_evict_line,
     .prime_line = coh_prime_line,
+    .prime_victim = coh_prime_victim,
     .can_hold = coh_can_hold,
     .home_node_of = cc_home_node,
     .home_state_of = coh_home_state_of,
@@ -625,6 +650,11 @@ void cc_evict_line(struct cc_system *s, uint64_t line)
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
     s->be->prime_line(s, core, line, state);
+}
+
+bool cc_prime_victim(const struct cc_system *s, int core, uint64_t line, uint64_t *victim)
+{
+    return s->be->prime_victim && s->be->prime_victim(s, core, line, victim);
 }
 
 bool cc_can_hold(const struct cc_system *s, char state)

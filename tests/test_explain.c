@@ -247,7 +247,9 @@ START_TEST(test_explain_thread_shared_cache)
                                 "other threads of the trace share"),
                   "%s", r.out);
     tu_ccsim(&r, "explain -c knc-5110p %s --thread 2", t);
-    ck_assert_msg(strstr(r.out, "  only thread 2\n"), "%s", r.out);
+    ck_assert_msg(strstr(r.out, "  only thread 2 (and other threads' resets where they change its "
+                                "core's copy)\n"),
+                  "%s", r.out);
 }
 END_TEST
 
@@ -495,6 +497,47 @@ START_TEST(test_explain_resets)
 }
 END_TEST
 
+/* A prime into a full set displaces its LRU line at no cost: narrated as a
+ * reset of that line (it said nothing: a modified copy vanished, memory
+ * changed), also under --line naming the displaced line alone. */
+START_TEST(test_explain_prime_displaces)
+{
+    const char *t = tu_write("displace.trace", "ccsim-trace 1\nthreads 2\nline a 24\n"
+                                               "0: write a[0] 7\nall: sync\n"
+                                               "for k 1..23 {\n  0: prime a[k] M\n}\n"
+                                               "1: read a[0]\n1: expect a[0] == 7\nall: mark d\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s --set l1.size_kb=1 --set l1.ways=2 --line a[0]", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "thread 0 a[0]       displaced (a reset, at no cost): the prime of "
+                                "a[16] takes its way of a full set in\n") &&
+                      strstr(r.out, "core 0's cache: the modified line goes back to memory; core "
+                                    "0's copy (M) dropped\n"),
+                  "%s", r.out);
+    tu_ccsim(&r, "explain -c teach-xbar %s --set l1.size_kb=1 --set l1.ways=2 --wide", t);
+    ck_assert_msg(strstr(r.out, "thread 0 a[1]       displaced (a reset, at no cost): the prime "
+                                "of a[17] takes its way"),
+                  "%s", r.out);
+    /* the set had room: nothing displaced */
+    tu_ccsim(&r, "explain -c teach-xbar %s", t);
+    ck_assert_msg(r.status == 0 && !strstr(r.out, "displaced"), "%s", r.out);
+}
+END_TEST
+
+/* --thread T: another thread's reset that drops T's copy is narrated (T's
+ * copy went from S to I with no step). */
+START_TEST(test_explain_thread_sees_resets_of_its_copy)
+{
+    tu_ccsim(&r, "explain -c teach-xbar -w o2m:lines=diff -t 3 -i 2 --thread 1");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "only thread 1 (and other threads' resets where they change its "
+                                "core's copy)\n") &&
+                      strstr(r.out, "thread 0 flag[0]    evict (a reset, at no cost): memory is up "
+                                    "to date: the copies are dropped;\n") &&
+                      !strstr(r.out, "thread 0 flag[1]"),
+                  "%s", r.out);
+}
+END_TEST
+
 /* A GOLS write of a shared line: the writer counts the invalidated
  * sharers' acks, and says whether the data or the grant gave the count. */
 START_TEST(test_explain_writer_acks)
@@ -545,6 +588,8 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_line_element);
     tcase_add_test(tc, test_explain_thread_iteration_time);
     tcase_add_test(tc, test_explain_resets);
+    tcase_add_test(tc, test_explain_prime_displaces);
+    tcase_add_test(tc, test_explain_thread_sees_resets_of_its_copy);
     tcase_add_test(tc, test_explain_writer_acks);
     suite_add_tcase(s, tc);
     return s;

@@ -319,6 +319,33 @@ START_TEST(test_trace_reset_ends_copies)
 }
 END_TEST
 
+/* A prime into a full set displaces its LRU line: that line's bars end
+ * there too. a[0], modified in core 0 (pid 2), leaves its cache at 90 ns
+ * when the prime of a[16] takes its way (its M bar ran to the run's end). */
+START_TEST(test_trace_displaced_line_ends)
+{
+    const char *path = trace_path("displace.json");
+    const char *trace = tu_write("displace.trace", "ccsim-trace 1\nthreads 2\nline a 24\n"
+                                                   "0: write a[0] 7\nall: sync\n"
+                                                   "for k 1..23 {\n  0: prime a[k] M\n}\n"
+                                                   "1: read a[0]\nall: mark d\n");
+    tu_ccsim(&r, "run -c teach-xbar %s --set l1.size_kb=1 --set l1.ways=2 --trace-out %s", trace,
+             path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    int bars = 0;
+    struct event e;
+    for (const char *at = text; next_state_span(&at, "M", &e);)
+        if (e.pid == 2 && e.tid == 0) {
+            bars++;
+            ck_assert_msg(fabs(e.ts - 0.075) < 1e-9 && fabs(e.dur - 0.015) < 1e-9,
+                          "a[0]'s M bar in core 0: %f + %f us", e.ts, e.dur);
+        }
+    ck_assert_int_eq(bars, 1);
+    free(text);
+}
+END_TEST
+
 /* An upgrade keeps its copy readable: the "copies" counter of line data
  * (pid 3) counts core 0 in SM_D (it read 0 at 0.230 us, once core 1's copy
  * was invalidated, while core 0's S copy upgraded). Line flag's 0 at 0.104
@@ -523,6 +550,7 @@ static Suite *trace_out_suite(void)
     tcase_add_test(tc, test_trace_unfinished_ops);
     tcase_add_test(tc, test_trace_window);
     tcase_add_test(tc, test_trace_reset_ends_copies);
+    tcase_add_test(tc, test_trace_displaced_line_ends);
     tcase_add_test(tc, test_trace_upgrade_keeps_a_copy);
     tcase_add_test(tc, test_trace_size_cap);
     tcase_add_test(tc, test_trace_bad_options);

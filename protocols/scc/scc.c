@@ -305,17 +305,22 @@ static uint8_t *way_data(const struct scc_store *st, const struct scc_way *w, un
 
 /* A way for line: a free one, else the LRU one, whose old content is
  * returned in *victim (valid if it held a line). */
-static struct scc_way *store_take(struct scc_store *st, uint64_t line, struct scc_way *victim)
+/* The way a line takes in its set: the first free one, else the LRU one. */
+static struct scc_way *store_way_for(const struct scc_store *st, uint64_t line)
 {
     struct scc_way *set = &st->w[(size_t)(line & (st->sets - 1)) * st->ways], *v = &set[0];
     for (unsigned i = 0; i < st->ways; i++) {
-        if (!set[i].valid) {
-            v = &set[i];
-            break;
-        }
+        if (!set[i].valid)
+            return &set[i];
         if (set[i].lru < v->lru)
             v = &set[i];
     }
+    return v;
+}
+
+static struct scc_way *store_take(struct scc_store *st, uint64_t line, struct scc_way *victim)
+{
+    struct scc_way *v = store_way_for(st, line);
     *victim = *v;
     *v = (struct scc_way){.line = line, .lru = ++st->tick, .valid = true};
     if (st->nfilled < SCC_FILLED_MAX)
@@ -1202,6 +1207,25 @@ static void scc_prime_line(struct cc_system *sys, int core, uint64_t line, char 
         l1_touch(c, line);
 }
 
+/* What scc_prime_line will displace: the LRU line of a full set of the
+ * core's private cache (or its MPB lines' cache). */
+static bool scc_prime_victim(const struct cc_system *sys, int core, uint64_t line, uint64_t *victim)
+{
+    const struct scc *s = scc_of(sys);
+    enum cc_line_kind kind = kind_of(s, line);
+    if (kind == CC_LINE_TAS)
+        return false;
+    const struct scc_core *c = &s->cores[core];
+    const struct scc_store *st = kind == CC_LINE_MPB ? &c->mpbc : &c->priv;
+    if (store_peek(st, line))
+        return false;
+    const struct scc_way *w = store_way_for(st, line);
+    if (!w->valid)
+        return false;
+    *victim = w->line;
+    return true;
+}
+
 /* ------------------------------------------------------------ statistics */
 
 static void scc_get_stats(const struct cc_system *sys, struct cc_stats *out)
@@ -1425,6 +1449,7 @@ static const struct cc_backend scc_backend = {
     .quiet = scc_quiet,
     .evict_line = scc_evict_line,
     .prime_line = scc_prime_line,
+    .prime_victim = scc_prime_victim,
     .can_hold = scc_can_hold,
     .settle = scc_settle,
     .drop_noncoherent = scc_drop_noncoherent,
