@@ -313,6 +313,25 @@ START_TEST(test_explain_scc_drops)
 }
 END_TEST
 
+/* The SCC: a sync drains the write-combining buffers into their MPBs at
+ * no cost; the drain is narrated with the words it wrote (a later read
+ * found m[1] = 1 in the MPB and nothing had said it was written there). */
+START_TEST(test_explain_scc_sync_drains)
+{
+    const char *t = tu_write("drain.trace", "ccsim-trace 1\nthreads 2\nline m 2 mpb=each\n"
+                                            "all: sync\n0: write m[1] 1\nall: sync\n"
+                                            "1: read m[1]\n1: expect m[1] == 1\nall: mark d\n");
+    tu_ccsim(&r, "explain -c scc %s --wide", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const char *core = strstr(r.out, "core 0   m[1]       the sync drains the write-combining "
+                                     "buffer: the write-combining buffer's words go into the "
+                                     "line's MPB (at no cost)"),
+               *tile = strstr(r.out, "tile 0   m[1]       an MPB write (a drained buffer): write "
+                                     "the words into the SRAM; the words: m[1] 0 -> 1");
+    ck_assert_msg(core && tile && tile > core, "%s", r.out);
+}
+END_TEST
+
 /* The tables' names, the request's thread and iteration, the words the
  * store changed, and a legend of the names with their glosses. */
 START_TEST(test_explain_names_threads_and_words)
@@ -582,6 +601,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_prefetch_nobody_waits);
     tcase_add_test(tc, test_explain_waiting_request_named_by_message);
     tcase_add_test(tc, test_explain_scc_drops);
+    tcase_add_test(tc, test_explain_scc_sync_drains);
     tcase_add_test(tc, test_explain_statement_names);
     tcase_add_test(tc, test_explain_names_threads_and_words);
     tcase_add_test(tc, test_explain_width);

@@ -1141,19 +1141,39 @@ static char scc_state_of(const struct cc_system *sys, int core, uint64_t line)
 
 /* ------------------------------------------------------------ methodology */
 
-static void settle_wcb(struct scc *s, struct scc_core *c)
+/* A write-combining buffer's words go into their MPB at no cost (a sync's
+ * or an evict's methodology), narrated as the core's step and the tile's
+ * write with the words it changed. */
+static void settle_wcb(struct scc *s, struct scc_core *c, const char *why)
 {
     if (!c->wcb.valid)
         return;
-    write_masked(s, mpb_bytes(s, c->wcb.line), c->wcb.data, c->wcb.mask);
+    uint64_t line = c->wcb.line;
+    uint8_t *bytes = mpb_bytes(s, line), before[SIM_MAX_LINE_BYTES];
+    if (s->observer)
+        memcpy(before, bytes, s->p.line_bytes);
+    write_masked(s, bytes, c->wcb.data, c->wcb.mask);
     c->wcb.valid = false;
+    if (!s->observer)
+        return;
+    step(s, false, c->id, line, NULL, why, "-", "-",
+         "the write-combining buffer's words go into the line's MPB (at no cost)");
+    struct cc_step st = {.home = true,
+                         .node = tile_node(s, tile_of_core(s, mpb_owner(s, line))),
+                         .line = line,
+                         .event = "an MPB write (a drained buffer)",
+                         .from = "-",
+                         .to = "-",
+                         .data_before = before,
+                         .data_after = bytes};
+    emit(s, &st, NULL, "write the words into the SRAM");
 }
 
 static void scc_settle(struct cc_system *sys)
 {
     struct scc *s = scc_of(sys);
     for (int i = 0; i < s->p.cores; i++)
-        settle_wcb(s, &s->cores[i]);
+        settle_wcb(s, &s->cores[i], "the sync drains the write-combining buffer");
 }
 
 /* Every copy leaves; dirty private copies are written back in core order. */
@@ -1165,7 +1185,7 @@ static void scc_evict_line(struct cc_system *sys, uint64_t line)
     for (int i = 0; i < s->p.cores; i++) {
         struct scc_core *c = &s->cores[i];
         if (c->wcb.valid && c->wcb.line == line)
-            settle_wcb(s, c);
+            settle_wcb(s, c, "the evict drains the write-combining buffer");
         struct scc_store *st = kind == CC_LINE_MPB ? &c->mpbc : &c->priv;
         struct scc_way *w = kind == CC_LINE_TAS ? NULL : store_find(st, line);
         if (!w)
