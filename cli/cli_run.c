@@ -330,7 +330,8 @@ static void print_rows(const struct cli_session *ss)
         printf("rows: %s runs no protocol tables\n", ss->m.machine.name);
         return;
     }
-    printf("rows run (%s's tables, as ccsim protocol %s numbers them: state, event, times)\n",
+    printf("rows run (%s's tables, as ccsim protocol %s numbers them: state, event, times; a "
+           "message that waits is classified again when it is served)\n",
            ss->m.machine.protocol, ss->m.machine.protocol);
     cc_each_cell_run(ss->mc->cc, print_cell, NULL);
 }

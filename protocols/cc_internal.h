@@ -102,7 +102,7 @@
     X(PutF, "the forwarder evicts; other sharers remain")                                          \
     X(PutX, "the owner evicts; sharers remain")                                                    \
     X(PutX_Last, "the owner evicts; nobody else holds the line")                                   \
-    X(Put_Stale, "an eviction from a core the directory no longer lists")                          \
+    X(Put_Stale, "an eviction from a core the directory does not list as a holder")                \
     X(Inv_Ack, "a cache dropped its copy")                                                         \
     X(Mem_Data, "the line came back from memory or the home's LLC")                                \
     X(Mem_Ack, "memory finished a write")                                                          \

@@ -69,6 +69,21 @@ START_TEST(test_lab1_counters)
     ck_assert_msg(r.status == 0 &&
                       strstr(r.out, "\n  cache row 21  M       Fwd_GetX        3900\n"),
                   "%s", r.out);
+    /* a PutX that meets its sender's own transaction (B_EM, the unblock on
+     * its way) waits as a Put_Stale and is served as a PutX_Last: the
+     * header says a waiting message is classified again */
+    const char *flush =
+        tu_write("flush.trace", "ccsim-trace 1\nthreads 2\nline x\n"
+                                "for it 0..1 {\n  all: sync\n  0: write x it+1\n"
+                                "  0: flush x\n  1: compute 500\n  1: read x\n"
+                                "  0: compute 600\n  0: read x\n  all: mark d\n}\n");
+    tu_ccsim(&r, "run -c snb-e5-2660 %s --rows", flush);
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.out, "state, event, times; a message that waits is classified "
+                                    "again when it is served)\n") &&
+                      strstr(r.out, "B_EM    Put_Stale       1\n") &&
+                      strstr(r.out, "EM      PutX_Last       2\n"),
+                  "%s", r.out);
     tu_ccsim(&r, "run -c scc -w scc-barrier -t 2 -i 2 --rows --json -");
     ck_assert_msg(r.status == 0 && strstr(r.out, "\"rows\": null") &&
                       strstr(r.err, "rows: scc runs no protocol tables"),
