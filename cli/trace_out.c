@@ -261,19 +261,24 @@ static bool valid_copy(const char *state)
     return cc_state_name_readable(state);
 }
 
+/* Ends the track's bar; the track has no state until it is given one (a
+ * cap this bar reaches cuts the open bars: not this one a second time). */
 static void close_state(struct trace_out *t, struct track *tr, sim_time_t now)
 {
-    if (tr->state && strcmp(tr->state, "I") != 0)
-        span(t, line_pid(tr->line), tr->node, "state", tr->state, tr->since, now, "");
+    const char *state = tr->state;
+    tr->state = NULL;
+    if (state && strcmp(state, "I") != 0)
+        span(t, line_pid(tr->line), tr->node, "state", state, tr->since, now, "");
 }
 
 static void set_state(struct trace_out *t, struct track *tr, const char *state, sim_time_t now,
                       bool cache)
 {
+    const char *was = tr->state;
     close_state(t, tr, now);
     int before = t->copies[tr->line];
     if (cache)
-        t->copies[tr->line] += (int)valid_copy(state) - (int)valid_copy(tr->state);
+        t->copies[tr->line] += (int)valid_copy(state) - (int)valid_copy(was);
     tr->state = state;
     tr->since = now;
     if (t->copies[tr->line] != before && in_window(t, now) && ev_begin(t, now)) {
@@ -483,7 +488,6 @@ static void close_track(uint64_t key, void *val, void *ctx)
     struct track *tr = val;
     (void)key;
     close_state(c->t, tr, c->end);
-    tr->state = NULL;
 }
 
 /* The cap is reached: every state bar still open ends there, written past

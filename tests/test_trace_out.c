@@ -490,6 +490,31 @@ START_TEST(test_trace_size_cap)
 }
 END_TEST
 
+/* A state bar whose own event reaches the cap is written once: the cut of
+ * the bars still open at the cap took it for open (a duplicate bar, at
+ * caps of 2000 and 3000 bytes on this trace). */
+START_TEST(test_trace_cap_no_duplicate_bar)
+{
+    const char *trace = tu_write("poll.trace", "ccsim-trace 1\nthreads 3\npin 0 8 1\nline x\n"
+                                               "for it 0..2 {\n  all: sync\n  0: write x it+1\n"
+                                               "  1..2: wait x >= it+1\n  all: mark d\n}\n");
+    const char *path = trace_path("cap.json");
+    for (int cap = 2000; cap <= 6000; cap += 500) {
+        tu_ccsim(&r, "run -c snb-e5-2660 %s --trace-out %s --trace-max-bytes %d", trace, path, cap);
+        ck_assert_msg(r.status == 0, "%s", r.err);
+        char *text = slurp(path);
+        const char *key = "{\"ph\":\"X\",\"cat\":\"state\"";
+        for (const char *p = strstr(text, key); p; p = strstr(p + 1, key)) {
+            const char *eol = strchr(p, '\n');
+            char bar[256];
+            snprintf(bar, sizeof bar, "%.*s", (int)(eol - p), p);
+            ck_assert_msg(!strstr(eol, bar), "cap %d: the bar %s twice", cap, bar);
+        }
+        free(text);
+    }
+}
+END_TEST
+
 START_TEST(test_trace_bad_options)
 {
     const char *bad[] = {"--trace-window 5", "--trace-window 3:2", "--trace-window x:4",
@@ -553,6 +578,7 @@ static Suite *trace_out_suite(void)
     tcase_add_test(tc, test_trace_displaced_line_ends);
     tcase_add_test(tc, test_trace_upgrade_keeps_a_copy);
     tcase_add_test(tc, test_trace_size_cap);
+    tcase_add_test(tc, test_trace_cap_no_duplicate_bar);
     tcase_add_test(tc, test_trace_bad_options);
     tcase_add_test(tc, test_trace_every_message_an_arrow);
     suite_add_tcase(s, tc);
