@@ -172,7 +172,8 @@ const struct cli_cmd cli_cmds[] = {
      "  --thread T            thread T's requests, its core's rows and transactions (and\n"
      "                        other threads' resets where they change its core's copy)\n"
      "  --iteration K         the steps of iteration K (the trace's loop value, below 0\n"
-     "                        too), from the sync that opens it to the next\n"
+     "                        too), from the sync that opens it to the next; 0 also\n"
+     "                        has what runs before the first sync\n"
      "  --from NS, --to NS    the steps from / to that simulated time\n"
      "  --max-lines N         stop narrating after N steps (default 2000)\n"
      "  --wide                every name's gloss beside it, one line a step\n"},

@@ -302,7 +302,11 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
     else if (a->explain_thread >= 0)
         printf("  only thread %lld (and other threads' resets where they change its core's copy)\n",
                (long long)a->explain_thread);
-    if (a->explain_want_iteration)
+    if (a->explain_want_iteration && a->explain_iteration == 0)
+        printf("  only iteration 0 (as the trace counts it), from the run's start (what runs "
+               "before the first sync is iteration 0) to a sync of another:\n  a step before a "
+               "loop's sync is labelled with the loop's next value\n");
+    else if (a->explain_want_iteration)
         printf("  only iteration %lld (as the trace counts it), from the sync that opens it to the "
                "next:\n  a step before a loop's sync is labelled with the loop's next value\n",
                (long long)a->explain_iteration);
@@ -315,22 +319,30 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
     }
 }
 
-static void print_footer(const struct narrator *n)
+/* --iteration K that never opened says why (iteration 0 opens at the
+ * run's start: what runs before the first sync); true if it did. */
+static bool iteration_unopened(const struct narrator *n)
 {
-    if (n->skipped)
-        printf("... %llu more steps (raise --max-lines)\n", (unsigned long long)n->skipped);
-    if (n->want_iteration && n->opened &&
-        (n->iteration < n->first_label || n->iteration > n->last_label))
+    if (!n->want_iteration || n->iteration == 0 || n->wanted_opened)
+        return false;
+    if (!n->opened)
+        printf("no step: the trace opens no iteration (no sync)\n");
+    else if (n->iteration < n->first_label || n->iteration > n->last_label)
         printf("no step: iteration %lld never opened (the run's iterations: %lld .. %lld)\n",
                (long long)n->iteration, (long long)n->first_label, (long long)n->last_label);
-    else if (n->want_iteration && n->opened && !n->wanted_opened)
+    else
         printf("no step: iteration %lld never opened (the run's are labelled %lld to %lld with "
                "gaps:\n  a sync in a loop takes its loop variable's value, one outside loops its "
                "count among the syncs)\n",
                (long long)n->iteration, (long long)n->first_label, (long long)n->last_label);
-    else if (n->want_iteration && !n->opened)
-        printf("no step: the trace opens no iteration (no sync)\n");
-    else if (!n->printed)
+    return true;
+}
+
+static void print_footer(const struct narrator *n)
+{
+    if (n->skipped)
+        printf("... %llu more steps (raise --max-lines)\n", (unsigned long long)n->skipped);
+    if (!iteration_unopened(n) && !n->printed)
         printf("no step matched\n");
     narrate_legend_print(&n->nc, stdout);
 }
@@ -379,6 +391,7 @@ int cli_explain(int argc, char **argv)
                          .core = -1,
                          .want_iteration = a.explain_want_iteration,
                          .iteration = a.explain_iteration,
+                         .in_iteration = a.explain_want_iteration && a.explain_iteration == 0,
                          .k = ss.mc->k,
                          .cc = ss.mc->cc,
                          .skew_ps = ss.w.start_skew_ps,

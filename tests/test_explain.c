@@ -271,6 +271,31 @@ START_TEST(test_explain_iteration_opens_once)
 }
 END_TEST
 
+/* --iteration 0 is what runs before the first sync, from the run's start
+ * (run measures a mark there as iteration 0): it said "the trace opens no
+ * iteration" of a trace with no sync, and skipped a setup before a sync. */
+START_TEST(test_explain_iteration_zero_from_start)
+{
+    const char *t = tu_write("nosync.trace", "ccsim-trace 1\nthreads 2\nline x\n"
+                                             "0: write x 1\n1: wait x >= 1\nall: mark d\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s --iteration 0", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(
+        strstr(r.out, "only iteration 0 (as the trace counts it), from the run's start") &&
+            strstr(r.out, "Store (thread 0: write x 1) in I") && !strstr(r.out, "no step"),
+        "%s", r.out);
+    tu_ccsim(&r, "explain -c teach-xbar %s --iteration 1", t);
+    ck_assert_msg(strstr(r.out, "no step: the trace opens no iteration (no sync)"), "%s", r.out);
+    const char *setup = tu_write("setup.trace", "ccsim-trace 1\nthreads 2\nline x\nline y\n"
+                                                "0: write y 5\nall: sync\n0: write x 1\n"
+                                                "1: wait x >= 1\nall: mark d\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s --iteration 0", setup);
+    ck_assert_msg(strstr(r.out, "Store (thread 0: write y 5)") &&
+                      !strstr(r.out, "Store (thread 0: write x 1)"),
+                  "%s", r.out);
+}
+END_TEST
+
 /* A request is named by the statement that issued it where the cache's
  * op would mislead: a wait's polls are loads, a cmpxchg is a cas; an
  * addline writes its line (a store, as the counters count it). */
@@ -597,6 +622,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_fill_conflict);
     tcase_add_test(tc, test_explain_llc_fill);
     tcase_add_test(tc, test_explain_iteration_opens_once);
+    tcase_add_test(tc, test_explain_iteration_zero_from_start);
     tcase_add_test(tc, test_explain_thread_shared_cache);
     tcase_add_test(tc, test_explain_prefetch_nobody_waits);
     tcase_add_test(tc, test_explain_waiting_request_named_by_message);
