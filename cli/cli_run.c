@@ -537,8 +537,10 @@ static void hint_noncoherent(const struct cli_session *ss, const struct core_res
         if (wl_program_decl(ss->p, i)->place != WL_PLACE_MEMORY)
             return;
     fprintf(stderr, "ccsim run: note: the scc protocol keeps no copies coherent, and this trace "
-                    "puts no line in a message-passing buffer (line NAME mpb=T): threads do not "
-                    "see each other's stores (docs/labs/05-scc-mpb, the scc-* generators)\n");
+                    "puts no line in a message-passing buffer (line NAME mpb=T): a thread sees "
+                    "another's store only through memory, if the store went there (a store that "
+                    "misses does; a cached copy goes back when evicted or flushed) and its own "
+                    "copy is not a stale one (docs/labs/05-scc-mpb, the scc-* generators)\n");
 }
 
 /* An output path with its folder resolved (the folder exists: checked). */

@@ -293,14 +293,25 @@ START_TEST(test_explain_narrates_the_scc)
 }
 END_TEST
 
-/* A coherent algorithm on the SCC fails its checks, and run says why. */
+/* A coherent algorithm on the SCC fails its checks, and run says why; a
+ * generator that needs coherence is refused there (a run of one passed
+ * its checks by timing alone at some thread counts). */
 START_TEST(test_hint_without_mpb)
 {
     struct tu_run r;
-    tu_ccsim(&r, "run -c scc -w barrier-dissemination -t 4 -i 3");
+    const char *t = tu_write("coherent.trace", "ccsim-trace 1\nthreads 2\nline x\n"
+                                               "for it 0..2 {\n  all: sync\n  0: read x\n"
+                                               "  0: write x it+1\n  1: read x\n"
+                                               "  1: wait x >= it+1\n  all: mark d\n}\n");
+    tu_ccsim(&r, "run -c scc %s", t);
     ck_assert_int_eq(r.status, 1);
     ck_assert_msg(strstr(r.err, "keeps no copies coherent, and this trace puts no line in a "
-                                "message-passing buffer"),
+                                "message-passing buffer") &&
+                      strstr(r.err, "a thread sees another's store only through memory"),
+                  "%s", r.err);
+    tu_ccsim(&r, "run -c scc -w reduce-extbutterfly -t 4 -i 2");
+    ck_assert_msg(r.status == 2 && strstr(r.err, "reduce-extbutterfly shares plain lines between "
+                                                 "threads and needs coherent caches"),
                   "%s", r.err);
     tu_ccsim(&r, "run -c scc -w scc-barrier -t 4 -i 3 --check");
     ck_assert_msg(r.status == 0 && !strstr(r.err, "keeps no copies coherent"), "%s", r.err);

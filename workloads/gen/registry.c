@@ -696,6 +696,15 @@ static bool check_counts(struct gen *g, const struct gen_def *def, const struct 
     if (m->cores > 0 && (long)g->n > (long)m->cores * m->threads_per_core)
         return gen_fail(g, "%d threads do not fit the machine (%d cores of %d hardware thread%s)",
                         g->n, m->cores, m->threads_per_core, m->threads_per_core == 1 ? "" : "s");
+    /* a machine with message-passing buffers (the SCC) keeps no copies
+     * coherent: only the RCCE generators (seed 004) share data through them */
+    if (m->mpb_lines > 0 && def->paper != P004)
+        return gen_fail(g,
+                        "%s shares plain lines between threads and needs coherent caches; this "
+                        "machine keeps no copies coherent (its generators are the scc-* ones; a "
+                        "trace of your own can put lines in its message-passing buffers, "
+                        "docs/labs/05-scc-mpb)",
+                        def->name);
     return true;
 }
 
