@@ -169,7 +169,12 @@ void gen_head(struct gen *g, const char *spec, const char *what)
     if (!g->pinned)
         return;
     if (g->ngroups > 1)
-        gb_printf(&g->out, "# one socket is filled before the next (seed 000 Sec 2.5: packing)\n");
+        comment_wrapped(g, g->tpc > 1 ? "one socket's cores are filled before the next's, a "
+                                        "thread a core; more threads than cores take the "
+                                        "cores' next hardware threads in the same order (seed "
+                                        "000 Sec 2.5: packing)"
+                                      : "one socket is filled before the next (seed 000 Sec "
+                                        "2.5: packing)");
     pin_line(g);
 }
 

@@ -428,7 +428,8 @@ static const struct gen_param par_scc_barrier[] = {
     "; on several sockets a parent's flags are one line per socket of its children (Sec 4.1.1, "   \
     "5.1.1)"
 #define SOCKET_NOTE                                                                                \
-    "; threads fill one socket first (-c CONFIG gives the sockets); on one socket it is "          \
+    "; threads fill one socket's cores first, a thread a core (-c CONFIG gives the sockets); on "  \
+    "one socket it is "                                                                            \
     "barrier-dissemination"
 
 /* The papers of the catalogue, by their numbers among the seeds (titles: papers[] below). */
@@ -721,7 +722,9 @@ static void add_member(struct gen *g, int s, int t, int *group_of_socket)
 }
 
 /* Thread t on core t % cores, hardware thread t / cores; core c in socket
- * c / (cores / sockets): the first threads fill socket 0 (seed 000 Sec 2.5). */
+ * c / (cores / sockets): the first threads fill socket 0's cores, a thread
+ * a core (seed 000 Sec 2.5), before socket 1's; then the cores' next
+ * hardware threads, in the same order. */
 static void layout(struct gen *g, const struct gen_machine *m)
 {
     g->pinned = m && m->cores > 0;
