@@ -327,8 +327,9 @@ static const struct gen_param par_rradix[] = {
 static const struct gen_param par_rflat[] = {COLLECTIVE_PARAMS};
 static const struct gen_param par_mpi[] = {
     {"bytes", "65536", "the message size, moved in whole lines (rounded up to the line size)",
-     "an integer 8..16777216 (with 64-byte lines about 16 MB fit: a trace declares at most "
-     "2^20 lines in all)",
+     "an integer 8..16777216 (a trace declares at most 2^20 lines in all, and the messages and "
+     "receive buffers of both threads take 4 x bytes / line size of them: with 64-byte lines a "
+     "message stays under 16 MB, 16 MB itself needs longer lines)",
      GP_LONG(bytes, 8, 1L << 24)},
     {"chunk", "32768",
      "the pipeline's chunk: 32768 (Open MPI fragments) or 65536 (MPICH cells); whole lines "
