@@ -417,6 +417,11 @@ static void print_header(const struct val_args *a, const struct machine_cfg *m,
         printf("(fitted: ccsim microbench's figures, measured the paper's way: c from Table 2 "
                "E/E, q and o from Table 3 intra (Table 4 E/E on a tag-directory machine); b by "
                "Eq 2's definition R_L + R_R - c, not its least-squares b)\n");
+    else if (p->c > 0 && fabs(p->b - (p->r_l + p->r_r - p->c)) > 0.05)
+        printf("(contention T_C(n) by Eq 2's definition R_L + R_R + c (n - 1): %.1f ns at one "
+               "reader; the table's least-squares b gives b + c = %.1f there, and is used only "
+               "where the paper names b: Sec 4.2.2's multi-line copy)\n",
+               p->r_l + p->r_r, p->b + p->c);
     if (!table)
         return;
     printf("in band: T_min (1 - tol) <= median <= T_max (1 + tol) (min and max swapped if "

@@ -10,9 +10,14 @@
 #include <string.h>
 #include <stdlib.h>
 
+/* Eq 2 as the paper defines it: T_C(n_th) = R_L + R_R + c (n_th - 1), which
+ * is b + c n_th only for b = R_L + R_R - c. Table 2's b is its fit's
+ * least-squares intercept over 1..59 readers, not that: b + c = 376.7 ns at
+ * one reader where Table 1 measured R_L + R_R = 244.4 (the paper's own
+ * tables disagree; the fit's line does not pass through one reader). */
 double val_contention(const struct val_params *p, int nth)
 {
-    return p->b + p->c * nth; /* Eq 2: T_C(n_th) = b + c n_th */
+    return p->r_l + p->r_r + p->c * (nth - 1);
 }
 
 int val_diss_rounds(int n, int m)

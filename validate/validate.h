@@ -31,9 +31,10 @@ typedef bool (*val_rates_fn)(void *ctx, long bytes, struct val_copy_rates *out);
 
 struct val_params {
     double r_l, r_r, r_q, r_i, r_qi; /* Table 1 */
-    double b, c;                     /* contention T_C(n) = b + c n, Eq 2, Table 2 */
-    double mq, mo;                   /* multi-line copy T_m(N) = q + o N, Eq 4 */
-    val_rates_fn rates;              /* seed 001: NULL if not available */
+    double b, c;        /* contention: Table 2's slope c (Eq 2: T_C(n) = R_L + R_R + c (n - 1)) and
+                           intercept b (only where the paper names b: Sec 4.2.2) */
+    double mq, mo;      /* multi-line copy T_m(N) = q + o N, Eq 4 */
+    val_rates_fn rates; /* seed 001: NULL if not available */
     void *rates_ctx;
     /* Table 3's inter-socket row, T_m(n, N) = q + o N + c n N (Eq 4, c the
      * QPI congestion); all 0 where there is none: the intra q, o stand in */
@@ -66,7 +67,8 @@ void val_params_fitted(double r_l, double r_r, double r_q, double r_i, double r_
 double val_scc_mpb_cycles(int routers, double core_ghz, double mesh_ghz);
 double val_scc_dram_cycles(int routers, double core_ghz, double mesh_ghz);
 
-/* Eq 2: contention of n_th threads reading one line, b + c n_th. */
+/* Eq 2: contention of n_th threads reading one line, R_L + R_R + c (n_th - 1)
+ * (b + c n_th where b is R_L + R_R - c, as --params fitted makes it). */
 double val_contention(const struct val_params *p, int nth);
 /* r = ceil(log_{m+1} n): the least r with (m+1)^r >= n (0 for n <= 1). */
 int val_diss_rounds(int n, int m);
