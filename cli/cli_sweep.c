@@ -224,18 +224,37 @@ static size_t find_point(struct sweep_run *r, const char *line, size_t len)
 }
 
 /* Marks the points the CSV already has, and whether each failed a check
- * (count_todo counts them). */
-static void mark_done(struct sweep_run *r, const char *text, size_t len)
+ * (count_todo counts them). A row a sweep does not write, or a second row
+ * of a point, is refused with its line: resuming would count a point as
+ * run that never ran, or drop a row (rows start on line 2). */
+static bool mark_done(struct sweep_run *r, const char *text, size_t len)
 {
     const char *p = text;
-    while (p < text + len) {
+    size_t *first = sim_xcalloc(r->sw.npoints + 1, sizeof *first); /* a point's row's line */
+    bool ok = true;
+    for (size_t line = 2; ok && p < text + len; line++) {
         const char *nl = memchr(p, '\n', (size_t)(text + len - p));
         size_t ll = (size_t)(nl - p) + 1;
         size_t i = find_point(r, p, ll);
-        if (i < r->sw.npoints && !r->done[i])
+        char why[256];
+        if (!sweep_row_valid(p, ll, why, sizeof why)) {
+            fprintf(stderr, "%s:%zu: %s; not resuming (remove the row, or start afresh)\n", r->csv,
+                    line, why);
+            ok = false;
+        } else if (i < r->sw.npoints && first[i]) {
+            fprintf(stderr,
+                    "%s:%zu: a second row of the point of line %zu; not resuming (keep one of "
+                    "them)\n",
+                    r->csv, line, first[i]);
+            ok = false;
+        } else if (i < r->sw.npoints) {
+            first[i] = line;
             r->done[i] = sweep_row_failed(p, ll) ? ROW_FAILED : ROW_OK;
+        }
         p += ll;
     }
+    free(first);
+    return ok;
 }
 
 /* The CSV is read back and rewritten (temp file + rename): it must be a
@@ -292,12 +311,12 @@ static bool open_csv(struct sweep_run *r)
                 "%s:1: not this ccsim's sweep CSV (the header differs: another file, or an "
                 "older ccsim's columns); not resuming\n",
                 path);
-    else if (ftruncate(fd, (off_t)len) != 0) {
+    if (ok && len) /* before anything is cut: a refused file stays as it was */
+        ok = mark_done(r, text + hl, len - hl);
+    if (ok && ftruncate(fd, (off_t)len) != 0) {
         fprintf(stderr, "%s: cannot drop the torn last row: %s\n", path, strerror(errno));
         ok = false;
     }
-    if (ok && len)
-        mark_done(r, text + hl, len - hl);
     free(text);
     close(fd);
     r->out = ok ? open(path, O_WRONLY | O_APPEND) : -1;

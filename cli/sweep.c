@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,6 +632,75 @@ static int header_column(const char *name)
     }
     SIM_ASSERT(!"not a column of the CSV header");
     return -1;
+}
+
+/* Column col's text, unquoted columns only (the key's may be quoted). */
+static size_t column_text(const char *line, size_t len, int col, char *buf, size_t size)
+{
+    size_t at = column_start(line, len, col), end = at;
+    while (end < len && line[end] != ',' && line[end] != '\n' && line[end] != '\r')
+        end++;
+    snprintf(buf, size, "%.*s", (int)(end - at), line + at);
+    return end - at;
+}
+
+static int header_columns(void)
+{
+    int n = 1;
+    for (const char *h = sweep_csv_header; *h; h++)
+        n += *h == ',';
+    return n;
+}
+
+/* Columns after the key, as column_start counts them (the last: its end). */
+static int row_columns(const char *line, size_t len)
+{
+    int col = 1;
+    while (column_start(line, len, col) < len)
+        col++;
+    return col;
+}
+
+static bool number_field(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    return *s >= '0' && *s <= '9' && *end == '\0' && !errno && isfinite(v) && v >= 0;
+}
+
+bool sweep_row_valid(const char *line, size_t len, char *why, size_t size)
+{
+    int want = header_columns(), have = row_columns(line, len);
+    if (have != want) {
+        snprintf(why, size, "a row of %d column%s where the header has %d", have,
+                 have == 1 ? "" : "s", want);
+        return false;
+    }
+    int mean = header_column("mean_ns"), latencies = 0;
+    int unchecked = header_column("coherence_violations"); /* a sweep runs no checker */
+    for (int col = header_column("threads"); col < want; col++) {
+        char f[64];
+        size_t n = column_text(line, len, col, f, sizeof f);
+        bool latency = col >= mean && col < mean + 6;
+        latencies += latency && n == 0;
+        if ((n == 0 && (latency || col == unchecked)) ||
+            (n > 0 && n < sizeof f - 1 && number_field(f)))
+            continue;
+        const char *h = sweep_csv_header;
+        for (int c = 0; c < col; c++)
+            h += strcspn(h, ",") + 1;
+        snprintf(why, size, "column %.*s is '%.*s', not the number a sweep writes there",
+                 (int)strcspn(h, ",\n"), h, (int)(n < 40 ? n : 40),
+                 line + column_start(line, len, col));
+        return false;
+    }
+    if (latencies != 0 && latencies != 6) {
+        snprintf(why, size, "%d of the six latency columns are empty (all six are, or none)",
+                 latencies);
+        return false;
+    }
+    return true;
 }
 
 bool sweep_row_failed(const char *line, size_t len)

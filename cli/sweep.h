@@ -114,6 +114,12 @@ size_t sweep_row_key_len(const char *line, size_t len);
 /* True if a row records a failed check (value errors: a sweep runs no
  * coherence checker), as a resumed sweep counts it. */
 bool sweep_row_failed(const char *line, size_t len);
+/* Whether a line (its newline included, or not) is a row a sweep writes:
+ * the header's columns, each after the key a non-negative number (the six
+ * latencies all empty or all numbers: a run with no mark;
+ * coherence_violations empty: a sweep runs no checker). Else why, for
+ * --resume's refusal. */
+bool sweep_row_valid(const char *line, size_t len, char *why, size_t size);
 
 /* MPI (cli/sweep_mpi.c): rank 0 owns the CSV, the others send it rows. */
 struct sweep_mpi {

@@ -349,6 +349,53 @@ START_TEST(test_resume_after_torn_row)
 }
 END_TEST
 
+/* --resume refuses a CSV with a row a sweep does not write (it counted a
+ * row with "hello" for its mean as a point run, and kept rows of five
+ * columns under a 30-column header) or a second row of a point (dropped in
+ * silence, even one that recorded value errors), and leaves the file as it
+ * was. */
+START_TEST(test_resume_refuses_broken_rows)
+{
+    const char *sw = sweep_file("small.sweep", small_sweep), *good = tmp_path("good.csv");
+    char file[600];
+    snprintf(file, sizeof file, "%s", sw);
+    tu_ccsim(&r, "sweep %s -o %s", file, good);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    slurp(good, csv_a, sizeof csv_a);
+    const char *row2 = strchr(csv_a, '\n') + 1, *row3 = strchr(row2, '\n') + 1;
+    static const struct {
+        const char *name, *why;
+    } cases[] = {{"mean", ":2: column mean_ns is 'hello', not the number a sweep writes there"},
+                 {"short", ":2: a row of 5 columns where the header has 30"},
+                 {"twice", ":3: a second row of the point of line 2"}};
+    for (size_t i = 0; i < SIM_COUNT_OF(cases); i++) {
+        char text[sizeof csv_a];
+        const char *key_end = row2; /* the key: the five columns before mean_ns */
+        for (int c = 0; c < 5; c++)
+            key_end = strchr(key_end + (c > 0), ',');
+        int hl = (int)(row2 - csv_a), kl = (int)(key_end - row2);
+        if (i == 0) /* the row's mean replaced */
+            snprintf(text, sizeof text, "%.*s%.*s,hello%s", hl, csv_a, kl, row2,
+                     strchr(key_end + 1, ','));
+        else if (i == 1) /* the key alone */
+            snprintf(text, sizeof text, "%.*s%.*s\n%s", hl, csv_a, kl, row2, row3);
+        else /* the first row twice */
+            snprintf(text, sizeof text, "%.*s%.*s%s", (int)(row3 - csv_a), csv_a,
+                     (int)(row3 - row2), row2, row3);
+        const char *path = tmp_path(cases[i].name);
+        FILE *f = fopen(path, "w");
+        fputs(text, f);
+        fclose(f);
+        tu_ccsim(&r, "sweep %s --resume -o %s", file, path);
+        ck_assert_msg(r.status == 2 && strstr(r.err, cases[i].why) &&
+                          strstr(r.err, "; not resuming"),
+                      "%s: %s", cases[i].name, r.err);
+        slurp(path, csv_b, sizeof csv_b);
+        ck_assert_str_eq(csv_b, text);
+    }
+}
+END_TEST
+
 /* The summary's counts are disjoint: a point that ran and failed a check
  * (it has its row) is failed, not also run. */
 START_TEST(test_failed_point_counted_once)
@@ -558,6 +605,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_resume_after_torn_row);
     tcase_add_test(tc, test_refused_point_skipped);
     tcase_add_test(tc, test_resume_counts_failed_rows);
+    tcase_add_test(tc, test_resume_refuses_broken_rows);
     tcase_add_test(tc, test_failed_point_counted_once);
     tcase_add_test(tc, test_csv_regular_file);
     tcase_add_test(tc, test_tune_finds_best);
