@@ -448,6 +448,20 @@ void gen_arrive_check(struct gen *g)
     gen_end(g);
 }
 
+/* ---------------------------------------------------------------- entry stamp */
+
+void gen_stamp_clear(struct gen *g, const char *who, const char *stamp)
+{
+    gen_note(g, "%s is written on entry (after the sync): a read before its thread entered finds 0",
+             stamp);
+    gen_out(g, "%s: write %s 0", who, stamp);
+}
+
+void gen_stamp_enter(struct gen *g, const char *who, const char *stamp, const char *value)
+{
+    gen_out(g, "%s: write %s %s", who, stamp, value);
+}
+
 int *gen_all_ids(const struct gen *g)
 {
     int *ids = sim_xmalloc((size_t)g->n * sizeof *ids);

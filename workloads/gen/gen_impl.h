@@ -210,6 +210,23 @@ void gen_who_stmt(struct gen *g, const struct gen_who *who, const char *fmt, ...
 void gen_arrive_decl(struct gen *g);
 void gen_arrive_enter(struct gen *g);
 void gen_arrive_check(struct gen *g);
+/* The entry stamp, the check of a reduction or a broadcast (seed 000 Sec 2.5
+ * frame): their data is produced before `all: sync`, so a reader that did
+ * not wait for its writer still finds it fresh, and an `expect` on the result
+ * cannot tell the algorithm from one whose waits are gone. One word of a
+ * thread's data that the collective carries to its result (`stamp`, in the
+ * thread's own primed-M line) is therefore left 0 by the computation phase
+ * (gen_stamp_clear, before the sync) and written on entry, right after the
+ * resets (gen_stamp_enter: a local hit, the one timed addition, as
+ * gen_arrive_enter's): a reader that took the line before its owner entered
+ * carries 0 into the result, and the result's `expect` after the mark counts
+ * it. Unlike arrive[], whose check only shows that a thread finished after
+ * every thread entered, the stamp shows that each piece of the result was
+ * read after its owner entered (a reduction whose root skips a wait but
+ * waits in a later barrier finishes late enough for arrive[]). `who` is a
+ * selector (`all`, a thread). */
+void gen_stamp_clear(struct gen *g, const char *who, const char *stamp);
+void gen_stamp_enter(struct gen *g, const char *who, const char *stamp, const char *value);
 /* Every thread id 0..n-1 (malloc'ed). */
 int *gen_all_ids(const struct gen *g);
 

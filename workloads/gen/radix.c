@@ -126,10 +126,23 @@ struct rsize {
     int count, words;
 };
 
+/* Thread t's entry stamp (gen_stamp_clear): element 0 of its collective 0,
+ * word 0 of buf[t*K*L], t+1+it*K once t entered. */
+static void reduce_stamp(const struct rsize *z, char *buf, size_t size)
+{
+    if (z->per == 1)
+        snprintf(buf, size, "buf[t]");
+    else
+        snprintf(buf, size, "buf[t*%ld]", z->per);
+}
+
 /* The computation phase (before sync): thread t's element e of collective
- * k is t+1+(it*K+k)+e, changing every collective and iteration. */
+ * k is t+1+(it*K+k)+e, changing every collective and iteration; element 0
+ * of collective 0 is the entry stamp, left 0 here. */
 static void reduce_produce(struct gen *g, const struct rsize *z)
 {
+    char stamp[48];
+    reduce_stamp(z, stamp, sizeof stamp);
     char to[32];
     snprintf(to, sizeof to, "%d", z->count - 1);
     gen_for(g, "k", "0", to);
@@ -139,6 +152,7 @@ static void reduce_produce(struct gen *g, const struct rsize *z)
             z->words, z->count);
     gen_end(g);
     gen_end(g);
+    gen_stamp_clear(g, "all", stamp);
 }
 
 /* One collective k (inside `for k`): for each child in ascending order
@@ -159,8 +173,13 @@ static void reduce_one(struct gen *g, const struct rtree *tr, const struct rsize
     gen_out(g, "others: write ready[t] %s", epoch);
 }
 
-/* Root's check after the mark: every element of every collective. */
-static void reduce_check(struct gen *g, const struct rsize *z)
+/* The check after the mark: every element of every collective at the root,
+ * where the entry stamps show that every contribution was taken after its
+ * thread entered. Strict: every thread checks them, as after the closing
+ * barrier every thread must see the root's sums (the root arrives at it
+ * once they are complete), and a thread that left the barrier early does
+ * not. */
+static void reduce_check(struct gen *g, const struct rsize *z, bool strict)
 {
     char to[32];
     gen_mark(g);
@@ -168,8 +187,8 @@ static void reduce_check(struct gen *g, const struct rsize *z)
     gen_for(g, "k", "0", to);
     snprintf(to, sizeof to, "%ld", z->elems - 1);
     gen_for(g, "e", "0", to);
-    gen_out(g, "0: expect buf[k*%ld+e/%d].(e%%%d) == n*(n+1)/2+n*(it*%d+k+e)", z->lines, z->words,
-            z->words, z->count);
+    gen_out(g, "%s: expect buf[k*%ld+e/%d].(e%%%d) == n*(n+1)/2+n*(it*%d+k+e)",
+            strict ? "all" : "0", z->lines, z->words, z->words, z->count);
     gen_end(g);
     gen_end(g);
     gen_end(g);
@@ -191,7 +210,11 @@ static void reduce_check(struct gen *g, const struct rsize *z)
  * Since a loose thread may leave while its parent still reads its buffers,
  * an extra sync before the computation phase (an iteration without a mark,
  * so not measured) keeps the next iteration from overwriting them.
- * Epochs it*K+k+1 keep every flag monotone.
+ * Epochs it*K+k+1 keep every flag monotone. Each thread writes its entry
+ * stamp (element 0 of its collective 0, gen_stamp_enter) right after the
+ * resets, so the root's sums show that every contribution was taken after
+ * its thread entered; strict, every thread checks them after the closing
+ * barrier (reduce_check).
  */
 static bool reduce_radix(struct gen *g, int radix)
 {
@@ -224,6 +247,10 @@ static bool reduce_radix(struct gen *g, int radix)
         gen_evict(g, "bdown", g->n);
     }
     gen_prime_own(g, "buf", z.per);
+    char stamp[48], value[48];
+    reduce_stamp(&z, stamp, sizeof stamp);
+    snprintf(value, sizeof value, "t+1+it*%d", z.count);
+    gen_stamp_enter(g, "all", stamp, value);
     char to[32];
     snprintf(to, sizeof to, "%d", z.count - 1);
     char epoch[48];
@@ -235,7 +262,7 @@ static bool reduce_radix(struct gen *g, int radix)
         tree_barrier(g, &br, "bup", "bdown", epoch);
     }
     gen_end(g);
-    reduce_check(g, &z);
+    reduce_check(g, &z, a->strict);
     rtree_free(&tr);
     rtree_free(&br);
     return true;
