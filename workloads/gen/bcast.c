@@ -7,7 +7,10 @@
  * several sockets, Sec 4.1.1).
  *
  * Every thread checks after its mark that its copy holds the root's message
- * of this iteration, which changes every iteration.
+ * of this iteration, which changes every iteration; in bcast-multiline,
+ * whose children copy the root's buffer itself, the message's last word of
+ * line 0 is the root's entry stamp (gen_stamp_clear), so the check also
+ * shows each copy was taken after the root entered.
  */
 #include "gen_impl.h"
 
@@ -76,7 +79,16 @@ bool gen_emit_bcast_tree(struct gen *g)
     return ok;
 }
 
-/* The root's message: word 0 of line j is it*N+j+1, the last word it+1. */
+/* The root's entry stamp (gen_stamp_clear): the last word of its line 0. */
+static void message_stamp(const struct gen *g, int root, long lines, char *who, char *stamp,
+                          size_t size)
+{
+    snprintf(who, size, "%d", root);
+    snprintf(stamp, size, "buf[%ld].%d", root * lines, g->words - 1);
+}
+
+/* The root's message: word 0 of line j is it*N+j+1, the last word it+1;
+ * the last word of line 0 is the root's entry stamp, left 0 here. */
 static void message_produce(struct gen *g, int root, long lines)
 {
     char to[32];
@@ -88,6 +100,9 @@ static void message_produce(struct gen *g, int root, long lines)
     gen_out(g, "%d: write buf[%s] it*%ld+j+1", root, at, lines);
     gen_out(g, "%d: write buf[%s].%d it+1", root, at, g->words - 1);
     gen_end(g);
+    char who[48], stamp[48];
+    message_stamp(g, root, lines, who, stamp, sizeof stamp);
+    gen_stamp_clear(g, who, stamp);
 }
 
 static void message_check(struct gen *g, long lines)
@@ -106,7 +121,10 @@ static void message_check(struct gen *g, long lines)
  * waits for its parent's flag and copies the parent's N-line buffer into
  * its own in one stream (a multi-line transfer); the parent keeps its
  * buffer until its children have added their count. The synchronisation is
- * Alg. 6's.
+ * Alg. 6's. The root writes its entry stamp (the last word of its line 0,
+ * gen_stamp_enter) right after the resets, so every thread's check of its
+ * copy shows it was taken after the root entered (a child of the root that
+ * did not wait for its flag copies a stamp of 0).
  */
 bool gen_emit_bcast_multiline(struct gen *g)
 {
@@ -124,6 +142,9 @@ bool gen_emit_bcast_multiline(struct gen *g)
         gen_sync(g);
         gen_tree_flag_evicts(g);
         gen_prime_own(g, "buf", lines);
+        char who[48], stamp[48];
+        message_stamp(g, tr.root, lines, who, stamp, sizeof stamp);
+        gen_stamp_enter(g, who, stamp, "it+1");
         char copy[64];
         snprintf(copy, sizeof copy, "copy buf[$] buf[t*%ld] %ld", lines, lines);
         gen_tree_child_wait(g, &tr);
