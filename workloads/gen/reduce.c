@@ -209,7 +209,11 @@ static void binomial_stages(struct gen *g)
  * a multi-line transfer) and writes the sender's done flag; the sender
  * leaves after done. On several sockets, one binomial tree per socket and
  * then a final exchange between the sockets (Sec 5.2.1, Eq 35). Word 0 of
- * line j of thread t holds t+1+it+j, the last word it+1.
+ * line j of thread t holds t+1+it+j, the last word it+1; the last word of
+ * line 0 is the thread's entry stamp (gen_stamp_clear), written right after
+ * the resets, so the root's sum also shows that every line was added after
+ * its thread entered (the lines of a sender that receives none, a leaf of
+ * the tree, are otherwise fresh before it enters).
  */
 bool gen_emit_reduce_binomial(struct gen *g)
 {
@@ -226,10 +230,17 @@ bool gen_emit_reduce_binomial(struct gen *g)
     gen_out(g, "all: write buf[t*%ld+j] t+1+it+j", lines);
     gen_out(g, "all: write buf[t*%ld+j].%d it+1", lines, g->words - 1);
     gen_end(g);
+    char stamp[48];
+    if (lines == 1)
+        snprintf(stamp, sizeof stamp, "buf[t].%d", g->words - 1);
+    else
+        snprintf(stamp, sizeof stamp, "buf[t*%ld].%d", lines, g->words - 1);
+    gen_stamp_clear(g, "all", stamp);
     gen_sync(g);
     gen_evict(g, "ready", g->n);
     gen_evict(g, "done", g->n);
     gen_prime_own(g, "buf", lines);
+    gen_stamp_enter(g, "all", stamp, "it+1");
     binomial_stages(g);
     gen_mark(g);
     gen_for(g, "j", "0", to);
