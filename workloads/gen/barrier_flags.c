@@ -14,7 +14,9 @@
  * line is ever reset. Barriers are checked with arrive[] (gen_arrive_*);
  * reductions are all-reduces: thread t contributes t+1+it+w in word w
  * (1..V) of its private line acc[t] and every thread expects
- * n(n+1)/2 + n(it+w) there after the mark. Values are 64-bit integers where
+ * n(n+1)/2 + n(it+w) there after the mark (the separate reduction, whose
+ * values are read where they were written before the sync, also sums the
+ * threads' entry stamps, gen_stamp_*). Values are 64-bit integers where
  * the paper sums doubles.
  */
 #include "gen_impl.h"
@@ -406,20 +408,23 @@ static void ebf_butterfly(struct gen *g, const struct ebf *e, const struct paylo
 static void separate_decl(struct gen *g)
 {
     gen_line(g, "acc", 2L * g->n,
-             "acc[t+it%2*n]: thread t's values in words 1..V (user data, M), a half per "
-             "iteration parity");
+             "acc[t+it%2*n]: thread t's values in words 1..V, word 0 its entry stamp (user "
+             "data, M), a half per iteration parity");
     gen_line(g, "sum", g->n, "sum[t]: thread t's sum (its own line, M)");
 }
 
 /* Opens the iteration: values into this parity's acc line, sync, evict the
- * flag lines (names[0..cnt), n lines each), prime acc and sum. */
+ * flag lines (names[0..cnt), n lines each), prime acc and sum. Word 0 of
+ * acc, unused by the values, is the thread's entry stamp (gen_stamp_clear),
+ * written on entry to the barrier: the sum of the stamps shows that every
+ * line was added after its thread entered, which the barrier is for. */
 static void separate_open(struct gen *g, int values, const char *const *names, int cnt)
 {
     char last[16], own[32];
     snprintf(last, sizeof last, "%d", values);
     snprintf(own, sizeof own, SEP_ACC, "t");
     gen_iter_open(g);
-    gen_out(g, "all: write %s 0", own);
+    gen_stamp_clear(g, "all", own);
     gen_for(g, "w", "1", last);
     gen_out(g, "all: write %s.(w) t+1+it+w", own);
     gen_end(g);
@@ -428,11 +433,13 @@ static void separate_open(struct gen *g, int values, const char *const *names, i
         gen_evict(g, names[i], g->n);
     gen_out(g, "all: prime %s M", own);
     gen_out(g, "all: prime sum[t] M");
+    gen_stamp_enter(g, "all", own, "it+1");
 }
 
 /* Seed 002 Sec IV, Alg. 1 with the local sums its text proposes: after the
  * barrier every thread adds every other thread's values line into its own
- * sum[t] (its copy of its own values to start with). */
+ * sum[t] (its copy of its own values to start with). Word 0 sums the entry
+ * stamps: n(it+1) once every line was added after its thread entered. */
 static void separate_sum(struct gen *g, const struct payload *pl)
 {
     char last[16], own[32], other[32];
@@ -448,6 +455,7 @@ static void separate_sum(struct gen *g, const struct payload *pl)
     gen_out(g, "all: addline sum[t] %s 1", other);
     gen_end(g);
     gen_mark(g);
+    gen_out(g, "all: expect sum[t] == n*(it+1)");
     gen_for(g, "w", "1", last);
     gen_out(g, "all: expect sum[t].(w) == n*(n+1)/2+n*(it+w)");
     gen_end(g);
