@@ -359,6 +359,25 @@ START_TEST(test_checks_catch_broken_algorithms)
     expect_broken("barrier-butterfly", 4, &one, ": wait ", "write arrive", late0);
     expect_broken("barrier-extbutterfly", 5, &one, ": wait ", "write arrive", late0);
     expect_broken("barrier-radix", 5, &one, ": wait ", "write arrive", late0);
+    /* reductions and broadcasts whose data is written before the sync: the
+     * entry stamp (gen_stamp_*) shows a read made before its writer entered;
+     * without it each of these passed (a reader of fresh data cannot tell) */
+    const char *late1 = "  1: compute 3000\n", *late3 = "  3: compute 3000\n",
+               *late4 = "  4: compute 3000\n";
+    const char *rstamp = "all: write buf[t*10] t+1", *bstamp = "0: write buf[0].7 it+1";
+    expect_broken("reduce-flat", 5, &one, "wait ready", rstamp, late3);
+    expect_broken("reduce-flat:sync=loose", 5, &one, "wait ready", rstamp, late3);
+    /* strict: the barrier's result, every thread's check of the root's sums */
+    expect_broken("reduce-radix", 5, &one, ": wait b", rstamp, late3);
+    expect_broken("reduce-radix:sync=loose", 5, &one, "wait ready", rstamp, late3);
+    expect_broken("reduce-extbutterfly-separate", 5, &one, ": wait ", "write acc[t+it%2*n] it+1",
+                  late0);
+    expect_broken("bcast-multiline:lines=4", 5, &one, "wait pflag", bstamp, late0);
+    expect_broken("bcast-multiline:lines=4,shape=binary", 5, &one, "wait pflag[0]", bstamp, late0);
+    /* the first stage's senders, and a leaf of a later stage */
+    expect_broken("reduce-binomial:lines=2", 5, &one, "wait ready[t+1]", "write buf[t*2].7 it+1",
+                  late1);
+    expect_broken("reduce-binomial:lines=2", 5, &one, ": wait ", "write buf[t*2].7 it+1", late4);
     /* a lost contribution, a missing copy, a copy from the wrong buffer */
     expect_broken("reduce-tree", 5, &one, "addline mine[0] priv[2]", NULL, NULL);
     expect_broken("reduce-binomial:lines=2", 5, &one, "0,2: addline", NULL, NULL);
