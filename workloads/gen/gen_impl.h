@@ -10,7 +10,10 @@
  * computation phase, not timed), `all: sync` opens the iteration, flags are
  * evicted (state I) and user data primed in M in its owner's cache, every
  * thread ends with `all: mark done`, and `expect`s after the mark check the
- * result with values that change every iteration.
+ * result with values that change every iteration. A reader of data produced
+ * before the sync finds it fresh whether or not it waited, so barriers are
+ * checked with arrive[] and collectives that read such data with an entry
+ * stamp (gen_arrive_*, gen_stamp_* below).
  */
 #ifndef CCSIM_GEN_IMPL_H
 #define CCSIM_GEN_IMPL_H
@@ -210,12 +213,14 @@ void gen_who_stmt(struct gen *g, const struct gen_who *who, const char *fmt, ...
 void gen_arrive_decl(struct gen *g);
 void gen_arrive_enter(struct gen *g);
 void gen_arrive_check(struct gen *g);
-/* The entry stamp, the check of a reduction or a broadcast (seed 000 Sec 2.5
- * frame): their data is produced before `all: sync`, so a reader that did
- * not wait for its writer still finds it fresh, and an `expect` on the result
- * cannot tell the algorithm from one whose waits are gone. One word of a
- * thread's data that the collective carries to its result (`stamp`, in the
- * thread's own primed-M line) is therefore left 0 by the computation phase
+/* The entry stamp, the check of a reduction or a broadcast whose readers
+ * take data where it was produced, before `all: sync` (seed 000 Sec 2.5
+ * frame; reduce-radix, reduce-flat, reduce-binomial,
+ * reduce-extbutterfly-separate, bcast-multiline): a reader that did not wait
+ * for its writer still finds it fresh, and an `expect` on the result cannot
+ * tell the algorithm from one whose waits are gone. One word of a thread's
+ * data that the collective carries to its result (`stamp`, in the thread's
+ * own primed-M line) is therefore left 0 by the computation phase
  * (gen_stamp_clear, before the sync) and written on entry, right after the
  * resets (gen_stamp_enter: a local hit, the one timed addition, as
  * gen_arrive_enter's): a reader that took the line before its owner entered
