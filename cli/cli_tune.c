@@ -261,6 +261,38 @@ static void report(const char *what, const struct candidate *c)
         printf("%-8s %-40s %s\n", what, c->spec, no_median(c));
 }
 
+/* Whether candidate i ran and has pick's median (pick itself included). */
+static bool ties(const struct candidate *c, size_t i, const struct candidate *pick)
+{
+    return c[i].r.status == SWEEP_OK && c[i].r.latency.median == pick->r.latency.median;
+}
+
+static size_t tie_count(const struct candidate *c, size_t n, const struct candidate *pick)
+{
+    size_t k = 0;
+    for (size_t i = 0; pick && i < n; i++)
+        k += ties(c, i, pick);
+    return k;
+}
+
+/* best: or worst:, and the candidates that tie with it, named (a tie is no
+ * single best: "best" said one setting won where several had its median). */
+static void report_pick(const char *what, const struct candidate *c, size_t n,
+                        const struct candidate *pick)
+{
+    report(what, pick);
+    size_t k = tie_count(c, n, pick), named = 0;
+    if (k < 2)
+        return;
+    printf("         a tie: %zu candidates have that median (", k);
+    for (size_t i = 0; i < n; i++)
+        if (&c[i] != pick && ties(c, i, pick) && named++ < 3)
+            printf("%s%s", named > 1 ? ", " : "also ", c[i].spec);
+    if (named > 3)
+        printf(" and %zu more", named - 3);
+    printf(")\n");
+}
+
 static const char *status_name(const struct candidate *c)
 {
     return c->r.status == SWEEP_OK ? "ok" : c->r.status == SWEEP_SKIPPED ? "refused" : "failed";
@@ -282,7 +314,20 @@ static void json_candidate(FILE *f, const struct candidate *c)
         fprintf(f, ", \"median_ns\": null, \"min_ns\": null, \"max_ns\": null}");
 }
 
-/* --json: every candidate, the best, the worst and the default. */
+/* The candidates other than pick with its median, as a JSON list of specs. */
+static void json_ties(FILE *f, const struct candidate *c, size_t n, const struct candidate *pick)
+{
+    fprintf(f, "[");
+    for (size_t i = 0, k = 0; pick && i < n; i++)
+        if (&c[i] != pick && ties(c, i, pick)) {
+            fprintf(f, "%s", k++ ? ", " : "");
+            cli_json_string(f, c[i].spec);
+        }
+    fprintf(f, "]");
+}
+
+/* --json: every candidate, the best, the worst (each with its ties) and the
+ * default. */
 static bool write_json(const struct tune_args *a, const struct machine_cfg *m,
                        const struct candidate *c, size_t n, const struct candidate *best,
                        const struct candidate *worst, const struct candidate *def)
@@ -303,8 +348,12 @@ static bool write_json(const struct tune_args *a, const struct machine_cfg *m,
     }
     fprintf(f, "],\n \"best\": ");
     json_candidate(f, best);
+    fprintf(f, ", \"best_ties\": ");
+    json_ties(f, c, n, best);
     fprintf(f, ",\n \"worst\": ");
     json_candidate(f, worst);
+    fprintf(f, ", \"worst_ties\": ");
+    json_ties(f, c, n, worst);
     fprintf(f, ",\n \"default\": ");
     json_candidate(f, def);
     fprintf(f, "}\n");
@@ -340,8 +389,13 @@ static int tune(const struct machine_cfg *m, const struct tune_args *a, struct c
         printf("%s has nothing to tune\n", a->gen);
     else if (!best)
         printf("no candidate ran: every one was refused or failed (see above)\n");
-    report("best:", best);
-    report("worst:", worst);
+    if (best && best->r.latency.median == worst->r.latency.median && tie_count(c, n, best) > 1)
+        printf("every candidate that ran has the same median, %.1f ns: none is best\n",
+               best->r.latency.median);
+    else {
+        report_pick("best:", c, n, best);
+        report_pick("worst:", c, n, worst);
+    }
     report(param_fixed(a->gen) ? "given:" : "default:", &def); /* -w fixed it: not the default */
     if (a->json && !write_json(a, m, c, n, best, worst, &def))
         return SIM_EXIT_INPUT;

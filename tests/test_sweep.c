@@ -563,6 +563,20 @@ START_TEST(test_tune_finds_best)
     ck_assert_int_eq(n, 8);
     ck_assert(strstr(r.out, "\nworst:") != NULL);
     ck_assert(strstr(r.out, "\ndefault: m2o-tree ") != NULL);
+    /* ties are said: a "best" that was also the "worst" (every candidate at
+     * 223.0 ns), and a best shared by three shapes */
+    tu_ccsim(&r, "tune -c teach-xbar -w m2o -t 4 -i 5 --json -");
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.err, "every candidate that ran has the same median, 223.0 ns: "
+                                    "none is best") &&
+                      !strstr(r.err, "\nbest:") &&
+                      strstr(r.out, "\"best_ties\": [\"m2o:lines=diff\"]"),
+                  "%s%s", r.out, r.err);
+    tu_ccsim(&r, "tune -c teach-xbar -w bcast-tree -t 4 -i 5");
+    ck_assert_msg(strstr(r.out, "\nbest:    bcast-tree:shape=binary ") &&
+                      strstr(r.out, "a tie: 3 candidates have that median (also "
+                                    "bcast-tree:shape=binomial, bcast-tree:shape=kary:2)\n"),
+                  "%s", r.out);
     tu_ccsim(&r, "tune -c teach-xbar -w reduce-binomial -t 4 -i 5");
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     ck_assert_msg(strstr(r.out, "reduce-binomial has nothing to tune") != NULL, "%s", r.out);
