@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -729,12 +730,46 @@ static void put(const struct cal_problem *pb, struct cfg_file *cf, const struct 
              path, key, value, mark);
 }
 
+/* The folder of a file, resolved (realpath), into buf; false if it cannot. */
+static bool real_folder(const char *file, char *buf)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(file, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+    if (slash == file)
+        snprintf(dir, sizeof dir, "/");
+    return realpath(dir, buf) != NULL;
+}
+
+/* A relative `@include "NAME"` line, written to another folder than the
+ * config's, names its file by its absolute path (it was copied word for word
+ * and no longer resolved); NULL if the line is none or needs nothing. */
+static char *include_moved(const char *line, const char *from_dir, const char *to_dir)
+{
+    const char *p = line + strspn(line, " \t");
+    if (strncmp(p, "@include", 8) != 0 || strcmp(from_dir, to_dir) == 0)
+        return NULL;
+    const char *q = p + 8 + strspn(p + 8, " \t"), *e = *q == '"' ? strchr(q + 1, '"') : NULL;
+    if (!e || q[1] == '/')
+        return NULL;
+    size_t size = strlen(line) + strlen(from_dir) + 8;
+    char *out = sim_xmalloc(size);
+    snprintf(out, size, "%.*s\"%s/%.*s%s", (int)(q - line), line, from_dir, (int)(e - q - 1), q + 1,
+             e);
+    return out;
+}
+
 /* Writes the config with every fitted value in place (a key the file does
  * not set goes into its section, or a new section at the end), and every
  * --set the measurements used, so that the file gives the figures printed. */
-static void emit(const struct cal_problem *pb, struct cfg_file *cf, const struct lines *l, FILE *f)
+static void emit(const struct cal_problem *pb, struct cfg_file *cf, const struct lines *l, FILE *f,
+                 const char *out)
 {
     char **edited = sim_xcalloc((size_t)l->n + 1, sizeof *edited);
+    char from_dir[PATH_MAX], to_dir[PATH_MAX];
+    if (real_folder(pb->config, from_dir) && real_folder(out, to_dir))
+        for (int i = 0; i < l->n; i++)
+            edited[i] = include_moved(l->line[i], from_dir, to_dir);
     char extra[CAL_MAX_PARAMS + CAL_MAX_SETS][1400];
     int nextra = 0;
     for (int i = 0; i < pb->nparams; i++) {
@@ -764,6 +799,9 @@ static void emit(const struct cal_problem *pb, struct cfg_file *cf, const struct
     else
         fprintf(f, "# Written by ccsim calibrate against %s (%s): no parameter moved.\n",
                 pb->targets.path, pb->targets.source);
+    fprintf(f,
+            "# Its figures were measured with -i %d: ccsim microbench -c THIS -i %d gives them.\n",
+            pb->iterations, pb->iterations);
     for (int i = 0; i < l->n; i++)
         fprintf(f, "%s\n", edited[i] ? edited[i] : l->line[i]);
     for (int i = 0; i < nextra; i++)
@@ -785,12 +823,18 @@ bool cal_write_config(const struct cal_problem *pb, const char *out, struct sim_
         sim_diag_add(d, out, 0, "cannot write the fitted config: %s", strerror(errno));
     else {
         errno = 0;
-        emit(pb, cf, &l, f);
+        emit(pb, cf, &l, f, out);
         bool written = !ferror(f);
         ok = fclose(f) == 0 && written;
         if (!ok) /* a full disk: say so, the file is cut short */
             sim_diag_add(d, out, 0, "cannot write the fitted config: %s",
                          strerror(errno ? errno : EIO));
+        struct cfg_file *back = ok ? cfg_open(out, d) : NULL; /* the file it says it wrote loads */
+        if (ok && !back)
+            sim_diag_add(d, out, 0, "the fitted config was written but does not load (above)");
+        ok = ok && back;
+        if (back)
+            cfg_close(back);
     }
     cfg_close(cf);
     free(l.text);

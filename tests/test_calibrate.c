@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static struct tu_run r;
@@ -195,6 +196,29 @@ START_TEST(test_include_and_set_written)
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
     load_fitted(f.out, &m);
     ck_assert(m.model.n_table2_EE == 3 && m.model.table2_EE[1] == 5.0);
+    /* a relative @include written into another folder names its file by its
+     * path (copied word for word it no longer resolved: the fitted config
+     * did not load); the head says which -i the figures used */
+    tu_write("base4.cfg", machine_text("base", 1, 5.0));
+    case_files("relinc", "@include \"base4.cfg\"\nmachine = { name = \"inc\"; };\n",
+               "targets = { source = \"a test\"; R_R_ns = 60.0; };\n", &f);
+    char sub[400];
+    snprintf(sub, sizeof sub, "%.380s/elsewhere", tu_dir());
+    mkdir(sub, 0755);
+    snprintf(f.out, sizeof f.out, "%s/fitted-relinc.cfg", sub);
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params core.snoop_cycles -o %s --max-evals 4 -i 3",
+             f.start, f.targets, f.out);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    load_fitted(f.out, &m);
+    ck_assert_int_eq(m.home.occupancy_cycles, 1); /* the included file's */
+    FILE *in = fopen(f.out, "r");
+    char head[4096] = "";
+    ck_assert(in && fread(head, 1, sizeof head - 1, in) > 0);
+    fclose(in);
+    ck_assert_msg(strstr(head, "# Its figures were measured with -i 3: ccsim microbench -c THIS "
+                               "-i 3 gives them.\n") &&
+                      strstr(head, "base4.cfg\"") && strstr(head, "@include \"/"),
+                  "%s", head);
 }
 END_TEST
 
