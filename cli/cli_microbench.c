@@ -106,7 +106,10 @@ static void print_table(struct machine_cfg *m, const struct mb_result *r)
     points("contention threads:ns", r->contention, r->ncontention);
     if (r->ncongestion)
         points("congestion pairs:ns", r->congestion, r->ncongestion);
-    points("multi-line lines:ns", r->multiline, r->nmultiline);
+    points(r->scc ? "multi-line lines:ns (core 0 copies N lines out of the last core's MPB)"
+                  : "multi-line lines:ns (N lines another core modified, all homed at home 0, "
+                    "copied)",
+           r->multiline, r->nmultiline);
     if (r->scc)
         print_scc(m, r);
 }
