@@ -375,8 +375,11 @@ static int find_range(const char *spec, size_t *start, size_t *end, long *a, lon
     const char *s = dots;
     while (s > params + 1 && s[-1] >= '0' && s[-1] <= '9')
         s--;
+    if (s > params + 2 && s[-1] == '-' && s[-2] == '=') /* a negative first value: its sign */
+        s--;
     char *e;
-    if (s == dots || dots[2] < '0' || dots[2] > '9')
+    const char *b_digits = dots + 2 + (dots[2] == '-');
+    if (s == dots || *s == '.' || *b_digits < '0' || *b_digits > '9')
         return -1;
     errno = 0;
     *a = strtol(s, NULL, 10);
