@@ -84,13 +84,15 @@ static _Noreturn void bench_child(const struct bench_ref *b, long iterations, in
     _exit(n == (ssize_t)sizeof f ? 0 : SIM_EXIT_FAIL);
 }
 
-static void bench_print(const struct bench_ref *b, const struct bench_figures *f, long maxrss_kb)
+static void bench_print(const struct bench_ref *b, const struct bench_figures *f, long maxrss_kb,
+                        long iterations)
 {
     double sim_s = (double)f->simulated_ns * 1e-9;
-    printf("%s wall_s=%.3f events_per_s=%.0f simulated_ns=%llu slowdown=%.0f peak_rss_mb=%.1f\n",
+    printf("%s wall_s=%.3f events_per_s=%.0f simulated_ns=%llu slowdown=%.0f peak_rss_mb=%.1f "
+           "iterations=%ld\n",
            b->name, f->wall_s, f->wall_s > 0 ? (double)f->events / f->wall_s : 0.0,
            (unsigned long long)f->simulated_ns, sim_s > 0 ? f->wall_s / sim_s : 0.0,
-           (double)maxrss_kb / 1024.0);
+           (double)maxrss_kb / 1024.0, iterations);
 }
 
 /* Runs one reference in a child and prints its line; returns an exit status. */
@@ -124,7 +126,7 @@ static int bench_one(const struct bench_ref *b, bool quick)
             return SIM_EXIT_INTERNAL;
         return f.status == SIM_EXIT_INPUT ? SIM_EXIT_INPUT : SIM_EXIT_FAIL;
     }
-    bench_print(b, &f, ru.ru_maxrss);
+    bench_print(b, &f, ru.ru_maxrss, iterations);
     return SIM_EXIT_OK;
 }
 

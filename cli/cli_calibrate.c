@@ -91,6 +91,9 @@ static int param_names(const struct cal_args *a, const struct cal_targets *t, ch
                                    a->params, CAL_MAX_PARAMS);
         snprintf(names[(*n)++], 64, "%.*s", (int)len, p);
         p += len + (p[len] == ',');
+        if (p[-1] == ',' && !*p) /* a trailing comma: an empty name, as ",," is */
+            return cli_usage_error("calibrate", "--params %s: an empty name after the last comma",
+                                   a->params);
     }
     return 0;
 }

@@ -172,7 +172,8 @@ static void print_tables(const struct machine_cfg *m, const struct mb_tables *t)
                              *const t4[3] = {"q", "o", "p"};
     static const bool slopes[3] = {false, true, false}, t3e[3] = {false, true, true};
     printf("  seed 000 Table 2, contention: n threads copy one line (send/receive buffer E or I);\n"
-           "  ns, b + c n (- a/n when the send line is in memory), simulated (paper, error)\n");
+           "  ns, b + c n (- a/n when the send line is in memory), simulated (paper, error: the\n"
+           "  slopes'; the intercepts are not targets, their errors are in the JSON)\n");
     for (int s = 0; s < MB_NSTATES; s++)
         table_row(2, mb_state_names[s], &t->table2[s], paper_row(p, 2, s), t2, slopes);
     printf("  seed 000 Table 3, multi-line ping-pong: n pairs at once, each sender copies N lines "

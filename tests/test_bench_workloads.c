@@ -30,11 +30,13 @@ static void quick_line(const char *ref)
     char name[64];
     double wall, eps, slowdown, rss;
     unsigned long long sim_ns;
+    long iterations;
     int n = sscanf(r.out,
                    "%63s wall_s=%lf events_per_s=%lf simulated_ns=%llu slowdown=%lf "
-                   "peak_rss_mb=%lf",
-                   name, &wall, &eps, &sim_ns, &slowdown, &rss);
-    ck_assert_msg(n == 6, "malformed: %s", r.out);
+                   "peak_rss_mb=%lf iterations=%ld",
+                   name, &wall, &eps, &sim_ns, &slowdown, &rss, &iterations);
+    ck_assert_msg(n == 7, "malformed: %s", r.out);
+    ck_assert_int_eq(iterations, 2); /* --quick: said, not passed off as a full run */
     ck_assert_str_eq(name, ref);
     ck_assert(wall > 0 && eps > 0 && sim_ns > 0 && slowdown > 0 && rss > 0);
 }

@@ -235,6 +235,10 @@ START_TEST(test_bad_input)
     tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles", s, none);
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "no figure given"), "%s", r.err);
+    /* a trailing comma names nothing: refused, as ",," is (it was taken) */
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles,", s, bad);
+    ck_assert_msg(r.status == 2 && strstr(r.err, "an empty name after the last comma"), "%s",
+                  r.err);
     char ok[512];
     snprintf(ok, sizeof ok, "%s",
              tu_write("ok.cfg", "targets = { source = \"x\"; R_Q_ns = 90.0; };\n"));
