@@ -581,6 +581,34 @@ START_TEST(test_while_idle_limit)
 }
 END_TEST
 
+/* Each entry into a while starts its own count: a thread that leaves a
+ * while and enters it again (a for around it) was judged by the earlier
+ * entry's record: a delay loop after a round that read memory was a spin (a
+ * false deadlock), and the compute and idle-round limits added up the
+ * entries (each ends well under its limit). */
+START_TEST(test_while_reentry_is_fresh)
+{
+    static const char *const traces[] = {
+        /* round 0 reads, round 1 computes 100 001 times: its own work */
+        "ccsim-trace 2\nthreads 2\nline x\nline flag\nall: let r = 0\nif t == 0 {\n"
+        "  for i 0..1 {\n    0: let r = 0\n    while r < 1 + i*100000 {\n      if i == 0 {\n"
+        "        0: read x -> q\n      }\n      0: compute 1000\n      0: let r = r + 1\n"
+        "    }\n  }\n}\n0: write flag 1\n1: wait flag == 1\nall: expect flag == 1\n",
+        /* four entries of 300 000 computes: 1.2 M in all, under 2^20 each */
+        "ccsim-trace 2\nthreads 1\nline x\nall: let r = 0\nfor i 0..3 {\n  0: let r = 0\n"
+        "  while r < 300000 {\n    0: compute 1\n    0: let r = r + 1\n  }\n}\n",
+        /* 100 entries of 1 000 rounds without an operation: 100 000 in all */
+        "ccsim-trace 2\nthreads 1\nline x\nall: let r = 0\nall: let s = 0\nfor i 0..99 {\n"
+        "  0: let r = 0\n  while r < 1000 {\n    0: let r = r + 1\n    0: let s = s + 1\n"
+        "  }\n}\n0: write x 1\n"};
+    for (size_t i = 0; i < SIM_COUNT_OF(traces); i++) {
+        struct tu_run r;
+        tu_ccsim(&r, "run -c teach-xbar %s", tu_write("reentry.trace", traces[i]));
+        ck_assert_msg(r.status == 0, "trace %zu: %s%s", i, r.out, r.err);
+    }
+}
+END_TEST
+
 /* The cursor's size does not depend on loop counts: if and while keep no
  * record besides the depth. */
 START_TEST(test_cursor_constant_memory)
@@ -1097,6 +1125,7 @@ static Suite *trace_v2_suite(void)
     tcase_add_test(tc, test_if_chain_per_thread);
     tcase_add_test(tc, test_while_rounds);
     tcase_add_test(tc, test_while_idle_limit);
+    tcase_add_test(tc, test_while_reentry_is_fresh);
     tcase_add_test(tc, test_cursor_constant_memory);
     suite_add_tcase(s, tc);
     tc = tcase_create("runs");

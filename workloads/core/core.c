@@ -35,6 +35,7 @@ struct thr {
      * it entered it: whether it has touched memory there, and its computes
      * there (note_loop) */
     int loop;
+    uint64_t loop_entry; /* which entry into it (wl_op's loop_entry) */
     bool loop_read;
     int loop_computes;
     /* the states (registers, loop values, statement) of its last computes
@@ -493,8 +494,10 @@ static bool changed_word(const struct thr *t)
 static bool note_loop(struct thr *t)
 {
     int loop = t->op.in_while ? t->op.loop : -1;
-    if (loop != t->loop || loop < 0) { /* another loop, or none: from the start */
+    if (loop != t->loop || loop < 0 || t->op.loop_entry != t->loop_entry) {
+        /* another loop, another entry into it, or none: from the start */
         t->loop = loop;
+        t->loop_entry = t->op.loop_entry;
         t->loop_read = false;
         t->loop_computes = 0;
     }

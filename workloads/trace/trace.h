@@ -335,6 +335,9 @@ struct wl_op {
     int reg;               /* the register to set with wl_set_reg(), or -1 */
     bool in_while;         /* issued from a while's body (at any depth) */
     int loop;              /* in_while: the outermost while's statement (-1 outside) */
+    uint64_t loop_entry;   /* in_while: which of the thread's entries into an outermost
+                              while it is in (each entry from outside counts one; a new
+                              round of the same entry does not) */
 };
 
 enum wl_next_result {
@@ -355,6 +358,8 @@ struct wl_cursor {
     int64_t loop_val[WL_MAX_DEPTH];
     int64_t loop_end[WL_MAX_DEPTH];
     int64_t reg[WL_MAX_REGS];
+    int back_to;            /* a while whose '}' just sent the cursor back to it, or -1 */
+    uint64_t while_entries; /* entries into outermost whiles from outside */
 };
 
 void wl_cursor_init(struct wl_cursor *c, const struct wl_program *p, int thread);

@@ -32,6 +32,7 @@ void wl_cursor_init(struct wl_cursor *c, const struct wl_program *p, int thread)
     c->prog = p;
     c->thread = thread;
     c->state = CUR_RUNNING;
+    c->back_to = -1;
 }
 
 void wl_set_reg(struct wl_cursor *c, int reg, int64_t value)
@@ -241,6 +242,10 @@ static void leave_branch(struct wl_cursor *c, const struct wl_stmt *s)
 
 static bool enter_while(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s)
 {
+    bool again = c->back_to == (int)(s - c->prog->stmts); /* a new round, not an entry */
+    c->back_to = -1;
+    if (!again && !s->in_while)
+        c->while_entries++;
     int64_t holds = 0;
     if (!eval(c, d, s, s->cond, &holds))
         return false;
@@ -264,6 +269,7 @@ static void end_block(struct wl_cursor *c, const struct wl_stmt *s)
     }
     c->depth--;
     c->pc = open->kind == WL_S_WHILE ? s->match : c->pc + 1;
+    c->back_to = open->kind == WL_S_WHILE ? s->match : -1;
 }
 
 bool wl_cursor_outer_loop(const struct wl_cursor *c, const char **name, int64_t *value)
@@ -405,6 +411,7 @@ static bool make_op(struct wl_cursor *c, struct sim_diag *d, int i, struct wl_op
     out->reg = s->reg;
     out->in_while = s->in_while;
     out->loop = s->loop;
+    out->loop_entry = c->while_entries;
     for (int k = 0; k < s->nargs; k++)
         if (!take_arg(c, d, s, &s->arg[k], out))
             return false;
@@ -448,7 +455,8 @@ static bool let(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s
 }
 
 /* A while's '}' ends one more round without an operation; false (after an
- * error) at WL_MAX_IDLE_LOOPS of them. */
+ * error) at WL_MAX_IDLE_LOOPS of them in one entry of an outermost while
+ * (wl_next starts the count again at each entry). */
 static bool idle_round(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
                        long *rounds)
 {
@@ -466,6 +474,7 @@ enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_d
 {
     const struct wl_program *p = c->prog;
     long rounds = 0;
+    uint64_t entry = c->while_entries;
     for (long steps = 0; c->state == CUR_RUNNING && c->pc < p->nstmts; steps++) {
         const struct wl_stmt *s = &p->stmts[c->pc];
         if (steps >= WL_MAX_IDLE_STEPS) {
@@ -473,6 +482,8 @@ enum wl_next_result wl_next(struct wl_cursor *c, struct wl_op *out, struct sim_d
                  WL_MAX_IDLE_STEPS);
             break;
         }
+        if (c->while_entries != entry) /* a new entry: its own rounds */
+            entry = c->while_entries, rounds = 0;
         if (s->kind == WL_S_END && !idle_round(c, d, s, &rounds))
             break;
         if (s->kind != WL_S_OP) {
