@@ -401,6 +401,10 @@ static const struct error_case error_cases[] = {
      "register set by an earlier '-> al') (did you mean 'all'?)"},
     {HDR "line h 4 hom=1\n", 5, 10, "unknown option 'hom=' of a line"},
     {HDR "line h home=-1\n", 5, 13, "home -1 is out of range"},
+    {HDR "line h 2 home=0 home=1\n", 5, 17, "home= is given twice (a line has one home)"},
+    /* a count near 2^63 past a first index of 1: compared without overflow */
+    {HDR "all: copy data[1] data[1] 9223372036854775807\n", 5, 11,
+     "9223372036854775807 lines from data[1] run past the end of 'data' (0..7)"},
     {HDR "line h 0\n", 5, 8, "line count 0 is out of range (1..1048576, WL_MAX_LINES)"},
     {HDR "line h 1048577\n", 5, 8, "line count 1048577 is out of range"},
     {HDR "line h x\n", 5, 8, "unknown name 'x'"},

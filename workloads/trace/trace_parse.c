@@ -375,9 +375,11 @@ static bool parse_decl_options(struct wl_parser *ps, struct wl_decl *d)
             return false;
         if (!is_home(ps) && !is_place(ps))
             return true;
-        if (is_home(ps) && d->pub.place != WL_PLACE_MEMORY) {
+        if (is_home(ps) && (d->pub.place != WL_PLACE_MEMORY || d->home_expr >= 0)) {
             wl_perr(ps, wl_peek(ps)->col,
-                    "a line lives in one place: home=, mpb= and tas= exclude each other");
+                    d->home_expr >= 0 ? "home= is given twice (a line has one home)"
+                                      : "a line lives in one place: home=, mpb= and tas= "
+                                        "exclude each other");
             return false;
         }
         if (is_home(ps) ? !parse_home(ps, d) : !parse_place(ps, d))

@@ -403,7 +403,8 @@ static bool check_copy(struct wl_parser *ps, const struct wl_stmt *s)
         const struct wl_decl *d = &ps->p->decls[a->decl];
         const struct wl_expr *x = a->index >= 0 ? &ps->p->exprs[a->index] : NULL;
         int64_t first = x ? x->value : 0;
-        if ((x && !x->is_const) || first + n->value <= d->pub.count)
+        /* compared without first + N, which may overflow */
+        if ((x && !x->is_const) || (first <= d->pub.count && n->value <= d->pub.count - first))
             continue;
         wl_perr(ps, s->arg[i].col, "%lld lines from %s[%lld] run past the end of '%s' (0..%lld)",
                 (long long)n->value, d->pub.name, (long long)first, d->pub.name,
