@@ -252,9 +252,26 @@ static bool is_call_name(const struct wl_tok *t)
     return wl_tok_is(t, "min") || wl_tok_is(t, "max");
 }
 
+/* Whether t names a declared line (an expression reads no memory). */
+static bool is_line_name(const struct wl_parser *ps, const struct wl_tok *t)
+{
+    for (int i = 0; i < ps->p->ndecls; i++)
+        if (strlen(ps->p->decls[i].pub.name) == (size_t)t->len &&
+            strncmp(ps->p->decls[i].pub.name, t->text, (size_t)t->len) == 0)
+            return true;
+    return false;
+}
+
 static int unknown_name(struct wl_parser *ps, const struct wl_tok *t)
 {
     char let[WL_MAX_NAME + 16] = "", hint[96] = "";
+    if (!ps->in_selector && is_line_name(ps, t)) {
+        wl_perr(ps, t->col,
+                "'%.*s' is a line: an expression reads no memory (read it into a register "
+                "first: read %.*s -> r, then use r)",
+                t->len, t->text, t->len, t->text);
+        return -1;
+    }
     static const char *const selectors[] = {"all", "others"};
     if (ps->version >= 2)
         snprintf(let, sizeof let, " or 'let %.*s ='", t->len, t->text);
