@@ -376,8 +376,8 @@ static const struct error_case errors_v2[] = {
     {V2 "all: let r = 1\nwhile r > 0 {\n", 6, 1, "this 'while' is never closed (a '}' is missing)"},
     /* a line in a condition: it said "unknown name", of a line it declared */
     {V2 "if x == 0 {\n}\n", 5, 4,
-     "'x' is a line: an expression reads no memory (read it into a register first: read x -> "
-     "r, then use r)"},
+     "'x' is a line, not a number: an expression reads no memory (in a statement, read it into "
+     "a register first: read x -> r, then use r)"},
     /* if, else */
     {V2 "if t == 0 {\n", 5, 1, "this 'if' is never closed"},
     {V2 "if t == 0 {\n} else {\n", 6, 3, "this 'else' is never closed"},

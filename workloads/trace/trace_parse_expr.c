@@ -267,8 +267,8 @@ static int unknown_name(struct wl_parser *ps, const struct wl_tok *t)
     char let[WL_MAX_NAME + 16] = "", hint[96] = "";
     if (!ps->in_selector && is_line_name(ps, t)) {
         wl_perr(ps, t->col,
-                "'%.*s' is a line: an expression reads no memory (read it into a register "
-                "first: read %.*s -> r, then use r)",
+                "'%.*s' is a line, not a number: an expression reads no memory (in a statement, "
+                "read it into a register first: read %.*s -> r, then use r)",
                 t->len, t->text, t->len, t->text);
         return -1;
     }
