@@ -354,6 +354,9 @@ static const struct error_case error_cases[] = {
     {HDR "all: read x -> n\n", 5, 16, "'n' is a reserved word and cannot name a register"},
     {HDR "all: cas x 1\n", 5, 13, "'cas' lacks a value (usage: cas ADDR OLD NEW [-> REG])"},
     {HDR "all: cas x 0 -1\n", 5, 16, "a negative argument after another needs parentheses"},
+    /* the same before its register (it said only "found '->'") */
+    {HDR "all: cas x 0 -1 -> r\n", 5, 17,
+     "found '->'; a negative argument after another needs parentheses"},
     {HDR "all: wait x 5 5\n", 5, 13,
      "'wait' expects a comparison (== != < <= > >=) here, found '5'"},
     {HDR "all: read 5\n", 5, 11, "'read' expects an address (name, name[i] or name[i].w)"},
@@ -459,6 +462,11 @@ START_TEST(test_all_errors_reported)
     expect_error_at("many.trace", 6, 11, "unknown line");
     expect_error_at("many.trace", 8, 1, "thread 9 is out of range");
     expect_error_at("many.trace", 9, 1, "unmatched '}'");
+    /* a statement that fails keeps its register: its uses add no "unknown
+     * name" of their own (one error, not three) */
+    ck_assert(parse("reg.trace", HDR "0: cas x 0 -1 -> q\n0: write x q\n0: write x q+1\n") == NULL);
+    ck_assert_int_eq(diag.count, 1);
+    expect_error_at("reg.trace", 5, 15, "found '->'");
 }
 END_TEST
 

@@ -382,6 +382,10 @@ int wl_scope_find(const struct wl_parser *ps, const char *name, size_t len);
 bool wl_parse_op_stmt(struct wl_parser *ps);
 /* Whether the current source line has a ':' (a selector). */
 bool wl_line_has_colon(const struct wl_parser *ps);
+/* After a statement that failed to parse: the register its `-> NAME` would
+ * have set is taken as set, so that its later uses add no "unknown name"
+ * errors to the one the statement got. */
+void wl_keep_failed_reg(struct wl_parser *ps);
 int wl_decl_lookup(const struct wl_parser *ps, const char *name, size_t len);
 int wl_add_stmt(struct wl_parser *ps, enum wl_stmt_kind kind, int col);
 /* " (did you mean 'x'?)" when a candidate is close to name, else "". */

@@ -736,6 +736,8 @@ static void parse_source_line(struct wl_parser *ps, const char *s, size_t len)
     if (ps->ntoks == 0)
         return;
     bool ok = ps->header_seen ? parse_statement(ps) : parse_header(ps);
+    if (!ok && ps->header_seen)
+        wl_keep_failed_reg(ps);
     const struct wl_tok *t = wl_peek(ps);
     if (ok && t->kind != WL_TK_END) {
         char buf[64];

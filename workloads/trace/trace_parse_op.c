@@ -326,17 +326,19 @@ static void arg_error(struct wl_parser *ps, int op, char kind)
 {
     const struct wl_tok *t = wl_peek(ps);
     char buf[64];
+    const char *minus =
+        ps->minus_hint && strchr("VNY", kind) && (t->kind == WL_TK_END || t->kind == WL_TK_ARROW)
+            ? "; a negative argument after another needs parentheses: (-1)"
+            : "";
     if (t->kind == WL_TK_END)
-        wl_perr(ps, t->col, "'%s' lacks %s%s (usage: %s)", ops[op].name, kind_text(kind),
-                ps->minus_hint && strchr("VNY", kind)
-                    ? "; a negative argument after another needs parentheses: (-1)"
-                    : "",
+        wl_perr(ps, t->col, "'%s' lacks %s%s (usage: %s)", ops[op].name, kind_text(kind), minus,
                 ops[op].usage);
     else
-        wl_perr(
-            ps, t->col, "'%s' expects %s here, found %s (usage: %s)", ops[op].name, kind_text(kind),
-            kind == 'C' && wl_cmp_slip(ps) ? wl_cmp_slip(ps) : wl_tok_describe(t, buf, sizeof buf),
-            ops[op].usage);
+        wl_perr(ps, t->col, "'%s' expects %s here, found %s%s (usage: %s)", ops[op].name,
+                kind_text(kind),
+                kind == 'C' && wl_cmp_slip(ps) ? wl_cmp_slip(ps)
+                                               : wl_tok_describe(t, buf, sizeof buf),
+                minus, ops[op].usage);
 }
 
 /* Whether t can start an argument of this kind. */
@@ -496,6 +498,20 @@ static int find_op(const struct wl_tok *t)
         if (wl_tok_is(t, ops[i].name))
             return i;
     return -1;
+}
+
+void wl_keep_failed_reg(struct wl_parser *ps)
+{
+    for (int i = ps->ntoks - 2; i >= 0; i--) {
+        const struct wl_tok *t = &ps->toks[i + 1];
+        if (ps->toks[i].kind != WL_TK_ARROW || t->kind != WL_TK_NAME)
+            continue;
+        struct wl_names *regs = &ps->p->regs;
+        if (wl_names_find(regs, t->text, (size_t)t->len) < 0 && regs->n < WL_MAX_REGS &&
+            wl_scope_find(ps, t->text, (size_t)t->len) < 0)
+            wl_names_add(regs, t->text, (size_t)t->len);
+        return;
+    }
 }
 
 bool wl_line_has_colon(const struct wl_parser *ps)
