@@ -107,7 +107,7 @@ static void print_table(struct machine_cfg *m, const struct mb_result *r)
     if (r->ncongestion)
         points("congestion pairs:ns", r->congestion, r->ncongestion);
     points(r->scc ? "multi-line lines:ns (core 0 copies N lines out of the last core's MPB)"
-                  : "multi-line lines:ns (N lines another core modified, all homed at home 0, "
+                  : "multi-line lines:ns (N lines another core modified, in socket 0's memory, "
                     "copied)",
            r->multiline, r->nmultiline);
     if (r->scc)

@@ -847,6 +847,21 @@ static bool held_dirty(const struct narrate_ctx *n, const struct narrate_reset *
     return r->gols_dirty;
 }
 
+/* Whether the reset put a modified copy's data into memory. Coherent: an
+ * evict, a prime that is not a share (it evicts first) and a displacement
+ * drop every copy. The SCC (tiles) keeps no copies coherent: a prime
+ * touches its own core's copy alone and writes nothing back, a
+ * displacement writes back the primer's copy if dirty, an evict every
+ * dirty copy. */
+static bool wrote_back(const struct narrate_ctx *n, const struct narrate_reset *r)
+{
+    if (n->tiles > 0 && r->displaced)
+        return r->held[r->cache] == 'M';
+    if (n->tiles > 0 && r->prime)
+        return false;
+    return held_dirty(n, r);
+}
+
 void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f)
 {
     static struct text t;
@@ -860,21 +875,22 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     if (r->displaced) {
         char primed[128];
         narrate_line_name(n, r->primed, primed, sizeof primed);
-        chunk(&t, "displaced (%s): the prime of %s takes its way of a full set in %s's cache", cost,
-              primed, node);
+        chunk(&t, "displaced (%s): the prime of %s takes its way of a full set in %s%s", cost,
+              primed, node, n->shared_caches ? "" : "'s cache");
     } else if (r->prime)
         chunk(&t, "prime %c (%s)", r->prime, cost);
     else
         chunk(&t, "evict (%s)", cost);
     if (r->prime) {
         chunk(&t, "%s holds the line in %c", node, r->prime);
-        if (held_dirty(n, r)) /* a prime that is not a share evicts first (as evict does) */
+        if (wrote_back(n, r)) /* a prime that is not a share evicts first (as evict does) */
             chunk(&t, "the modified copy went back to memory first");
         if (!other_copies(n, &t, r))
             chunk(&t, "no other copy");
     } else if (held_anywhere(n, r)) {
         /* a clean line's copies are only dropped: memory has it already */
-        chunk(&t, held_dirty(n, r) ? "the modified line goes back to memory"
+        chunk(&t, wrote_back(n, r) ? "the modified line goes back to memory"
+                  : r->displaced   ? "the copy was clean: nothing goes back"
                                    : "memory is up to date: the copies are dropped");
         other_copies(n, &t, r);
     } else /* nothing moved: not "goes back" */

@@ -375,11 +375,11 @@ static int find_range(const char *spec, size_t *start, size_t *end, long *a, lon
     const char *s = dots;
     while (s > params + 1 && s[-1] >= '0' && s[-1] <= '9')
         s--;
-    if (s > params + 2 && s[-1] == '-' && s[-2] == '=') /* a negative first value: its sign */
-        s--;
+    if (s < dots && s > params + 2 && s[-1] == '-' && (s[-2] == '=' || s[-2] == ':'))
+        s--; /* a negative first value: its sign */
     char *e;
     const char *b_digits = dots + 2 + (dots[2] == '-');
-    if (s == dots || *s == '.' || *b_digits < '0' || *b_digits > '9')
+    if (s == dots || *b_digits < '0' || *b_digits > '9')
         return -1;
     errno = 0;
     *a = strtol(s, NULL, 10);
@@ -410,7 +410,7 @@ bool sweep_expand(const char *spec, char ***out, size_t *n, char *err, size_t er
         (*out)[(*n)++] = sim_xstrdup(spec);
         return true;
     }
-    if (a > b || b - a >= 10000) {
+    if (a > b || (unsigned long)b - (unsigned long)a >= 10000) { /* b - a may pass LONG_MAX */
         snprintf(err, errsize, "range %ld..%ld is empty or longer than 10000 values", a, b);
         return false;
     }

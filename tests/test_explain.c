@@ -354,6 +354,11 @@ START_TEST(test_explain_scc_sync_drains)
                *tile = strstr(r.out, "tile 0   m[1]       an MPB write (a drained buffer): write "
                                      "the words into the SRAM; the words: m[1] 0 -> 1");
     ck_assert_msg(core && tile && tile > core, "%s", r.out);
+    /* --thread 0: its own buffer's write into the tile is its transaction */
+    tu_ccsim(&r, "explain -c scc %s --wide --thread 0", t);
+    ck_assert_msg(strstr(r.out, "an MPB write (a drained buffer): write the words into the SRAM; "
+                                "the words: m[1] 0 -> 1"),
+                  "%s", r.out);
 }
 END_TEST
 
@@ -564,6 +569,32 @@ START_TEST(test_explain_prime_displaces)
     /* the set had room: nothing displaced */
     tu_ccsim(&r, "explain -c teach-xbar %s", t);
     ck_assert_msg(r.status == 0 && !strstr(r.out, "displaced"), "%s", r.out);
+    /* shared caches: "in cache 0" (it said "cache 0's cache") */
+    tu_ccsim(&r,
+             "explain -c clovertown %s --set l1.size_kb=1 --set l1.ways=2 --set l2.size_kb=1 "
+             "--set l2.ways=2 --wide",
+             t);
+    ck_assert_msg(strstr(r.out, "takes its way of a full set in cache 0: ") &&
+                      !strstr(r.out, "cache 0's cache"),
+                  "%s", r.out);
+    /* the SCC keeps no copies coherent: a prime touches its own core's copy
+     * alone (another's M copy stays, nothing goes back), and a displaced
+     * clean copy writes nothing (both said "went back to memory") */
+    const char *scc = tu_write("sccdisp.trace", "ccsim-trace 1\nthreads 2\nline a 64\n"
+                                                "1: write a[0] 7\n1: prime a[0] M\n"
+                                                "0: prime a[0] S\nall: sync\n"
+                                                "for k 1..63 {\n  0: prime a[k] S\n}\n"
+                                                "all: mark d\n");
+    tu_ccsim(&r, "explain -c scc %s --set l2.size_kb=1 --set l1.size_kb=1 --wide", scc);
+    ck_assert_msg(r.status == 0 && !strstr(r.out, "went back to memory") &&
+                      !strstr(r.out, "goes back to memory") &&
+                      strstr(r.out, "prime S (a reset, at no cost once the line was quiet: waited "
+                                    "82.544 ns): core 0 holds the line in S; core 1's copy (M) "
+                                    "stays\n") &&
+                      strstr(r.out, "the prime of a[8] takes its way of a full set in core 0's "
+                                    "cache: the copy was clean: nothing goes back; core 0's copy "
+                                    "(S) dropped; core 1's copy (M) stays\n"),
+                  "%s", r.out);
 }
 END_TEST
 

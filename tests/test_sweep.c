@@ -189,8 +189,10 @@ START_TEST(test_range_expansion)
     ck_assert(sweep_expand("barrier-dissemination:m=1..3", &specs, &n, err, sizeof err));
     ck_assert(sweep_expand("x:a=1..2,b=lo,c=7..8", &specs, &n, err, sizeof err));
     ck_assert(sweep_expand("bcast-tree:shape=kary:2..3", &specs, &n, err, sizeof err));
-    /* a negative first value keeps its sign (m=-1..0 gave m=-1, m=-0) */
+    /* a negative first value keeps its sign (m=-1..0 gave m=-1, m=-0), after
+     * '=' or ':' */
     ck_assert(sweep_expand("y:m=-1..0", &specs, &n, err, sizeof err));
+    ck_assert(sweep_expand("z:shape=kary:-1..-1", &specs, &n, err, sizeof err));
     const char *want[] = {"m2o",
                           "barrier-dissemination:m=1",
                           "barrier-dissemination:m=2",
@@ -202,7 +204,8 @@ START_TEST(test_range_expansion)
                           "bcast-tree:shape=kary:2",
                           "bcast-tree:shape=kary:3",
                           "y:m=-1",
-                          "y:m=0"};
+                          "y:m=0",
+                          "z:shape=kary:-1"};
     ck_assert_uint_eq(n, SIM_COUNT_OF(want));
     for (size_t i = 0; i < n; i++) {
         ck_assert_str_eq(specs[i], want[i]);
@@ -214,6 +217,12 @@ START_TEST(test_range_expansion)
     ck_assert(!sweep_expand("x:m=3..1", &specs, &n, err, sizeof err));
     ck_assert(!sweep_expand("x:m=-2..-3", &specs, &n, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "range -2..-3 is empty"));
+    ck_assert(!sweep_expand("x:m=-..2", &specs, &n, err, sizeof err)); /* a sign, no digits */
+    ck_assert_ptr_nonnull(strstr(err, "a range is two integers"));
+    /* B - A past LONG_MAX: too long, said at once (it overflowed) */
+    ck_assert(!sweep_expand("x:m=-9223372036854775000..9223372036854775000", &specs, &n, err,
+                            sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "longer than 10000 values"));
     ck_assert(!sweep_expand("x:m=..4", &specs, &n, err, sizeof err));
     ck_assert(!sweep_expand("x:m=1..4z", &specs, &n, err, sizeof err));
     ck_assert(!sweep_expand("x:m=1..99999", &specs, &n, err, sizeof err));

@@ -412,6 +412,7 @@ static const struct error_case error_cases[] = {
     {HDR "line h 1048577\n", 5, 8, "line count 1048577 is out of range"},
     {HDR "line h x\n", 5, 8, "'x' is a line, not a number"},
     {HDR "line h y\n", 5, 8, "unknown name 'y'"},
+    {HDR "x: read data\n", 5, 1, "'x' is a line, not a thread: a selector names threads"},
     {HDR "line h home 3\n", 5, 8, "unknown name 'home'"},
     {HDR "for i 0..1 {\n  line z\n}\n", 6, 3, "'line' must be at top level, outside loops"},
     {HDR "for i 0..1 {\n  pin 0 1 2 3\n}\n", 6, 3, "'pin' must be at top level"},

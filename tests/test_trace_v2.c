@@ -604,7 +604,11 @@ START_TEST(test_while_reentry_is_fresh)
         /* 100 entries of 1 000 rounds without an operation: 100 000 in all */
         "ccsim-trace 2\nthreads 1\nline x\nall: let r = 0\nall: let s = 0\nfor i 0..99 {\n"
         "  0: let r = 0\n  while r < 1000 {\n    0: let r = r + 1\n    0: let s = s + 1\n"
-        "  }\n}\n0: write x 1\n"};
+        "  }\n}\n0: write x 1\n",
+        /* the same inside a while: the nested while's entries start afresh too */
+        "ccsim-trace 2\nthreads 1\nline x\nall: let r = 0\nall: let go = 1\nwhile go == 1 {\n"
+        "  for i 0..99 {\n    0: let r = 0\n    while r < 1000 {\n      0: let r = r + 1\n"
+        "    }\n  }\n  0: let go = 0\n}\n0: write x 1\n"};
     for (size_t i = 0; i < SIM_COUNT_OF(traces); i++) {
         struct tu_run r;
         tu_ccsim(&r, "run -c teach-xbar %s", tu_write("reentry.trace", traces[i]));

@@ -163,7 +163,6 @@ static void emit(struct scc *s, struct cc_step *st, const struct sim_msg *m, con
     st->from_doc = copy_doc(st->from);
     st->to_doc = copy_doc(st->to);
     st->msg_src = m ? m->src : -1;
-    st->requester = st->owner = -1;
     if (m) { /* the message that drove it, for timelines' arrows */
         st->msg_type = scc_msg_names[m->type];
         st->msg_sent = m->sent;
@@ -180,8 +179,14 @@ static void step(struct scc *s, bool home, int node, uint64_t line, const struct
 {
     if (!s->observer)
         return;
-    struct cc_step st = {
-        .home = home, .node = node, .line = line, .event = event, .from = from, .to = to};
+    struct cc_step st = {.home = home,
+                         .node = node,
+                         .line = line,
+                         .event = event,
+                         .from = from,
+                         .to = to,
+                         .requester = -1,
+                         .owner = -1};
     emit(s, &st, m, did);
 }
 
@@ -428,8 +433,14 @@ static void step_req(struct scc *s, int node, const struct cc_req *r, const char
 {
     if (!s->observer)
         return;
-    struct cc_step st = {
-        .node = node, .line = r->line, .event = event, .from = from, .to = to, .req = r};
+    struct cc_step st = {.node = node,
+                         .line = r->line,
+                         .event = event,
+                         .from = from,
+                         .to = to,
+                         .req = r,
+                         .requester = -1,
+                         .owner = -1};
     emit(s, &st, NULL, did);
 }
 
@@ -446,6 +457,8 @@ static void step_bytes(struct scc *s, const struct sim_msg *m, const char *event
                          .event = event,
                          .from = "-",
                          .to = "-",
+                         .requester = -1,
+                         .owner = -1,
                          .data_before = before,
                          .data_after = after};
     emit(s, &st, m, did);
@@ -1164,6 +1177,8 @@ static void settle_wcb(struct scc *s, struct scc_core *c, const char *why)
                          .event = "an MPB write (a drained buffer)",
                          .from = "-",
                          .to = "-",
+                         .requester = c->id, /* the core whose buffer it is (--thread) */
+                         .owner = -1,
                          .data_before = before,
                          .data_after = bytes};
     emit(s, &st, NULL, "write the words into the SRAM");

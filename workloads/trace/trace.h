@@ -359,7 +359,8 @@ struct wl_cursor {
     int64_t loop_end[WL_MAX_DEPTH];
     int64_t reg[WL_MAX_REGS];
     int back_to;            /* a while whose '}' just sent the cursor back to it, or -1 */
-    uint64_t while_entries; /* entries into outermost whiles from outside */
+    uint64_t while_entries; /* entries into whiles from outside (a new round is none) */
+    uint64_t outer_entries; /* of those, entries into outermost whiles */
 };
 
 void wl_cursor_init(struct wl_cursor *c, const struct wl_program *p, int thread);

@@ -244,8 +244,8 @@ static bool enter_while(struct wl_cursor *c, struct sim_diag *d, const struct wl
 {
     bool again = c->back_to == (int)(s - c->prog->stmts); /* a new round, not an entry */
     c->back_to = -1;
-    if (!again && !s->in_while)
-        c->while_entries++;
+    c->while_entries += !again;
+    c->outer_entries += !again && !s->in_while;
     int64_t holds = 0;
     if (!eval(c, d, s, s->cond, &holds))
         return false;
@@ -411,7 +411,7 @@ static bool make_op(struct wl_cursor *c, struct sim_diag *d, int i, struct wl_op
     out->reg = s->reg;
     out->in_while = s->in_while;
     out->loop = s->loop;
-    out->loop_entry = c->while_entries;
+    out->loop_entry = c->outer_entries;
     for (int k = 0; k < s->nargs; k++)
         if (!take_arg(c, d, s, &s->arg[k], out))
             return false;
@@ -455,8 +455,9 @@ static bool let(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s
 }
 
 /* A while's '}' ends one more round without an operation; false (after an
- * error) at WL_MAX_IDLE_LOOPS of them in one entry of an outermost while
- * (wl_next starts the count again at each entry). */
+ * error) at WL_MAX_IDLE_LOOPS of them since the last entry into a while
+ * (wl_next starts the count again at each: a nested while entered again
+ * and again by its outer one too). */
 static bool idle_round(struct wl_cursor *c, struct sim_diag *d, const struct wl_stmt *s,
                        long *rounds)
 {

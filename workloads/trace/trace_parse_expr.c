@@ -265,7 +265,14 @@ static bool is_line_name(const struct wl_parser *ps, const struct wl_tok *t)
 static int unknown_name(struct wl_parser *ps, const struct wl_tok *t)
 {
     char let[WL_MAX_NAME + 16] = "", hint[96] = "";
-    if (!ps->in_selector && is_line_name(ps, t)) {
+    if (is_line_name(ps, t) && ps->in_selector) {
+        wl_perr(ps, t->col,
+                "'%.*s' is a line, not a thread: a selector names threads (all:, others:, 0,2,5 "
+                "or 1..3)",
+                t->len, t->text);
+        return -1;
+    }
+    if (is_line_name(ps, t)) {
         wl_perr(ps, t->col,
                 "'%.*s' is a line, not a number: an expression reads no memory (in a statement, "
                 "read it into a register first: read %.*s -> r, then use r)",
