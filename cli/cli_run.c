@@ -232,8 +232,10 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
                "p10 %.1f  p90 %.1f\n",
                (unsigned long long)r->iterations, r->iterations == 1 ? "" : "s", r->latency.median,
                r->latency.min, r->latency.max, r->latency.mean, r->latency.p10, r->latency.p90);
-    else if (r->deadlock)
+    else if (r->deadlock && wl_program_label_count(p) > 0)
         printf("latency: no iteration completed before the deadlock\n");
+    else if (r->deadlock) /* iterations may have ended: none is measured without a mark */
+        printf("latency: no iteration was measured (no `mark`); the run ended in a deadlock\n");
     else
         printf("latency: no iteration was measured (no `mark`)\n");
     printf("counters: loads %llu  stores %llu  atomics %llu  misses %llu  invalidations %llu  "
@@ -440,8 +442,10 @@ static bool write_json(const char *path, const struct cli_session *ss, const str
 
 static void print_links(const struct cli_session *ss)
 {
-    if (ss->mc->net->ops->print_links)
+    if (ss->mc->net->ops->print_links) {
+        printf("links (a link that carried no message is not listed):\n");
         ss->mc->net->ops->print_links(ss->mc->net, stdout);
+    }
     else
         printf("links: the %s topology has none\n", ss->m.machine.topology);
 }

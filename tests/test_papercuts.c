@@ -135,6 +135,26 @@ START_TEST(test_run_failures_say_what_happened)
     ck_assert_msg(strstr(r.out, "latency: no iteration completed before the deadlock") &&
                       !strstr(r.out, "latency over"),
                   "%s", r.out);
+    /* no mark: iterations ended (thread 1 is in iteration 4), none measured */
+    const char *nm = tu_write("nm.trace", "ccsim-trace 1\nthreads 2\nline flag\nfor it 0..9 {\n"
+                                          "  all: sync\n  0: write flag it\n  1: wait flag == it\n"
+                                          "  1: wait flag <= 3\n}\n");
+    tu_ccsim(&r, "run -c teach-xbar %s", nm);
+    ck_assert_msg(r.status == 1 && strstr(r.out, "latency: no iteration was measured (no `mark`); "
+                                                 "the run ended in a deadlock\n"),
+                  "%s", r.out);
+    /* on the SCC a spin reads its core's stale copy: the report gives that
+     * word and what the line holds (it gave the line's 1 alone) */
+    const char *spin =
+        tu_write("sccspin.trace", "ccsim-trace 2\nthreads 2\nline flag\n"
+                                  "all: let v = 0\n1: read flag -> v\n"
+                                  "0: write flag 1\nif t == 1 {\n"
+                                  "  while v == 0 {\n    1: read flag -> v\n  }\n}\n");
+    tu_ccsim(&r, "run -c scc %s", spin);
+    ck_assert_msg(r.status == 1 && strstr(r.err, "spins in a while loop, in read flag; the word "
+                                                 "flag.0 is 0 to its core (its stale copy; the "
+                                                 "line holds 1)\n"),
+                  "%s", r.err);
 }
 END_TEST
 

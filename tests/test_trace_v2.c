@@ -889,6 +889,34 @@ END_TEST
  * interval runs to its end (it was a deadlock that "cannot finish"); in a
  * while loop only a line it changes is progress, so a loop that copies the
  * same bytes for ever is a spin (it ran without end). */
+/* Ops that end at once outside while loops retire (a sync's release, a
+ * mark): a run whose other ops are all in while loops that only read went
+ * past the watchdog's interval as a deadlock ("no operation finished
+ * outside a while loop") with thousands of iterations done. And a while
+ * loop that works through new states is not stopped when the watchdog
+ * looks between two of its computes (it writes every 5 rounds, 16.7 ms,
+ * past the 10 ms interval). */
+START_TEST(test_retired_ops_are_progress)
+{
+    struct core_result res;
+    run_text("teach-xbar", NULL, 0, "syncs.trace",
+             "ccsim-trace 2\nthreads 2\nline x\nfor it 0..999 {\n  all: sync\n  all: let i = 0\n"
+             "  while i < 200 {\n    all: read x -> v\n    all: let i = i + 1\n  }\n"
+             "  all: mark done\n}\n",
+             0, WATCHDOG_PS, &res);
+    ck_assert_msg(!res.deadlock && res.iterations == 1000, "%s", diag.text);
+    core_result_free(&res);
+    struct tu_run r;
+    tu_ccsim(&r, "run -c teach-xbar %s",
+             tu_write("slow.trace", "ccsim-trace 2\nthreads 1\nline x\nline y\nall: write y 1\n"
+                                    "all: let i = 0\nwhile i < 40 {\n  all: read x -> v\n"
+                                    "  all: evict x\n  all: compute 3333240\n  all: let i = i + 1\n"
+                                    "  if i % 5 == 0 {\n    all: write y i\n  }\n}\n"
+                                    "all: mark done\n"));
+    ck_assert_msg(r.status == 0 && !strstr(r.err, "deadlock"), "%s%s", r.out, r.err);
+}
+END_TEST
+
 START_TEST(test_long_copy_is_work)
 {
     struct core_result res;
@@ -1134,6 +1162,7 @@ static Suite *trace_v2_suite(void)
     tcase_add_test(tc, test_while_rounds);
     tcase_add_test(tc, test_while_idle_limit);
     tcase_add_test(tc, test_while_reentry_is_fresh);
+    tcase_add_test(tc, test_retired_ops_are_progress);
     tcase_add_test(tc, test_cursor_constant_memory);
     suite_add_tcase(s, tc);
     tc = tcase_create("runs");

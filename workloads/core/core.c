@@ -44,6 +44,7 @@ struct thr {
     uint64_t spin_seen[16];
     int spin_next, spin_len;
     uint32_t spin_novel;
+    bool compute_novel; /* its compute under way is in such a loop, in a new state */
     /* the ops of while loops it did at one instant (zero_time_ok) */
     sim_time_t zero_at;
     long zero_ops;
@@ -354,6 +355,7 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
             var = NULL;
     }
     cc_settle(r->m->cc); /* buffered writes reach memory (the SCC's write-combining buffers) */
+    sim_progress(k);     /* every live thread arrived: the sync retires */
     iteration(r, next)->start = sim_now(k);
     if (r->o.on_iteration)
         r->o.on_iteration(r->o.iteration_ctx, next, var, value);
@@ -595,7 +597,10 @@ static void finish_op(struct thr *t)
         sim_progress(t->run->m->k);
         t->spin_len = 0; /* its loops' states start afresh */
         t->spin_novel = 0;
-    }
+    } else if (t->op.op == WL_OP_COMPUTE && t->compute_novel)
+        sim_progress(t->run->m->k); /* a loop working through new states (at most
+                                       WL_MAX_NOVEL_COMPUTES since its progress): the
+                                       watchdog's look between its computes is no stop */
     op_ended(t);
     step(t);
 }
@@ -973,6 +978,8 @@ static void retry_methodology(struct sim_kernel *k, void *obj, uint64_t arg)
     (void)k;
     (void)arg;
     if (methodology(t)) {
+        if (!t->op.in_while)
+            sim_progress(t->run->m->k);
         op_ended(t);
         step(t);
     }
@@ -1224,7 +1231,8 @@ static bool start_op(struct thr *t)
         if (!compute_fits(t, (uint64_t)op->count))
             return false;
         sim_schedule(r->m->k, cycles(r, (uint64_t)op->count), compute_done, t, 0);
-        if (!op->in_while || local_work(t) || compute_busy(t))
+        t->compute_novel = op->in_while && !local_work(t) && compute_busy(t);
+        if (!op->in_while || local_work(t) || t->compute_novel)
             sim_busy_until(r->m->k, sim_now(r->m->k) + cycles(r, (uint64_t)op->count));
         return false;
     case WL_OP_MARK:
@@ -1286,6 +1294,8 @@ static void step(struct thr *t)
         t->op_start = sim_now(r->m->k);
         if (!time_left(t) || !zero_time_ok(t) || !start_op(t))
             return;
+        if (!t->op.in_while) /* an op that ended at once (a mark, an expect, a reset) retired */
+            sim_progress(r->m->k);
         op_ended(t);
     }
 }
@@ -1308,17 +1318,27 @@ static void report_stream(FILE *f, const struct thr *t, const char *name)
 
 /* A stuck wait: the word as its core sees it (on a machine without
  * coherence its stale copy, beside the value memory or the MPB holds). */
-static void report_wait(FILE *f, struct thr *t, const char *name)
+/* The op's word as its core reads it, and what the line holds where that
+ * differs (the SCC's stale copies). */
+static void print_word_seen(FILE *f, struct thr *t)
 {
     const struct run *r = t->run;
     uint64_t line = line_number(t, t->op.addr[0].line);
     unsigned word = (unsigned)t->op.addr[0].word;
     long long seen = (long long)cc_core_word(r->m->cc, t->core, line, word),
               held = (long long)cc_peek_word(r->m->cc, line, word);
-    fprintf(f, "waits for %s.%d %s %lld; the word is %lld", name, word, wl_cmp_text(t->op.cmp),
-            (long long)t->op.value[0], seen);
+    fprintf(f, "%lld", seen);
     if (seen != held)
         fprintf(f, " to its core (its stale copy; the line holds %lld)", held);
+}
+
+static void report_wait(FILE *f, struct thr *t, const char *name)
+{
+    const struct run *r = t->run;
+    uint64_t line = line_number(t, t->op.addr[0].line);
+    fprintf(f, "waits for %s.%d %s %lld; the word is ", name, t->op.addr[0].word,
+            wl_cmp_text(t->op.cmp), (long long)t->op.value[0]);
+    print_word_seen(f, t);
     char st = cc_state_of(r->m->cc, t->core, line);
     if (st == 'T')
         fprintf(f, ", its copy in transition (a request for it under way)\n");
@@ -1360,12 +1380,12 @@ static void report_deadlock(struct run *r, FILE *f)
             fprintf(f, "waits at sync (%d of %d live threads arrived)\n", r->at_sync, r->live);
         else if (t->op.op == WL_OP_WAIT)
             report_wait(f, t, name);
-        else if (t->op.in_while && t->op.naddr > 0)
-            fprintf(f, "spins in a while loop, in %s %s; the word %s.%d is %lld\n",
-                    wl_op_name(t->op.op), name, name, t->op.addr[0].word,
-                    (long long)cc_peek_word(r->m->cc, line_number(t, t->op.addr[0].line),
-                                            (unsigned)t->op.addr[0].word));
-        else if (local_work(t))
+        else if (t->op.in_while && t->op.naddr > 0) {
+            fprintf(f, "spins in a while loop, in %s %s; the word %s.%d is ", wl_op_name(t->op.op),
+                    name, name, t->op.addr[0].word);
+            print_word_seen(f, t);
+            fprintf(f, "\n");
+        } else if (local_work(t))
             fprintf(f, "computes in a while loop that touches no memory (its own work)\n");
         else if (t->op.in_while)
             fprintf(f, "spins in a while loop, in %s\n", wl_op_name(t->op.op));
