@@ -914,6 +914,26 @@ START_TEST(test_retired_ops_are_progress)
                                     "  if i % 5 == 0 {\n    all: write y i\n  }\n}\n"
                                     "all: mark done\n"));
     ck_assert_msg(r.status == 0 && !strstr(r.err, "deadlock"), "%s%s", r.out, r.err);
+    /* but a sync inside a spin is no progress (its releases kept a spin on a
+     * lock never released running, its memory growing), and a spin that
+     * counts its rounds is judged within a few intervals: its new-state
+     * computes count for two intervals after its last change to memory (it
+     * ran 2^16 rounds of 1 000 reads, 65 M loads, before) */
+    run_text("teach-xbar", NULL, 0, "syncspin.trace",
+             "ccsim-trace 2\nthreads 2\nline lock\n0: write lock 1\nall: sync\nall: let v = 1\n"
+             "while v != 0 {\n  all: sync\n  all: read lock -> v\n}\n",
+             0, WATCHDOG_PS, &res);
+    ck_assert_msg(res.deadlock && !res.input_error, "%s", diag.text);
+    core_result_free(&res);
+    run_text("teach-xbar", NULL, 0, "countspin.trace",
+             "ccsim-trace 2\nthreads 1\nline lock\n0: write lock 1\n0: let v = 1\n0: let i = 0\n"
+             "while v != 0 {\n  0: let k = 0\n  while v != 0 && k < 1000 {\n"
+             "    0: read lock -> v\n    0: let k = k + 1\n  }\n  0: let i = i + 1\n"
+             "  0: compute 1\n}\n",
+             0, WATCHDOG_PS, &res);
+    ck_assert_msg(res.deadlock && !res.input_error && res.loads < 2000000, "%llu loads: %s",
+                  (unsigned long long)res.loads, diag.text);
+    core_result_free(&res);
 }
 END_TEST
 

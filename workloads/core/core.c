@@ -44,7 +44,8 @@ struct thr {
     uint64_t spin_seen[16];
     int spin_next, spin_len;
     uint32_t spin_novel;
-    bool compute_novel; /* its compute under way is in such a loop, in a new state */
+    bool compute_novel;     /* its compute under way is in such a loop, in a new state */
+    sim_time_t progress_at; /* its last progress (made_progress), for compute_novel's grace */
     /* the ops of while loops it did at one instant (zero_time_ok) */
     sim_time_t zero_at;
     long zero_ops;
@@ -354,8 +355,12 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
         if (!var && !wl_cursor_outer_loop(&r->thr[i].cur, &var, &value))
             var = NULL;
     }
-    cc_settle(r->m->cc); /* buffered writes reach memory (the SCC's write-combining buffers) */
-    sim_progress(k);     /* every live thread arrived: the sync retires */
+    cc_settle(r->m->cc);   /* buffered writes reach memory (the SCC's write-combining buffers) */
+    bool spinning = false; /* a sync in a while loop is no progress, as its reads are not */
+    for (int i = 0; i < r->nthr; i++)
+        spinning |= r->thr[i].st == T_SYNC && r->thr[i].op.in_while;
+    if (!spinning) /* every live thread arrived: the sync retires */
+        sim_progress(k);
     iteration(r, next)->start = sim_now(k);
     if (r->o.on_iteration)
         r->o.on_iteration(r->o.iteration_ctx, next, var, value);
@@ -591,16 +596,32 @@ static bool made_progress(const struct thr *t)
     return changed_word(t);
 }
 
+/* Watchdog intervals after a thread's last progress during which its
+ * while loop's computes in new states still count as progress. */
+#define NOVEL_GRACE_INTERVALS 2
+
+/* A compute in a while loop, in a new state, within NOVEL_GRACE_INTERVALS
+ * of the thread's progress (and at most WL_MAX_NOVEL_COMPUTES since it): a
+ * loop working through rounds that changes memory now and then is not
+ * stopped by a look between two computes; a spin on a lock never released
+ * that counts its rounds is judged within a few intervals, not after 2^16
+ * computes of any length. */
+static bool novel_progress(const struct thr *t, sim_time_t now)
+{
+    sim_time_t grace = NOVEL_GRACE_INTERVALS * t->run->o.watchdog_ps;
+    return t->op.op == WL_OP_COMPUTE && t->compute_novel && now - t->progress_at <= grace;
+}
+
 static void finish_op(struct thr *t)
 {
+    sim_time_t now = sim_now(t->run->m->k);
     if (made_progress(t)) {
         sim_progress(t->run->m->k);
+        t->progress_at = now;
         t->spin_len = 0; /* its loops' states start afresh */
         t->spin_novel = 0;
-    } else if (t->op.op == WL_OP_COMPUTE && t->compute_novel)
-        sim_progress(t->run->m->k); /* a loop working through new states (at most
-                                       WL_MAX_NOVEL_COMPUTES since its progress): the
-                                       watchdog's look between its computes is no stop */
+    } else if (novel_progress(t, now))
+        sim_progress(t->run->m->k);
     op_ended(t);
     step(t);
 }
