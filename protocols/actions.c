@@ -343,12 +343,14 @@ static void cc_send_fwd_ack(struct cc_ctx *c)
     send_fwd_ack(c, M_FWD_ACK, false, 0);
 }
 
-/* An owner on its way out (MI_A, EI_A, OI_A) says it keeps no copy. */
+/* An owner on its way out (MI_A, EI_A, OI_A) says it keeps no copy; the
+ * line goes with it if it is dirty (an E copy leaving is clean: memory has
+ * it, and nothing is written back), as send_putx's does. */
 static void cc_send_fwd_ack_data(struct cc_ctx *c)
 {
     int st = c->cl->state;
     bool leaving = st == CS_MI_A || st == CS_EI_A || st == CS_OI_A;
-    send_fwd_ack(c, M_FWD_ACK_DATA, true, leaving ? CC_FLAG_GONE : 0);
+    send_fwd_ack(c, M_FWD_ACK_DATA, st != CS_EI_A, leaving ? CC_FLAG_GONE : 0);
 }
 
 static void cc_send_fwd_ack_owned(struct cc_ctx *c)

@@ -107,7 +107,7 @@
     X(Mem_Data, "the line came back from memory or the home's LLC")                                \
     X(Mem_Ack, "memory finished a write")                                                          \
     X(Fwd_Ack, "the forwarded-to cache answered; it keeps its copy, shared")                       \
-    X(Fwd_Ack_Data, "the owner answered and wrote the line back")                                  \
+    X(Fwd_Ack_Data, "the owner answered, with the line to write back if it was dirty")             \
     X(Fwd_Ack_Owned, "the owner answered and keeps the line as O")                                 \
     X(Fwd_Ack_Dirty, "the owner answered; the line is dirty and stays in the caches (GOLS)")       \
     X(Unblock, "the requester has its data: the transaction is over")                              \
@@ -134,7 +134,7 @@
     X(FWD_GETS, "Fwd_GetS", "another core reads: send it the line")                                \
     X(FWD_GETX, "Fwd_GetX", "another core writes: send it the line, drop yours")                   \
     X(FWD_ACK, "Fwd_Ack", "answered; the copy stays, shared (memory as it was)")                   \
-    X(FWD_ACK_DATA, "Fwd_Ack_Data", "answered, with the line for memory")                          \
+    X(FWD_ACK_DATA, "Fwd_Ack_Data", "answered, with the line for memory if dirty")                 \
     X(FWD_ACK_OWNED, "Fwd_Ack_Owned", "answered; the copy stays Owned")                            \
     X(FWD_ACK_DIRTY, "Fwd_Ack_Dirty", "answered; the line stays dirty in the caches")              \
     X(PUT_ACK, "Put_Ack", "the eviction is accepted")                                              \

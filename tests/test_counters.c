@@ -69,6 +69,19 @@ START_TEST(test_lab1_counters)
     ck_assert_msg(r.status == 0 &&
                       strstr(r.out, "\n  cache row 21  M       Fwd_GetX        3900\n"),
                   "%s", r.out);
+    /* a clean E copy on its way out that answers a read (EI_A, Fwd_GetS)
+     * writes nothing back: it counted a writeback and said the home wrote the
+     * line to memory */
+    const char *race = tu_write("race.trace", "ccsim-trace 1\nthreads 2\nline x 9216\nall: sync\n"
+                                              "for j 0..9215 {\n  0: evict x[j]\n}\nall: sync\n"
+                                              "0: read x[0]\nfor j 1..8 {\n  0: read x[j*1024]\n}\n"
+                                              "1: compute 2320\n1: read x[0]\nall: mark done\n");
+    tu_ccsim(&r, "explain -c knc-5110p %s --line x[0]", race);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "Fwd_Ack_Data from core 0 in MS_F") &&
+                      strstr(r.out, "Replace") && !strstr(r.out, "writes the line to memory"),
+                  "%s", r.out);
+    tu_ccsim(&r, "run -c knc-5110p %s", race);
+    ck_assert_msg(strstr(r.out, "writebacks 0\n"), "%s", r.out);
     /* a PutX that meets its sender's own transaction (B_EM, the unblock on
      * its way) waits as a Put_Stale and is served as a PutX_Last: the
      * header says a waiting message is classified again */
