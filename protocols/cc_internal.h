@@ -47,8 +47,8 @@
     X(Grant_A, "permission to write the copy held once the invalidated sharers' acks are in")      \
     X(Inv, "invalidate your copy")                                                                 \
     X(Inv_R, "invalidate your copy; the requester collects the ack")                               \
-    X(Inv_Ack, "an invalidated sharer's ack, to this cache (not the last the data or grant said "  \
-               "to await)")                                                                        \
+    X(Inv_Ack, "an invalidated sharer's ack to this cache, counted (one that completes the count " \
+               "the data or grant already gave is Last_Ack)")                                      \
     X(Last_Ack, "the last invalidated sharer's ack this cache awaited")                            \
     X(Data_A, "data, to be written once the invalidated sharers' acks are in")                     \
     X(Fwd_GetS, "another core reads: send it the data")                                            \
