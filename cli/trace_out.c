@@ -51,7 +51,7 @@ struct trace_out {
     size_t nev, cap_ev;
     uint64_t next_flow;
     bool full;      /* past the cap: nothing more is recorded */
-    bool cutting;   /* at the cap, the spans still open are written (cut_open_spans) */
+    bool cutting;   /* at the cap, the state bars still open are written (cut_open_spans) */
     bool displaces; /* the prime under way takes the way of victim (on_reset) */
     uint64_t victim;
 };
@@ -140,8 +140,9 @@ static void ev_end(struct trace_out *t)
     cut_open_spans(t);
     fprintf(stderr,
             "ccsim run: --trace-out %s: the trace reached its cap of %" PRIu64
-            " bytes at %.3f ns simulated; nothing recorded after that is written, spans still "
-            "open then included (raise --trace-max-bytes); the run goes on\n",
+            " bytes at %.3f ns simulated; nothing recorded after that is written, the state "
+            "bars still open then included (not the operations under way) (raise "
+            "--trace-max-bytes); the run goes on\n",
             t->o.path, t->o.max_bytes, (double)sim_now(t->w->k) / SIM_PS_PER_NS);
 }
 
