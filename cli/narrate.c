@@ -220,10 +220,19 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         request_chunk(t, st, line);
         return;
     }
-    const char *who =
-        st->prefetch == CC_PF_SOFTWARE ? "a copy or addline loop's prefetch instruction"
-        : st->prefetch == CC_PF_STORE  ? "a store waiting for the stores before it: the core"
-                                       : "the cache's stream prefetcher";
+    char who[96];
+    if (st->prefetch == CC_PF_SOFTWARE && st->prefetch_tag >= 0)
+        snprintf(who, sizeof who, "thread %d's copy or addline loop's prefetch instruction",
+                 st->prefetch_tag);
+    else if (st->prefetch == CC_PF_STORE && st->prefetch_tag >= 0)
+        snprintf(who, sizeof who, "a store of thread %d waiting for the stores before it: the core",
+                 st->prefetch_tag);
+    else
+        snprintf(who, sizeof who, "%s",
+                 st->prefetch == CC_PF_SOFTWARE ? "a copy or addline loop's prefetch instruction"
+                 : st->prefetch == CC_PF_STORE
+                     ? "a store waiting for the stores before it: the core"
+                     : "the cache's stream prefetcher");
     if (st->prefetch && !st->home) {
         chunk(t, "%s (%s %s %s ahead%s)", st->event, who,
               strcmp(st->event, "Store") == 0 ? "fetches" : "reads", line,

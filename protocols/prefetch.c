@@ -95,7 +95,7 @@ static bool wanted(struct cc_system *s, struct cc_cache *c, int core, uint64_t v
 /* Sends cache c's read (rfo: fetch to write), by who, of layout place
  * vline for core, if it is wanted: whether it sent it. */
 static bool prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
-                          bool rfo, enum cc_prefetcher who)
+                          bool rfo, enum cc_prefetcher who, int tag)
 {
     uint64_t line;
     if (!wanted(s, c, core, vline, who, &line))
@@ -106,6 +106,7 @@ static bool prefetch_line(struct cc_system *s, struct cc_cache *c, int core, uin
                          .line = line,
                          .vline = vline,
                          .prefetch = (uint8_t)who,
+                         .tag = tag,
                          .done = pf_done,
                          .ctx = s};
     cc_process_request(s, c, r);
@@ -119,19 +120,19 @@ bool cc_prefetch_wanted(struct cc_system *s, int core, uint64_t vline)
     return wanted(s, &s->caches[cc_cache_of_core(s, core)], core, vline, CC_PF_SOFTWARE, &line);
 }
 
-bool cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write)
+bool cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write, int tag)
 {
     SIM_ASSERT(core >= 0 && core < s->p.cores && s->line_map);
     return prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, to_write,
-                         CC_PF_SOFTWARE);
+                         CC_PF_SOFTWARE, tag);
 }
 
-void cc_prefetch_store(struct cc_system *s, int core, uint64_t vline)
+void cc_prefetch_store(struct cc_system *s, int core, uint64_t vline, int tag)
 {
     if (!s->proto) /* a memory system without coherent caches (the SCC's) */
         return;
     SIM_ASSERT(core >= 0 && core < s->p.cores && s->line_map);
-    prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, true, CC_PF_STORE);
+    prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, true, CC_PF_STORE, tag);
 }
 
 /* Whether a read (a store, rfo) of line follows stream st. */
@@ -175,7 +176,7 @@ static void read_ahead(struct cc_system *s, struct cc_cache *c, int core, struct
         uint64_t line = st->dir > 0 ? st->last + i : st->last - i;
         if (st->dir > 0 ? line <= st->ahead : line >= st->ahead)
             continue;
-        prefetch_line(s, c, core, line, st->rfo, CC_PF_STREAM);
+        prefetch_line(s, c, core, line, st->rfo, CC_PF_STREAM, -1);
         st->ahead = line;
     }
 }

@@ -105,6 +105,9 @@ struct cc_req {
     uint64_t vline;   /* the line's place in the trace's layout (its line index + 1; 0: none):
                          what a cache's stream prefetcher follows (cc_set_line_map) */
     bool from_writer; /* set by the cache: a miss served by a core that held it M */
+    int tag;          /* a prefetch the caller asked for (cc_prefetch, cc_prefetch_store): the
+                         caller's label of who asked (a core's hardware thread), for narration;
+                         -1 for the stream prefetcher's */
     cc_done_fn done;
     void *ctx;
 };
@@ -373,6 +376,7 @@ struct cc_step {
     const struct cc_req *req; /* the core's request the row took, or NULL */
     uint8_t prefetch;        /* enum cc_prefetcher: the row took a prefetch request (cache rows: req
                                 is NULL), or its message (home rows) */
+    int prefetch_tag;        /* cache rows of a prefetch: its cc_req.tag (who asked), or -1 */
     bool stalled, performed; /* the request or message was parked; the request performed */
     int acks_got, acks_need; /* cache rows: the invalidation acks the line has in, and awaits
                                 (known once the data came), after the row */
@@ -416,8 +420,9 @@ void cc_line_label(const struct cc_system *s, uint64_t line, char *buf, size_t s
  * place vline (cc_set_line_map's; to write, as a store's fetch, if
  * to_write) unless it holds it or is fetching it; nobody waits for it.
  * Counted in stats.sw_prefetches when it goes to a home. True if it was
- * sent: then the cc_set_prefetch_done hook hears of its end. */
-bool cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write);
+ * sent: then the cc_set_prefetch_done hook hears of its end. tag: who
+ * asked, as the caller labels it (its cc_req.tag, which narration shows). */
+bool cc_prefetch(struct cc_system *s, int core, uint64_t vline, bool to_write, int tag);
 /* Whether cc_prefetch would send it: false if core's cache holds or is
  * fetching the line (a prefetch instruction then takes no miss slot). */
 bool cc_prefetch_wanted(struct cc_system *s, int core, uint64_t vline);
@@ -431,7 +436,7 @@ void cc_set_prefetch_done(struct cc_system *s, cc_prefetch_done_fn fn, void *ctx
  * meanwhile, as a store buffer fetches ahead of its oldest store; nobody
  * waits for it, the store then finds the line (or asks again). Counted in
  * stats.store_prefetches when it goes to a home. */
-void cc_prefetch_store(struct cc_system *s, int core, uint64_t vline);
+void cc_prefetch_store(struct cc_system *s, int core, uint64_t vline, int tag);
 
 /* ------------------------------------------------------------ checker */
 

@@ -598,10 +598,12 @@ START_TEST(test_copy_prefetch_instructions)
              path);
     ck_assert_int_eq(r.status, 0);
     ck_assert_msg(
-        strstr(r.out, "Load (a copy or addline loop's prefetch instruction reads src[4] ahead)") &&
+        strstr(
+            r.out,
+            "Load (thread 0's copy or addline loop's prefetch instruction reads src[4] ahead)") &&
             strstr(r.out,
-                   "Store (a copy or addline loop's prefetch instruction fetches dst[4] ahead, to "
-                   "write)") &&
+                   "Store (thread 0's copy or addline loop's prefetch instruction fetches dst[4] "
+                   "ahead,") &&
             strstr(r.out,
                    "GetS from core 0 (a prefetch instruction of its core's copy or addline loop") &&
             !strstr(r.out, "stream prefetcher"),

@@ -224,12 +224,24 @@ START_TEST(test_explain_prefetch_nobody_waits)
              same);
     ck_assert_msg(strstr(r.out, "its prefetch needs no slot, and its copy loop goes on"), "%.2000s",
                   r.out);
+    /* hardware threads of one core: each prefetch names its thread's loop
+     * (it said "a copy or addline loop's" of both) */
+    const char *sib = tu_write("sibpf.trace", "ccsim-trace 1\nthreads 2\npin 0.0 0.1\nline s0 16\n"
+                                              "line d0 16\nline s1 16\nline d1 16\nall: sync\n"
+                                              "0: copy s0 d0 16\n1: copy s1 d1 16\nall: mark d\n");
+    tu_ccsim(&r, "explain -c knc-5110p %s --wide", sib);
+    ck_assert_msg(strstr(r.out, "core 0   s1[5]      Load (thread 1's copy or addline loop's "
+                                "prefetch instruction reads s1[5] ahead)") &&
+                      strstr(r.out, "Load (thread 0's copy or addline loop's prefetch instruction "
+                                    "reads s0[5] ahead)"),
+                  "%.3000s", r.out);
     const char *add = tu_write("add.trace", "ccsim-trace 1\nthreads 1\nline s 64\nline d 64\n"
                                             "0: addline d[0] s[0] 30\n");
     tu_ccsim(&r, "explain -c knc-5110p %s --wide --set core.prefetch_read_slots=1", add);
-    ck_assert_msg(strstr(r.out, "its addline loop stops at the prefetch instruction") &&
-                      strstr(r.out, "(a copy or addline loop's prefetch instruction reads"),
-                  "%.2000s", r.out);
+    ck_assert_msg(
+        strstr(r.out, "its addline loop stops at the prefetch instruction") &&
+            strstr(r.out, "(thread 0's copy or addline loop's prefetch instruction reads"),
+        "%.2000s", r.out);
 }
 END_TEST
 
@@ -410,8 +422,9 @@ START_TEST(test_explain_width)
     /* a step whose one chunk is longer than a line (a store fetched ahead),
      * and an iteration's opening with its start skew: both ran past 120 */
     tu_ccsim(&r, "explain -c snb-e5-2660 -w mpi-shm:bytes=512 -t 2 -i 1 --max-lines 300");
-    ck_assert_msg(r.status == 0 && strstr(r.out, "a store waiting for the stores before it"), "%s",
-                  r.err);
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.out, "a store of thread 0 waiting for the stores before it"),
+                  "%s", r.err);
     ck_assert_int_le(longest_line(r.out), 120);
     tu_ccsim(&r,
              "explain -c opteron-6272 %s/../workloads/traces/clh-lock.trace --iteration 5 "

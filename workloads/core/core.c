@@ -751,7 +751,7 @@ static void stream_store(struct thr *t, struct cc_req *req)
     int slot = (int)(req - t->sreq);
     if (i != t->s_commit || t->s_storing) {
         t->s_loaded[slot] = true;
-        cc_prefetch_store(t->run->m->cc, t->core, (uint64_t)(dst->line + i) + 1);
+        cc_prefetch_store(t->run->m->cc, t->core, (uint64_t)(dst->line + i) + 1, t->id);
         return;
     }
     t->s_loaded[slot] = false;
@@ -835,7 +835,7 @@ static void pf_done(void *ctx, int core, bool to_write)
 static void pf_send(struct thr *t, uint64_t vline, bool write)
 {
     struct run *r = t->run;
-    if (!cc_prefetch(r->m->cc, t->core, vline, write) || !r->pf)
+    if (!cc_prefetch(r->m->cc, t->core, vline, write, t->id) || !r->pf)
         return; /* held already, or fetched: no slot taken */
     *(write ? &r->pf[t->core].writes : &r->pf[t->core].reads) += 1;
 }
