@@ -134,7 +134,7 @@ static void print_coverage(const struct cc_coverage *c)
     for (int i = 0; i < 2; i++) {
         printf("%s %s %d of %d", i ? "," : "", side[i], c->run[i], c->rows[i]);
         if (c->run[i] < c->rows[i])
-            printf(" (not rows %s)", c->never[i]);
+            printf(" (not row%s %s)", c->rows[i] - c->run[i] == 1 ? "" : "s", c->never[i]);
     }
     printf("  (ccsim protocol NAME numbers them)\n");
 }

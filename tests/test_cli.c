@@ -204,6 +204,10 @@ START_TEST(test_stress_new_machines)
                       strstr(r.out, "\nrows run: cache ") &&
                       strstr(r.out, ", home 33 of 35 (not rows 9 35)"),
                   "%s%s", r.out, r.err);
+    /* one row that never ran is "row", not "rows" */
+    tu_ccsim(&r, "stress -c teach-xbar --ops 2000");
+    ck_assert_msg(strstr(r.out, "cache 24 of 25 (not row 25), home 24 of 25 (not row 25)"), "%s",
+                  r.out);
     tu_ccsim(&r, "stress -c scc --ops 2000");
     ck_assert_msg(r.status == 0 && strstr(r.out, "), 8 lines, seed 1") &&
                       !strstr(r.out, "rows run"),
