@@ -3,6 +3,7 @@
  * of `ccsim calibrate` (cli/calibrate.h).
  */
 #include "calibrate.h"
+#include "cli.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -734,10 +735,7 @@ static void put(const struct cal_problem *pb, struct cfg_file *cf, const struct 
 static bool real_folder(const char *file, char *buf)
 {
     char dir[PATH_MAX];
-    const char *slash = strrchr(file, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
-    if (slash == file)
-        snprintf(dir, sizeof dir, "/");
+    cli_path_folder(file, dir, sizeof dir);
     return realpath(dir, buf) != NULL;
 }
 

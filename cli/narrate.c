@@ -191,6 +191,20 @@ static void request_chunk(struct text *t, const struct cc_step *st, const char *
     chunk(t, "%s (%s)", st->event, label);
 }
 
+/* Who sent a prefetch a cache row took: a thread's copy loop (its tag),
+ * a thread's store fetched ahead, or the cache's stream prefetcher. */
+static void prefetcher_name(const struct cc_step *st, char *buf, size_t size)
+{
+    if (st->prefetch == CC_PF_SOFTWARE)
+        snprintf(buf, size, "thread %d's copy or addline loop's prefetch instruction",
+                 st->prefetch_tag);
+    else if (st->prefetch == CC_PF_STORE)
+        snprintf(buf, size, "a store of thread %d waiting for the stores before it: the core",
+                 st->prefetch_tag);
+    else
+        snprintf(buf, size, "the cache's stream prefetcher");
+}
+
 /* "Fwd_GetS from home 0", "Upgrade (GetX from core 0)", "Done"; the gloss
  * beside it when asked. */
 static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_step *st,
@@ -220,20 +234,9 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         request_chunk(t, st, line);
         return;
     }
-    char who[96];
-    if (st->prefetch == CC_PF_SOFTWARE && st->prefetch_tag >= 0)
-        snprintf(who, sizeof who, "thread %d's copy or addline loop's prefetch instruction",
-                 st->prefetch_tag);
-    else if (st->prefetch == CC_PF_STORE && st->prefetch_tag >= 0)
-        snprintf(who, sizeof who, "a store of thread %d waiting for the stores before it: the core",
-                 st->prefetch_tag);
-    else
-        snprintf(who, sizeof who, "%s",
-                 st->prefetch == CC_PF_SOFTWARE ? "a copy or addline loop's prefetch instruction"
-                 : st->prefetch == CC_PF_STORE
-                     ? "a store waiting for the stores before it: the core"
-                     : "the cache's stream prefetcher");
     if (st->prefetch && !st->home) {
+        char who[96];
+        prefetcher_name(st, who, sizeof who);
         chunk(t, "%s (%s %s %s ahead%s)", st->event, who,
               strcmp(st->event, "Store") == 0 ? "fetches" : "reads", line,
               strcmp(st->event, "Store") == 0 ? ", to write" : "");

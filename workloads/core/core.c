@@ -347,6 +347,7 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
     uint64_t next = 0;
     const char *var = NULL;
     int64_t value = 0;
+    bool spinning = false; /* a sync in a while loop is no progress, as its reads are not */
     for (int i = 0; i < r->nthr; i++) {
         if (r->thr[i].st != T_SYNC)
             continue;
@@ -354,12 +355,10 @@ static void release_sync(struct sim_kernel *k, void *obj, uint64_t arg)
             next = r->thr[i].iter + 1;
         if (!var && !wl_cursor_outer_loop(&r->thr[i].cur, &var, &value))
             var = NULL;
+        spinning |= r->thr[i].op.in_while;
     }
-    cc_settle(r->m->cc);   /* buffered writes reach memory (the SCC's write-combining buffers) */
-    bool spinning = false; /* a sync in a while loop is no progress, as its reads are not */
-    for (int i = 0; i < r->nthr; i++)
-        spinning |= r->thr[i].st == T_SYNC && r->thr[i].op.in_while;
-    if (!spinning) /* every live thread arrived: the sync retires */
+    cc_settle(r->m->cc); /* buffered writes reach memory (the SCC's write-combining buffers) */
+    if (!spinning)       /* every live thread arrived: the sync retires */
         sim_progress(k);
     iteration(r, next)->start = sim_now(k);
     if (r->o.on_iteration)
@@ -610,6 +609,15 @@ static bool novel_progress(const struct thr *t, sim_time_t now)
 {
     sim_time_t grace = NOVEL_GRACE_INTERVALS * t->run->o.watchdog_ps;
     return t->op.op == WL_OP_COMPUTE && t->compute_novel && now - t->progress_at <= grace;
+}
+
+/* An op that ended as it started (a mark, an expect, a fence, a reset):
+ * outside while loops it retired, progress for the watchdog. */
+static void retired_at_once(struct thr *t)
+{
+    if (!t->op.in_while)
+        sim_progress(t->run->m->k);
+    op_ended(t);
 }
 
 static void finish_op(struct thr *t)
@@ -999,9 +1007,7 @@ static void retry_methodology(struct sim_kernel *k, void *obj, uint64_t arg)
     (void)k;
     (void)arg;
     if (methodology(t)) {
-        if (!t->op.in_while)
-            sim_progress(t->run->m->k);
-        op_ended(t);
+        retired_at_once(t);
         step(t);
     }
 }
@@ -1315,9 +1321,7 @@ static void step(struct thr *t)
         t->op_start = sim_now(r->m->k);
         if (!time_left(t) || !zero_time_ok(t) || !start_op(t))
             return;
-        if (!t->op.in_while) /* an op that ended at once (a mark, an expect, a reset) retired */
-            sim_progress(r->m->k);
-        op_ended(t);
+        retired_at_once(t);
     }
 }
 
@@ -1337,10 +1341,9 @@ static void report_stream(FILE *f, const struct thr *t, const char *name)
     fputc('\n', f);
 }
 
-/* A stuck wait: the word as its core sees it (on a machine without
- * coherence its stale copy, beside the value memory or the MPB holds). */
 /* The op's word as its core reads it, and what the line holds where that
- * differs (the SCC's stale copies). */
+ * differs (on a machine without coherence its stale copy, beside the value
+ * memory or the MPB holds). */
 static void print_word_seen(FILE *f, struct thr *t)
 {
     const struct run *r = t->run;
