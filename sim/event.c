@@ -505,6 +505,12 @@ enum sim_run_status sim_run(struct sim_kernel *k, sim_time_t until)
 
 /* ------------------------------------------------------------- watchdog */
 
+/* One watchdog interval after t, or the kernel's last instant. */
+static sim_time_t interval_after(const struct sim_kernel *k, sim_time_t t)
+{
+    return t > SIM_TIME_MAX - k->wd_interval ? SIM_TIME_MAX : t + k->wd_interval;
+}
+
 static void watchdog_fire(struct sim_kernel *k, void *obj, uint64_t arg)
 {
     (void)obj;
@@ -518,11 +524,9 @@ static void watchdog_fire(struct sim_kernel *k, void *obj, uint64_t arg)
     k->wd_last_progress = k->head.progress;
     /* work under way past the next look: the interval to judge starts at
      * its end (one look, not one every interval of a long compute) */
-    sim_time_t next =
-        k->head.now > SIM_TIME_MAX - k->wd_interval ? SIM_TIME_MAX : k->head.now + k->wd_interval;
+    sim_time_t next = interval_after(k, k->head.now);
     if (k->wd_busy_until > next)
-        next = k->wd_busy_until > SIM_TIME_MAX - k->wd_interval ? SIM_TIME_MAX
-                                                                : k->wd_busy_until + k->wd_interval;
+        next = interval_after(k, k->wd_busy_until);
     k->wd_timer = sim_timer_at(k, next, watchdog_fire, NULL, 0);
     k->wd_armed = true;
 }
