@@ -15,7 +15,7 @@ const struct cli_cmd cli_cmds[] = {
     {"run", cli_run, "run a trace on a machine",
      "usage: ccsim run -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
      "                 [--seed S] [--json FILE [--per-iteration]] [--check] [--links]\n"
-     "                 [--rows] [--max-errors N] [--set G.K=V ...]\n"
+     "                 [--rows] [--max-errors N] [--max-time NS] [--set G.K=V ...]\n"
      "                 [--trace-out FILE.json [--trace-window FROM:TO] [--trace-max-bytes N]]\n"
      "                 [--plot FILE.png]\n"
      "\n"
@@ -36,6 +36,10 @@ const struct cli_cmd cli_cmds[] = {
      "  --links               print every link's traffic (messages, bytes, use, queueing;\n"
      "                        a link that carried nothing is not listed)\n"
      "  --max-errors N        value errors printed in full (default 10; 0: all of them)\n"
+     "  --max-time NS         stop the run at this simulated time if it has not ended\n"
+     "                        (default 1e9: 1 s), with a report of the threads still\n"
+     "                        running: a loop that changes memory for ever never\n"
+     "                        looks stuck to the watchdog, and so ends here\n"
      "  --rows                print every (state, event) cell of the protocol's tables\n"
      "                        that ran, with its row's number and how often (the JSON\n"
      "                        always has them)\n"
@@ -51,8 +55,9 @@ const struct cli_cmd cli_cmds[] = {
      "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "\n"
      "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"
-     "deadlock); 2 bad input (FILE:LINE:COL: message), an output that cannot be\n"
-     "written (checked before the run), or --plot failed.\n"},
+     "deadlock, the run not over at --max-time); 2 bad input (FILE:LINE:COL:\n"
+     "message), an output that cannot be written (checked before the run), or\n"
+     "--plot failed.\n"},
     {"microbench", cli_microbench, "measure the machine's line-transfer costs",
      "usage: ccsim microbench -c CONFIG [--json FILE] [-i ITERATIONS] [--set G.K=V ...]\n"
      "\n"
@@ -157,7 +162,8 @@ const struct cli_cmd cli_cmds[] = {
     {"explain", cli_explain, "a narrated log of every coherence step of a run",
      "usage: ccsim explain -c CONFIG (TRACE | -w GENERATOR[:k=v,...] -t THREADS [-i ITERS])\n"
      "                     [--line NAME[i]] [--thread T] [--iteration K] [--from NS] [--to NS]\n"
-     "                     [--max-lines N] [--wide] [--check] [--seed S] [--set G.K=V ...]\n"
+     "                     [--max-lines N] [--wide] [--check] [--seed S] [--max-time NS]\n"
+     "                     [--set G.K=V ...]\n"
      "\n"
      "Runs like ccsim run and narrates every row a cache or a home runs, one step\n"
      "an entry: the time (ns), who (core N or home N), the line (the trace's name),\n"
@@ -177,7 +183,9 @@ const struct cli_cmd cli_cmds[] = {
      "                        has what runs before the first sync\n"
      "  --from NS, --to NS    the steps from / to that simulated time\n"
      "  --max-lines N         stop narrating after N steps (default 2000)\n"
-     "  --wide                every name's gloss beside it, one line a step\n"},
+     "  --wide                every name's gloss beside it, one line a step\n"
+     "  --max-time NS         stop the run at this simulated time (default 1e9: 1 s), as\n"
+     "                        run does\n"},
     {"list", cli_list, "list shipped configs, protocols or generators",
      "usage: ccsim list (configs | protocols | generators)\n"
      "\n"

@@ -104,7 +104,8 @@ struct cli_run_args {
     sim_time_t trace_from, trace_to;
     uint64_t trace_max_bytes;
     bool trace_max_bytes_given, trace_window_given;
-    const char *plot; /* run: --plot FILE.png, the latency histogram (cli/plot.h) */
+    const char *plot;    /* run: --plot FILE.png, the latency histogram (cli/plot.h) */
+    sim_time_t max_time; /* --max-time (ps): the run stops there unfinished (0: core's default) */
 };
 int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_args *a);
 const char *cli_workload_name(const struct cli_run_args *a);

@@ -62,9 +62,9 @@ static struct bench_figures bench_run_ref(const struct bench_ref *b, long iterat
                                   .max_reports = 10};
         struct core_result r;
         core_run(&w, p, &o, &r, &d);
-        f.status = r.input_error                                            ? SIM_EXIT_INPUT
-                   : r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL
-                                                                            : SIM_EXIT_OK;
+        f.status = r.input_error            ? SIM_EXIT_INPUT
+                   : core_result_failed(&r) ? SIM_EXIT_FAIL
+                                            : SIM_EXIT_OK;
         f.events = r.events;
         f.simulated_ns = r.simulated_ns;
         f.wall_s = r.wall_s;

@@ -347,10 +347,11 @@ static void print_footer(const struct narrator *n)
     narrate_legend_print(&n->nc, stdout);
 }
 
-static int explain_run(struct narrator *n, struct cli_session *ss)
+static int explain_run(struct narrator *n, struct cli_session *ss, sim_time_t max_time)
 {
     cc_observe(ss->mc->cc, narrate, n);
     struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(ss->mc, MACHINE_WATCHDOG_PS),
+                              .max_time_ps = max_time,
                               .max_reports = 10,
                               .on_place = on_place,
                               .place_ctx = n,
@@ -364,9 +365,9 @@ static int explain_run(struct narrator *n, struct cli_session *ss)
     core_run(&ss->w, ss->p, &o, &r, &ss->d);
     if (!r.input_error) /* nothing ran: no footer about steps that did not happen */
         print_footer(n);
-    int status = r.input_error                                            ? SIM_EXIT_INPUT
-                 : r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL
-                                                                          : SIM_EXIT_OK;
+    int status = r.input_error            ? SIM_EXIT_INPUT
+                 : core_result_failed(&r) ? SIM_EXIT_FAIL
+                                          : SIM_EXIT_OK;
     core_result_free(&r);
     return status;
 }
@@ -418,7 +419,7 @@ int cli_explain(int argc, char **argv)
         bad = resolve_thread(&n, &ss, a.explain_thread);
     if (!bad) {
         print_header(&a, &ss, &n);
-        bad = explain_run(&n, &ss);
+        bad = explain_run(&n, &ss, a.max_time);
     }
     for (int i = 0; i < 2; i++) {
         free(snaps[i]->held);

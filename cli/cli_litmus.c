@@ -140,15 +140,15 @@ static int run_once(const struct machine_cfg *m, const struct wl_program *p, uin
     struct core_result res;
     core_run(&w, p, &o, &res, &d);
     sim_diag_print(&d);
-    int status = res.input_error                                                ? SIM_EXIT_INPUT
-                 : res.deadlock || res.value_errors || res.coherence_violations ? SIM_EXIT_FAIL
-                                                                                : 0;
+    int status = res.input_error ? SIM_EXIT_INPUT : core_result_failed(&res) ? SIM_EXIT_FAIL : 0;
     if (status == SIM_EXIT_FAIL)
         fprintf(stderr,
                 "ccsim litmus: seed %llu: the run failed a check (%llu coherence violation(s), "
                 "%s)\n",
                 (unsigned long long)seed, (unsigned long long)res.coherence_violations,
-                res.deadlock ? "a deadlock" : "no deadlock");
+                res.deadlock     ? "a deadlock"
+                : res.time_limit ? "not finished at its simulated-time limit"
+                                 : "no deadlock");
     if (!status)
         count(ty);
     core_result_free(&res);

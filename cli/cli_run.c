@@ -51,6 +51,12 @@ static int run_opt(const char *sub, int c, struct cli_run_args *a)
     case 'D':
         a->wide = true;
         return 0;
+    case 'X':
+        if (!cli_parse_ns(sub, "--max-time", optarg, &a->max_time))
+            return SIM_EXIT_INPUT;
+        if (a->max_time == 0)
+            return cli_usage_error(sub, "--max-time '%s': a run needs some time (NS > 0)", optarg);
+        return 0;
     case 'R':
         a->per_iteration = true;
         return 0;
@@ -191,6 +197,7 @@ int cli_parse_run_args(const char *sub, int argc, char **argv, struct cli_run_ar
                                           {"per-iteration", no_argument, NULL, 'R'},
                                           {"rows", no_argument, NULL, 'O'},
                                           {"max-errors", required_argument, NULL, 'E'},
+                                          {"max-time", required_argument, NULL, 'X'},
                                           {0}};
     int c, bad = 0;
     optind = 1;
@@ -236,6 +243,11 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
         printf("latency: no iteration completed before the deadlock\n");
     else if (r->deadlock) /* iterations may have ended: none is measured without a mark */
         printf("latency: no iteration was measured (no `mark`); the run ended in a deadlock\n");
+    else if (r->time_limit && wl_program_label_count(p) > 0)
+        printf("latency: no iteration completed before the time limit\n");
+    else if (r->time_limit)
+        printf("latency: no iteration was measured (no `mark`); the run stopped at its time "
+               "limit\n");
     else
         printf("latency: no iteration was measured (no `mark`)\n");
     printf("counters: loads %llu  stores %llu  atomics %llu  misses %llu  invalidations %llu  "
@@ -280,7 +292,7 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
         printf("coherence: none on this machine, nothing to check");
     else
         printf("coherence violations %llu", (unsigned long long)r->coherence_violations);
-    printf("%s\n", r->deadlock ? "  DEADLOCK" : "");
+    printf("%s\n", r->deadlock ? "  DEADLOCK" : r->time_limit ? "  TIME LIMIT (not finished)" : "");
     printf("simulation: %llu events, %llu ns simulated, %.3f s wall, %.2f M events/s\n",
            (unsigned long long)r->events, (unsigned long long)r->simulated_ns, r->wall_s,
            r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0);
@@ -428,8 +440,9 @@ static bool write_json(const char *path, const struct cli_session *ss, const str
                  (unsigned long long)r->coherence_violations);
     fprintf(f,
             " \"checks\": {\"coherence_violations\": %s, \"value_errors\": %llu, "
-            "\"deadlock\": %s},\n",
-            violations, (unsigned long long)r->value_errors, r->deadlock ? "true" : "false");
+            "\"deadlock\": %s, \"time_limit\": %s},\n",
+            violations, (unsigned long long)r->value_errors, r->deadlock ? "true" : "false",
+            r->time_limit ? "true" : "false");
     json_rows(f, ss);
     fprintf(f,
             " \"sim\": {\"events\": %llu, \"wall_s\": %.6f, \"events_per_s\": %.0f, "
@@ -445,8 +458,7 @@ static void print_links(const struct cli_session *ss)
     if (ss->mc->net->ops->print_links) {
         printf("links (a link that carried no message is not listed):\n");
         ss->mc->net->ops->print_links(ss->mc->net, stdout);
-    }
-    else
+    } else
         printf("links: the %s topology has none\n", ss->m.machine.topology);
 }
 
@@ -632,6 +644,7 @@ int cli_run(int argc, char **argv)
     if ((bad = cli_session_open(&a, &ss)))
         return bad;
     struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(ss.mc, MACHINE_WATCHDOG_PS),
+                              .max_time_ps = a.max_time,
                               .max_reports = a.max_errors ? (int)a.max_errors : INT_MAX};
     bool trace_failed;
     struct trace_out *tr = open_trace(&a, &ss, &o, &trace_failed);
@@ -655,8 +668,7 @@ int cli_run(int argc, char **argv)
             print_links(&ss);
         if (a.rows)
             print_rows(&ss);
-        status =
-            r.deadlock || r.value_errors || r.coherence_violations ? SIM_EXIT_FAIL : SIM_EXIT_OK;
+        status = core_result_failed(&r) ? SIM_EXIT_FAIL : SIM_EXIT_OK;
         hint_noncoherent(&ss, &r);
         if (a.json && !write_json(a.json, &ss, &a, &r))
             status = SIM_EXIT_INPUT;

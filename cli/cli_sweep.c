@@ -573,8 +573,9 @@ static void finish_job(struct sweep_run *r, struct job *j, int st)
                 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
         r->failed++;
         r->died = true;
-    } else if (res.deadlock) {
-        fprintf(stderr, "ccsim sweep: %s: deadlock; no row\n", name);
+    } else if (res.deadlock || res.time_limit) {
+        fprintf(stderr, "ccsim sweep: %s: %s; no row\n", name,
+                res.deadlock ? "deadlock" : "not finished at its simulated-time limit");
         r->failed++;
     } else if (res.status == SWEEP_INPUT) {
         fprintf(stderr, "ccsim sweep: %s: its input is wrong (the messages above); no row\n", name);

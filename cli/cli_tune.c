@@ -233,6 +233,8 @@ static void measure(const struct machine_cfg *m, const struct tune_args *a, stru
         printf("  %-40s its input is wrong (the messages above)\n", c->spec);
     else if (c->r.status == SWEEP_FAILED && c->r.deadlock)
         printf("  %-40s FAILED: deadlock\n", c->spec);
+    else if (c->r.status == SWEEP_FAILED && c->r.time_limit)
+        printf("  %-40s FAILED: not finished at its simulated-time limit\n", c->spec);
     else if (c->r.status == SWEEP_FAILED) /* tune runs no coherence checker */
         printf("  %-40s FAILED a check (value errors %llu)\n", c->spec,
                (unsigned long long)c->r.value_errors);

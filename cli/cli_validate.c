@@ -359,7 +359,7 @@ static int simulate(const struct val_args *a, struct val_row *row)
                               .max_reports = 10};
     struct core_result r;
     core_run(&ss.w, ss.p, &o, &r, &ss.d);
-    int status = r.input_error ? SIM_EXIT_INPUT : r.deadlock ? SIM_EXIT_FAIL : 0;
+    int status = r.input_error ? SIM_EXIT_INPUT : r.deadlock || r.time_limit ? SIM_EXIT_FAIL : 0;
     if (!status && r.value_errors) { /* a run that read wrong values measures nothing */
         fprintf(stderr,
                 "ccsim validate: %s at %d threads read %llu wrong value%s (above): no "

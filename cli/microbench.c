@@ -48,7 +48,7 @@ double mb_measure(struct mb *b, const char *text)
                                   .max_reports = 3};
         struct core_result r;
         core_run(&w, p, &o, &r, b->d);
-        if (!r.input_error && !r.deadlock && r.value_errors == 0 && r.iterations > 1) {
+        if (!r.input_error && !core_result_failed(&r) && r.iterations > 1) {
             /* drop the cold first iteration */
             size_t n = r.iterations - 1;
             double *v = r.latency_ns + 1;

@@ -459,6 +459,7 @@ static void copy_result(const struct core_result *w, struct sweep_result *r)
     r->coherence_violations = w->coherence_violations;
     r->events = w->events;
     r->deadlock = w->deadlock;
+    r->time_limit = w->time_limit;
     r->wall_s = w->wall_s;
     r->atomics = w->atomics;
     r->handoffs = w->handoffs;
@@ -468,8 +469,7 @@ static void copy_result(const struct core_result *w, struct sweep_result *r)
     r->prefetches = w->prefetches;
     r->sw_prefetches = w->sw_prefetches;
     r->line_busy = w->line_busy;
-    bool failed = w->deadlock || w->value_errors || w->coherence_violations;
-    r->status = w->input_error ? SWEEP_INPUT : failed ? SWEEP_FAILED : SWEEP_OK;
+    r->status = w->input_error ? SWEEP_INPUT : core_result_failed(w) ? SWEEP_FAILED : SWEEP_OK;
 }
 
 /* A trace's point: parsed for the machine and run as `ccsim run` does. */

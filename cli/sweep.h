@@ -77,6 +77,7 @@ struct sweep_result {
     uint64_t loads, stores, misses, invalidations, poll_refetches, steals, writebacks;
     uint64_t network_bytes, value_errors, coherence_violations, events;
     bool deadlock;
+    bool time_limit; /* the run stopped at its simulated-time limit, not finished */
     double wall_s;
     uint64_t atomics, handoffs;
     double home_queue_ns, link_queue_ns;

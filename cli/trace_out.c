@@ -185,7 +185,7 @@ static void meta_name(struct trace_out *t, const char *what, int pid, int tid, c
 /* ------------------------------------------------------------ threads */
 
 static void on_op(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
-                  sim_time_t end, bool unfinished)
+                  sim_time_t end, enum core_op_end how)
 {
     struct trace_out *t = ctx;
     (void)core;
@@ -201,11 +201,13 @@ static void on_op(void *ctx, int thread, int core, const struct wl_op *op, sim_t
                       op->naddr || i ? "," : "", i, op->value[i]);
     if (op->op == WL_OP_MARK)
         snprintf(name, sizeof name, "mark %s", wl_program_label(t->p, op->label));
-    else if (unfinished) /* the run deadlocked with it under way */
-        snprintf(name, sizeof name, "%s (unfinished: the run deadlocked)", wl_op_name(op->op));
+    else if (how != CORE_OP_ENDED) /* the run ended with it under way */
+        snprintf(name, sizeof name, "%s (unfinished: the run %s)", wl_op_name(op->op),
+                 how == CORE_OP_DEADLOCK ? "deadlocked" : "stopped at its time limit");
     snprintf(args + n, sizeof args - (size_t)n, "}");
     span(t, PID_THREADS, thread, "op",
-         op->op == WL_OP_MARK || unfinished ? name : wl_op_name(op->op), start, end, args);
+         op->op == WL_OP_MARK || how != CORE_OP_ENDED ? name : wl_op_name(op->op), start, end,
+         args);
 }
 
 static void on_place(void *ctx, int64_t index, uint64_t number)

@@ -236,13 +236,20 @@ START_TEST(test_input_errors)
         core_result_free(&res);
     }
     /* a run that goes on past 2^63 ps stops there, before a step wraps the
-     * kernel's time (that was an internal error, a spin a false deadlock) */
-    run_text("ccsim-trace 2\nthreads 1\nline x\n0: compute 9223372036000000\n"
-             "0: read x -> v\nwhile v == 0 {\n  0: read x -> v\n}\n",
-             NULL, 0, &res, &diag);
+     * kernel's time (that was an internal error, a spin a false deadlock);
+     * under the time limit (1 s unless set) it stops at the limit first */
+    const char *past = "ccsim-trace 2\nthreads 1\nline x\n0: compute 9223372036000000\n"
+                       "0: read x -> v\nwhile v == 0 {\n  0: read x -> v\n}\n";
+    tu_max_time_ps = SIM_TIME_MAX;
+    run_text(past, NULL, 0, &res, &diag);
+    tu_max_time_ps = 0;
     ck_assert_msg(res.input_error && strstr(diag.text, "the run reached the simulator's last "
                                                        "instant (2^63 ps"),
                   "%s", diag.text);
+    core_result_free(&res);
+    run_text(past, NULL, 0, &res, &diag);
+    ck_assert(res.time_limit && !res.input_error && !res.deadlock);
+    ck_assert_uint_eq(res.simulated_ns, 1000000000);
     core_result_free(&res);
 }
 END_TEST

@@ -818,6 +818,61 @@ START_TEST(test_runaway_while_is_a_deadlock)
 }
 END_TEST
 
+/* A loop that changes memory in every round is progress to the watchdog:
+ * one that never ends stopped only on a signal. The run stops at its
+ * simulated-time limit (--max-time), says where each thread was without
+ * calling it stuck, measures no unfinished iteration and exits 1; the
+ * JSON and the timeline say so. */
+START_TEST(test_endless_writer_stops_at_time_limit)
+{
+    const char *text = "ccsim-trace 2\nthreads 2\nline x\nline y\n"
+                       "all: sync\n"
+                       "all: let r = t\n"
+                       "while r == 0 {\n"
+                       "  0: write x 1\n"
+                       "  0: write x 2\n"
+                       "  0: read y -> r\n"
+                       "}\n"
+                       "all: mark done\n";
+    const char *path = tu_write("writer.trace", text);
+    char json[512], timeline[512];
+    snprintf(json, sizeof json, "%s/writer.json", tu_dir());
+    snprintf(timeline, sizeof timeline, "%s/writer-trace.json", tu_dir());
+    struct tu_run r;
+    tu_ccsim(&r, "run -c teach-xbar %s --max-time 20000 --json %s --trace-out %s", path, json,
+             timeline);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "the run reached its simulated-time limit, 20000.000 ns, not "
+                                "finished"),
+                  "%s", r.err);
+    ck_assert_msg(strstr(r.err, "thread 0 (core 0.0) at ") &&
+                      strstr(r.err, "runs a while loop, in write x; the word x.0 is "),
+                  "%s", r.err);
+    ck_assert_msg(!strstr(r.err, "deadlock") && !strstr(r.err, "spins"), "%s", r.err);
+    ck_assert_msg(strstr(r.out, "latency: no iteration completed before the time limit") &&
+                      strstr(r.out, "TIME LIMIT (not finished)") && !strstr(r.out, "DEADLOCK"),
+                  "%s", r.out);
+    const char *j = tu_slurp(json);
+    ck_assert_msg(strstr(j, "\"deadlock\": false, \"time_limit\": true"), "%s", j);
+    ck_assert_msg(strstr(j, "\"simulated_ns\": 20000}"), "%s", j);
+    const char *tl = tu_slurp(timeline);
+    ck_assert_msg(strstr(tl, "(unfinished: the run stopped at its time limit)"), "%.400s", tl);
+    tu_ccsim(&r, "explain -c teach-xbar %s --max-time 2000 --max-lines 5", path);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "simulated-time limit, 2000.000 ns"), "%s", r.err);
+    tu_ccsim(&r, "run -c teach-xbar %s --max-time 0", path);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--max-time '0'"), "%s", r.err);
+    tu_ccsim(&r, "run -c teach-xbar %s --max-time soon", path);
+    ck_assert_int_eq(r.status, 2);
+    /* one that ends before the limit is a run like any other */
+    tu_ccsim(&r, "run -c teach-xbar %s/../workloads/traces/pingpong.trace --max-time 1e9 --json -",
+             CCSIM_TEST_DIR);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "\"deadlock\": false, \"time_limit\": false"), "%s", r.out);
+}
+END_TEST
+
 /* A while loop over the thread's own variables that touches no memory is
  * the thread's own work, not a spin: its computes, together longer than
  * the watchdog's interval, run to the end (it was reported as a deadlock),
@@ -865,7 +920,7 @@ START_TEST(test_local_while_is_work)
     run_text("teach-xbar", NULL, 0, "capped.trace", text, 0, WATCHDOG_PS, &res);
     ck_assert_msg(res.deadlock && !res.input_error, "%s", diag.text);
     core_result_free(&res);
-    for (int cycles = 0; cycles <= 1000; cycles += 1000) {
+    for (int cycles = 0; cycles <= 100; cycles += 100) { /* 2^20 x 100 ns: under the 1 s limit */
         snprintf(text, sizeof text,
                  "ccsim-trace 2\nthreads 1\nline x\n0: let i = 0\nwhile i >= 0 {\n"
                  "  0: compute %d\n  0: let i = i + 1\n}\n",
@@ -873,7 +928,7 @@ START_TEST(test_local_while_is_work)
         struct tu_run r;
         tu_ccsim(&r, "run -c teach-xbar %s", tu_write("endless.trace", text));
         ck_assert_int_eq(r.status, 2);
-        /* compute 0 never moves time on; compute 1000 does, 2^20 times */
+        /* compute 0 never moves time on; compute 100 does, 2^20 times */
         ck_assert_msg(cycles == 0 ? strstr(r.err, "endless.trace:6:3: thread 0: 1048576 "
                                                   "operations in a while loop without simulated "
                                                   "time passing")
@@ -1190,6 +1245,7 @@ static Suite *trace_v2_suite(void)
     tcase_add_test(tc, test_scc_exchange);
     tcase_add_test(tc, test_xchg_spin_lock);
     tcase_add_test(tc, test_runaway_while_is_a_deadlock);
+    tcase_add_test(tc, test_endless_writer_stops_at_time_limit);
     tcase_add_test(tc, test_zero_time_while);
     tcase_add_test(tc, test_local_while_is_work);
     tcase_add_test(tc, test_long_copy_is_work);

@@ -214,6 +214,8 @@ struct wl_program *tu_round_trip(const char *text, const struct wl_parse_opts *p
     return a;
 }
 
+sim_time_t tu_max_time_ps;
+
 void tu_run_program(const struct machine_cfg *m, const struct wl_program *p, bool check_fatal,
                     struct core_result *res, struct sim_diag *d)
 {
@@ -222,7 +224,8 @@ void tu_run_program(const struct machine_cfg *m, const struct wl_program *p, boo
     cc_check_enable(mc->cc, check_fatal);
     struct core_machine w;
     machine_view(mc, &w);
-    struct core_run_opts o = {.watchdog_ps = 100000000000ull, .max_reports = 3};
+    struct core_run_opts o = {
+        .watchdog_ps = 100000000000ull, .max_time_ps = tu_max_time_ps, .max_reports = 3};
     core_run(&w, p, &o, res, d);
     machine_free(mc);
 }

@@ -33,6 +33,9 @@ struct tu_run {
 /* Runs `CCSIM_BIN args` through the shell with stdin from /dev/null. */
 void tu_ccsim(struct tu_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The simulated-time limit tu_run_program runs under (core_run_opts
+ * max_time_ps; 0, the default: core's). */
+extern sim_time_t tu_max_time_ps;
 /* Loads CCSIM_CONFIGS/NAME.cfg with --set overrides (fails the test on error). */
 void tu_load_config(const char *name, const char *const *sets, size_t nsets, struct machine_cfg *m);
 /* Builds the machine m describes (seed 1), turns the checker on (fatal:

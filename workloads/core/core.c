@@ -147,17 +147,18 @@ static void op_ended(struct thr *t)
 {
     struct run *r = t->run;
     if (r->o.on_op)
-        r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k), false);
+        r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k),
+                   CORE_OP_ENDED);
 }
 
-/* After a deadlock: each thread's operation still under way (a sync it
+/* After a deadlock or at the time limit: each thread's operation still under way (a sync it
  * waits at, a wait, a spin's access), to the on_op callback, unfinished. */
-static void ops_unfinished(struct run *r)
+static void ops_unfinished(struct run *r, enum core_op_end how)
 {
     for (int i = 0; i < r->nthr && r->o.on_op; i++) {
         struct thr *t = &r->thr[i];
         if (t->st == T_RUN || t->st == T_POLL || t->st == T_SYNC)
-            r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k), true);
+            r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k), how);
     }
 }
 
@@ -1372,6 +1373,40 @@ static void report_wait(FILE *f, struct thr *t, const char *name)
 
 /* ------------------------------------------------------------ reports */
 
+/* Where thread t is, for a report of a run that stopped with it not
+ * done; `spins`: a while loop that reads memory is called a spin (the
+ * watchdog judged it one), else only where it is. */
+static void report_thread(FILE *f, struct thr *t, bool spins)
+{
+    struct run *r = t->run;
+    int line = 0, col = 0;
+    wl_program_where(r->prog, t->op.stmt, &line, &col);
+    char name[128] = "";
+    if (t->op.naddr > 0)
+        wl_line_name(r->prog, t->op.addr[0].line, name, sizeof name);
+    char when[96];
+    iteration_text(t, when, sizeof when);
+    fprintf(f, "  thread %d (core %d.%d%s) at %s:%d: ", t->id, t->core, t->hw, when,
+            wl_program_file(r->prog), line);
+    if (t->st == T_SYNC)
+        fprintf(f, "waits at sync (%d of %d live threads arrived)\n", r->at_sync, r->live);
+    else if (t->op.op == WL_OP_WAIT)
+        report_wait(f, t, name);
+    else if (t->op.in_while && t->op.naddr > 0) {
+        fprintf(f, "%s a while loop, in %s %s; the word %s.%d is ", spins ? "spins in" : "runs",
+                wl_op_name(t->op.op), name, name, t->op.addr[0].word);
+        print_word_seen(f, t);
+        fprintf(f, "\n");
+    } else if (local_work(t))
+        fprintf(f, "computes in a while loop that touches no memory (its own work)\n");
+    else if (t->op.in_while)
+        fprintf(f, "%s a while loop, in %s\n", spins ? "spins in" : "runs", wl_op_name(t->op.op));
+    else if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
+        report_stream(f, t, name);
+    else
+        fprintf(f, "in %s %s\n", wl_op_name(t->op.op), name);
+}
+
 static bool some_thread_spins(const struct run *r);
 
 /* A spin is judged, not proven, endless (a loop can read memory and still
@@ -1387,38 +1422,25 @@ static void report_deadlock(struct run *r, FILE *f)
                 ns);
     else
         fprintf(f, "ccsim: deadlock at %.3f ns: these threads cannot finish\n", ns);
-    for (int i = 0; i < r->nthr; i++) {
-        struct thr *t = &r->thr[i];
-        if (t->st == T_DONE)
-            continue;
-        int line = 0, col = 0;
-        wl_program_where(r->prog, t->op.stmt, &line, &col);
-        char name[128] = "";
-        if (t->op.naddr > 0)
-            wl_line_name(r->prog, t->op.addr[0].line, name, sizeof name);
-        char when[96];
-        iteration_text(t, when, sizeof when);
-        fprintf(f, "  thread %d (core %d.%d%s) at %s:%d: ", t->id, t->core, t->hw, when,
-                wl_program_file(r->prog), line);
-        if (t->st == T_SYNC)
-            fprintf(f, "waits at sync (%d of %d live threads arrived)\n", r->at_sync, r->live);
-        else if (t->op.op == WL_OP_WAIT)
-            report_wait(f, t, name);
-        else if (t->op.in_while && t->op.naddr > 0) {
-            fprintf(f, "spins in a while loop, in %s %s; the word %s.%d is ", wl_op_name(t->op.op),
-                    name, name, t->op.addr[0].word);
-            print_word_seen(f, t);
-            fprintf(f, "\n");
-        } else if (local_work(t))
-            fprintf(f, "computes in a while loop that touches no memory (its own work)\n");
-        else if (t->op.in_while)
-            fprintf(f, "spins in a while loop, in %s\n", wl_op_name(t->op.op));
-        else if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
-            report_stream(f, t, name);
-        else
-            fprintf(f, "in %s %s\n", wl_op_name(t->op.op), name);
-    }
+    for (int i = 0; i < r->nthr; i++)
+        if (r->thr[i].st != T_DONE)
+            report_thread(f, &r->thr[i], true);
     cc_print_outstanding(r->m->cc, f);
+}
+
+/* The run was still going at its time limit: what each thread not done
+ * was doing (no judgement: it was making progress as the watchdog sees it). */
+static void report_time_limit(struct run *r, FILE *f)
+{
+    double ns = (double)sim_now(r->m->k) / SIM_PS_PER_NS;
+    fprintf(f,
+            "ccsim: the run reached its simulated-time limit, %.3f ns, not finished (operations "
+            "were still ending or changing memory: a loop that changes memory for ever looks so; "
+            "run --max-time NS sets the limit); these threads were running:\n",
+            ns);
+    for (int i = 0; i < r->nthr; i++)
+        if (r->thr[i].st != T_DONE)
+            report_thread(f, &r->thr[i], false);
 }
 
 static bool some_thread_spins(const struct run *r)
@@ -1500,11 +1522,12 @@ static void thread_latencies(struct run *r)
     }
 }
 
-/* A run that deadlocked leaves its last iteration unfinished unless every
- * thread still alive waits at a sync (it was over for all of them). */
+/* A run that deadlocked (or stopped at its time limit) leaves its last
+ * iteration unfinished unless every thread still alive waits at a sync (it
+ * was over for all of them). */
 static bool last_unfinished(const struct run *r)
 {
-    if (!r->res->deadlock)
+    if (!r->res->deadlock && !r->res->time_limit)
         return false;
     for (int i = 0; i < r->nthr; i++)
         if (r->thr[i].st != T_SYNC && r->thr[i].st != T_DONE)
@@ -1715,6 +1738,11 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static sim_time_t max_time(const struct core_run_opts *o)
+{
+    return o->max_time_ps ? o->max_time_ps : CORE_MAX_TIME_PS;
+}
+
 void core_run(const struct core_machine *m, const struct wl_program *prog,
               const struct core_run_opts *o, struct core_result *res, struct sim_diag *d)
 {
@@ -1759,14 +1787,20 @@ void core_run(const struct core_machine *m, const struct wl_program *prog,
     sim_watchdog(m->k, o->watchdog_ps, on_stall, &r);
     for (int i = 0; i < r.nthr; i++)
         start_thread(&r.thr[i]);
-    enum sim_run_status rs = r.stopped ? SIM_RUN_STOPPED : sim_run(m->k, SIM_TIME_MAX);
+    enum sim_run_status rs = r.stopped ? SIM_RUN_STOPPED : sim_run(m->k, max_time(o));
+    if (rs == SIM_RUN_UNTIL && r.live == 0) /* the threads ended: what they left finishes */
+        rs = sim_run(m->k, SIM_TIME_MAX);
     res->wall_s = wall_now() - t0;
     if (rs == SIM_RUN_EMPTY && r.live > 0 && !res->input_error) {
         res->deadlock = true;
         report_deadlock(&r, stderr);
     }
-    if (res->deadlock)
-        ops_unfinished(&r);
+    if (rs == SIM_RUN_UNTIL) {
+        res->time_limit = true;
+        report_time_limit(&r, stderr);
+    }
+    if (res->deadlock || res->time_limit)
+        ops_unfinished(&r, res->deadlock ? CORE_OP_DEADLOCK : CORE_OP_TIME_LIMIT);
     cc_set_line_map(m->cc, NULL, NULL); /* r goes away with this call */
     cc_set_line_namer(m->cc, NULL, NULL);
     cc_set_prefetch_done(m->cc, NULL, NULL);
@@ -1794,6 +1828,11 @@ free_threads:
     free(r.thr);
     free(r.core_issue);
     free(r.pf);
+}
+
+bool core_result_failed(const struct core_result *res)
+{
+    return res->deadlock || res->time_limit || res->value_errors || res->coherence_violations;
 }
 
 void core_result_free(struct core_result *res)

@@ -41,6 +41,8 @@
  *     finishes outside a while loop, or when one inside a while changes
  *     memory: a spin that can never end is a deadlock. A while loop doing
  *     WL_MAX_ZERO_OPS zero-time ops in a row is a run-time error.
+ *   - A run not over at max_time_ps stops there (time_limit): a loop that
+ *     changes memory for ever never ends on the watchdog.
  *   - An iteration's latency runs from the sync that opens it to the last
  *     mark in it (the slowest thread).
  *   - With start_skew_ps, each thread starts (at the run's start and after
@@ -48,6 +50,11 @@
  *     barrier in the same cycle.
  * Invariant: a run is a pure function of (machine, program, seed).
  */
+/* The simulated-time limit of a run that sets none: 1 s, some hundred
+ * times the longest shipped workload, and ~100 s of wall time for a
+ * two-thread loop that writes for ever. */
+#define CORE_MAX_TIME_PS (1000000000ull * SIM_PS_PER_NS)
+
 struct core_machine {
     struct sim_kernel *k;
     struct cc_system *cc;
@@ -84,18 +91,31 @@ enum core_pf_wait {
     CORE_PF_LINE_HELD  /* goes on: its line needs no slot now (held, or fetched) */
 };
 
+/* How an operation on_op reports came to its end. */
+enum core_op_end {
+    CORE_OP_ENDED,     /* it did */
+    CORE_OP_DEADLOCK,  /* it was under way when the run ended in a deadlock */
+    CORE_OP_TIME_LIMIT /* it was under way when the run stopped at its time limit */
+};
+
 struct core_run_opts {
     sim_time_t watchdog_ps; /* no operation done for this long: deadlock */
-    int max_reports;        /* value errors printed in full */
+    /* the run stops at this simulated time if it has not ended (a loop that
+     * changes memory for ever is progress to the watchdog, so this bounds
+     * it): res->time_limit, with a report of the threads still running;
+     * 0: CORE_MAX_TIME_PS */
+    sim_time_t max_time_ps;
+    int max_reports; /* value errors printed in full */
     /* optional: told where each line index was placed (for narration) */
     void (*on_place)(void *ctx, int64_t line_index, uint64_t line_number);
     void *place_ctx;
     /* optional: called when a thread's operation finishes (zero-cost ops
-     * too, with start == end; a sync ends at its release), for timelines;
-     * after a deadlock, once for each operation still under way, with end
-     * the run's last instant and `unfinished` set */
+     * too, with start == end; a sync ends at its release), for timelines,
+     * with CORE_OP_ENDED; after a deadlock or at the time limit, once for
+     * each operation still under way, with end the run's last instant and
+     * why it did not end */
     void (*on_op)(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
-                  sim_time_t end, bool unfinished);
+                  sim_time_t end, enum core_op_end how);
     void *op_ctx;
     /* optional: called when a sync opens an iteration (the first sync opens
      * iteration 1; 0 is what runs before it), for progress lines and
@@ -155,6 +175,7 @@ struct core_result {
     double home_queue_ns, link_queue_ns;
     uint64_t coherence_violations, value_errors;
     bool deadlock;    /* a run that could not finish */
+    bool time_limit;  /* a run stopped at its max_time_ps, not finished */
     bool input_error; /* a run-time error in the trace (exit 2) */
     uint64_t events;
     double wall_s;
@@ -183,5 +204,8 @@ bool core_threads_fit(const struct wl_program *p, int cores, int threads_per_cor
 void core_run(const struct core_machine *m, const struct wl_program *prog,
               const struct core_run_opts *o, struct core_result *res, struct sim_diag *d);
 void core_result_free(struct core_result *res);
+/* Whether the run failed (exit 1): a deadlock, the time limit, a value
+ * error or a coherence violation. */
+bool core_result_failed(const struct core_result *res);
 
 #endif /* CCSIM_CORE_H */
