@@ -1429,15 +1429,17 @@ static void report_deadlock(struct run *r, FILE *f)
 }
 
 /* The run was still going at its time limit: what each thread not done
- * was doing (no judgement: it was making progress as the watchdog sees it). */
+ * was doing, with no judgement (the watchdog had not found it stuck; a
+ * limit under its interval leaves that open). */
 static void report_time_limit(struct run *r, FILE *f)
 {
     double ns = (double)sim_now(r->m->k) / SIM_PS_PER_NS;
     fprintf(f,
-            "ccsim: the run reached its simulated-time limit, %.3f ns, not finished (operations "
-            "were still ending or changing memory: a loop that changes memory for ever looks so; "
-            "run --max-time NS sets the limit); these threads were running:\n",
-            ns);
+            "ccsim: the run reached its simulated-time limit, %.3f ns, not finished; the "
+            "watchdog (%.0f ns without progress is a deadlock) had not judged it stuck, and a "
+            "loop that changes memory for ever ends so (run and explain take --max-time NS); "
+            "these threads were running:\n",
+            ns, (double)r->o.watchdog_ps / SIM_PS_PER_NS);
     for (int i = 0; i < r->nthr; i++)
         if (r->thr[i].st != T_DONE)
             report_thread(f, &r->thr[i], false);
