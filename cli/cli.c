@@ -37,7 +37,7 @@ const struct cli_cmd cli_cmds[] = {
      "                        a link that carried nothing is not listed)\n"
      "  --max-errors N        value errors printed in full (default 10; 0: all of them)\n"
      "  --max-time NS         stop the run at this simulated time if it has not ended\n"
-     "                        (default 1e9: 1 s), with a report of the threads still\n"
+     "                        (default 1e10: 10 s), with a report of the threads still\n"
      "                        running: a loop that changes memory for ever never\n"
      "                        looks stuck to the watchdog, and so ends here\n"
      "  --rows                print every (state, event) cell of the protocol's tables\n"
@@ -184,7 +184,7 @@ const struct cli_cmd cli_cmds[] = {
      "  --from NS, --to NS    the steps from / to that simulated time\n"
      "  --max-lines N         stop narrating after N steps (default 2000)\n"
      "  --wide                every name's gloss beside it, one line a step\n"
-     "  --max-time NS         stop the run at this simulated time (default 1e9: 1 s), as\n"
+     "  --max-time NS         stop the run at this simulated time (default 1e10: 10 s), as\n"
      "                        run does\n"},
     {"list", cli_list, "list shipped configs, protocols or generators",
      "usage: ccsim list (configs | protocols | generators)\n"
@@ -336,8 +336,9 @@ const struct cli_cmd cli_cmds[] = {
      "local run writes (docs/cluster.md).\n"
      "\n"
      "Exit status: 0 every point ran; 1 a point failed a check (value error,\n"
-     "coherence violation, deadlock); 2 bad input (FILE:LINE: message); 4 a\n"
-     "point's run died (an internal error of ccsim, a signal).\n"},
+     "coherence violation, deadlock, not finished at the 10 s simulated-time\n"
+     "limit); 2 bad input (FILE:LINE: message); 4 a point's run died (an\n"
+     "internal error of ccsim, a signal).\n"},
     {"tune", cli_tune, "find a generator's best parameter on a machine by simulation",
      "usage: ccsim tune -c CONFIG -w GENERATOR -t THREADS [-i ITERS] [--seed S] [--set G.K=V]\n"
      "                  [--json FILE]\n"
@@ -450,7 +451,9 @@ bool cli_parse_ns(const char *sub, const char *opt, const char *text, sim_time_t
 {
     char *end;
     errno = 0;
-    double v = text && *text && *text != '-' ? strtod(text, &end) : -1;
+    /* decimal only: strtod's hexadecimal, infinities and NaN are no times */
+    bool decimal = text && *text && *text != '-' && strspn(text, "0123456789.eE+-") == strlen(text);
+    double v = decimal ? strtod(text, &end) : -1;
     if (v < 0 || errno || *end || !(v <= 1e15)) {
         cli_usage_error(sub, "%s '%s' is not a time in ns (a number from 0 to 1e15)", opt,
                         text ? text : "");

@@ -338,10 +338,15 @@ static bool iteration_unopened(const struct narrator *n)
     return true;
 }
 
-static void print_footer(const struct narrator *n)
+static void print_footer(const struct narrator *n, const struct core_result *r)
 {
     if (n->skipped)
         printf("... %llu more steps (raise --max-lines)\n", (unsigned long long)n->skipped);
+    if (r->time_limit) /* what was not narrated did not happen: the run was cut */
+        printf("the run stopped here, at its simulated-time limit (%llu ns), not finished\n",
+               (unsigned long long)r->simulated_ns);
+    else if (r->deadlock)
+        printf("the run ended here in a deadlock (the report is on stderr)\n");
     if (!iteration_unopened(n) && !n->printed)
         printf("no step matched\n");
     narrate_legend_print(&n->nc, stdout);
@@ -364,7 +369,7 @@ static int explain_run(struct narrator *n, struct cli_session *ss, sim_time_t ma
     struct core_result r;
     core_run(&ss->w, ss->p, &o, &r, &ss->d);
     if (!r.input_error) /* nothing ran: no footer about steps that did not happen */
-        print_footer(n);
+        print_footer(n, &r);
     int status = r.input_error            ? SIM_EXIT_INPUT
                  : core_result_failed(&r) ? SIM_EXIT_FAIL
                                           : SIM_EXIT_OK;

@@ -55,7 +55,10 @@ static int run_opt(const char *sub, int c, struct cli_run_args *a)
         if (!cli_parse_ns(sub, "--max-time", optarg, &a->max_time))
             return SIM_EXIT_INPUT;
         if (a->max_time == 0)
-            return cli_usage_error(sub, "--max-time '%s': a run needs some time (NS > 0)", optarg);
+            return cli_usage_error(sub,
+                                   "--max-time '%s': a run needs some simulated time (at least "
+                                   "0.001 ns, a picosecond)",
+                                   optarg);
         return 0;
     case 'R':
         a->per_iteration = true;
@@ -547,7 +550,7 @@ static bool plot_latency(const struct cli_run_args *a, const struct machine_cfg 
  * likely expected coherence. Says so once. */
 static void hint_noncoherent(const struct cli_session *ss, const struct core_result *r)
 {
-    if (ss->m.memsys->coherent || (!r->value_errors && !r->deadlock))
+    if (ss->m.memsys->coherent || (!r->value_errors && !r->deadlock && !r->time_limit))
         return;
     for (int i = 0; i < wl_program_decl_count(ss->p); i++)
         if (wl_program_decl(ss->p, i)->place != WL_PLACE_MEMORY)

@@ -268,6 +268,16 @@ int cc_core_memory_node(const struct cc_system *s, int core);
 /* The value of a word as core would read it now (on a coherent machine,
  * cc_peek_word; on the SCC, its own buffer or copy if it has one). */
 uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsigned word);
+/* Where cc_core_word's value comes from. */
+enum cc_word_source {
+    CC_WORD_LINE,     /* the line itself (every coherent machine; the SCC without a copy) */
+    CC_WORD_COPY,     /* the core's own clean copy: where it differs from the line, stale */
+    CC_WORD_WRITTEN,  /* the core's own copy, written since its fill (memory is behind it) */
+    CC_WORD_OWN_WRITE /* the core's own write still on its way (the SCC's write-combining
+                         buffer, or a posted write to memory) */
+};
+enum cc_word_source cc_core_word_source(const struct cc_system *s, int core, uint64_t line,
+                                        unsigned word);
 
 /* ------------------------------------------------------------ statistics */
 

@@ -621,6 +621,12 @@ uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsign
     return s->be->core_word(s, core, line, word);
 }
 
+enum cc_word_source cc_core_word_source(const struct cc_system *s, int core, uint64_t line,
+                                        unsigned word)
+{
+    return s->be->core_word_source ? s->be->core_word_source(s, core, line, word) : CC_WORD_LINE;
+}
+
 bool cc_local_word(const struct cc_system *s, int core, uint64_t line, unsigned word,
                    uint64_t *value)
 {

@@ -875,6 +875,66 @@ START_TEST(test_endless_writer_stops_at_time_limit)
 }
 END_TEST
 
+/* What the time-limit report says of a thread is what it was doing: one
+ * still in its start skew has begun nothing (its next op was read ahead);
+ * a wait whose core's copy is in transition has not seen the word; a
+ * copy in a while loop reports its lines; explain says where the run was
+ * cut; on the SCC a word the core sees ahead of memory is its own posted
+ * write, not a stale copy. */
+START_TEST(test_time_limit_report_is_true)
+{
+    const char *text = "ccsim-trace 2\nthreads 2\nline x\nline y\nline a 8\nline b 8\n"
+                       "all: sync\n"
+                       "all: let r = t\n"
+                       "while r == 0 {\n"
+                       "  0: write x 1\n"
+                       "  0: write x 2\n"
+                       "  0: copy a b 8\n"
+                       "  0: read y -> r\n"
+                       "}\n"
+                       "all: mark done\n";
+    const char *path = tu_write("limit.trace", text);
+    char timeline[512];
+    snprintf(timeline, sizeof timeline, "%s/limit-trace.json", tu_dir());
+    struct tu_run r;
+    tu_ccsim(&r,
+             "run -c teach-xbar --set variability.start_skew_ns=1000 %s --max-time 1 "
+             "--trace-out %s",
+             path, timeline);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "thread 0 (core 0.0) at ") &&
+                      strstr(r.err, "leaves the run's start after its start skew; this line's "
+                                    "operation has not begun"),
+                  "%s", r.err);
+    ck_assert_msg(!strstr(tu_slurp(timeline), "unfinished"), "%.600s", tu_slurp(timeline));
+    tu_ccsim(&r, "run -c teach-xbar -w pingpong -t 2 -i 100000000 --max-time 1000");
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "waits for recv1.7 >= 6; its core's copy is in transition (a "
+                                "request for the line in flight; the line holds 6)"),
+                  "%s", r.err);
+    tu_ccsim(&r, "run -c teach-xbar %s --max-time 300", path);
+    ck_assert_msg(strstr(r.err, "in copy a[0]: 4 of its 8 lines stored"), "%s", r.err);
+    ck_assert_msg(!strstr(r.err, "in mark \n") && !strstr(r.err, "in compute \n"), "%s", r.err);
+    tu_ccsim(&r, "explain -c teach-xbar %s --max-time 30", path);
+    ck_assert_msg(strstr(r.out, "the run stopped here, at its simulated-time limit (30 ns), not "
+                                "finished"),
+                  "%s", r.out);
+    tu_ccsim(&r, "run -c teach-xbar %s --max-time 0x10", path);
+    ck_assert_int_eq(r.status, 2);
+    const char *scc = "ccsim-trace 2\nthreads 2\nline flag\nline cnt 2\n"
+                      "0: read flag -> v\n0: compute 100\n0: write flag 1\n"
+                      "1: read flag -> v\n1: let k = 0\n"
+                      "while t == 1 && v == 0 {\n"
+                      "  1: write cnt[1] k\n  1: let k = k + 1\n  1: read flag -> v\n}\n";
+    tu_ccsim(&r, "run -c scc %s --max-time 2100", tu_write("posted.trace", scc));
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "to its core (its own write, still on its way; the line holds ") &&
+                      !strstr(r.err, "its stale copy"),
+                  "%s", r.err);
+    ck_assert_msg(strstr(r.err, "the scc protocol keeps no copies coherent"), "%s", r.err);
+}
+END_TEST
+
 /* A while loop over the thread's own variables that touches no memory is
  * the thread's own work, not a spin: its computes, together longer than
  * the watchdog's interval, run to the end (it was reported as a deadlock),
@@ -1248,6 +1308,7 @@ static Suite *trace_v2_suite(void)
     tcase_add_test(tc, test_xchg_spin_lock);
     tcase_add_test(tc, test_runaway_while_is_a_deadlock);
     tcase_add_test(tc, test_endless_writer_stops_at_time_limit);
+    tcase_add_test(tc, test_time_limit_report_is_true);
     tcase_add_test(tc, test_zero_time_while);
     tcase_add_test(tc, test_local_while_is_work);
     tcase_add_test(tc, test_long_copy_is_work);

@@ -1084,6 +1084,24 @@ static uint64_t scc_core_word(const struct cc_system *sys, int core, uint64_t li
     return memory_word(s, line, word);
 }
 
+/* Where scc_core_word's value comes from, in the same order. */
+static enum cc_word_source scc_core_word_source(const struct cc_system *sys, int core,
+                                                uint64_t line, unsigned word)
+{
+    const struct scc *s = scc_of(sys);
+    const struct scc_core *c = &s->cores[core];
+    if (c->wcb.valid && c->wcb.line == line && (c->wcb.mask & (1u << word)))
+        return CC_WORD_OWN_WRITE;
+    const struct scc_store *st = kind_of(s, line) == CC_LINE_MPB ? &c->mpbc : &c->priv;
+    const struct scc_way *w = kind_of(s, line) == CC_LINE_TAS ? NULL : store_peek(st, line);
+    if (w)
+        return w->dirty ? CC_WORD_WRITTEN : CC_WORD_COPY;
+    for (int i = c->nposted - 1; i >= 0; i--)
+        if (c->posted[i]->line == line && ((uint32_t)c->posted[i]->acks & (1u << word)))
+            return CC_WORD_OWN_WRITE;
+    return CC_WORD_LINE;
+}
+
 /* Whether way k of the drop list comes up for the first time at its
  * place i (a way refilled since the last drop is listed twice). */
 static bool first_listed(const struct scc_store *st, unsigned i)
@@ -1478,6 +1496,7 @@ static const struct cc_backend scc_backend = {
     .state_of = scc_state_of,
     .peek_word = scc_peek_word,
     .core_word = scc_core_word,
+    .core_word_source = scc_core_word_source,
     .local_word = scc_local_word,
     .watch = scc_watch,
     .line_quiet = scc_line_quiet,

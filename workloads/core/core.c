@@ -30,6 +30,7 @@ struct thr {
     struct cc_req req;       /* scalar operations */
     uint64_t iter;           /* syncs passed */
     struct sim_rng skew_rng; /* its start skews */
+    bool skewing;            /* in one: it has begun no operation since the sync (or start) */
     bool reload;             /* the wait's next load is a re-load */
     /* the while loop it is in (the outermost's statement, -1: none), since
      * it entered it: whether it has touched memory there, and its computes
@@ -126,9 +127,11 @@ static void step(struct thr *t);
 
 static void step_at(struct sim_kernel *k, void *obj, uint64_t arg)
 {
+    struct thr *t = obj;
     (void)k;
     (void)arg;
-    step(obj);
+    t->skewing = false;
+    step(t);
 }
 
 /* The thread starts (the run's start, a sync's release): after its skew. */
@@ -139,6 +142,7 @@ static void start_thread(struct thr *t)
         step(t);
         return;
     }
+    t->skewing = true;
     sim_schedule(m->k, sim_rng_below(&t->skew_rng, m->start_skew_ps + 1), step_at, t, 0);
 }
 
@@ -157,7 +161,7 @@ static void ops_unfinished(struct run *r, enum core_op_end how)
 {
     for (int i = 0; i < r->nthr && r->o.on_op; i++) {
         struct thr *t = &r->thr[i];
-        if (t->st == T_RUN || t->st == T_POLL || t->st == T_SYNC)
+        if ((t->st == T_RUN && !t->skewing) || t->st == T_POLL || t->st == T_SYNC)
             r->o.on_op(r->o.op_ctx, t->id, t->core, &t->op, t->op_start, sim_now(r->m->k), how);
     }
 }
@@ -1343,7 +1347,8 @@ static void report_stream(FILE *f, const struct thr *t, const char *name)
 }
 
 /* The op's word as its core reads it, and what the line holds where that
- * differs (on a machine without coherence its stale copy, beside the value
+ * differs (on a machine without coherence: its copy, stale or written
+ * since its fill, or its own write still on its way, beside the value
  * memory or the MPB holds). */
 static void print_word_seen(FILE *f, struct thr *t)
 {
@@ -1353,22 +1358,33 @@ static void print_word_seen(FILE *f, struct thr *t)
     long long seen = (long long)cc_core_word(r->m->cc, t->core, line, word),
               held = (long long)cc_peek_word(r->m->cc, line, word);
     fprintf(f, "%lld", seen);
-    if (seen != held)
-        fprintf(f, " to its core (its stale copy; the line holds %lld)", held);
+    if (seen == held)
+        return;
+    enum cc_word_source from = cc_core_word_source(r->m->cc, t->core, line, word);
+    const char *what = from == CC_WORD_OWN_WRITE ? "its own write, still on its way"
+                       : from == CC_WORD_WRITTEN ? "its copy, written since its fill"
+                       : from == CC_WORD_COPY    ? "its stale copy"
+                                                 : "what it reads";
+    fprintf(f, " to its core (%s; the line holds %lld)", what, held);
 }
 
 static void report_wait(FILE *f, struct thr *t, const char *name)
 {
     const struct run *r = t->run;
     uint64_t line = line_number(t, t->op.addr[0].line);
-    fprintf(f, "waits for %s.%d %s %lld; the word is ", name, t->op.addr[0].word,
-            wl_cmp_text(t->op.cmp), (long long)t->op.value[0]);
-    print_word_seen(f, t);
+    fprintf(f, "waits for %s.%d %s %lld; ", name, t->op.addr[0].word, wl_cmp_text(t->op.cmp),
+            (long long)t->op.value[0]);
     char st = cc_state_of(r->m->cc, t->core, line);
-    if (st == 'T')
-        fprintf(f, ", its copy in transition (a request for it under way)\n");
-    else
-        fprintf(f, ", its copy %c\n", st);
+    if (st == 'T') { /* no copy to read the word from: what the line holds */
+        fprintf(f,
+                "its core's copy is in transition (a request for the line in flight; the "
+                "line holds %lld)\n",
+                (long long)cc_peek_word(r->m->cc, line, (unsigned)t->op.addr[0].word));
+        return;
+    }
+    fprintf(f, "the word is ");
+    print_word_seen(f, t);
+    fprintf(f, ", its copy %c\n", st);
 }
 
 /* ------------------------------------------------------------ reports */
@@ -1390,8 +1406,13 @@ static void report_thread(FILE *f, struct thr *t, bool spins)
             wl_program_file(r->prog), line);
     if (t->st == T_SYNC)
         fprintf(f, "waits at sync (%d of %d live threads arrived)\n", r->at_sync, r->live);
+    else if (t->skewing)
+        fprintf(f, "leaves %s after its start skew; this line's operation has not begun\n",
+                t->iter ? "the sync" : "the run's start");
     else if (t->op.op == WL_OP_WAIT)
         report_wait(f, t, name);
+    else if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
+        report_stream(f, t, name);
     else if (t->op.in_while && t->op.naddr > 0) {
         fprintf(f, "%s a while loop, in %s %s; the word %s.%d is ", spins ? "spins in" : "runs",
                 wl_op_name(t->op.op), name, name, t->op.addr[0].word);
@@ -1401,10 +1422,8 @@ static void report_thread(FILE *f, struct thr *t, bool spins)
         fprintf(f, "computes in a while loop that touches no memory (its own work)\n");
     else if (t->op.in_while)
         fprintf(f, "%s a while loop, in %s\n", spins ? "spins in" : "runs", wl_op_name(t->op.op));
-    else if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
-        report_stream(f, t, name);
     else
-        fprintf(f, "in %s %s\n", wl_op_name(t->op.op), name);
+        fprintf(f, "in %s%s%s\n", wl_op_name(t->op.op), *name ? " " : "", name);
 }
 
 static bool some_thread_spins(const struct run *r);
@@ -1437,9 +1456,10 @@ static void report_time_limit(struct run *r, FILE *f)
     fprintf(f,
             "ccsim: the run reached its simulated-time limit, %.3f ns, not finished; the "
             "watchdog (%.0f ns without progress is a deadlock) had not judged it stuck, and a "
-            "loop that changes memory for ever ends so (run and explain take --max-time NS); "
-            "these threads were running:\n",
-            ns, (double)r->o.watchdog_ps / SIM_PS_PER_NS);
+            "loop that changes memory for ever ends so (`ccsim run` and `explain` take "
+            "--max-time NS; the other subcommands run under the default, %.0f s); these threads "
+            "had not finished:\n",
+            ns, (double)r->o.watchdog_ps / SIM_PS_PER_NS, (double)CORE_MAX_TIME_PS / 1e12);
     for (int i = 0; i < r->nthr; i++)
         if (r->thr[i].st != T_DONE)
             report_thread(f, &r->thr[i], false);

@@ -50,10 +50,11 @@
  *     barrier in the same cycle.
  * Invariant: a run is a pure function of (machine, program, seed).
  */
-/* The simulated-time limit of a run that sets none: 1 s, some hundred
- * times the longest shipped workload, and ~100 s of wall time for a
- * two-thread loop that writes for ever. */
-#define CORE_MAX_TIME_PS (1000000000ull * SIM_PS_PER_NS)
+/* The simulated-time limit of a run that sets none: 10 s, some twenty
+ * times the longest `ccsim bench workloads` reference (scc-allreduce, 0.52 s),
+ * and minutes of wall time for a two-thread loop that writes for ever
+ * (about 55 s a simulated second on snb-e5-2660). */
+#define CORE_MAX_TIME_PS (10000000000ull * SIM_PS_PER_NS)
 
 struct core_machine {
     struct sim_kernel *k;
