@@ -105,6 +105,18 @@ static bool line_wanted(const struct narrator *n, uint64_t line)
 
 /* --thread: the rows at its core's cache (its own requests, not a sibling
  * hardware thread's) and the home rows of its core's transactions. */
+/* Whether a cache row changed its copy: its state, or its bytes. */
+static bool changed_copy(const struct cc_step *st)
+{
+    if (st->from != st->to && strcmp(st->from, st->to) != 0)
+        return true;
+    return st->data_before && st->data_after &&
+           memcmp(st->data_before, st->data_after, st->line_bytes) != 0;
+}
+
+/* --thread: its own requests and messages of its cache, and rows another
+ * thread's request ran on a copy T's cache shares with it that changed
+ * that copy (a sibling's store: the copy never changes unsaid). */
 static bool thread_wanted(const struct narrator *n, const struct cc_step *st)
 {
     if (n->thread < 0)
@@ -114,8 +126,10 @@ static bool thread_wanted(const struct narrator *n, const struct cc_step *st)
     int thread;
     const char *var;
     int64_t value;
+    if (st->req && core_req_origin(st->req, &thread, &var, &value) && thread != n->thread)
+        return st->node == n->core && changed_copy(st); /* a sibling's, on its cache's copy */
     if (st->req && core_req_origin(st->req, &thread, &var, &value))
-        return thread == n->thread;
+        return true;
     return st->node == n->core;
 }
 
@@ -165,7 +179,7 @@ static void print_reset(struct narrator *n, struct narrate_reset *r, const struc
  * needs a way of a full set displaces another line: narrated next, as a
  * reset of that line. */
 static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
-                     sim_time_t started, bool done)
+                     sim_time_t started, bool way_wait, bool done)
 {
     struct narrator *n = ctx;
     sim_time_t now = sim_now(n->k);
@@ -187,7 +201,8 @@ static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, ui
                               .cache = core / n->cores_per_cache,
                               .prime = prime,
                               .line = line,
-                              .waited_ps = now - started};
+                              .waited_ps = now - started,
+                              .way_wait = way_wait};
     if (n->own.taken) {
         snap_after(n, line, &n->own);
         if (reset_wanted(n, thread, &n->own))
@@ -297,7 +312,8 @@ static void print_header(const struct cli_run_args *a, const struct cli_session 
         printf("  only line %s\n", a->only_line);
     if (a->explain_thread >= 0 && n->cache_shared) /* a home knows caches, not threads */
         printf("  only thread %lld; at the homes, every request of its cache, which other threads "
-               "of the trace share; other threads' resets where they change its copy\n",
+               "of the trace share; other threads' resets where they change its copy, and their "
+               "requests' rows that change it\n",
                (long long)a->explain_thread);
     else if (a->explain_thread >= 0)
         printf("  only thread %lld (and other threads' resets where they change its core's copy)\n",

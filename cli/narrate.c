@@ -879,9 +879,10 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
     static struct text t;
     char line[128], prefix[200], node[32];
     thread_entry(n, r->time, r->thread, r->line, line, prefix, &t);
-    char cost[96] = "a reset, at no cost";
+    char cost[128] = "a reset, at no cost";
     if (r->waited_ps) /* not at an iteration's opening: it waited for the line to be quiet */
-        snprintf(cost, sizeof cost, "a reset, at no cost once the line was quiet: waited %.3f ns",
+        snprintf(cost, sizeof cost, "a reset, at no cost once the line was quiet%s: waited %.3f ns",
+                 r->way_wait ? " and its cache had a way for it" : "",
                  (double)r->waited_ps / SIM_PS_PER_NS);
     node_name(n, r->cache, node, sizeof node);
     if (r->displaced) {

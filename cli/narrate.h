@@ -49,6 +49,8 @@ struct narrate_reset {
     uint64_t line;
     sim_time_t waited_ps;     /* the thread waited this long for the line to be quiet (0: a reset
                                  that opens an iteration, at the sync's release) */
+    bool way_wait;            /* a prime's wait was also for a way in its cache (a full set whose
+                                 every way had a transaction under way) */
     const char *held;         /* [cores]: each cache node's state letter before, 'I' for none */
     const char *after;        /* [cores]: the same after */
     bool llc_held, llc_after; /* the home's LLC held the line before, after (mesif-llc) */

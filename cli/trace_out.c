@@ -454,11 +454,12 @@ static void refresh_tracks(struct trace_out *t, uint64_t line)
 /* A reset (evict or prime) changes the line's states without a step, and
  * a prime that takes a way of a full set those of the line it displaces. */
 static void on_reset(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
-                     sim_time_t started, bool done)
+                     sim_time_t started, bool way_wait, bool done)
 {
     struct trace_out *t = ctx;
     (void)thread;
     (void)started;
+    (void)way_wait;
     if (!done) {
         t->displaces = op->op == WL_OP_PRIME && cc_prime_victim(t->w->cc, core, line, &t->victim);
         return;

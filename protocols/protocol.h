@@ -200,6 +200,11 @@ void cc_evict_line(struct cc_system *s, uint64_t line);
  * keep their copies only where that is coherent (S beside other sharers);
  * otherwise every copy is evicted first. */
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state);
+/* Whether core's prime of line can run now: the line is quiet, and core's
+ * cache holds it or has a way for it (a free way, or a stable line of a
+ * full set to displace; a set whose every way has a transaction under way
+ * has none, and the prime waits, as a miss does). */
+bool cc_prime_ready(const struct cc_system *s, int core, uint64_t line);
 /* Whether that prime, run now, will make room for the line in a full set of
  * core's cache by displacing another line (*victim), at no cost like the
  * prime: its copy leaves the cache (on a coherent machine every copy of it

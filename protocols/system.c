@@ -381,6 +381,14 @@ static bool coh_prime_victim(const struct cc_system *s, int core, uint64_t line,
     return full;
 }
 
+static bool coh_prime_ready(const struct cc_system *s, int core, uint64_t line)
+{
+    int cache = cc_cache_of_core(s, core);
+    bool full;
+    return coh_line_quiet(s, line) &&
+           (find_line(s, cache, line) || way_for(s, cache, line, &full) != NULL);
+}
+
 static const char *coh_home_state_of(const struct cc_system *s, uint64_t line)
 {
     struct cc_dir *d = cc_dir_find((struct cc_system *)s, line);
@@ -486,6 +494,7 @@ const struct cc_backend cc_coherent_backend = {
     .evict_line = coh_evict_line,
     .prime_line = coh_prime_line,
     .prime_victim = coh_prime_victim,
+    .prime_ready = coh_prime_ready,
     .can_hold = coh_can_hold,
     .home_node_of = cc_home_node,
     .home_state_of = coh_home_state_of,
@@ -656,6 +665,11 @@ void cc_evict_line(struct cc_system *s, uint64_t line)
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
     s->be->prime_line(s, core, line, state);
+}
+
+bool cc_prime_ready(const struct cc_system *s, int core, uint64_t line)
+{
+    return s->be->prime_ready ? s->be->prime_ready(s, core, line) : cc_line_quiet(s, line);
 }
 
 bool cc_prime_victim(const struct cc_system *s, int core, uint64_t line, uint64_t *victim)

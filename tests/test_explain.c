@@ -626,6 +626,47 @@ START_TEST(test_explain_thread_sees_resets_of_its_copy)
 }
 END_TEST
 
+/* A prime in the middle of an iteration whose set's every way has a
+ * transaction under way waits for a way, as a miss does (it ended the run
+ * with an internal error, exit 4), and explain says what it waited for. */
+START_TEST(test_explain_prime_waits_for_a_way)
+{
+    const char *t = tu_write("noway.trace", "ccsim-trace 1\nthreads 3\nline big 17 home=0\n"
+                                            "all: sync\n0: read big[0]\n0: read big[8]\n"
+                                            "all: sync\n1: write big[0] 1\n2: write big[8] 1\n"
+                                            "0: compute 12\n0: prime big[16] M\n"
+                                            "0: expect big[16] == 0\nall: mark m\n");
+    tu_ccsim(&r, "run -c teach-xbar --set l1.size_kb=1 --set l1.ways=2 %s", t);
+    ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    tu_ccsim(&r, "explain -c teach-xbar --set l1.size_kb=1 --set l1.ways=2 %s --wide", t);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "prime M (a reset, at no cost once the line was "
+                                                 "quiet and its cache had a way for it: waited "
+                                                 "15.000 ns)"),
+                  "%s%s", r.out, r.err);
+}
+END_TEST
+
+/* --thread T on a cache T shares with another thread shows that thread's
+ * store on the shared copy (T's copy went from E 0 to M 7 unsaid). */
+START_TEST(test_explain_thread_sees_sibling_store)
+{
+    const char *t = tu_write("sib.trace", "ccsim-trace 1\nthreads 2\npin 0 1\nline x home=0\n"
+                                          "all: sync\n1: read x\nall: sync\n0: write x 5\n"
+                                          "0: add x 2\nall: sync\n1: read x\nall: mark m\n");
+    tu_ccsim(&r, "explain -c milan-7763 %s --thread 1", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(
+        strstr(r.out, "Store (thread 0: write x 5) in E: writes x: 0 -> 5 (a hit); now M") &&
+            strstr(r.out, "adds 2: x 5 -> 7"),
+        "%s", r.out);
+    /* a sibling's hit that changes nothing stays out */
+    tu_ccsim(&r, "explain -c milan-7763 %s --thread 0", t);
+    ck_assert_msg(strstr(r.out, "Load (thread 1: read x) in I") &&
+                      !strstr(r.out, "Load (thread 1: read x) in M"),
+                  "%s", r.out);
+}
+END_TEST
+
 /* A GOLS write of a shared line: the writer counts the invalidated
  * sharers' acks, and says whether the data or the grant gave the count. */
 START_TEST(test_explain_writer_acks)
@@ -681,6 +722,8 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_prime_displaces);
     tcase_add_test(tc, test_explain_thread_sees_resets_of_its_copy);
     tcase_add_test(tc, test_explain_writer_acks);
+    tcase_add_test(tc, test_explain_prime_waits_for_a_way);
+    tcase_add_test(tc, test_explain_thread_sees_sibling_store);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -31,6 +31,7 @@ struct thr {
     uint64_t iter;           /* syncs passed */
     struct sim_rng skew_rng; /* its start skews */
     bool skewing;            /* in one: it has begun no operation since the sync (or start) */
+    bool way_wait;           /* its prime has waited for a way in its cache (methodology) */
     bool reload;             /* the wait's next load is a re-load */
     /* the while loop it is in (the outermost's statement, -1: none), since
      * it entered it: whether it has touched memory there, and its computes
@@ -1017,23 +1018,31 @@ static void retry_methodology(struct sim_kernel *k, void *obj, uint64_t arg)
     }
 }
 
-/* Methodology ops need the line quiet; a busy line is retried next cycle. */
+/* Methodology ops need the line quiet (a prime also a way for it in its
+ * core's cache); else they are retried next cycle. */
 static bool methodology(struct thr *t)
 {
     struct run *r = t->run;
     uint64_t line = line_number(t, t->op.addr[0].line);
-    if (!cc_line_quiet(r->m->cc, line)) {
+    bool quiet = cc_line_quiet(r->m->cc, line);
+    if (quiet && t->op.op == WL_OP_PRIME && !cc_prime_ready(r->m->cc, t->core, line)) {
+        t->way_wait = true;
+        quiet = false;
+    }
+    if (!quiet) {
         sim_schedule(r->m->k, cycles(r, 1), retry_methodology, t, 0);
         return false;
     }
     if (r->o.on_reset)
-        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, t->op_start, false);
+        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, t->op_start, t->way_wait,
+                      false);
     if (t->op.op == WL_OP_EVICT)
         cc_evict_line(r->m->cc, line);
     else
         cc_prime_line(r->m->cc, t->core, line, state_letter[t->op.state]);
     if (r->o.on_reset)
-        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, t->op_start, true);
+        r->o.on_reset(r->o.reset_ctx, t->id, t->core, &t->op, line, t->op_start, t->way_wait, true);
+    t->way_wait = false;
     return true;
 }
 

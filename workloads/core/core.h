@@ -128,9 +128,11 @@ struct core_run_opts {
      * methodology's reset of a line, at no cost), the line quiet: before it
      * runs (done false: the caches still hold what it will change) and
      * after (done true); started: when the op began (a reset not at an
-     * iteration's opening waits for its line to be quiet: now - started) */
+     * iteration's opening waits for its line to be quiet: now - started;
+     * way_wait: a prime also waited, the line quiet, for a way in its
+     * core's cache) */
     void (*on_reset)(void *ctx, int thread, int core, const struct wl_op *op, uint64_t line,
-                     sim_time_t started, bool done);
+                     sim_time_t started, bool way_wait, bool done);
     void *reset_ctx;
     /* optional: called when a thread has run out of operations, with its
      * registers (wl_program_reg's order), e.g. a litmus test's outcome */
