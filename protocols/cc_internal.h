@@ -54,7 +54,8 @@
     X(Fwd_GetS, "another core reads: send it the data")                                            \
     X(Fwd_GetX, "another core writes: send it the data, drop yours")                               \
     X(Put_Ack, "the home accepted the eviction")                                                   \
-    X(Probe, "a broadcast probe (a home without a probe filter asks every cache)")
+    X(Probe, "a broadcast probe (a home without a probe filter asks every cache, or with "         \
+             "probe_per_socket one cache a socket)")
 
 /* Home-side states. Stable: what the directory knows. Transient: XY_W =
  * from X to Y waiting for W (M memory, A acks, F the forwarded-to cache's
@@ -120,7 +121,7 @@
  * a PutS the last sharer sends its PutS_Last). */
 #define CC_MSGS(X)                                                                                 \
     X(GETS, "GetS", "asks for a copy to read")                                                     \
-    X(GETX, "GetX", "asks for a copy to write")                                                    \
+    X(GETX, "GetX", "asks to write: for a copy, or for leave to write the one it holds")           \
     X(PUTS, "PutS", "a shared copy leaves")                                                        \
     X(PUTX, "PutX", "the owned copy leaves")                                                       \
     X(DATA_S, "Data_S", "the line, to hold shared")                                                \

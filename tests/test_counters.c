@@ -121,6 +121,19 @@ START_TEST(test_n_writers_refetch_and_retry)
 }
 END_TEST
 
+/* Two pollers sharing a cache (a KNL tile) whose one fetch takes the
+ * line from its writer: one steal (it counted two, one a poll). */
+START_TEST(test_one_steal_a_fetch)
+{
+    const char *t = tu_write("steal2.trace", "ccsim-trace 1\nthreads 3\npin 0 1 2\n"
+                                             "line flag home=0\nall: sync\n2: write flag 1\n"
+                                             "2: compute 400\n2: write flag 2\n"
+                                             "0,1: wait flag >= 2\nall: mark m\n");
+    tu_ccsim(&r, "run -c knl-7290 %s", t);
+    ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s%s", r.out, r.err);
+}
+END_TEST
+
 /* line_busy: every time a request meets its line busy at the home, queued
  * or refused; a thread alone never does, and the text says which. */
 START_TEST(test_line_busy)
@@ -412,6 +425,7 @@ static Suite *counters_suite(void)
     tcase_add_test(tc, test_mean_within_min_max);
     tcase_add_test(tc, test_sweep_queueing_columns);
     tcase_add_test(tc, test_missing_figures_dash);
+    tcase_add_test(tc, test_one_steal_a_fetch);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -437,7 +437,8 @@ START_TEST(test_explain_width)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_int_gt(longest_line(r.out), 120);
     ck_assert_msg(strstr(r.out, "now IM_D (I to M, waiting for data)") &&
-                      strstr(r.out, "sends GetX (asks for a copy to write) to home 0"),
+                      strstr(r.out, "sends GetX (asks to write: for a copy, or for leave to write "
+                                    "the one it holds) to home 0"),
                   "%s", r.out);
 }
 END_TEST

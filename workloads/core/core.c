@@ -675,7 +675,9 @@ static void wait_loaded(struct thr *t)
         finish_op(t);
         return;
     }
-    if (t->req.from_writer)
+    if (t->req.from_writer &&
+        t->req.asked) /* its own fetch took the line from its writer (a
+                          sibling's poll that joined that fetch took nothing) */
         r->res->steals++;
     t->st = T_POLL;
     /* a sibling hardware thread may have written the core's copy between
