@@ -166,15 +166,15 @@ static void op_text(const struct cc_req *r, const char *line, char *buf, size_t 
     snprintf(buf, size, "?");
 }
 
-/* "thread 2, it 3: write x 1": who asked and what, for st's request. */
-static void request_label(const struct cc_step *st, const char *line, char *buf, size_t size)
+/* "thread 2, it 3: write x 1": who asked and what, for request req. */
+static void request_label(const struct cc_req *req, const char *line, char *buf, size_t size)
 {
     char op[256], who[128] = "";
     int thread;
     const char *var;
     int64_t value;
-    op_text(st->req, line, op, sizeof op);
-    if (core_req_origin(st->req, &thread, &var, &value)) {
+    op_text(req, line, op, sizeof op);
+    if (core_req_origin(req, &thread, &var, &value)) {
         if (var)
             snprintf(who, sizeof who, "thread %d, %s %lld: ", thread, var, (long long)value);
         else
@@ -187,8 +187,18 @@ static void request_label(const struct cc_step *st, const char *line, char *buf,
 static void request_chunk(struct text *t, const struct cc_step *st, const char *line)
 {
     char label[400];
-    request_label(st, line, label, sizeof label);
+    request_label(st->req, line, label, sizeof label);
     chunk(t, "%s (%s)", st->event, label);
+}
+
+/* "Replace (for thread 0: read big[16], which waits for a way of this full
+ * set)": the request a replacement frees a way for, by its own line's name. */
+static void replace_chunk(struct narrate_ctx *n, struct text *t, const struct cc_step *st)
+{
+    char name[128], label[400];
+    narrate_line_name(n, st->for_req->line, name, sizeof name);
+    request_label(st->for_req, name, label, sizeof label);
+    chunk(t, "%s (for %s, which waits for a way of this full set)", st->event, label);
 }
 
 /* Who sent a prefetch a cache row took: a thread's copy loop (its tag),
@@ -232,6 +242,10 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
     legend_add(n, st->home ? "home event" : "cache event", st->event, st->event_doc);
     if (st->req) {
         request_chunk(t, st, line);
+        return;
+    }
+    if (st->for_req && !st->home) {
+        replace_chunk(n, t, st);
         return;
     }
     if (st->prefetch && !st->home) {
@@ -633,7 +647,7 @@ static void plain_chunks(struct narrate_ctx *n, struct text *t, const struct cc_
 {
     char from[400] = "";
     if (st->req)
-        request_label(st, line, from, sizeof from);
+        request_label(st->req, line, from, sizeof from);
     else if (st->msg_src >= 0)
         node_name(n, st->msg_src, from, sizeof from);
     if (strcmp(st->from, "-") == 0) /* a server: it has no state to name */

@@ -419,6 +419,8 @@ struct cc_system {
     struct sim_map shadow; /* line -> golden bytes */
     cc_observer_fn observer;
     void *observer_ctx;
+    const struct cc_req *replace_for; /* while a Replace row runs to free a way: the request
+                                         that waits for it (observers' cc_step.for_req) */
     /* what the row being observed did (touched only while observing) */
     struct cc_sent obs_sent[CC_STEP_SENT];
     int obs_nsent, obs_total;

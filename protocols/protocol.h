@@ -387,8 +387,10 @@ struct cc_step {
                             receiver awaits them, a forward's passes the count on (0: none) */
     bool msg_first;      /* the first row this message drives (a parked one runs again) */
     /* what the row did (the coherent runtime; 0 / NULL elsewhere) */
-    bool detailed;            /* the fields below are filled */
-    const struct cc_req *req; /* the core's request the row took, or NULL */
+    bool detailed;                /* the fields below are filled */
+    const struct cc_req *req;     /* the core's request the row took, or NULL */
+    const struct cc_req *for_req; /* a Replace row: the request, waiting, whose way of a full
+                                     set it frees (NULL: a flush's, or a prefetch's) */
     uint8_t prefetch;        /* enum cc_prefetcher: the row took a prefetch request (cache rows: req
                                 is NULL), or its message (home rows) */
     int prefetch_tag;        /* cache rows of a prefetch: its cc_req.tag (who asked), or -1 */

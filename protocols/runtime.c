@@ -482,6 +482,7 @@ static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct 
                          .requester = m ? m->requester : -1,
                          .owner = -1,
                          .req = ctx->req && !ctx->req->prefetch ? ctx->req : NULL,
+                         .for_req = ev == CE_Replace ? s->replace_for : NULL,
                          .prefetch = ctx->req ? ctx->req->prefetch : CC_PF_NONE,
                          .prefetch_tag = ctx->req && ctx->req->prefetch ? ctx->req->tag : -1,
                          .stalled = ctx->stalled,
@@ -676,8 +677,11 @@ void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *
         r->next = c->set_waiting[set];
         c->set_waiting[set] = r; /* order among set waiters: newest first, all retried */
         struct cc_line *v = victim_of(s, c, set);
-        if (v)
+        if (v) {
+            s->replace_for = r;
             run_cache(s, c, v, CE_Replace, NULL, NULL);
+            s->replace_for = NULL;
+        }
         return;
     }
     run_cache(s, c, cl, cc_op_reads(r->op) ? CE_Load : CE_Store, r, NULL);

@@ -647,6 +647,20 @@ START_TEST(test_explain_prime_waits_for_a_way)
 }
 END_TEST
 
+/* A capacity eviction says whose request it frees a way for (it said
+ * only "Replace", and that request's wait for the way was unsaid). */
+START_TEST(test_explain_replace_names_its_request)
+{
+    const char *t = tu_write("repl.trace", "ccsim-trace 1\nthreads 1\nline big 17 home=0\n"
+                                           "0: read big[0]\n0: read big[8]\n0: read big[16]\n");
+    tu_ccsim(&r, "explain -c teach-xbar --set l1.size_kb=1 --set l1.ways=2 %s --wide", t);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "core 0   big[0]     Replace (for thread 0: read "
+                                                 "big[16], which waits for a way of this full "
+                                                 "set) in E"),
+                  "%s%s", r.out, r.err);
+}
+END_TEST
+
 /* --thread T on a cache T shares with another thread shows that thread's
  * store on the shared copy (T's copy went from E 0 to M 7 unsaid). */
 START_TEST(test_explain_thread_sees_sibling_store)
@@ -724,6 +738,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_thread_sees_resets_of_its_copy);
     tcase_add_test(tc, test_explain_writer_acks);
     tcase_add_test(tc, test_explain_prime_waits_for_a_way);
+    tcase_add_test(tc, test_explain_replace_names_its_request);
     tcase_add_test(tc, test_explain_thread_sees_sibling_store);
     suite_add_tcase(s, tc);
     return s;
