@@ -359,10 +359,10 @@ static void print_footer(const struct narrator *n, const struct core_result *r)
     if (n->skipped)
         printf("... %llu more steps (raise --max-lines)\n", (unsigned long long)n->skipped);
     if (r->time_limit) /* what was not narrated did not happen: the run was cut */
-        printf("the run stopped here, at its simulated-time limit (%llu ns), not finished\n",
+        printf("the run stopped at its simulated-time limit (%llu ns), not finished\n",
                (unsigned long long)r->simulated_ns);
     else if (r->deadlock)
-        printf("the run ended here in a deadlock (the report is on stderr)\n");
+        printf("the run ended in a deadlock (the report is on stderr)\n");
     if (!iteration_unopened(n) && !n->printed)
         printf("no step matched\n");
     narrate_legend_print(&n->nc, stdout);
