@@ -360,6 +360,12 @@ static int simulate(const struct val_args *a, struct val_row *row)
     struct core_result r;
     core_run(&ss.w, ss.p, &o, &r, &ss.d);
     int status = r.input_error ? SIM_EXIT_INPUT : r.deadlock || r.time_limit ? SIM_EXIT_FAIL : 0;
+    if (status == SIM_EXIT_FAIL)
+        fprintf(stderr,
+                "ccsim validate: %s at %d threads did not finish (%s, above): no "
+                "measurement, and validate stops\n",
+                row->algo->spec, row->threads,
+                r.deadlock ? "a deadlock" : "its simulated-time limit");
     if (!status && r.value_errors) { /* a run that read wrong values measures nothing */
         fprintf(stderr,
                 "ccsim validate: %s at %d threads read %llu wrong value%s (above): no "
