@@ -103,8 +103,6 @@ static bool line_wanted(const struct narrator *n, uint64_t line)
     return wl_program_decl_of(n->p, (int64_t)v - 1) == n->only_decl;
 }
 
-/* --thread: the rows at its core's cache (its own requests, not a sibling
- * hardware thread's) and the home rows of its core's transactions. */
 /* Whether a cache row changed its copy: its state, or its bytes. */
 static bool changed_copy(const struct cc_step *st)
 {
@@ -114,9 +112,10 @@ static bool changed_copy(const struct cc_step *st)
            memcmp(st->data_before, st->data_after, st->line_bytes) != 0;
 }
 
-/* --thread: its own requests and messages of its cache, and rows another
- * thread's request ran on a copy T's cache shares with it that changed
- * that copy (a sibling's store: the copy never changes unsaid). */
+/* --thread: the home rows of its core's transactions; at its cache, its
+ * own requests' rows and the cache's message rows, and the rows of another
+ * thread's request that changed the copy it shares (a sibling's store: a
+ * copy never changes unsaid). */
 static bool thread_wanted(const struct narrator *n, const struct cc_step *st)
 {
     if (n->thread < 0)
@@ -126,10 +125,8 @@ static bool thread_wanted(const struct narrator *n, const struct cc_step *st)
     int thread;
     const char *var;
     int64_t value;
-    if (st->req && core_req_origin(st->req, &thread, &var, &value) && thread != n->thread)
-        return st->node == n->core && changed_copy(st); /* a sibling's, on its cache's copy */
     if (st->req && core_req_origin(st->req, &thread, &var, &value))
-        return true;
+        return thread == n->thread || (st->node == n->core && changed_copy(st));
     return st->node == n->core;
 }
 
@@ -359,8 +356,8 @@ static void print_footer(const struct narrator *n, const struct core_result *r)
     if (n->skipped)
         printf("... %llu more steps (raise --max-lines)\n", (unsigned long long)n->skipped);
     if (r->time_limit) /* what was not narrated did not happen: the run was cut */
-        printf("the run stopped at its simulated-time limit (%llu ns), not finished\n",
-               (unsigned long long)r->simulated_ns);
+        printf("the run stopped at its simulated-time limit (%.3f ns), not finished\n",
+               (double)sim_now(n->k) / SIM_PS_PER_NS);
     else if (r->deadlock)
         printf("the run ended in a deadlock (the report is on stderr)\n");
     if (!iteration_unopened(n) && !n->printed)

@@ -6,8 +6,8 @@
  * the child generates the workload, builds the machine, runs it and sends
  * its struct sweep_result to the parent through a pipe in one write of
  * fewer than PIPE_BUF bytes, then _exits. A child that dies (a signal, an
- * internal error) or deadlocks is a failed point with a message; it has no
- * row, so --resume runs it again.
+ * internal error), deadlocks or reaches its simulated-time limit is a
+ * failed point with a message; it has no row, so --resume runs it again.
  *
  * Rows: the parent appends each complete row with one write(2) on an
  * O_APPEND descriptor, then fsync; a killed sweep leaves at most a torn

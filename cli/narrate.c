@@ -191,26 +191,39 @@ static void request_chunk(struct text *t, const struct cc_step *st, const char *
     chunk(t, "%s (%s)", st->event, label);
 }
 
-/* "Replace (for thread 0: read big[16], which waits for a way of this full
- * set)": the request a replacement frees a way for, by its own line's name. */
+/* "Replace (to free a way of this full set; waiting for one: thread 0:
+ * read big[16])": the request whose wait ran it, by its own line's name (a
+ * later waiter of the set may take the way first: it is served newest first). */
 static void replace_chunk(struct narrate_ctx *n, struct text *t, const struct cc_step *st)
 {
+    const struct cc_req *r = st->for_req;
     char name[128], label[400];
-    narrate_line_name(n, st->for_req->line, name, sizeof name);
-    request_label(st->for_req, name, label, sizeof label);
-    chunk(t, "%s (for %s, which waits for a way of this full set)", st->event, label);
+    narrate_line_name(n, r->line, name, sizeof name);
+    const char *to_write = cc_op_reads(r->op) ? "" : ", to write";
+    if (r->prefetch == CC_PF_SOFTWARE)
+        snprintf(label, sizeof label, "thread %d's copy or addline loop's prefetch of %s%s", r->tag,
+                 name, to_write);
+    else if (r->prefetch == CC_PF_STORE)
+        snprintf(label, sizeof label,
+                 "thread %d's store of %s, waiting for the stores before it, fetched ahead", r->tag,
+                 name);
+    else if (r->prefetch)
+        snprintf(label, sizeof label, "the cache's stream prefetcher's fetch of %s%s", name,
+                 to_write);
+    else
+        request_label(r, name, label, sizeof label);
+    chunk(t, "%s (to free a way of this full set; waiting for one: %s)", st->event, label);
 }
 
-/* Who sent a prefetch a cache row took: a thread's copy loop (its tag),
- * a thread's store fetched ahead, or the cache's stream prefetcher. */
-static void prefetcher_name(const struct cc_step *st, char *buf, size_t size)
+/* Who sent a prefetch (enum cc_prefetcher `pf`, its request's tag): a
+ * thread's copy loop, a thread's store fetched ahead, or the cache's
+ * stream prefetcher. */
+static void prefetcher_name(uint8_t pf, int tag, char *buf, size_t size)
 {
-    if (st->prefetch == CC_PF_SOFTWARE)
-        snprintf(buf, size, "thread %d's copy or addline loop's prefetch instruction",
-                 st->prefetch_tag);
-    else if (st->prefetch == CC_PF_STORE)
-        snprintf(buf, size, "a store of thread %d waiting for the stores before it: the core",
-                 st->prefetch_tag);
+    if (pf == CC_PF_SOFTWARE)
+        snprintf(buf, size, "thread %d's copy or addline loop's prefetch instruction", tag);
+    else if (pf == CC_PF_STORE)
+        snprintf(buf, size, "a store of thread %d waiting for the stores before it: the core", tag);
     else
         snprintf(buf, size, "the cache's stream prefetcher");
 }
@@ -250,7 +263,7 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
     }
     if (st->prefetch && !st->home) {
         char who[96];
-        prefetcher_name(st, who, sizeof who);
+        prefetcher_name(st->prefetch, st->prefetch_tag, who, sizeof who);
         chunk(t, "%s (%s %s %s ahead%s)", st->event, who,
               strcmp(st->event, "Store") == 0 ? "fetches" : "reads", line,
               strcmp(st->event, "Store") == 0 ? ", to write" : "");

@@ -263,6 +263,7 @@ static void cc_write_data(struct cc_ctx *c)
     SIM_ASSERT(c->msg && c->msg->has_data);
     memcpy(c->cl->data, c->msg->data, c->sys->p.line_bytes);
     c->cl->from_writer = (c->msg->flags & CC_FLAG_FROM_WRITER) != 0;
+    c->cl->steal_claimed = false;
     c->cl->lru = ++c->cache->tick;
     if (c->sys->check)
         cc_check_fill(c->sys, c->cache->id, c->line, c->cl->data);

@@ -227,14 +227,15 @@ struct cc_system;
 /* A line in a private cache. */
 struct cc_line {
     uint64_t line;
-    uint8_t state;          /* enum cc_cache_state; CS_I and not valid = free way */
-    bool valid;             /* the way is in use */
-    bool replaying;         /* its parked requests are being replayed */
-    bool from_writer;       /* the last fill came from a core that held it M */
-    uint16_t acks_got;      /* invalidation acks in (IM_D, IM_A, SM_D, SM_A; 0 in every other state;
-                               machine.cores <= 4096 caches) */
-    uint16_t acks_need;     /* the acks the data or grant said to await (IM_A, SM_A; 0 otherwise) */
-    uint64_t lru;           /* last use, for replacement */
+    uint8_t state;      /* enum cc_cache_state; CS_I and not valid = free way */
+    bool valid;         /* the way is in use */
+    bool replaying;     /* its parked requests are being replayed */
+    bool from_writer;   /* the last fill came from a core that held it M */
+    bool steal_claimed; /* a failed poll of this fill's has counted its steal (cc_claim_steal) */
+    uint16_t acks_got;  /* invalidation acks in (IM_D, IM_A, SM_D, SM_A; 0 in every other state;
+                           machine.cores <= 4096 caches) */
+    uint16_t acks_need; /* the acks the data or grant said to await (IM_A, SM_A; 0 otherwise) */
+    uint64_t lru;       /* last use, for replacement */
     sim_time_t snoop_until; /* snoops of this line are taken in order; a forward reads the
                                line out for a hit's cycles, the next snoop waits for it */
     struct cc_req *waiting; /* requests parked on this line, FIFO */

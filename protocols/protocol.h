@@ -273,6 +273,12 @@ int cc_core_memory_node(const struct cc_system *s, int core);
 /* The value of a word as core would read it now (on a coherent machine,
  * cc_peek_word; on the SCC, its own buffer or copy if it has one). */
 uint64_t cc_core_word(const struct cc_system *s, int core, uint64_t line, unsigned word);
+/* A poll of core's failed on a line its request's fill brought from the
+ * line's writer (cc_req.from_writer): true if that fill's steal is not yet
+ * counted (one steal a fetch, whichever thread of the cache polled: a
+ * sibling's poll that joined the fetch, or a prefetch's, counts it when the
+ * first poll to fail does), then false for the same fill. */
+bool cc_claim_steal(struct cc_system *s, int core, uint64_t line);
 /* Where cc_core_word's value comes from. */
 enum cc_word_source {
     CC_WORD_LINE,     /* the line itself (every coherent machine; the SCC without a copy) */
@@ -389,8 +395,8 @@ struct cc_step {
     /* what the row did (the coherent runtime; 0 / NULL elsewhere) */
     bool detailed;                /* the fields below are filled */
     const struct cc_req *req;     /* the core's request the row took, or NULL */
-    const struct cc_req *for_req; /* a Replace row: the request, waiting, whose way of a full
-                                     set it frees (NULL: a flush's, or a prefetch's) */
+    const struct cc_req *for_req; /* a Replace row: the request (a prefetch's too) whose wait
+                                     for a way of the full set ran it (NULL: a flush's) */
     uint8_t prefetch;        /* enum cc_prefetcher: the row took a prefetch request (cache rows: req
                                 is NULL), or its message (home rows) */
     int prefetch_tag;        /* cache rows of a prefetch: its cc_req.tag (who asked), or -1 */

@@ -381,6 +381,18 @@ static bool coh_prime_victim(const struct cc_system *s, int core, uint64_t line,
     return full;
 }
 
+/* The fill the poll read is the line's copy in core's cache (gone since:
+ * counted, as before). */
+static bool coh_claim_steal(struct cc_system *s, int core, uint64_t line)
+{
+    struct cc_line *cl = find_line(s, cc_cache_of_core(s, core), line);
+    if (!cl)
+        return true;
+    bool first = !cl->steal_claimed;
+    cl->steal_claimed = true;
+    return first;
+}
+
 static bool coh_prime_ready(const struct cc_system *s, int core, uint64_t line)
 {
     int cache = cc_cache_of_core(s, core);
@@ -495,6 +507,7 @@ const struct cc_backend cc_coherent_backend = {
     .prime_line = coh_prime_line,
     .prime_victim = coh_prime_victim,
     .prime_ready = coh_prime_ready,
+    .claim_steal = coh_claim_steal,
     .can_hold = coh_can_hold,
     .home_node_of = cc_home_node,
     .home_state_of = coh_home_state_of,
@@ -665,6 +678,11 @@ void cc_evict_line(struct cc_system *s, uint64_t line)
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
     s->be->prime_line(s, core, line, state);
+}
+
+bool cc_claim_steal(struct cc_system *s, int core, uint64_t line)
+{
+    return !s->be->claim_steal || s->be->claim_steal(s, core, line);
 }
 
 bool cc_prime_ready(const struct cc_system *s, int core, uint64_t line)

@@ -121,8 +121,10 @@ START_TEST(test_n_writers_refetch_and_retry)
 }
 END_TEST
 
-/* Two pollers sharing a cache (a KNL tile) whose one fetch takes the
- * line from its writer: one steal (it counted two, one a poll). */
+/* One steal a fetch that takes the line from its writer, whichever poll
+ * of the cache fails on it: two pollers sharing a KNL tile's cache counted
+ * two; a failing sibling of the poll that asked, and a poll joining a
+ * prefetch's fetch, must count one each. */
 START_TEST(test_one_steal_a_fetch)
 {
     const char *t = tu_write("steal2.trace", "ccsim-trace 1\nthreads 3\npin 0 1 2\n"
@@ -130,6 +132,23 @@ START_TEST(test_one_steal_a_fetch)
                                              "2: compute 400\n2: write flag 2\n"
                                              "0,1: wait flag >= 2\nall: mark m\n");
     tu_ccsim(&r, "run -c knl-7290 %s", t);
+    ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s%s", r.out, r.err);
+    /* the poll that asked succeeds, its sibling's joined poll fails: one */
+    const char *t3 = tu_write("steal3.trace", "ccsim-trace 1\nthreads 3\npin 0.0 0.1 1.0\n"
+                                              "line flag home=0\nall: sync\n2: write flag 1\n"
+                                              "2: compute 2000\n2: write flag 2\n0: compute 5\n"
+                                              "0: wait flag >= 1\n1: wait flag >= 2\n"
+                                              "all: mark m\n");
+    tu_ccsim(&r, "run -c knc-5110p %s", t3);
+    ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s%s", r.out, r.err);
+    /* the fetch is a sibling's copy loop's prefetch, the poll joins it: one */
+    const char *pf = tu_write("pfsteal.trace", "ccsim-trace 1\nthreads 3\npin 0.0 0.1 1.0\n"
+                                               "line a 16 home=0\nline b 16 home=0\nall: sync\n"
+                                               "2: write a[6] 1\nall: sync\n2: compute 3000\n"
+                                               "2: write a[6] 2\n0: compute 600\n"
+                                               "0: wait a[6] >= 2\n1: copy a[0] b[0] 8\n"
+                                               "all: mark m\n");
+    tu_ccsim(&r, "run -c knc-5110p %s", pf);
     ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s%s", r.out, r.err);
 }
 END_TEST

@@ -639,6 +639,10 @@ START_TEST(test_explain_prime_waits_for_a_way)
                                             "0: expect big[16] == 0\nall: mark m\n");
     tu_ccsim(&r, "run -c teach-xbar --set l1.size_kb=1 --set l1.ways=2 %s", t);
     ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+    tu_ccsim(&r, "run -c teach-xbar --set l1.size_kb=1 --set l1.ways=2 %s --max-time 185", t);
+    ck_assert_msg(strstr(r.err, "in prime big[16]: waits for a way in its core's cache (its set's "
+                                "lines busy)"),
+                  "%s", r.err);
     tu_ccsim(&r, "explain -c teach-xbar --set l1.size_kb=1 --set l1.ways=2 %s --wide", t);
     ck_assert_msg(r.status == 0 && strstr(r.out, "prime M (a reset, at no cost once the line was "
                                                  "quiet and its cache had a way for it: waited "
@@ -647,16 +651,30 @@ START_TEST(test_explain_prime_waits_for_a_way)
 }
 END_TEST
 
-/* A capacity eviction says whose request it frees a way for (it said
- * only "Replace", and that request's wait for the way was unsaid). */
+/* A capacity eviction says whose request waits for the way it frees (it
+ * said only "Replace", and that request's wait was unsaid); a prefetch's
+ * is named as the prefetch. */
 START_TEST(test_explain_replace_names_its_request)
 {
     const char *t = tu_write("repl.trace", "ccsim-trace 1\nthreads 1\nline big 17 home=0\n"
                                            "0: read big[0]\n0: read big[8]\n0: read big[16]\n");
     tu_ccsim(&r, "explain -c teach-xbar --set l1.size_kb=1 --set l1.ways=2 %s --wide", t);
-    ck_assert_msg(r.status == 0 && strstr(r.out, "core 0   big[0]     Replace (for thread 0: read "
-                                                 "big[16], which waits for a way of this full "
-                                                 "set) in E"),
+    ck_assert_msg(r.status == 0 && strstr(r.out, "core 0   big[0]     Replace (to free a way of "
+                                                 "this full set; waiting for one: thread 0: read "
+                                                 "big[16]) in E"),
+                  "%s%s", r.out, r.err);
+    /* a prefetch's wait: named as the prefetch, not as a read or a write of 0 */
+    const char *pf = tu_write("pfrepl.trace", "ccsim-trace 1\nthreads 1\nline a 16 home=0\n"
+                                              "line b 16 home=0\n0: copy a[0] b[0] 16\n");
+    tu_ccsim(&r,
+             "explain -c teach-xbar --set core.prefetch_distance=2 --set l1.size_kb=1 --set "
+             "l1.ways=2 %s --wide",
+             pf);
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.out, "waiting for one: thread 0's copy or addline "
+                                    "loop's prefetch of ") &&
+                      !strstr(r.out, "waiting for one: read") &&
+                      !strstr(r.out, "waiting for one: write"),
                   "%s%s", r.out, r.err);
 }
 END_TEST

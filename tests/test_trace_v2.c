@@ -902,9 +902,8 @@ START_TEST(test_time_limit_report_is_true)
              "--trace-out %s",
              path, timeline);
     ck_assert_int_eq(r.status, 1);
-    ck_assert_msg(strstr(r.err, "thread 0 (core 0.0) at ") &&
-                      strstr(r.err, "leaves the run's start after its start skew; this line's "
-                                    "operation has not begun"),
+    ck_assert_msg(strstr(r.err, "thread 0 (core 0.0): leaves the run's start after its start "
+                                "skew; it has begun no operation since\n"),
                   "%s", r.err);
     ck_assert_msg(!strstr(tu_slurp(timeline), "unfinished"), "%.600s", tu_slurp(timeline));
     tu_ccsim(&r, "run -c teach-xbar -w pingpong -t 2 -i 100000000 --max-time 1000");
@@ -912,13 +911,19 @@ START_TEST(test_time_limit_report_is_true)
     ck_assert_msg(strstr(r.err, "waits for recv1.7 >= 6; its core's copy is in transition (a "
                                 "request for the line in flight; the line holds 6)"),
                   "%s", r.err);
+    /* a wait whose word already meets its condition ends with its poll */
+    tu_ccsim(&r, "run -c knl-7290 -w pingpong -t 2 -i 100000 --max-time 5000");
+    ck_assert_msg(strstr(r.err, "waits for recv1.7 >= 121; the word is 121, its copy M (which "
+                                "meets the condition: the poll under way, or due, reads it and "
+                                "ends the wait)"),
+                  "%s", r.err);
     tu_ccsim(&r, "run -c teach-xbar %s --max-time 300", path);
     ck_assert_msg(strstr(r.err, "in copy a[0]: 4 of its 8 lines stored"), "%s", r.err);
     ck_assert_msg(!strstr(r.err, "in mark \n") && !strstr(r.err, "in compute \n"), "%s", r.err);
     tu_ccsim(&r, "explain -c teach-xbar %s --max-time 30", path);
     ck_assert_msg(
-        strstr(r.out, "the run stopped at its simulated-time limit (30 ns), not finished"), "%s",
-        r.out);
+        strstr(r.out, "the run stopped at its simulated-time limit (30.000 ns), not finished"),
+        "%s", r.out);
     tu_ccsim(&r, "run -c teach-xbar %s --max-time 0x10", path);
     ck_assert_int_eq(r.status, 2);
     const char *scc = "ccsim-trace 2\nthreads 2\nline flag\nline cnt 2\n"
@@ -982,7 +987,7 @@ START_TEST(test_local_while_is_work)
     run_text("teach-xbar", NULL, 0, "capped.trace", text, 0, WATCHDOG_PS, &res);
     ck_assert_msg(res.deadlock && !res.input_error, "%s", diag.text);
     core_result_free(&res);
-    for (int cycles = 0; cycles <= 100; cycles += 100) { /* 2^20 x 100 ns: under the 1 s limit */
+    for (int cycles = 0; cycles <= 1000; cycles += 1000) {
         snprintf(text, sizeof text,
                  "ccsim-trace 2\nthreads 1\nline x\n0: let i = 0\nwhile i >= 0 {\n"
                  "  0: compute %d\n  0: let i = i + 1\n}\n",
@@ -990,7 +995,8 @@ START_TEST(test_local_while_is_work)
         struct tu_run r;
         tu_ccsim(&r, "run -c teach-xbar %s", tu_write("endless.trace", text));
         ck_assert_int_eq(r.status, 2);
-        /* compute 0 never moves time on; compute 100 does, 2^20 times */
+        /* compute 0 never moves time on; compute 1000 does, 2^20 times (1.05 s,
+         * under the 10 s time limit) */
         ck_assert_msg(cycles == 0 ? strstr(r.err, "endless.trace:6:3: thread 0: 1048576 "
                                                   "operations in a while loop without simulated "
                                                   "time passing")

@@ -1090,8 +1090,9 @@ static enum cc_word_source scc_core_word_source(const struct cc_system *sys, int
 {
     const struct scc *s = scc_of(sys);
     const struct scc_core *c = &s->cores[core];
-    if (c->wcb.valid && c->wcb.line == line && (c->wcb.mask & (1u << word)))
-        return CC_WORD_OWN_WRITE;
+    bool drained = c->busy && (c->phase == P_WCB_ACK || c->phase == P_STORE_ACK);
+    if ((c->wcb.valid || drained) && c->wcb.line == line && (c->wcb.mask & (1u << word)))
+        return CC_WORD_OWN_WRITE; /* in the buffer, or on its way from it to the MPB */
     const struct scc_store *st = kind_of(s, line) == CC_LINE_MPB ? &c->mpbc : &c->priv;
     const struct scc_way *w = kind_of(s, line) == CC_LINE_TAS ? NULL : store_peek(st, line);
     if (w)

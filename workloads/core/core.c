@@ -675,9 +675,8 @@ static void wait_loaded(struct thr *t)
         finish_op(t);
         return;
     }
-    if (t->req.from_writer &&
-        t->req.asked) /* its own fetch took the line from its writer (a
-                          sibling's poll that joined that fetch took nothing) */
+    /* the fetch took the line from its writer: one steal a fetch */
+    if (t->req.from_writer && cc_claim_steal(r->m->cc, t->core, t->req.line))
         r->res->steals++;
     t->st = T_POLL;
     /* a sibling hardware thread may have written the core's copy between
@@ -1395,7 +1394,12 @@ static void report_wait(FILE *f, struct thr *t, const char *name)
     }
     fprintf(f, "the word is ");
     print_word_seen(f, t);
-    fprintf(f, ", its copy %c\n", st);
+    int64_t seen = (int64_t)cc_core_word(r->m->cc, t->core, line, (unsigned)t->op.addr[0].word);
+    fprintf(f, ", its copy %c%s\n", st,
+            wl_cmp_holds(t->op.cmp, seen, t->op.value[0])
+                ? " (which meets the condition: the poll under way, or due, reads it and ends "
+                  "the wait)"
+                : "");
 }
 
 /* ------------------------------------------------------------ reports */
@@ -1413,17 +1417,24 @@ static void report_thread(FILE *f, struct thr *t, bool spins)
         wl_line_name(r->prog, t->op.addr[0].line, name, sizeof name);
     char when[96];
     iteration_text(t, when, sizeof when);
-    fprintf(f, "  thread %d (core %d.%d%s) at %s:%d: ", t->id, t->core, t->hw, when,
-            wl_program_file(r->prog), line);
-    if (t->st == T_SYNC)
-        fprintf(f, "waits at sync (%d of %d live threads arrived)\n", r->at_sync, r->live);
-    else if (t->skewing)
-        fprintf(f, "leaves %s after its start skew; this line's operation has not begun\n",
+    fprintf(f, "  thread %d (core %d.%d%s)", t->id, t->core, t->hw, when);
+    if (t->skewing) { /* no op of its own under way, and none begun: no line to name */
+        fprintf(f, ": leaves %s after its start skew; it has begun no operation since\n",
                 t->iter ? "the sync" : "the run's start");
+        return;
+    }
+    fprintf(f, " at %s:%d: ", wl_program_file(r->prog), line);
+    if (t->st == T_SYNC)
+        fprintf(f, "waits at sync (%d of %d live threads arrived%s)\n", r->at_sync, r->live,
+                r->release_pending ? "; the release waits for the machine to be quiet" : "");
     else if (t->op.op == WL_OP_WAIT)
         report_wait(f, t, name);
     else if (t->op.op == WL_OP_COPY || t->op.op == WL_OP_ADDLINE)
         report_stream(f, t, name);
+    else if (is_reset(&t->op)) /* a reset under way is one that waits (methodology) */
+        fprintf(f, "in %s %s: waits for %s\n", wl_op_name(t->op.op), name,
+                t->way_wait ? "a way in its core's cache (its set's lines busy)"
+                            : "its line to be quiet");
     else if (t->op.in_while && t->op.naddr > 0) {
         fprintf(f, "%s a while loop, in %s %s; the word %s.%d is ", spins ? "spins in" : "runs",
                 wl_op_name(t->op.op), name, name, t->op.addr[0].word);

@@ -113,8 +113,9 @@ struct core_run_opts {
     /* optional: called when a thread's operation finishes (zero-cost ops
      * too, with start == end; a sync ends at its release), for timelines,
      * with CORE_OP_ENDED; after a deadlock or at the time limit, once for
-     * each operation still under way, with end the run's last instant and
-     * why it did not end */
+     * each operation still under way (not for a thread in its start skew,
+     * which has begun none), with end the run's last instant and why it
+     * did not end */
     void (*on_op)(void *ctx, int thread, int core, const struct wl_op *op, sim_time_t start,
                   sim_time_t end, enum core_op_end how);
     void *op_ctx;
