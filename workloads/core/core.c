@@ -1404,26 +1404,12 @@ static void report_wait(FILE *f, struct thr *t, const char *name)
 
 /* ------------------------------------------------------------ reports */
 
-/* Where thread t is, for a report of a run that stopped with it not
- * done; `spins`: a while loop that reads memory is called a spin (the
- * watchdog judged it one), else only where it is. */
-static void report_thread(FILE *f, struct thr *t, bool spins)
+/* What thread t, at a line of the trace, is doing when the run stops with
+ * it not done; `spins`: a while loop that reads memory is called a spin
+ * (the watchdog judged it one), else only where it is. */
+static void report_doing(FILE *f, struct thr *t, const char *name, bool spins)
 {
     struct run *r = t->run;
-    int line = 0, col = 0;
-    wl_program_where(r->prog, t->op.stmt, &line, &col);
-    char name[128] = "";
-    if (t->op.naddr > 0)
-        wl_line_name(r->prog, t->op.addr[0].line, name, sizeof name);
-    char when[96];
-    iteration_text(t, when, sizeof when);
-    fprintf(f, "  thread %d (core %d.%d%s)", t->id, t->core, t->hw, when);
-    if (t->skewing) { /* no op of its own under way, and none begun: no line to name */
-        fprintf(f, ": leaves %s after its start skew; it has begun no operation since\n",
-                t->iter ? "the sync" : "the run's start");
-        return;
-    }
-    fprintf(f, " at %s:%d: ", wl_program_file(r->prog), line);
     if (t->st == T_SYNC)
         fprintf(f, "waits at sync (%d of %d live threads arrived%s)\n", r->at_sync, r->live,
                 r->release_pending ? "; the release waits for the machine to be quiet" : "");
@@ -1446,6 +1432,27 @@ static void report_thread(FILE *f, struct thr *t, bool spins)
         fprintf(f, "%s a while loop, in %s\n", spins ? "spins in" : "runs", wl_op_name(t->op.op));
     else
         fprintf(f, "in %s%s%s\n", wl_op_name(t->op.op), *name ? " " : "", name);
+}
+
+/* Thread t's line of such a report: who, where, doing what. */
+static void report_thread(FILE *f, struct thr *t, bool spins)
+{
+    struct run *r = t->run;
+    char when[96];
+    iteration_text(t, when, sizeof when);
+    fprintf(f, "  thread %d (core %d.%d%s)", t->id, t->core, t->hw, when);
+    if (t->skewing) { /* no op of its own under way, and none begun: no line to name */
+        fprintf(f, ": leaves %s after its start skew; it has begun no operation since\n",
+                t->iter ? "the sync" : "the run's start");
+        return;
+    }
+    int line = 0, col = 0;
+    wl_program_where(r->prog, t->op.stmt, &line, &col);
+    char name[128] = "";
+    if (t->op.naddr > 0)
+        wl_line_name(r->prog, t->op.addr[0].line, name, sizeof name);
+    fprintf(f, " at %s:%d: ", wl_program_file(r->prog), line);
+    report_doing(f, t, name, spins);
 }
 
 static bool some_thread_spins(const struct run *r);
