@@ -322,7 +322,8 @@ const struct cli_cmd cli_cmds[] = {
      "            workloads = [\"barrier-dissemination:m=1..4\", \"my.trace\"];\n"
      "            threads = [2, 4]; iterations = 100; seeds = [1, 2]; };\n"
      "\n"
-     "A config may carry --set overrides of its own. A workload is a generator\n"
+     "An optional max_time_ns (default 1e10: 10 s) is every point's simulated-time\n"
+     "limit. A config may carry --set overrides of its own. A workload is a generator\n"
      "spec or a trace file (one point per config and seed: its threads and loops\n"
      "are its own). A parameter value A..B expands to one workload per integer. A point the\n"
      "generator refuses is skipped (its message once on stderr). One CSV row per\n"
@@ -343,7 +344,7 @@ const struct cli_cmd cli_cmds[] = {
      "internal error of ccsim, a signal).\n"},
     {"tune", cli_tune, "find a generator's best parameter on a machine by simulation",
      "usage: ccsim tune -c CONFIG -w GENERATOR -t THREADS [-i ITERS] [--seed S] [--set G.K=V]\n"
-     "                  [--json FILE]\n"
+     "                  [--json FILE] [--max-time NS]\n"
      "\n"
      "Runs every candidate of the generator's search space (in this process) and\n"
      "prints each one's median latency, then the best, the worst and the untuned\n"
@@ -363,8 +364,10 @@ const struct cli_cmd cli_cmds[] = {
      "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "  --json FILE           every candidate's latency, the best, worst and default as\n"
      "                        JSON (- for stdout)\n"
+     "  --max-time NS         each candidate's run stops at this simulated time if it has\n"
+     "                        not ended, and fails (default 1e10: 10 s)\n"
      "\n"
-     "Exit status: 0; 1 a candidate failed a check; 2 bad input.\n"},
+     "Exit status: 0; 1 a candidate failed a check (or did not finish); 2 bad input.\n"},
     {"bench", cli_bench, "measure the simulator's own speed",
      "usage: ccsim bench engine [--pending N] [--events N] [--seed S]\n"
      "       ccsim bench workloads [--quick] [--only NAME]\n"

@@ -27,6 +27,7 @@
 struct tune_args {
     const char *config, *gen, *json;
     uint64_t threads, iterations, seed;
+    sim_time_t max_time; /* --max-time (ps; 0: core's default) */
     const char *sets[64];
     size_t nsets;
 };
@@ -74,11 +75,15 @@ static const struct {
 
 static int parse_tune_args(int argc, char **argv, struct tune_args *a)
 {
-    static const struct option longs[] = {
-        {"config", required_argument, NULL, 'c'},  {"workload", required_argument, NULL, 'w'},
-        {"threads", required_argument, NULL, 't'}, {"iterations", required_argument, NULL, 'i'},
-        {"seed", required_argument, NULL, 'S'},    {"set", required_argument, NULL, 's'},
-        {"json", required_argument, NULL, 'J'},    {0}};
+    static const struct option longs[] = {{"config", required_argument, NULL, 'c'},
+                                          {"workload", required_argument, NULL, 'w'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {"iterations", required_argument, NULL, 'i'},
+                                          {"seed", required_argument, NULL, 'S'},
+                                          {"set", required_argument, NULL, 's'},
+                                          {"json", required_argument, NULL, 'J'},
+                                          {"max-time", required_argument, NULL, 'X'},
+                                          {0}};
     int c, bad = 0;
     optind = 1;
     while ((c = cli_next_opt("tune", argc, argv, ":c:w:t:i:s:", longs, &bad)) != -1) {
@@ -97,6 +102,13 @@ static int parse_tune_args(int argc, char **argv, struct tune_args *a)
             ok = cli_parse_u64("tune", "-i", optarg, 1, 1000000000, &a->iterations);
         else if (c == 'S')
             ok = cli_parse_u64("tune", "--seed", optarg, 0, UINT64_MAX, &a->seed);
+        else if (c == 'X' && !cli_parse_ns("tune", "--max-time", optarg, &a->max_time))
+            ok = false;
+        else if (c == 'X' && a->max_time == 0)
+            return cli_usage_error("tune",
+                                   "--max-time '%s': a run needs some simulated time (at least "
+                                   "0.001 ns, a picosecond)",
+                                   optarg);
         else if (c == 's' && a->nsets == SIM_COUNT_OF(a->sets))
             return cli_usage_error("tune", "too many --set (at most 64)");
         else if (c == 's')
@@ -223,7 +235,8 @@ static void measure(const struct machine_cfg *m, const struct tune_args *a, stru
 {
     struct sim_diag d;
     sim_diag_init(&d);
-    sweep_run_spec(m, c->spec, (int)a->threads, (long)a->iterations, a->seed, &c->r, &d);
+    sweep_run_spec(m, c->spec, (int)a->threads, (long)a->iterations, a->seed, a->max_time, &c->r,
+                   &d);
     if (c->r.status == SWEEP_SKIPPED) {
         printf("  %-40s refused: %s", c->spec, d.text);
         return;

@@ -26,6 +26,8 @@ static const struct cfg_key sweep_keys[] = {
     CFG_INT_KEY(struct sweep, iterations, false, 1, 1000000000, NULL, "iterations of every point"),
     CFG_INT_ARRAY_KEY(struct sweep, seeds, nseeds, false, 0, 9007199254740991.0, NULL,
                       "random seeds"),
+    CFG_FLOAT_KEY(struct sweep, max_time_ns, false, 0.001, 1e15, "ns",
+                  "simulated-time limit of every point's run (default 1e10: 10 s)"),
 };
 
 /* Reports an empty list at its line. */
@@ -476,7 +478,7 @@ static void copy_result(const struct core_result *w, struct sweep_result *r)
 /* Builds the machine (seed), runs p on it and keeps the result in r (whose
  * status stays SWEEP_FAILED if the machine cannot be built). */
 static void run_program(const struct machine_cfg *m, const struct wl_program *p, uint64_t seed,
-                        struct sweep_result *r, struct sim_diag *d)
+                        sim_time_t max_time_ps, struct sweep_result *r, struct sim_diag *d)
 {
     struct machine *mc = machine_build(m, seed, d);
     if (!mc)
@@ -484,6 +486,7 @@ static void run_program(const struct machine_cfg *m, const struct wl_program *p,
     struct core_machine w;
     machine_view(mc, &w);
     struct core_run_opts o = {.watchdog_ps = machine_watchdog_ps(mc, MACHINE_WATCHDOG_PS),
+                              .max_time_ps = max_time_ps,
                               .max_reports = 10};
     struct core_result res;
     core_run(&w, p, &o, &res, d);
@@ -493,7 +496,7 @@ static void run_program(const struct machine_cfg *m, const struct wl_program *p,
 }
 
 static void run_trace(const struct machine_cfg *m, const char *path, uint64_t seed,
-                      struct sweep_result *r, struct sim_diag *d)
+                      sim_time_t max_time_ps, struct sweep_result *r, struct sim_diag *d)
 {
     memset(r, 0, sizeof *r);
     r->status = SWEEP_FAILED;
@@ -501,7 +504,7 @@ static void run_trace(const struct machine_cfg *m, const char *path, uint64_t se
                                (int)m->machine.threads_per_core};
     struct wl_program *p = wl_parse_file(path, &po, d);
     if (p)
-        run_program(m, p, seed, r, d);
+        run_program(m, p, seed, max_time_ps, r, d);
     wl_program_free(p);
 }
 
@@ -509,10 +512,12 @@ void sweep_run_point(const struct sweep *sw, const struct sweep_point *p, struct
                      struct sim_diag *d)
 {
     const struct machine_cfg *m = &sw->machines[p->config];
+    sim_time_t max_time = (sim_time_t)(sw->max_time_ns * SIM_PS_PER_NS + 0.5);
     if (sw->trace_path[p->workload])
-        run_trace(m, sw->trace_path[p->workload], p->seed, r, d);
+        run_trace(m, sw->trace_path[p->workload], p->seed, max_time, r, d);
     else
-        sweep_run_spec(m, sw->specs[p->workload], p->threads, p->iterations, p->seed, r, d);
+        sweep_run_spec(m, sw->specs[p->workload], p->threads, p->iterations, p->seed, max_time, r,
+                       d);
 }
 
 bool sweep_point_accepted(const struct sweep *sw, const struct sweep_point *p, struct sim_diag *d)
@@ -526,7 +531,8 @@ bool sweep_point_accepted(const struct sweep *sw, const struct sweep_point *p, s
 }
 
 void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, long iterations,
-                    uint64_t seed, struct sweep_result *r, struct sim_diag *d)
+                    uint64_t seed, sim_time_t max_time_ps, struct sweep_result *r,
+                    struct sim_diag *d)
 {
     memset(r, 0, sizeof *r);
     r->status = SWEEP_SKIPPED;
@@ -534,7 +540,7 @@ void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, 
     if (!p)
         return;
     r->status = SWEEP_FAILED;
-    run_program(m, p, seed, r, d);
+    run_program(m, p, seed, max_time_ps, r, d);
     wl_program_free(p);
 }
 

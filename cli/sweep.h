@@ -48,6 +48,7 @@ struct sweep {
     char configs[64][SWEEP_NAME_MAX];
     char workloads[256][SWEEP_NAME_MAX];
     int64_t threads[64], seeds[64], iterations;
+    double max_time_ns;           /* every point's simulated-time limit (0: core's default) */
     struct machine_cfg *machines; /* one per config, loaded */
     char **specs;                 /* expanded workloads */
     size_t nspecs;
@@ -95,7 +96,8 @@ bool sweep_point_accepted(const struct sweep *sw, const struct sweep_point *p, s
 /* Runs a generator spec on a machine in this process. SWEEP_SKIPPED with
  * the generator's message in d if it refuses the point. */
 void sweep_run_spec(const struct machine_cfg *m, const char *spec, int threads, long iterations,
-                    uint64_t seed, struct sweep_result *r, struct sim_diag *d);
+                    uint64_t seed, sim_time_t max_time_ps, struct sweep_result *r,
+                    struct sim_diag *d);
 /* True if the generator accepts (spec, threads) on the machine; else the
  * refusal is in d. */
 bool sweep_accepts(const struct machine_cfg *m, const char *spec, int threads, long iterations,

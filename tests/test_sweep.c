@@ -521,6 +521,37 @@ START_TEST(test_refused_point_skipped)
 }
 END_TEST
 
+/* A sweep file's max_time_ns and tune's --max-time bound every run: a
+ * point or candidate not finished there fails (no row), exit 1; a point
+ * that finishes under it has its row. */
+START_TEST(test_sweep_and_tune_time_limit)
+{
+    const char *spin = tu_write("spin.trace", "ccsim-trace 2\nthreads 2\nline x\nline y\n"
+                                              "all: let r = t\nwhile r == 0 {\n"
+                                              "  0: write x 1\n  0: write x 2\n"
+                                              "  0: read y -> r\n}\nall: mark done\n");
+    char body[1024];
+    snprintf(body, sizeof body,
+             "  configs = [\"teach-xbar\"];\n  workloads = [\"%s\", \"pingpong\"];\n"
+             "  threads = [2];\n  iterations = 10;\n  max_time_ns = 50000;\n",
+             spin);
+    const char *sw = sweep_file("limit.sweep", body);
+    tu_ccsim(&r, "sweep %s -j 1", sw);
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.err, "not finished at its simulated-time limit; no row") &&
+                      strstr(r.err, "simulated-time limit, 50000.000 ns") &&
+                      strstr(r.err, "2 points: 1 run, 0 already in the CSV, 0 skipped, 1 failed"),
+                  "%s", r.err);
+    ck_assert_msg(strstr(r.out, "\nteach-xbar,pingpong,2,10,1,") && !strstr(r.out, "spin.trace"),
+                  "%s", r.out);
+    tu_ccsim(&r, "tune -c teach-xbar -w m2o -t 4 -i 5 --max-time 100");
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "FAILED: not finished at its simulated-time limit"), "%s", r.out);
+    tu_ccsim(&r, "tune -c teach-xbar -w m2o -t 4 -i 5 --max-time 0");
+    ck_assert_int_eq(r.status, 2);
+}
+END_TEST
+
 /* Without MPI, --mpi says so; with it, mpirun -n 2 gives the local rows. */
 START_TEST(test_mpi_same_rows)
 {
@@ -638,6 +669,7 @@ static Suite *sweep_suite(void)
     tcase_add_test(tc, test_failed_point_counted_once);
     tcase_add_test(tc, test_csv_regular_file);
     tcase_add_test(tc, test_tune_finds_best);
+    tcase_add_test(tc, test_sweep_and_tune_time_limit);
     tcase_add_test(tc, test_mpi_same_rows);
     suite_add_tcase(s, tc);
     return s;

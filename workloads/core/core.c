@@ -1485,9 +1485,9 @@ static void report_time_limit(struct run *r, FILE *f)
     fprintf(f,
             "ccsim: the run reached its simulated-time limit, %.3f ns, not finished; the "
             "watchdog (%.0f ns without progress is a deadlock) had not judged it stuck, and a "
-            "loop that changes memory for ever ends so (`ccsim run` and `explain` take "
-            "--max-time NS; the other subcommands run under the default, %.0f s); these threads "
-            "had not finished:\n",
+            "loop that changes memory for ever ends so (run, explain and tune take --max-time "
+            "NS, a sweep file max_time_ns; the other subcommands run under the default, %.0f "
+            "s); these threads had not finished:\n",
             ns, (double)r->o.watchdog_ps / SIM_PS_PER_NS, (double)CORE_MAX_TIME_PS / 1e12);
     for (int i = 0; i < r->nthr; i++)
         if (r->thr[i].st != T_DONE)
