@@ -192,7 +192,8 @@ const struct cli_cmd cli_cmds[] = {
      "usage: ccsim list (configs | protocols | generators)\n"
      "\n"
      "configs: the machine configs shipped with ccsim (from $CCSIM_CONFIG_DIR or\n"
-     "the installed configs folder), with their machine names and descriptions.\n"
+     "the source tree's configs folder when ccsim runs from its build, else the\n"
+     "installed one), with their machine names and descriptions.\n"
      "protocols: the coherence protocols built in.\n"
      "generators: the built-in algorithm generators with their parameters.\n"},
     {"config", cli_config, "check a machine config and print what it describes",

@@ -1,5 +1,5 @@
 /*
- * mesi.c -- MESI: the baseline, one socket (seed 001 Sec III, Table II).
+ * mesi.c -- MESI: the baseline (seed 001 Sec III, Table II).
  *
  * Reading: a directory home (the inclusive LLC's core-valid bits) that
  * serves one transaction per line and collects invalidation acks itself;
@@ -97,7 +97,7 @@ static const struct cc_row mesi_home[] = {
 
 const struct cc_protocol cc_mesi = {
     .name = "mesi",
-    .summary = "MESI: the baseline, one socket",
+    .summary = "MESI: the baseline (a directory home; a broadcast one without probe_filter)",
     .reading = "A directory home (the inclusive LLC's core-valid bits) serves one transaction "
                "per line and collects invalidation acks; a shared line's data comes from the "
                "home, an owned one's (E or M) straight from its owner. Store Hit Shared "

@@ -378,6 +378,12 @@ START_TEST(test_config_marks_defaults)
                   run.out);
     tu_ccsim(&run, "config -c teach-xbar");
     ck_assert(strstr(run.out, "remote_early_read") == NULL); /* one socket */
+    /* only GOLS's and mesif-llc's homes share a fill: it was shown as used on MESIF */
+    tu_ccsim(&run, "config -c knl-7290 --set memory.fill_conflict_ns=5000");
+    ck_assert_msg(strstr(run.out, "5000 ns         # (--set; not used by this machine)"), "%s",
+                  run.out);
+    tu_ccsim(&run, "config -c knc-5110p --set memory.fill_conflict_ns=5000");
+    ck_assert_msg(strstr(run.out, "5000 ns         # (--set) a read of a line"), "%s", run.out);
 }
 END_TEST
 

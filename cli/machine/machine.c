@@ -54,7 +54,9 @@ static const struct cfg_key core_keys[] = {
                 "a forwarded request or invalidation at a cache (0: its hit latency)"),
     CFG_INT_KEY(T, atomic_store_bytes, false, 8, 256, "B",
                 "bytes one store writes atomically: 8 (a word), 32 (256-bit vector stores) or 64 "
-                "(a whole line, 512-bit; seed 002 Table I)"),
+                "(a whole line, 512-bit; seed 002 Table I), for the generators that pack values "
+                "beside a flag (reduce-linear, reduce-extbutterfly); a trace's copy stores its "
+                "line whole whatever it says"),
     CFG_INT_KEY(T, fwd_port_cycles, false, 0, 100000, "cycles",
                 "a cache answers forwarded requests one at a time, whatever their lines: the next "
                 "starts this long after the last (its snoop data path; 0: no limit)"),
@@ -108,10 +110,13 @@ static const struct cfg_key memory_keys[] = {
 
 #define T struct machine_home_sec
 static const struct cfg_key home_keys[] = {
-    CFG_INT_KEY(T, count, false, 1, 4096, NULL, "home controllers (LLC slices, tag directories)"),
-    CFG_INT_KEY(T, occupancy_cycles, false, 0, 100000, "cycles", "per message handled"),
+    CFG_INT_KEY(T, count, false, 1, 4096, NULL,
+                "home controllers (LLC slices, tag directories; on the SCC, its tiles' MPBs)"),
+    CFG_INT_KEY(T, occupancy_cycles, false, 0, 100000, "cycles",
+                "per message handled: the next message's turn comes this long after one's, and "
+                "its first action this long plus lookup_cycles after its turn"),
     CFG_INT_KEY(T, lookup_cycles, false, 0, 100000, "cycles",
-                "from a message's turn to its first action"),
+                "added to occupancy_cycles from a message's turn to its first action"),
     CFG_INT_KEY(T, llc_cycles, false, 0, 100000, "cycles",
                 "a read served by the home's inclusive LLC (0: no LLC, reads go to memory)"),
     CFG_BOOL_KEY(T, probe_filter, false,
@@ -173,8 +178,9 @@ static const struct cfg_key variability_keys[] = {
     CFG_FLOAT_KEY(T, jitter_ns, false, 0.0, 10000.0, "ns",
                   "each message arrives after a random extra delay in [0, this]"),
     CFG_BOOL_KEY(T, arbitration, false,
-                 "messages of different sources meeting at a node or a link in the same instant "
-                 "go in a random order (false: the order they were sent)"),
+                 "messages of different sources meeting at a node or a link in the same instant, "
+                 "and cores issuing in the same instant, go in a random order (false: the order "
+                 "they were sent; the ht topology's links keep it)"),
 };
 #undef T
 
@@ -765,7 +771,10 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
     if (strcmp(sec, "core") == 0 && strncmp(key, "prefetch_", 9) == 0)
         return coherent && m->core.prefetch_distance; /* the slots of its prefetches */
     if (strcmp(sec, "memory") == 0 &&
-        (strcmp(key, "bank_busy_ns") == 0 || strcmp(key, "fill_conflict_ns") == 0))
+        strcmp(key, "fill_conflict_ns") == 0) /* only GOLS's and mesif-llc's rows share a fill */
+        return coherent && (strcmp(m->machine.protocol, "gols") == 0 ||
+                            strcmp(m->machine.protocol, "mesif-llc") == 0);
+    if (strcmp(sec, "memory") == 0 && strcmp(key, "bank_busy_ns") == 0)
         return coherent;
     if (strcmp(sec, "memory") == 0 && strcmp(key, "latency_ns") != 0)
         return m->memsys->memory_controllers;

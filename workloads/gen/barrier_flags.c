@@ -45,8 +45,8 @@ static bool payload_fits(struct gen *g, int values)
     if (values < g->words)
         return true;
     return gen_fail(g,
-                    "values=%d needs %d-byte lines (the flag and %d words); this machine's lines "
-                    "hold %d words (expected values=1..%d)",
+                    "values=%d needs lines of %d bytes or more (the flag and %d words); this "
+                    "machine's lines hold %d words (expected values=1..%d)",
                     values, WL_WORD_BYTES * (values + 1), values, g->words, g->words - 1);
 }
 
@@ -470,9 +470,9 @@ static bool ebf_emit(struct gen *g, int values, bool separate)
 {
     if (separate && values >= g->words)
         return gen_fail(g,
-                        "values=%d needs %d-byte lines (words 1..%d; word 0 is left as "
-                        "reduce-extbutterfly leaves it for the flag); this machine's lines hold "
-                        "%d words (expected values=1..%d)",
+                        "values=%d needs lines of %d bytes or more (words 1..%d; word 0 is the "
+                        "entry stamp, where reduce-extbutterfly carries the flag); this "
+                        "machine's lines hold %d words (expected values=1..%d)",
                         values, WL_WORD_BYTES * (values + 1), values, g->words, g->words - 1);
     if (!payload_fits(g, values))
         return false;

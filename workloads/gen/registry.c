@@ -291,7 +291,8 @@ static const struct gen_param par_values_sep[] = {
     {"values", "1",
      "integers each thread contributes, in words 1..V of its own line (acc, one a thread and "
      "iteration parity, so the next iteration's values do not overwrite a line still being "
-     "added); word 0 stays 0, where reduce-extbutterfly carries the flag, so the same V fit",
+     "added); word 0 is the thread's entry stamp, where reduce-extbutterfly carries the flag, "
+     "so the same V fit",
      "an integer 1..7", GP_INT(values, 1, GEN_MAX_VALUES)},
 };
 static const struct gen_param par_bradix[] = {
