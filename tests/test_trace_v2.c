@@ -937,6 +937,24 @@ START_TEST(test_time_limit_report_is_true)
                       !strstr(r.err, "its stale copy"),
                   "%s", r.err);
     ck_assert_msg(strstr(r.err, "the scc protocol keeps no copies coherent"), "%s", r.err);
+    /* an MPB line's words drained from the combining buffer, on their way */
+    const char *mpb = "ccsim-trace 2\nthreads 1\nline m 2 mpb=0\n0: read m[0] -> v\n"
+                      "0: let k = 1\nwhile v == 0 {\n  0: write m[0].0 k\n  0: write m[0].1 k\n"
+                      "  0: write m[0].2 k\n  0: write m[0].3 k\n  0: let k = k + 1\n"
+                      "  0: read m[1] -> v\n}\n";
+    tu_ccsim(&r, "run -c scc %s --max-time 500", tu_write("mpbw.trace", mpb));
+    ck_assert_msg(strstr(r.err, "the word m[0].3 is 3 to its core (its own write, still on its "
+                                "way; the line holds 2)"),
+                  "%s", r.err);
+    /* every thread at the sync, the release waiting for the machine */
+    const char *pend = "ccsim-trace 1\nthreads 2\nline x home=0\nline big 17 home=0\n"
+                       "all: sync\n0: read big[0]\n0: read big[8]\n0: write big[0] 1\n"
+                       "0: write big[8] 1\n0: read big[16]\nall: sync\nall: mark m\n";
+    tu_ccsim(&r, "run -c teach-xbar --set l1.size_kb=1 --set l1.ways=2 %s --max-time 265",
+             tu_write("pend.trace", pend));
+    ck_assert_msg(strstr(r.err, "waits at sync (2 of 2 live threads arrived; the release waits for "
+                                "the machine to be quiet)"),
+                  "%s", r.err);
 }
 END_TEST
 
