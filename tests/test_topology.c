@@ -735,6 +735,28 @@ START_TEST(test_ht_multi_hop)
 }
 END_TEST
 
+/* With arbitration on, two messages of different sources that reach one
+ * link in the same instant cross it in an order the seed draws (the ht
+ * links kept the order they were sent in: only the delivery was drawn). */
+START_TEST(test_ht_link_arbitration)
+{
+    bool first_of_0 = false, first_of_1 = false;
+    for (uint64_t seed = 1; seed <= 32; seed++) {
+        struct rig *r = ht_rig(HT_LINE, ht_layout, true);
+        net_set_arbitration(r->net, seed);
+        send(r, 1, 0, 2, 72, SIM_VNET_DATA); /* cores 0 and 1 (socket 0) -> socket 1 */
+        send(r, 2, 1, 3, 72, SIM_VNET_DATA);
+        run(r);
+        sim_time_t a = arrival(r, 1, 2), b = arrival(r, 2, 3);
+        ck_assert_uint_ne(a, b); /* the link serialises them */
+        first_of_0 |= a < b;
+        first_of_1 |= b < a;
+        rig_free(r);
+    }
+    ck_assert_msg(first_of_0 && first_of_1, "the link's order never changed with the seed");
+}
+END_TEST
+
 START_TEST(test_ht_tie_goes_to_the_lowest_neighbour)
 {
     struct rig *r = ht_rig(HT_RING, ht_layout, true);
@@ -1000,6 +1022,7 @@ static Suite *topology_suite(void)
     suite_add_tcase(s, qpi);
     TCase *ht = tcase_create("ht");
     tcase_add_test(ht, test_ht_multi_hop);
+    tcase_add_test(ht, test_ht_link_arbitration);
     tcase_add_test(ht, test_ht_tie_goes_to_the_lowest_neighbour);
     tcase_add_test(ht, test_ht_link_queue);
     tcase_add_test(ht, test_ht_refused);

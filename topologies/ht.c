@@ -258,8 +258,8 @@ static void ht_at(struct ht *h, struct sim_msg *m, int s)
     struct net_link *l = &h->link[(size_t)s * (size_t)h->sockets + (size_t)nx];
     sim_time_t ser = (sim_time_t)ceil((double)m->bytes * h->ps_per_byte);
     sim_time_t start = net_link_take(&h->base, l, now, ser, m->bytes);
-    sim_schedule_at(h->base.k, start + ser + h->latency_ps + h->xbar_ps, ht_hop_at, &h->socket[nx],
-                    (uint64_t)(uintptr_t)m);
+    net_schedule_hop(&h->base, start + ser + h->latency_ps + h->xbar_ps, ht_hop_at, &h->socket[nx],
+                     m);
 }
 
 static void ht_hop_at(struct sim_kernel *k, void *obj, uint64_t arg)
@@ -279,7 +279,7 @@ static void ht_send(struct net *n, struct sim_msg *m)
         net_deliver_at(n, m, m->sent + h->xbar_ps);
         return;
     }
-    sim_schedule_at(n->k, m->sent + h->xbar_ps, ht_hop_at, &h->socket[s], (uint64_t)(uintptr_t)m);
+    net_schedule_hop(n, m->sent + h->xbar_ps, ht_hop_at, &h->socket[s], m);
 }
 
 static int ht_hops(const struct net *n, int a, int b)

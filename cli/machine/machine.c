@@ -180,7 +180,7 @@ static const struct cfg_key variability_keys[] = {
     CFG_BOOL_KEY(T, arbitration, false,
                  "messages of different sources meeting at a node or a link in the same instant, "
                  "and cores issuing in the same instant, go in a random order (false: the order "
-                 "they were sent; the ht topology's links keep it)"),
+                 "they were sent)"),
 };
 #undef T
 
