@@ -726,10 +726,13 @@ static void parse_source_line(struct wl_parser *ps, const char *s, size_t len)
         ps->stop = ps->stop || !ps->header_seen; /* no header: not a trace */
         if (ps->header_seen && !ps->threads_seen && len > 8 && !strncmp(s, "threads", 7) &&
             (s[7] == ' ' || s[7] == '\t')) { /* `threads 2 @`: said; no "missing threads" */
-            char *end;
-            long n = strtol(s + 8, &end, 10); /* the count it gives, if it gives one */
+            char num[32], *end;              /* the line is a slice of the text, not a string */
+            size_t k = len - 8 < sizeof num - 1 ? len - 8 : sizeof num - 1;
+            memcpy(num, s + 8, k);
+            num[k] = '\0';
+            long n = strtol(num, &end, 10); /* the count it gives, if it gives one */
             ps->threads_seen = true;
-            ps->p->threads = n >= 1 && n <= WL_MAX_THREADS && end > s + 8 ? (int)n : WL_MAX_THREADS;
+            ps->p->threads = n >= 1 && n <= WL_MAX_THREADS && end > num ? (int)n : WL_MAX_THREADS;
         }
         return;
     }
