@@ -16,14 +16,15 @@
 static const struct cfg_key machine_keys[] = {
     CFG_STRING_KEY(T, name, true, "short name of the machine"),
     CFG_STRING_KEY(T, description, false, "one line for people"),
-    CFG_CHOICE_KEY(T, protocol, true, machine_memsys_names, "coherence protocol"),
+    CFG_CHOICE_KEY(T, protocol, true, machine_memsys_names,
+                   "coherence protocol (scc: the SCC's memory, which keeps nothing coherent)"),
     CFG_CHOICE_KEY(T, topology, true, net_built_names, "interconnect"),
     CFG_INT_KEY(T, sockets, false, 1, 64, NULL, "sockets (packages)"),
     CFG_INT_KEY(T, cores, true, 1, 4096, NULL, "cores in all sockets"),
     CFG_INT_KEY(T, threads_per_core, false, 1, 8, NULL, "hardware threads per core"),
     CFG_INT_KEY(T, cores_per_cache, false, 1, 64, NULL,
-                "cores sharing one coherent cache (the l2 section's; each core keeps its own "
-                "private l1)"),
+                "cores sharing one cache (the l2 section's, the coherent level where there is "
+                "coherence; each core keeps its own private l1)"),
     CFG_FLOAT_KEY(T, clock_ghz, true, 0.01, 10.0, "GHz", "core clock"),
     CFG_INT_KEY(T, line_bytes, true, 16, 256, "B", "cache line size (a power of two)"),
 };
@@ -88,8 +89,8 @@ static const struct cfg_key l1_keys[] = {
 static const struct cfg_key l2_keys[] = {
     CACHE_KEYS,
     CFG_INT_KEY(T, banks, false, 0, 64, NULL,
-                "banks (line number mod banks), each serving one access the l1 did not answer "
-                "at a time (0: no queueing)"),
+                "banks (line number mod banks), each serving one hit the l1 did not answer at a "
+                "time (misses and snoops pass them; 0: no queueing)"),
     CFG_INT_KEY(T, bank_busy_cycles, false, 0, 1000, "cycles", "a bank's time per access"),
 };
 #undef CACHE_KEYS
@@ -100,7 +101,8 @@ static const struct cfg_key memory_keys[] = {
     CFG_FLOAT_KEY(T, latency_ns, true, 1.0, 10000.0, "ns", "DRAM access latency"),
     CFG_FLOAT_KEY(T, bandwidth_gbs, false, 0.1, 10000.0, "GB/s", "bandwidth per controller"),
     CFG_FLOAT_KEY(T, bank_busy_ns, false, 0.0, 10000.0, "ns",
-                  "a line's DRAM bank serves one access at a time for this long (0: no queueing)"),
+                  "a line's accesses at memory are served one at a time, this long each (a bank a "
+                  "line: two lines never conflict; 0: no queueing)"),
     CFG_FLOAT_KEY(T, fill_conflict_ns, false, 0.0, 100000.0, "ns",
                   "a read of a line sent to memory while the home's own read of it (its fill) is "
                   "under way is refused and retried after a random backoff of up to this long "
@@ -213,8 +215,8 @@ static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SE
         l2_keys,
         SIM_COUNT_OF(l2_keys),
         &m->l2,
-        "level-2 cache, the coherent level (optional; shared by machine.cores_per_cache "
-        "cores)"};
+        "level-2 cache, the coherent level where there is coherence (optional; shared by "
+        "machine.cores_per_cache cores)"};
     secs[SEC_MEMORY] = (struct cfg_section){
         "memory", true, memory_keys, SIM_COUNT_OF(memory_keys), &m->memory, "DRAM"};
     secs[SEC_HOME] = (struct cfg_section){"home",    false,

@@ -375,8 +375,8 @@ static const struct gen_param par_mpi[] = {
      "cycles of software a put or get call costs (auto: 100); a guess, not measured",              \
      "auto or an integer 0..1000000", .parse = p_overhead},                                        \
         {"request", "auto",                                                                        \
-         "cycles of software a send or receive request costs (auto: blocking 200, nonblocking "    \
-         "800, lightweight 100, mpb 100); a guess, not measured",                                  \
+         "cycles of software a send or receive request costs (auto, by the variant: blocking "     \
+         "200, nonblocking 800, lightweight 100, mpb 100); a guess, not measured",                 \
          "auto or an integer 0..1000000", .parse = p_request},                                     \
     {                                                                                              \
         "buffer", "auto", "lines of each core's comm buffer (auto: what the MPB leaves)",          \
