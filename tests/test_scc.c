@@ -82,6 +82,23 @@ START_TEST(test_prime_only_states_it_has)
 }
 END_TEST
 
+/* The SCC's homes are its tiles' MPBs, one a tile: a home.count that is
+ * not machine.cores / mesh.cores_per_tile is refused (home.count = 1 ran
+ * one MPB server for the 48 cores, seven times slower, and was accepted). */
+START_TEST(test_home_count_is_the_tiles)
+{
+    struct tu_run run;
+    tu_ccsim(&run, "config -c scc --set home.count=1");
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "home.count = 1: on the scc protocol the homes are the tiles' "
+                                  "MPBs, one a tile: machine.cores / mesh.cores_per_tile = 24"),
+                  "%s", run.err);
+    tu_ccsim(&run, "config -c scc --set mesh.cores_per_tile=1 --set mesh.width=8 --set "
+                   "mesh.height=6 --set home.count=48");
+    ck_assert_msg(run.status == 0, "%s", run.err);
+}
+END_TEST
+
 START_TEST(test_mpb_copy_is_stale_until_invmb)
 {
     const char *text = "ccsim-trace 1\nthreads 2\npin 0 47\nline f mpb=0\n"
@@ -377,6 +394,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("scc");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_mpb_copy_is_stale_until_invmb);
+    tcase_add_test(tc, test_home_count_is_the_tiles);
     tcase_add_test(tc, test_prime_only_states_it_has);
     tcase_add_test(tc, test_wcb_combines_a_line);
     tcase_add_test(tc, test_partial_line_waits_in_the_wcb);

@@ -242,6 +242,19 @@ static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SE
     return n;
 }
 
+bool machine_int_key(const struct machine_cfg *m, const char *section, const char *key, int64_t *v)
+{
+    struct cfg_section secs[SEC_MAX];
+    size_t n = machine_sections((struct machine_cfg *)m, secs); /* read only */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; strcmp(secs[i].name, section) == 0 && k < secs[i].nkeys; k++)
+            if (secs[i].keys[k].type == CFG_INT && strcmp(secs[i].keys[k].name, key) == 0) {
+                memcpy(v, (const char *)secs[i].dst + secs[i].keys[k].offset, sizeof *v);
+                return true;
+            }
+    return false;
+}
+
 /* A section's clock: its own clock_ghz key (a ring's, a mesh's), else the
  * machine's. */
 static double section_ghz(const struct cfg_section *sec, struct machine_cfg *m)

@@ -155,6 +155,9 @@ struct machine_memsys {
     const char *summary, *reading; /* what `ccsim protocol NAME` prints */
 };
 
+/* The value of integer key section.key of m (a topology's or memory
+ * system's section too); false if m has no such key. */
+bool machine_int_key(const struct machine_cfg *m, const char *section, const char *key, int64_t *v);
 /* The memory systems, NULL-terminated, in the registry's order. */
 extern const char *const machine_memsys_names[];
 /* The row named `name`, or NULL. */

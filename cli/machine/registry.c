@@ -62,6 +62,15 @@ static bool scc_check(const struct machine_cfg *m, const struct cfg_file *cf, st
                  (long long)m->home.count, (long long)m->machine.cores);
         return false;
     }
+    int64_t per_tile; /* a core's MPB is its tile's: one home a tile */
+    if (machine_int_key(m, "mesh", "cores_per_tile", &per_tile) &&
+        m->machine.cores / m->home.count != per_tile) {
+        cfg_diag(d, cf, "home.count,mesh.cores_per_tile",
+                 "home.count = %lld: on the scc protocol the homes are the tiles' MPBs, one a "
+                 "tile: machine.cores / mesh.cores_per_tile = %lld",
+                 (long long)m->home.count, (long long)(m->machine.cores / per_tile));
+        return false;
+    }
     if ((c->size_kb * 1024) % m->machine.line_bytes != 0) {
         cfg_diag(d, cf, "mpb.size_kb",
                  "mpb.size_kb = %lld is not a whole number of %lld-byte lines",
