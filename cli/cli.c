@@ -469,6 +469,18 @@ bool cli_parse_ns(const char *sub, const char *opt, const char *text, sim_time_t
     return true;
 }
 
+bool cli_parse_max_time(const char *sub, const char *text, sim_time_t *ps)
+{
+    if (!cli_parse_ns(sub, "--max-time", text, ps))
+        return false;
+    if (*ps == 0)
+        cli_usage_error(
+            sub,
+            "--max-time '%s': a run needs some simulated time (at least 0.001 ns, a picosecond)",
+            text);
+    return *ps != 0;
+}
+
 bool cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)

@@ -31,6 +31,9 @@ int cli_main(int argc, char **argv);
 int cli_usage_error(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Parses a time in ns (a number >= 0, decimals allowed) into ps. */
 bool cli_parse_ns(const char *sub, const char *opt, const char *text, sim_time_t *ps);
+/* --max-time NS: a time in ns of at least a picosecond (a run needs some);
+ * false with the error printed. */
+bool cli_parse_max_time(const char *sub, const char *text, sim_time_t *ps);
 /* Parses an unsigned integer in [lo, hi] (accepts k/M/G suffixes: 64k). */
 bool cli_parse_u64(const char *sub, const char *opt, const char *text, uint64_t lo, uint64_t hi,
                    uint64_t *out);

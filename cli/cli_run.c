@@ -52,14 +52,7 @@ static int run_opt(const char *sub, int c, struct cli_run_args *a)
         a->wide = true;
         return 0;
     case 'X':
-        if (!cli_parse_ns(sub, "--max-time", optarg, &a->max_time))
-            return SIM_EXIT_INPUT;
-        if (a->max_time == 0)
-            return cli_usage_error(sub,
-                                   "--max-time '%s': a run needs some simulated time (at least "
-                                   "0.001 ns, a picosecond)",
-                                   optarg);
-        return 0;
+        return cli_parse_max_time(sub, optarg, &a->max_time) ? 0 : SIM_EXIT_INPUT;
     case 'R':
         a->per_iteration = true;
         return 0;

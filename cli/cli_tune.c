@@ -102,13 +102,8 @@ static int parse_tune_args(int argc, char **argv, struct tune_args *a)
             ok = cli_parse_u64("tune", "-i", optarg, 1, 1000000000, &a->iterations);
         else if (c == 'S')
             ok = cli_parse_u64("tune", "--seed", optarg, 0, UINT64_MAX, &a->seed);
-        else if (c == 'X' && !cli_parse_ns("tune", "--max-time", optarg, &a->max_time))
-            ok = false;
-        else if (c == 'X' && a->max_time == 0)
-            return cli_usage_error("tune",
-                                   "--max-time '%s': a run needs some simulated time (at least "
-                                   "0.001 ns, a picosecond)",
-                                   optarg);
+        else if (c == 'X')
+            ok = cli_parse_max_time("tune", optarg, &a->max_time);
         else if (c == 's' && a->nsets == SIM_COUNT_OF(a->sets))
             return cli_usage_error("tune", "too many --set (at most 64)");
         else if (c == 's')

@@ -215,15 +215,16 @@ static void replace_chunk(struct narrate_ctx *n, struct text *t, const struct cc
     chunk(t, "%s (to free a way of this full set; waiting for one: %s)", st->event, label);
 }
 
-/* Who sent a prefetch (enum cc_prefetcher `pf`, its request's tag): a
- * thread's copy loop, a thread's store fetched ahead, or the cache's
- * stream prefetcher. */
-static void prefetcher_name(uint8_t pf, int tag, char *buf, size_t size)
+/* Who sent a prefetch a cache row took: a thread's copy loop (its tag),
+ * a thread's store fetched ahead, or the cache's stream prefetcher. */
+static void prefetcher_name(const struct cc_step *st, char *buf, size_t size)
 {
-    if (pf == CC_PF_SOFTWARE)
-        snprintf(buf, size, "thread %d's copy or addline loop's prefetch instruction", tag);
-    else if (pf == CC_PF_STORE)
-        snprintf(buf, size, "a store of thread %d waiting for the stores before it: the core", tag);
+    if (st->prefetch == CC_PF_SOFTWARE)
+        snprintf(buf, size, "thread %d's copy or addline loop's prefetch instruction",
+                 st->prefetch_tag);
+    else if (st->prefetch == CC_PF_STORE)
+        snprintf(buf, size, "a store of thread %d waiting for the stores before it: the core",
+                 st->prefetch_tag);
     else
         snprintf(buf, size, "the cache's stream prefetcher");
 }
@@ -263,7 +264,7 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
     }
     if (st->prefetch && !st->home) {
         char who[96];
-        prefetcher_name(st->prefetch, st->prefetch_tag, who, sizeof who);
+        prefetcher_name(st, who, sizeof who);
         chunk(t, "%s (%s %s %s ahead%s)", st->event, who,
               strcmp(st->event, "Store") == 0 ? "fetches" : "reads", line,
               strcmp(st->event, "Store") == 0 ? ", to write" : "");

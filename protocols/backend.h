@@ -10,8 +10,8 @@
  * and drop_noncoherent then do nothing, place_count gives 0, place_line
  * false and line_kind CC_LINE_MEMORY (a memory system with no places of its
  * own), prime_victim false (a prime displaces nothing), claim_steal
- * true (every such poll a steal), prime_ready
- * line_quiet (a prime always finds a way), core_word_source
+ * true (every such poll a steal), prime_ready true (a prime always finds a
+ * way), core_word_source
  * CC_WORD_LINE (a core reads the line itself), home_state_of
  * NULL (no directory state to name), row_coverage
  * false and each_cell_run nothing (no tables).
@@ -42,7 +42,7 @@ struct cc_backend {
     void (*prime_line)(struct cc_system *s, int core, uint64_t line, char state);
     /* optional */
     bool (*prime_victim)(const struct cc_system *s, int core, uint64_t line, uint64_t *victim);
-    bool (*prime_ready)(const struct cc_system *s, int core, uint64_t line); /* NULL: quiet */
+    bool (*prime_ready)(const struct cc_system *s, int core, uint64_t line); /* NULL: true */
     bool (*claim_steal)(struct cc_system *s, int core, uint64_t line);       /* NULL: true */
     enum cc_word_source (*core_word_source)(const struct cc_system *s, int core, uint64_t line,
                                             unsigned word); /* NULL: CC_WORD_LINE */

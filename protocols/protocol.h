@@ -200,10 +200,10 @@ void cc_evict_line(struct cc_system *s, uint64_t line);
  * keep their copies only where that is coherent (S beside other sharers);
  * otherwise every copy is evicted first. */
 void cc_prime_line(struct cc_system *s, int core, uint64_t line, char state);
-/* Whether core's prime of line can run now: the line is quiet, and core's
- * cache holds it or has a way for it (a free way, or a stable line of a
- * full set to displace; a set whose every way has a transaction under way
- * has none, and the prime waits, as a miss does). */
+/* Whether core's prime of a quiet line (cc_line_quiet, the caller's to
+ * ask) can run now: core's cache holds it or has a way for it (a free way,
+ * or a line it may displace: stable in the cache and quiet at its home; a
+ * set with none waits). */
 bool cc_prime_ready(const struct cc_system *s, int core, uint64_t line);
 /* Whether that prime, run now, will make room for the line in a full set of
  * core's cache by displacing another line (*victim), at no cost like the

@@ -397,8 +397,7 @@ static bool coh_prime_ready(const struct cc_system *s, int core, uint64_t line)
 {
     int cache = cc_cache_of_core(s, core);
     bool full;
-    return coh_line_quiet(s, line) &&
-           (find_line(s, cache, line) || way_for(s, cache, line, &full) != NULL);
+    return find_line(s, cache, line) || way_for(s, cache, line, &full) != NULL;
 }
 
 static const char *coh_home_state_of(const struct cc_system *s, uint64_t line)
@@ -687,7 +686,7 @@ bool cc_claim_steal(struct cc_system *s, int core, uint64_t line)
 
 bool cc_prime_ready(const struct cc_system *s, int core, uint64_t line)
 {
-    return s->be->prime_ready ? s->be->prime_ready(s, core, line) : cc_line_quiet(s, line);
+    return !s->be->prime_ready || s->be->prime_ready(s, core, line);
 }
 
 bool cc_prime_victim(const struct cc_system *s, int core, uint64_t line, uint64_t *victim)

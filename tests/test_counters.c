@@ -127,29 +127,27 @@ END_TEST
  * prefetch's fetch, must count one each. */
 START_TEST(test_one_steal_a_fetch)
 {
-    const char *t = tu_write("steal2.trace", "ccsim-trace 1\nthreads 3\npin 0 1 2\n"
-                                             "line flag home=0\nall: sync\n2: write flag 1\n"
-                                             "2: compute 400\n2: write flag 2\n"
-                                             "0,1: wait flag >= 2\nall: mark m\n");
-    tu_ccsim(&r, "run -c knl-7290 %s", t);
-    ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s%s", r.out, r.err);
-    /* the poll that asked succeeds, its sibling's joined poll fails: one */
-    const char *t3 = tu_write("steal3.trace", "ccsim-trace 1\nthreads 3\npin 0.0 0.1 1.0\n"
-                                              "line flag home=0\nall: sync\n2: write flag 1\n"
-                                              "2: compute 2000\n2: write flag 2\n0: compute 5\n"
-                                              "0: wait flag >= 1\n1: wait flag >= 2\n"
-                                              "all: mark m\n");
-    tu_ccsim(&r, "run -c knc-5110p %s", t3);
-    ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s%s", r.out, r.err);
-    /* the fetch is a sibling's copy loop's prefetch, the poll joins it: one */
-    const char *pf = tu_write("pfsteal.trace", "ccsim-trace 1\nthreads 3\npin 0.0 0.1 1.0\n"
-                                               "line a 16 home=0\nline b 16 home=0\nall: sync\n"
-                                               "2: write a[6] 1\nall: sync\n2: compute 3000\n"
-                                               "2: write a[6] 2\n0: compute 600\n"
-                                               "0: wait a[6] >= 2\n1: copy a[0] b[0] 8\n"
-                                               "all: mark m\n");
-    tu_ccsim(&r, "run -c knc-5110p %s", pf);
-    ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s%s", r.out, r.err);
+    static const struct {
+        const char *config, *name, *text;
+    } cases[] = {
+        {"knl-7290", "steal2.trace", /* two pollers of one tile's cache */
+         "ccsim-trace 1\nthreads 3\npin 0 1 2\nline flag home=0\nall: sync\n"
+         "2: write flag 1\n2: compute 400\n2: write flag 2\n0,1: wait flag >= 2\n"
+         "all: mark m\n"},
+        {"knc-5110p", "steal3.trace", /* the poll that asked succeeds, its sibling's fails */
+         "ccsim-trace 1\nthreads 3\npin 0.0 0.1 1.0\nline flag home=0\nall: sync\n"
+         "2: write flag 1\n2: compute 2000\n2: write flag 2\n0: compute 5\n"
+         "0: wait flag >= 1\n1: wait flag >= 2\nall: mark m\n"},
+        {"knc-5110p", "pfsteal.trace", /* the poll joins a sibling's copy loop's prefetch */
+         "ccsim-trace 1\nthreads 3\npin 0.0 0.1 1.0\nline a 16 home=0\nline b 16 home=0\n"
+         "all: sync\n2: write a[6] 1\nall: sync\n2: compute 3000\n2: write a[6] 2\n"
+         "0: compute 600\n0: wait a[6] >= 2\n1: copy a[0] b[0] 8\nall: mark m\n"},
+    };
+    for (size_t i = 0; i < SIM_COUNT_OF(cases); i++) {
+        tu_ccsim(&r, "run -c %s %s", cases[i].config, tu_write(cases[i].name, cases[i].text));
+        ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s: %s%s", cases[i].name,
+                      r.out, r.err);
+    }
 }
 END_TEST
 

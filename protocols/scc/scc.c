@@ -1068,39 +1068,48 @@ static uint64_t memory_word(const struct scc *s, uint64_t line, unsigned word)
     return cc_word_get(backing(s, line, tmp), word);
 }
 
+/* The word core would read now, and where it comes from: its
+ * write-combining buffer, its copy (the words a drained buffer sent on
+ * are its own write until acknowledged), its posted writes, else memory
+ * or the MPB. */
+static enum cc_word_source word_seen(const struct scc *s, const struct scc_core *c, uint64_t line,
+                                     unsigned word, uint64_t *v)
+{
+    bool in_wcb = c->wcb.line == line && (c->wcb.mask & (1u << word));
+    if (c->wcb.valid && in_wcb) {
+        *v = cc_word_get(c->wcb.data, word);
+        return CC_WORD_OWN_WRITE;
+    }
+    const struct scc_store *st = kind_of(s, line) == CC_LINE_MPB ? &c->mpbc : &c->priv;
+    const struct scc_way *w = kind_of(s, line) == CC_LINE_TAS ? NULL : store_peek(st, line);
+    if (w) {
+        *v = cc_word_get(way_data(st, w, s->p.line_bytes), word);
+        bool drained = c->busy && (c->phase == P_WCB_ACK || c->phase == P_STORE_ACK);
+        return drained && in_wcb ? CC_WORD_OWN_WRITE : w->dirty ? CC_WORD_WRITTEN : CC_WORD_COPY;
+    }
+    for (int i = c->nposted - 1; i >= 0; i--) /* its own writes on their way to memory */
+        if (c->posted[i]->line == line && ((uint32_t)c->posted[i]->acks & (1u << word))) {
+            *v = cc_word_get(c->posted[i]->data, word);
+            return CC_WORD_OWN_WRITE;
+        }
+    *v = memory_word(s, line, word);
+    return CC_WORD_LINE;
+}
+
 static uint64_t scc_core_word(const struct cc_system *sys, int core, uint64_t line, unsigned word)
 {
     const struct scc *s = scc_of(sys);
-    const struct scc_core *c = &s->cores[core];
-    if (c->wcb.valid && c->wcb.line == line && (c->wcb.mask & (1u << word)))
-        return cc_word_get(c->wcb.data, word);
-    const struct scc_store *st = kind_of(s, line) == CC_LINE_MPB ? &c->mpbc : &c->priv;
-    const struct scc_way *w = kind_of(s, line) == CC_LINE_TAS ? NULL : store_peek(st, line);
-    if (w)
-        return cc_word_get(way_data(st, w, s->p.line_bytes), word);
-    for (int i = c->nposted - 1; i >= 0; i--) /* its own writes on their way to memory */
-        if (c->posted[i]->line == line && ((uint32_t)c->posted[i]->acks & (1u << word)))
-            return cc_word_get(c->posted[i]->data, word);
-    return memory_word(s, line, word);
+    uint64_t v;
+    word_seen(s, &s->cores[core], line, word, &v);
+    return v;
 }
 
-/* Where scc_core_word's value comes from, in the same order. */
 static enum cc_word_source scc_core_word_source(const struct cc_system *sys, int core,
                                                 uint64_t line, unsigned word)
 {
     const struct scc *s = scc_of(sys);
-    const struct scc_core *c = &s->cores[core];
-    bool drained = c->busy && (c->phase == P_WCB_ACK || c->phase == P_STORE_ACK);
-    if ((c->wcb.valid || drained) && c->wcb.line == line && (c->wcb.mask & (1u << word)))
-        return CC_WORD_OWN_WRITE; /* in the buffer, or on its way from it to the MPB */
-    const struct scc_store *st = kind_of(s, line) == CC_LINE_MPB ? &c->mpbc : &c->priv;
-    const struct scc_way *w = kind_of(s, line) == CC_LINE_TAS ? NULL : store_peek(st, line);
-    if (w)
-        return w->dirty ? CC_WORD_WRITTEN : CC_WORD_COPY;
-    for (int i = c->nposted - 1; i >= 0; i--)
-        if (c->posted[i]->line == line && ((uint32_t)c->posted[i]->acks & (1u << word)))
-            return CC_WORD_OWN_WRITE;
-    return CC_WORD_LINE;
+    uint64_t v;
+    return word_seen(s, &s->cores[core], line, word, &v);
 }
 
 /* Whether way k of the drop list comes up for the first time at its
