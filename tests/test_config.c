@@ -387,6 +387,26 @@ START_TEST(test_config_marks_defaults)
 }
 END_TEST
 
+/* A topology key left out prints what the layout makes of it (it printed
+ * 0 stops, and -1 for the QPI agent's stop). */
+START_TEST(test_config_prints_resolved_defaults)
+{
+    const char *ring = tu_write("ring-nostops.cfg", GOOD_MACHINE GOOD_L1
+                                "memory = { latency_ns = 80.0; };\n"
+                                "ring = { clock_ghz = 1.0; hop_cycles = 1; link_bytes = 32; };\n");
+    tu_ccsim(&run, "config -c %s --set machine.topology=ring --set machine.cores=6", ring);
+    ck_assert_msg(run.status == 0, "%s", run.err);
+    ck_assert_msg(strstr(run.out, "  stops              6               # (default) "), "%s",
+                  run.out);
+    tu_ccsim(&run, "config -c snb-e5-2660");
+    ck_assert_msg(strstr(run.out, "  qpi_stop           8               # (default) "), "%s",
+                  run.out);
+    tu_ccsim(&run, "config -c snb-e5-2660 --set qpi.stops_per_socket=12");
+    ck_assert_msg(strstr(run.out, "  qpi_stop           11              # (default) "), "%s",
+                  run.out);
+}
+END_TEST
+
 START_TEST(test_set_overrides)
 {
     const char *path = tu_write("set.cfg", GOOD_MACHINE GOOD_L1 GOOD_MEMORY);
@@ -471,6 +491,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_config_refuses_what_run_refuses);
     tcase_add_test(tc, test_config_names_and_words);
     tcase_add_test(tc, test_config_marks_defaults);
+    tcase_add_test(tc, test_config_prints_resolved_defaults);
     tcase_add_test(tc, test_set_overrides);
     tcase_add_test(tc, test_error_of_several_keys_names_the_change);
     tcase_add_test(tc, test_shipped_configs_load);

@@ -76,8 +76,8 @@ static const struct cfg_key qpi_keys[] = {
     CFG_FLOAT_KEY(T, qpi_bytes_per_ns, true, 0.001, 10000.0, "B/ns",
                   "a socket-to-socket link's bandwidth per direction"),
     CFG_INT_KEY(T, qpi_stop, false, 0, 4095, NULL,
-                "the stop of each socket's ring where its link agent sits (not given: the "
-                "last, shown as -1)"),
+                "the stop of each socket's ring where its link agent sits (default: the "
+                "last)"),
     CFG_STRING_KEY(T, link_name, false,
                    "what --links calls the links between sockets (default qpi; ht for "
                    "HyperTransport)"),
@@ -120,6 +120,16 @@ static void qpi_stops(const struct qpi_cfg *c, const struct net_layout *l, int64
     int64_t cps = l->cores / l->sockets;
     *stops = c->stops_per_socket ? c->stops_per_socket : cps + 1;
     *qstop = c->qpi_stop >= 0 ? c->qpi_stop : *stops - 1;
+}
+
+/* Left-out stops_per_socket and qpi_stop: as qpi_stops places them. */
+static void qpi_resolve(void *cfg, const struct net_layout *layout)
+{
+    struct qpi_cfg *c = cfg;
+    int64_t stops, qstop;
+    qpi_stops(c, layout, &stops, &qstop);
+    c->stops_per_socket = stops;
+    c->qpi_stop = qstop;
 }
 
 /* Refuses what does not fit: cores or homes that do not divide among the
@@ -282,6 +292,7 @@ const struct net_ops net_qpi_ops = {
     .cfg_defaults = qpi_defaults,
     .cfg_sections = qpi_sections,
     .check = qpi_check,
+    .resolve = qpi_resolve,
     .create = qpi_create,
     .send = qpi_send,
     .destroy = qpi_destroy,

@@ -105,6 +105,14 @@ static bool ring_check(const void *cfg, const struct net_layout *layout, const s
     return false;
 }
 
+/* A left-out stops: one per cache, as ring_create places them. */
+static void ring_resolve(void *cfg, const struct net_layout *layout)
+{
+    struct ring_cfg *c = cfg;
+    if (!c->stops)
+        c->stops = layout->cores;
+}
+
 static struct net *ring_create(struct sim_kernel *k, const void *cfg,
                                const struct net_layout *layout, uint64_t seed, struct sim_diag *d)
 {
@@ -157,6 +165,7 @@ const struct net_ops net_ring_ops = {
     .cfg_defaults = ring_defaults,
     .cfg_sections = ring_sections,
     .check = ring_check,
+    .resolve = ring_resolve,
     .create = ring_create,
     .send = ring_send,
     .destroy = ring_destroy,

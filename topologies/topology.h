@@ -53,6 +53,10 @@ struct net_ops {
      * would; create calls it again (cf NULL) and refuses the same. */
     bool (*check)(const void *cfg, const struct net_layout *layout, const struct cfg_file *cf,
                   struct sim_diag *d);
+    /* Optional: writes into cfg the values its left-out keys resolve to for
+     * the layout (a ring's stops: one per cache), so that `ccsim config`
+     * prints what a run uses, not the 0 that stands for "by the layout". */
+    void (*resolve)(void *cfg, const struct net_layout *layout);
     /* NULL with a message in d if the config and the layout disagree */
     struct net *(*create)(struct sim_kernel *k, const void *cfg, const struct net_layout *layout,
                           uint64_t seed, struct sim_diag *d);

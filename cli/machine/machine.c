@@ -825,8 +825,19 @@ bool machine_key_used(struct machine_cfg *m, const char *path)
     return false;
 }
 
-void machine_print(struct machine_cfg *m)
+/* m as a run uses it: the topology's left-out keys resolved for the layout. */
+static void machine_resolved(const struct machine_cfg *m, struct machine_cfg *out)
 {
+    *out = *m;
+    struct net_layout l = layout_of(m);
+    if (out->topo && out->topo->resolve)
+        out->topo->resolve(out->topo_cfg, &l);
+}
+
+void machine_print(struct machine_cfg *loaded)
+{
+    struct machine_cfg shown, *m = &shown;
+    machine_resolved(loaded, &shown);
     struct cfg_section secs[SEC_MAX];
     size_t n = machine_sections(m, secs);
     printf("# %s (%s)\n", m->machine.name, m->path);

@@ -227,7 +227,8 @@ bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key *
  * key of a section it has not, such as an absent l2, nor one its memory
  * system ignores): what `ccsim config` prints. */
 bool machine_key_used(struct machine_cfg *m, const char *path);
-/* Prints the machine as a readable table (every key, its unit and meaning). */
+/* Prints the machine as a readable table (every key, its unit and meaning;
+ * a key left out at the value the run resolves it to). */
 void machine_print(struct machine_cfg *m);
 
 /* What a generator needs to know of the machine (workloads/gen/gen.h). */
