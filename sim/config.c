@@ -865,7 +865,8 @@ static bool apply_string(const struct cfg_file *cf, const config_setting_t *s, c
             found |= strcmp(k->choices[i], v) == 0;
         if (!found) {
             char hint[400];
-            sim_suggest(hint, sizeof hint, v, strlen(v), k->choices, n, "known:");
+            /* no list: the expectation key_error adds is the list */
+            sim_suggest(hint, sizeof hint, v, strlen(v), k->choices, n, NULL);
             snprintf(what, sizeof what, "= \"%.60s\" is not known%s", v, hint);
             key_error(d, cf, s, section, k, what);
             return false;
@@ -941,8 +942,9 @@ static bool apply_section(const struct cfg_file *cf, const config_setting_t *g,
     return ok;
 }
 
-bool cfg_apply(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs,
-               struct sim_diag *d)
+/* cfg_apply's work; every_section: a section not in secs is an error. */
+static bool apply_sections(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs,
+                           bool every_section, struct sim_diag *d)
 {
     bool ok = true;
     config_setting_t *root = config_root_setting(&cf->cfg);
@@ -958,6 +960,8 @@ bool cfg_apply(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs
         for (size_t j = 0; j < nsecs && !sec; j++)
             if (strcmp(secs[j].name, name) == 0)
                 sec = &secs[j];
+        if (!sec && !every_section)
+            continue;
         if (!sec) {
             char hint[600];
             sim_suggest(hint, sizeof hint, name, strlen(name), names, nn, "known:");
@@ -983,6 +987,17 @@ bool cfg_apply(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs
     return ok;
 }
 
+bool cfg_apply(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs,
+               struct sim_diag *d)
+{
+    return apply_sections(cf, secs, nsecs, true, d);
+}
+
+bool cfg_apply_listed(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs,
+                      struct sim_diag *d)
+{
+    return apply_sections(cf, secs, nsecs, false, d);
+}
 /* ------------------------------------------------------------- printing */
 
 /* Formats a key's value (and unit) into buf. */

@@ -76,6 +76,10 @@ bool cfg_set(struct cfg_file *cf, const char *assignment, struct sim_diag *d);
  * Returns true if there was no error; otherwise every error is in d. */
 bool cfg_apply(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs,
                struct sim_diag *d);
+/* The same for the given sections only, the file's others let be (for the
+ * machine section alone, when the rest cannot be known). */
+bool cfg_apply_listed(struct cfg_file *cf, const struct cfg_section *secs, size_t nsecs,
+                      struct sim_diag *d);
 /* Whether a dotted path is set (in the file or by --set). */
 bool cfg_has(const struct cfg_file *cf, const char *path);
 /* Source line of a dotted path, 0 if absent or set by --set (for later

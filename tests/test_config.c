@@ -387,6 +387,32 @@ START_TEST(test_config_marks_defaults)
 }
 END_TEST
 
+/* An unknown protocol or topology is its own error alone (the sections of
+ * the one meant were "unknown" too), its names listed once; a relation of
+ * keys is blamed on the one a --set changed. */
+START_TEST(test_errors_name_their_cause)
+{
+    tu_ccsim(&run, "config -c scc --set machine.protocol=foo");
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "--set: machine.protocol = \"foo\" is not known (expected one "
+                                  "of \"msi\", \"mesi\""),
+                  "%s", run.err);
+    ck_assert_msg(!strstr(run.err, "known:") && !strstr(run.err, "unknown section"), "%s", run.err);
+    tu_ccsim(&run, "config -c snb-e5-2660 --set machine.topology=foo");
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "machine.topology = \"foo\" is not known"), "%s", run.err);
+    ck_assert_msg(!strstr(run.err, "unknown section"), "%s", run.err);
+    tu_ccsim(&run, "config -c niagara2 --set l2.bank_busy_cycles=0");
+    ck_assert_int_eq(run.status, 2);
+    ck_assert_msg(strstr(run.err, "--set: l2.banks = 8 without l2.bank_busy_cycles"), "%s",
+                  run.err);
+    tu_ccsim(&run, "config -c snb-e5-2660 --set machine.cores=32");
+    ck_assert_msg(strstr(run.err, "--set: qpi.stops_per_socket = 9: a socket's ring needs a stop "
+                                  "for each of its 16 caches (machine.cores"),
+                  "%s", run.err);
+}
+END_TEST
+
 /* A topology key left out prints what the layout makes of it (it printed
  * 0 stops, and -1 for the QPI agent's stop). */
 START_TEST(test_config_prints_resolved_defaults)
@@ -492,6 +518,7 @@ static Suite *config_suite(void)
     tcase_add_test(tc, test_config_names_and_words);
     tcase_add_test(tc, test_config_marks_defaults);
     tcase_add_test(tc, test_config_prints_resolved_defaults);
+    tcase_add_test(tc, test_errors_name_their_cause);
     tcase_add_test(tc, test_set_overrides);
     tcase_add_test(tc, test_error_of_several_keys_names_the_change);
     tcase_add_test(tc, test_shipped_configs_load);

@@ -150,14 +150,15 @@ static bool qpi_check(const void *cfg, const struct net_layout *l, const struct 
     int64_t stops, qstop, cps = l->cores / l->sockets;
     qpi_stops(c, l, &stops, &qstop);
     if (stops < cps) {
-        cfg_diag(d, cf, "qpi.stops_per_socket",
+        cfg_diag(d, cf,
+                 "qpi.stops_per_socket,machine.cores,machine.cores_per_cache,machine.sockets",
                  "qpi.stops_per_socket = %lld: a socket's ring needs a stop for each of its %lld "
-                 "caches",
+                 "caches (machine.cores / machine.cores_per_cache / machine.sockets)",
                  (long long)stops, (long long)cps);
         return false;
     }
     if (qstop >= stops) {
-        cfg_diag(d, cf, "qpi.qpi_stop",
+        cfg_diag(d, cf, "qpi.qpi_stop,qpi.stops_per_socket",
                  "qpi.qpi_stop = %lld: a socket's ring has stops 0 to %lld "
                  "(qpi.stops_per_socket)",
                  (long long)qstop, (long long)stops - 1);

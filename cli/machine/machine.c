@@ -483,7 +483,7 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
         ok = false;
     }
     if (m->l2.banks && !m->l2.bank_busy_cycles) {
-        cfg_diag(d, cf, "l2.banks",
+        cfg_diag(d, cf, "l2.banks,l2.bank_busy_cycles",
                  "l2.banks = %lld without l2.bank_busy_cycles: a bank's time per access is needed",
                  (long long)m->l2.banks);
         ok = false;
@@ -700,6 +700,10 @@ bool machine_load(struct machine_cfg *m, const char *path, const char *const *se
     m->topology_line = cfg_line(cf, "machine.topology");
     struct cfg_section secs[SEC_MAX];
     size_t n = machine_sections(m, secs);
+    /* a protocol or topology not known: the machine section's errors alone
+     * (the sections of the one meant would be "unknown" too) */
+    if (ok && ((protocol && !m->memsys) || (topo && !m->topo)))
+        ok = cfg_apply_listed(cf, &secs[SEC_MACHINE], 1, d);
     if (ok)
         ok = cfg_apply(cf, secs, n, d);
     if (ok)
