@@ -289,8 +289,14 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
     else
         printf("coherence violations %llu", (unsigned long long)r->coherence_violations);
     printf("%s\n", r->deadlock ? "  DEADLOCK" : r->time_limit ? "  TIME LIMIT (not finished)" : "");
-    printf("simulation: %llu events, %llu ns simulated, %.3f s wall, %.2f M events/s\n",
-           (unsigned long long)r->events, (unsigned long long)r->simulated_ns, r->wall_s,
+    /* whole ns as such; a fraction to the ps (it printed 74 for 74.999) */
+    if (r->simulated_ps % SIM_PS_PER_NS)
+        printf("simulation: %llu events, %.3f ns simulated", (unsigned long long)r->events,
+               (double)r->simulated_ps / SIM_PS_PER_NS);
+    else
+        printf("simulation: %llu events, %llu ns simulated", (unsigned long long)r->events,
+               (unsigned long long)r->simulated_ns);
+    printf(", %.3f s wall, %.2f M events/s\n", r->wall_s,
            r->wall_s > 0 ? (double)r->events / r->wall_s / 1e6 : 0.0);
 }
 

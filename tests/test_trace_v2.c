@@ -862,6 +862,9 @@ START_TEST(test_endless_writer_stops_at_time_limit)
     tu_ccsim(&r, "explain -c teach-xbar %s --max-time 2000 --max-lines 5", path);
     ck_assert_int_eq(r.status, 1);
     ck_assert_msg(strstr(r.err, "simulated-time limit, 2000.000 ns"), "%s", r.err);
+    /* a limit of a fraction of a ns is printed whole (it read 74 ns) */
+    tu_ccsim(&r, "run -c teach-xbar %s --max-time 74.999", path);
+    ck_assert_msg(strstr(r.out, "events, 74.999 ns simulated, "), "%s", r.out);
     tu_ccsim(&r, "run -c teach-xbar %s --max-time 0", path);
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "--max-time '0'"), "%s", r.err);

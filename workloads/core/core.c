@@ -1633,7 +1633,8 @@ static void counters(struct run *r)
     res->network_bytes = r->m->net->stats.bytes;
     res->link_queue_ns = (double)r->m->net->stats.queue_ps / SIM_PS_PER_NS;
     res->events = sim_events_fired(r->m->k);
-    res->simulated_ns = sim_now(r->m->k) / SIM_PS_PER_NS;
+    res->simulated_ps = sim_now(r->m->k);
+    res->simulated_ns = res->simulated_ps / SIM_PS_PER_NS;
 }
 
 /* ------------------------------------------------------------ the run */

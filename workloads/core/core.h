@@ -183,7 +183,8 @@ struct core_result {
     bool input_error; /* a run-time error in the trace (exit 2) */
     uint64_t events;
     double wall_s;
-    uint64_t simulated_ns;
+    uint64_t simulated_ns; /* whole ns (the JSON's); simulated_ps exactly */
+    uint64_t simulated_ps;
 };
 
 /* The thread that issued r, a request of the program core_run is running
