@@ -922,6 +922,17 @@ START_TEST(test_time_limit_report_is_true)
                   "%s", r.err);
     tu_ccsim(&r, "run -c teach-xbar %s --max-time 300", path);
     ck_assert_msg(strstr(r.err, "in copy a[0]: 4 of its 8 lines stored"), "%s", r.err);
+    /* a hit's store is performed (b[0] 5 -> 0) two cycles before its access
+     * ends: stored, not "0 of its 1" */
+    const char *hit = tu_write("copy-hit.trace", "ccsim-trace 1\nthreads 2\nline a 4\nline b 4\n"
+                                                 "line x 1\n0: write b 5\n0: copy a b 1\n"
+                                                 "1: wait x == 1\n");
+    tu_ccsim(&r, "run -c teach-xbar %s --max-time 153", hit);
+    ck_assert_msg(strstr(r.err, "in copy a[0]: 1 of its 1 lines stored, its last store's access "
+                                "not yet ended\n"),
+                  "%s", r.err);
+    tu_ccsim(&r, "run -c teach-xbar %s --max-time 151", hit);
+    ck_assert_msg(strstr(r.err, "in copy a[0]: 0 of its 1 lines stored\n"), "%s", r.err);
     ck_assert_msg(!strstr(r.err, "in mark \n") && !strstr(r.err, "in compute \n"), "%s", r.err);
     tu_ccsim(&r, "explain -c teach-xbar %s --max-time 30", path);
     ck_assert_msg(

@@ -1343,8 +1343,13 @@ static void step(struct thr *t)
 /* A stuck copy or addline: how far it got, and a stop at a prefetch slot. */
 static void report_stream(FILE *f, const struct thr *t, const char *name)
 {
+    /* performed stores: a hit's is performed before its access ends (s_done
+     * counted those ended, and read 0 after a store had changed the line) */
+    int64_t stored = t->s_commit - (t->s_storing ? 1 : 0);
     fprintf(f, "in %s %s: %lld of its %lld lines stored", wl_op_name(t->op.op), name,
-            (long long)t->s_done, (long long)t->op.count);
+            (long long)stored, (long long)t->op.count);
+    if (stored == t->op.count)
+        fprintf(f, ", its last store's access not yet ended");
     if (t->pf_stalled) {
         bool w = t->pf_stall_write;
         int slots = w ? t->run->m->prefetch_write_slots : t->run->m->prefetch_read_slots;
