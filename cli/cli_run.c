@@ -280,6 +280,11 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
         printf("fill conflicts: %llu time%s memory refused a read during its line's fill "
                "(retried after a random backoff, memory.fill_conflict_ns)\n",
                (unsigned long long)r->fill_conflicts, r->fill_conflicts == 1 ? "" : "s");
+    if (r->llc_evictions) /* only a bounded LLC (home.llc_kb) drops lines */
+        printf("llc: %llu read%s served by the homes' LLCs; %llu line%s dropped from a full set "
+               "for another (home.llc_kb)\n",
+               (unsigned long long)r->llc_hits, r->llc_hits == 1 ? "" : "s",
+               (unsigned long long)r->llc_evictions, r->llc_evictions == 1 ? "" : "s");
     /* a non-coherent memory (the SCC) has no coherence invariant: --check has nothing to add */
     printf("checks: value errors %llu  ", (unsigned long long)r->value_errors);
     if (!coherence_checked(m, a)) /* nothing was checked: no count */
@@ -420,7 +425,7 @@ static bool write_json(const char *path, const struct cli_session *ss, const str
             "\"link_queue_ns\": %.3f, \"atomics\": %llu, \"handoffs\": %llu, "
             "\"prefetches\": %llu, \"sw_prefetches\": %llu, \"line_busy\": %llu, "
             "\"fill_conflicts\": %llu, \"store_prefetches\": %llu, \"sw_prefetch_waits\": %llu, "
-            "\"sw_prefetch_wait_ns\": %.3f},\n",
+            "\"sw_prefetch_wait_ns\": %.3f, \"llc_hits\": %llu, \"llc_evictions\": %llu},\n",
             (unsigned long long)r->loads, (unsigned long long)r->stores,
             (unsigned long long)r->misses, (unsigned long long)r->invalidations,
             (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
@@ -429,7 +434,8 @@ static bool write_json(const char *path, const struct cli_session *ss, const str
             (unsigned long long)r->handoffs, (unsigned long long)r->prefetches,
             (unsigned long long)r->sw_prefetches, (unsigned long long)r->line_busy,
             (unsigned long long)r->fill_conflicts, (unsigned long long)r->store_prefetches,
-            (unsigned long long)r->sw_prefetch_waits, r->sw_prefetch_wait_ns);
+            (unsigned long long)r->sw_prefetch_waits, r->sw_prefetch_wait_ns,
+            (unsigned long long)r->llc_hits, (unsigned long long)r->llc_evictions);
     write_thread_latency(f, r, a->per_iteration);
     if (a->per_iteration) {
         fprintf(f, " \"per_iteration_ns\": ");

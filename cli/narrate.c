@@ -557,6 +557,14 @@ static void memory_chunks(const struct narrate_ctx *n, struct text *t, const str
     if (st->llc_fill_waits)
         chunk(t, "the LLC's read of the line from memory is still under way: the line comes "
                  "with it");
+    if (st->llc_dropped) {
+        char dropped[128];
+        narrate_line_name(n, st->llc_dropped, dropped, sizeof dropped);
+        chunk(t, "its LLC's set is full: %s leaves it for this line (home.llc_kb)%s", dropped,
+              st->llc_dropped_held ? "; a core still holds it (every line of the set is held, "
+                                     "and the LLC does not take copies back)"
+                                   : ", the least recently used one no core holds");
+    }
     if (st->fill_backoff_ps) {
         chunk(t, "memory refuses the read: the line's fill is under way");
         chunk(t, "it is tried again %.3f ns later (memory.fill_conflict_ns)",

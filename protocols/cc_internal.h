@@ -309,9 +309,10 @@ struct cc_dir {
     struct cc_tx tx;
     struct sim_msg *queue, *queue_tail; /* requests waiting for the line */
     bool draining;                      /* the queue is being served */
-    bool in_llc;                        /* the home's LLC holds the line (if it has one) */
-    int transient_caches;               /* caches holding the line in a transient state */
-    uint8_t *memory;                    /* the memory's copy */
+    bool in_llc;          /* the home's LLC holds the line (if it has one): with a bounded
+                             LLC, exactly when a way of its home's llc is this dir */
+    int transient_caches; /* caches holding the line in a transient state */
+    uint8_t *memory;      /* the memory's copy */
     /* the line's bytes a cache sent its requester in this transaction (a
      * forward's data): while an exclusive copy crosses the network no cache
      * holds it, and a peek (expect, reports) reads it here; NULL or not
@@ -346,6 +347,12 @@ struct cc_home {
     struct sim_map dirs;
     sim_time_t busy_until;          /* the input server */
     const struct sim_msg *arriving; /* the message whose arrival drives the row running now */
+    /* its bounded LLC (p.llc_sets > 0): llc_sets x llc_ways lines, a set's
+     * ways together; llc[w] is the line in way w (its dir has in_llc set),
+     * NULL for a free way; llc_use[w] its last use (llc_tick) */
+    struct cc_dir **llc;
+    uint64_t *llc_use;
+    uint64_t llc_tick;
 };
 
 /* The context an action runs in. */
@@ -425,8 +432,9 @@ struct cc_system {
     /* what the row being observed did (touched only while observing) */
     struct cc_sent obs_sent[CC_STEP_SENT];
     int obs_nsent, obs_total;
-    sim_time_t obs_fill_backoff; /* a read the row sent to memory was refused: its backoff */
-    uint64_t *obs_bits;          /* the sharers before the row */
+    sim_time_t obs_fill_backoff;    /* a read the row sent to memory was refused: its backoff */
+    struct cc_dir *obs_llc_dropped; /* the line the row's read dropped from a full LLC set */
+    uint64_t *obs_bits;             /* the sharers before the row */
     uint8_t obs_data[SIM_MAX_LINE_BYTES];
 };
 
@@ -733,6 +741,12 @@ bool cc_state_stable(int state);   /* not a transient state (no transaction unde
 #define CC_HOME_REQUESTS_NO_SHARED_OWNER (CC_HOME_REQUESTS & ~(CC_HE(PutF) | CC_HE(PutX)))
 
 /* The protocols. */
+/* The home's LLC (p.llc_ps > 0) reads d's line in or uses it again
+ * (bounded: a full set's least recently used line no core holds leaves
+ * it); drop: the line leaves it, back in memory. */
+void cc_llc_fill(struct cc_system *s, struct cc_dir *d);
+void cc_llc_drop(struct cc_system *s, struct cc_dir *d);
+
 extern const struct cc_protocol cc_msi, cc_mesi, cc_mesif, cc_mesif_llc, cc_moesi, cc_gols;
 
 /* A cache's ways: fill and free keep c->tags in step with the ways; find

@@ -159,8 +159,11 @@ struct cc_params {
      * cc_read_memory) is under way is refused and retried after a random
      * backoff, uniform in 0..fill_conflict_ps; 0: never refused */
     sim_time_t fill_conflict_ps;
-    uint64_t seed;                   /* the run's seed: the backoffs' random stream */
-    sim_time_t llc_ps;               /* a read of a line the home's LLC holds; 0: no LLC */
+    uint64_t seed;     /* the run's seed: the backoffs' random stream */
+    sim_time_t llc_ps; /* a read of a line the home's LLC holds; 0: no LLC */
+    /* the home's LLC: llc_sets sets of llc_ways lines, LRU among the lines
+     * no core holds; 0 sets: unbounded (a line once read stays) */
+    unsigned llc_sets, llc_ways;
     bool owned_write_writeback;      /* MOESI: a write to an Owned line writes it back */
     bool probe_filter;               /* false: a broadcast home probes every cache (HT) */
     bool probe_per_socket;           /* a broadcast home probes one cache of each socket */
@@ -309,6 +312,7 @@ struct cc_stats {
     uint64_t llc_hits;         /* reads the home's LLC served */
     uint64_t llc_fill_waits;   /* reads that met the LLC's own read of the line from memory under
                                   way: they got the line when it came (not in llc_hits) */
+    uint64_t llc_evictions;    /* lines a bounded LLC dropped to make room for another */
     uint64_t fill_conflicts;   /* reads refused because the line's fill was under way, each try */
     uint64_t unexpected;       /* must stay 0 */
     sim_time_t home_queue_ps;
@@ -413,6 +417,12 @@ struct cc_step {
     int nsent, nsent_total;     /* listed (at most CC_STEP_SENT), sent in all */
     unsigned memory_reads, llc_reads, writebacks; /* at the home, by this row */
     unsigned llc_fill_waits; /* reads by this row that wait for the LLC's fill from memory */
+    /* the line a bounded LLC dropped from its full set for this row's read
+     * (0: none; a line number as `line` is), and whether a core still holds
+     * it (the LLC does not back-invalidate: only when every line of the set
+     * was held) */
+    uint64_t llc_dropped;
+    bool llc_dropped_held;
     struct cc_dir_view dir_before, dir_after; /* home rows */
     /* the line's bytes before and after the row: the copy (cache rows on a
      * line the cache holds) or the memory's copy (home rows); NULL if none */

@@ -384,6 +384,82 @@ void cc_coh_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
     s->observer_ctx = ctx;
 }
 
+/* ------------------------------------------------------------ the LLC */
+
+/* The first way of the LLC set a line falls in: cc_home_node's hash of
+ * its address with the home's part divided out (the hash modulo the sets
+ * alone would use a home's sets unevenly: with 2 homes, only the even ones). */
+static size_t llc_set(const struct cc_system *s, uint64_t line)
+{
+    uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
+    return (size_t)(h / (uint64_t)s->p.homes % s->p.llc_sets) * s->p.llc_ways;
+}
+
+/* A line that may leave the LLC without a core losing its copy (the LLC
+ * does not back-invalidate): no core holds it, no transaction is on it. */
+static bool llc_droppable(const struct cc_dir *d)
+{
+    return d->state == HS_I && d->transient_caches == 0 && !d->queue;
+}
+
+/* The way for a line coming into a full set: the least recently used line
+ * no core holds, else (every line of the set held by a core) the least
+ * recently used one, which leaves the LLC but not the cores. */
+static size_t llc_victim(const struct cc_home *h, size_t set, unsigned ways)
+{
+    size_t best = set, any = set;
+    bool found = false;
+    for (size_t w = set; w < set + ways; w++) {
+        if (h->llc_use[w] < h->llc_use[any])
+            any = w;
+        if (llc_droppable(h->llc[w]) && (!found || h->llc_use[w] < h->llc_use[best])) {
+            best = w;
+            found = true;
+        }
+    }
+    return found ? best : any;
+}
+
+/* The LLC reads d's line in (or uses it again): it holds it from now. */
+void cc_llc_fill(struct cc_system *s, struct cc_dir *d)
+{
+    d->in_llc = s->p.llc_ps != 0;
+    if (!s->p.llc_sets || !d->in_llc)
+        return;
+    struct cc_home *h = d->home;
+    size_t set = llc_set(s, d->line), way = set + s->p.llc_ways, free_way = way;
+    for (size_t w = set; w < set + s->p.llc_ways && way == set + s->p.llc_ways; w++) {
+        if (h->llc[w] == d)
+            way = w;
+        else if (!h->llc[w] && free_way == set + s->p.llc_ways)
+            free_way = w;
+    }
+    if (way == set + s->p.llc_ways && free_way < way)
+        way = free_way;
+    if (way == set + s->p.llc_ways) { /* a full set: a line leaves for this one */
+        way = llc_victim(h, set, s->p.llc_ways);
+        h->llc[way]->in_llc = false;
+        h->llc[way]->llc_fill_at = 0;
+        s->stats.llc_evictions++;
+        s->obs_llc_dropped = h->llc[way];
+    }
+    h->llc[way] = d;
+    h->llc_use[way] = ++h->llc_tick;
+}
+
+/* d's line leaves the LLC (the methodology's evict puts it in memory). */
+void cc_llc_drop(struct cc_system *s, struct cc_dir *d)
+{
+    d->in_llc = false;
+    d->llc_fill_at = 0;
+    if (!s->p.llc_sets)
+        return;
+    size_t set = llc_set(s, d->line);
+    for (size_t w = set; w < set + s->p.llc_ways; w++)
+        if (d->home->llc[w] == d)
+            d->home->llc[w] = NULL;
+}
+
 /* ------------------------------------------------------------ observing */
 
 /* What a row is measured against: the counters and the line before it. */
@@ -407,6 +483,7 @@ static void obs_begin(struct cc_system *s, struct obs_mark *mk, const uint8_t *d
 {
     s->obs_nsent = s->obs_total = 0;
     s->obs_fill_backoff = 0;
+    s->obs_llc_dropped = NULL;
     mk->memory_reads = s->stats.memory_reads;
     mk->llc_hits = s->stats.llc_hits;
     mk->llc_fill_waits = s->stats.llc_fill_waits;
@@ -450,6 +527,10 @@ static void observe(struct cc_system *s, const struct cc_row *row, struct cc_ste
     st->llc_fill_waits = (unsigned)(s->stats.llc_fill_waits - mk->llc_fill_waits);
     st->writebacks = (unsigned)(s->stats.writebacks - mk->writebacks);
     st->fill_backoff_ps = s->obs_fill_backoff;
+    if (s->obs_llc_dropped) {
+        st->llc_dropped = s->obs_llc_dropped->line;
+        st->llc_dropped_held = !llc_droppable(s->obs_llc_dropped);
+    }
     st->line_bytes = s->p.line_bytes;
     if (mk->data && data_after) {
         st->data_before = s->obs_data;
@@ -1072,8 +1153,9 @@ static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
 }
 
 /* How long a read at the home takes: from its LLC if it has one and the
- * line is there (an inclusive LLC of unlimited size keeps every line once
- * read, until the methodology's evict puts it back in memory), else from
+ * line is there (an unbounded LLC keeps every line once read, until the
+ * methodology's evict puts it back in memory; a bounded one until a line
+ * of its set takes its way, cc_llc_fill), else from
  * memory, after the line's bank is free. A read that finds the LLC's own
  * read of the line from memory still under way gets the line when it
  * comes (the LLC's miss is outstanding; the line is not there before). */
@@ -1092,7 +1174,7 @@ static sim_time_t read_time(struct cc_system *s, struct cc_dir *d, sim_time_t ea
         s->stats.memory_reads++;
         d->llc_fill_at = now + t;
     }
-    d->in_llc = s->p.llc_ps != 0;
+    cc_llc_fill(s, d);
     return t;
 }
 
@@ -1256,6 +1338,11 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
         h->index = i;
         h->sys = s;
         sim_map_init(&h->dirs);
+        if (p->llc_sets) {
+            size_t ways = (size_t)p->llc_sets * p->llc_ways;
+            h->llc = sim_xzeroed(ways, sizeof *h->llc);
+            h->llc_use = sim_xzeroed(ways, sizeof *h->llc_use);
+        }
         net_attach(net, h->id, home_deliver, h);
     }
     sim_map_init(&s->shadow);
@@ -1308,6 +1395,11 @@ void cc_coh_destroy(struct cc_system *s)
     for (int i = 0; i < s->p.homes; i++) {
         sim_map_each(&s->homes[i].dirs, free_dir, s);
         sim_map_destroy(&s->homes[i].dirs);
+        if (s->p.llc_sets) {
+            size_t ways = (size_t)s->p.llc_sets * s->p.llc_ways;
+            sim_free_zeroed(s->homes[i].llc, ways, sizeof *s->homes[i].llc);
+            sim_free_zeroed(s->homes[i].llc_use, ways, sizeof *s->homes[i].llc_use);
+        }
     }
     free(s->dir_of);
     sim_map_each(&s->shadow, free_bytes, NULL);

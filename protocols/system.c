@@ -333,8 +333,7 @@ static void coh_evict_line(struct cc_system *s, uint64_t line)
     cc_clear_sharers(s, d);
     d->owner = d->forwarder = -1;
     d->state = HS_I;
-    d->in_llc = false; /* back in memory */
-    d->llc_fill_at = 0;
+    cc_llc_drop(s, d); /* back in memory */
 }
 
 /* The way a line would take in a cache: a free one, else the LRU stable
@@ -448,7 +447,7 @@ static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char st
     cl->lru = ++c->tick;
     if (s->proto == &cc_mesif_llc) /* an inclusive LLC holds what its cores hold (the others'
                                       home LLCs stand for non-inclusive L3s: filled by reads) */
-        d->in_llc = s->p.llc_ps != 0;
+        cc_llc_fill(s, d);
     if (state != 'S')
         cc_l1_drop_others(s, c, core, line);
     cc_l1_touch(s, c, core, line); /* primed into the whole private hierarchy */

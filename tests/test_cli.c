@@ -262,6 +262,8 @@ START_TEST(test_run_trace)
                           "\"network_bytes\":",
                           "\"home_queue_ns\":",
                           "\"link_queue_ns\":",
+                          "\"llc_hits\": 0",
+                          "\"llc_evictions\": 0",
                           "\"value_errors\": 0",
                           "\"coherence_violations\": 0",
                           "\"events_per_s\":",

@@ -406,6 +406,13 @@ START_TEST(test_errors_name_their_cause)
     ck_assert_int_eq(run.status, 2);
     ck_assert_msg(strstr(run.err, "--set: l2.banks = 8 without l2.bank_busy_cycles"), "%s",
                   run.err);
+    tu_ccsim(&run, "config -c snb-e5-2660 --set home.llc_kb=1 --set home.llc_ways=32");
+    ck_assert_msg(strstr(run.err, "--set: home.llc_kb = 1 is not a whole number of sets of "
+                                  "home.llc_ways = 32 lines of 64 bytes"),
+                  "%s", run.err);
+    tu_ccsim(&run, "config -c teach-xbar --set home.llc_kb=64");
+    ck_assert_msg(strstr(run.out, "64 KiB          # (--set; not used by this machine)"), "%s",
+                  run.out);
     tu_ccsim(&run, "config -c snb-e5-2660 --set machine.cores=32");
     ck_assert_msg(strstr(run.err, "--set: qpi.stops_per_socket = 9: a socket's ring needs a stop "
                                   "for each of its 16 caches (machine.cores"),

@@ -310,6 +310,38 @@ START_TEST(test_llc_serves_shared_reads)
 }
 END_TEST
 
+/* A bounded LLC (home.llc_kb) keeps what fits: 256 lines read twice by one
+ * core whose L1 holds 16 come back from the LLC if it holds them all (as an
+ * unbounded one does), from memory if it holds half (each set's least
+ * recently used line gives way to the next: a cyclic sweep misses). */
+START_TEST(test_llc_capacity)
+{
+    const char *text = "ccsim-trace 1\nthreads 1\nline a 256\n"
+                       "for r 0..1 {\n  for i 0..255 {\n    0: read a[i]\n  }\n  0: mark pass\n}\n";
+    const char *unbounded[] = {"home.llc_cycles=5", "l1.size_kb=1", "l1.ways=2"};
+    run_text(text, unbounded, 3, &res, &diag);
+    ck_assert_uint_eq(res.llc_hits, 256);
+    ck_assert_uint_eq(res.llc_evictions, 0);
+    /* 2 homes x 16 KiB: room for every line, the same run */
+    const char *roomy[] = {"home.llc_cycles=5", "l1.size_kb=1", "l1.ways=2", "home.llc_kb=16"};
+    run_text(text, roomy, 4, &res2, &diag);
+    ck_assert_uint_eq(res2.llc_hits, 256);
+    ck_assert_uint_eq(res2.llc_evictions, 0);
+    ck_assert(res2.latency_ns[res2.iterations - 1] == res.latency_ns[res.iterations - 1]);
+    core_result_free(&res2);
+    /* 2 homes x 4 KiB: half the lines */
+    const char *small[] = {"home.llc_cycles=5", "l1.size_kb=1", "l1.ways=2", "home.llc_kb=4",
+                           "home.llc_ways=4"};
+    run_text(text, small, 5, &res2, &diag);
+    ck_assert_msg(!res2.deadlock && res2.value_errors == 0, "%s", diag.text);
+    ck_assert_uint_ge(res2.llc_evictions, 256);
+    ck_assert_uint_lt(res2.llc_hits, 64);
+    ck_assert(res2.latency_ns[res2.iterations - 1] > res.latency_ns[res.iterations - 1]);
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
 /* A home without a probe filter probes every cache on every request and waits
  * for their answers: the same read costs more, and the values stay right. */
 START_TEST(test_broadcast_home)
@@ -685,6 +717,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_input_errors);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_llc_serves_shared_reads);
+    tcase_add_test(tc, test_llc_capacity);
     tcase_add_test(tc, test_broadcast_home);
     tcase_add_test(tc, test_cores_share_a_cache);
     tcase_add_test(tc, test_sharing_and_broadcast_refusals);

@@ -148,6 +148,35 @@ START_TEST(test_explain_llc_fill)
 }
 END_TEST
 
+/* A bounded LLC's full set gives a line up for the one read: narrated with
+ * the line it drops, and whether a core still holds it (the LLC does not
+ * take copies back: one core holding all 16 ways of its set). */
+START_TEST(test_explain_llc_drops_a_line)
+{
+    const char *t = tu_write("drop.trace", "ccsim-trace 1\nthreads 1\nline a 40\n"
+                                           "for i 0..39 {\n  0: read a[i]\n}\n0: mark d\n");
+    tu_ccsim(&r,
+             "explain --wide -c teach-xbar --set home.llc_cycles=5 --set home.llc_kb=1 %s --check",
+             t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "its LLC's set is full: a[1] leaves it for this line "
+                                "(home.llc_kb); a core still holds it"),
+                  "%.3000s", r.out);
+    /* a 1 KiB L1 of 2 ways keeps 16 lines: the older ones no core holds */
+    tu_ccsim(&r,
+             "explain --wide -c teach-xbar --set home.llc_cycles=5 --set home.llc_kb=1 --set "
+             "l1.size_kb=1 --set l1.ways=2 --from 2974 --max-lines 3 %s",
+             t);
+    ck_assert_msg(strstr(r.out, "leaves it for this line (home.llc_kb), the least recently used "
+                                "one no core holds"),
+                  "%.3000s", r.out);
+    tu_ccsim(&r, "run -c teach-xbar --set home.llc_cycles=5 --set home.llc_kb=1 %s", t);
+    ck_assert_msg(strstr(r.out, "llc: 0 reads served by the homes' LLCs; 8 lines dropped from a "
+                                "full set for another (home.llc_kb)\n"),
+                  "%.3000s", r.out);
+}
+END_TEST
+
 /* A request that waits at a busy home is named by its message: its event
  * is chosen when it is served (the Opteron's PutX, met while its sender's
  * write is being granted, would read as a stale eviction). */
@@ -739,6 +768,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_memory_supply);
     tcase_add_test(tc, test_explain_fill_conflict);
     tcase_add_test(tc, test_explain_llc_fill);
+    tcase_add_test(tc, test_explain_llc_drops_a_line);
     tcase_add_test(tc, test_explain_iteration_opens_once);
     tcase_add_test(tc, test_explain_iteration_zero_from_start);
     tcase_add_test(tc, test_explain_thread_shared_cache);

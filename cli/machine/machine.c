@@ -121,6 +121,11 @@ static const struct cfg_key home_keys[] = {
                 "added to occupancy_cycles from a message's turn to its first action"),
     CFG_INT_KEY(T, llc_cycles, false, 0, 100000, "cycles",
                 "a read served by the home's inclusive LLC (0: no LLC, reads go to memory)"),
+    CFG_INT_KEY(T, llc_kb, false, 0, 1048576, "KiB",
+                "the home's LLC's capacity (its slice; 0, default: unbounded, a line once read "
+                "stays until an evict); a line read into a full set replaces the least recently "
+                "used one no core holds"),
+    CFG_INT_KEY(T, llc_ways, false, 1, 64, NULL, "the home's LLC's associativity (default 16)"),
     CFG_BOOL_KEY(T, probe_filter, false,
                  "the home knows which caches hold a line (true, default); false: a "
                  "broadcast home probes every cache on every request (HyperTransport "
@@ -325,6 +330,7 @@ static void machine_defaults(struct machine_cfg *m)
     m->home.occupancy_cycles = 1;
     m->home.lookup_cycles = 0;
     m->home.probe_filter = true;
+    m->home.llc_ways = 16;
 }
 
 static bool is_pow2(int64_t v)
@@ -491,6 +497,20 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
     return ok;
 }
 
+/* A bounded LLC is whole sets of whole lines. */
+static bool llc_check(const struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
+{
+    int64_t set_bytes = m->home.llc_ways * m->machine.line_bytes;
+    if (!m->home.llc_kb || (m->home.llc_kb * 1024) % set_bytes == 0)
+        return true;
+    cfg_diag(d, cf, "home.llc_kb,home.llc_ways",
+             "home.llc_kb = %lld is not a whole number of sets of home.llc_ways = %lld lines of "
+             "%lld bytes",
+             (long long)m->home.llc_kb, (long long)m->home.llc_ways,
+             (long long)m->machine.line_bytes);
+    return false;
+}
+
 /* Checks that relate keys to each other, the memory system's and the
  * topology's among them: everything a run would refuse. */
 /* The model's table rows are whole ([b, c, a] or [q, o, p]: as many
@@ -611,6 +631,7 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  m->machine.protocol);
         ok = false;
     }
+    ok &= llc_check(m, cf, d);
     if (m->memsys->check)
         ok &= m->memsys->check(m, cf, d);
     if (m->machine.cores % m->machine.sockets != 0) {
@@ -779,6 +800,8 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
     bool coherent = m->memsys->coherent;
     if (strcmp(sec, "l1") == 0 || strcmp(sec, "l2") == 0)
         return cache_key_used(m, sec, key);
+    if (strcmp(sec, "home") == 0 && strncmp(key, "llc_", 4) == 0 && strcmp(key, "llc_cycles"))
+        return coherent && m->home.llc_cycles > 0 && (!strcmp(key, "llc_kb") || m->home.llc_kb);
     if (strcmp(sec, "home") == 0 && strcmp(key, "remote_early_read") == 0)
         return coherent && m->machine.sockets > 1; /* a request from another socket */
     if (strcmp(sec, "home") == 0)
@@ -989,6 +1012,10 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->home_retry_ps = (sim_time_t)m->home.retry_cycles * p->clock.period_ps;
     p->memory_ps = (sim_time_t)(m->memory.latency_ns * SIM_PS_PER_NS + 0.5);
     p->llc_ps = (sim_time_t)m->home.llc_cycles * p->clock.period_ps;
+    if (m->home.llc_kb) {
+        p->llc_ways = (unsigned)m->home.llc_ways;
+        p->llc_sets = (unsigned)(m->home.llc_kb * 1024 / line / m->home.llc_ways);
+    }
     p->owned_write_writeback = m->home.owned_write_writeback;
     p->probe_filter = m->home.probe_filter;
     p->probe_per_socket = m->home.probe_per_socket;

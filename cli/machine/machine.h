@@ -78,6 +78,8 @@ struct machine_home_sec {
     int64_t occupancy_cycles; /* per message handled */
     int64_t lookup_cycles;    /* from a message's turn to its first action */
     int64_t llc_cycles;       /* a read the home's inclusive LLC serves; 0: no LLC */
+    int64_t llc_kb;           /* its LLC's capacity, a home's share; 0: unbounded */
+    int64_t llc_ways;         /* its LLC's associativity (LRU within a set) */
     bool probe_filter;        /* false: every request probes every cache (HyperTransport) */
     bool probe_per_socket;    /* a broadcast home probes one cache of each socket */
     bool remote_early_read; /* another socket's request reads memory in parallel with the lookup */

@@ -1633,6 +1633,8 @@ static void counters(struct run *r)
     res->store_prefetches = cs.store_prefetches;
     res->line_busy = cs.line_busy;
     res->fill_conflicts = cs.fill_conflicts;
+    res->llc_hits = cs.llc_hits;
+    res->llc_evictions = cs.llc_evictions;
     res->home_queue_ns = (double)cs.home_queue_ps / SIM_PS_PER_NS;
     res->coherence_violations = cs.violations;
     res->network_bytes = r->m->net->stats.bytes;

@@ -175,6 +175,8 @@ struct core_result {
     uint64_t store_prefetches;  /* waiting stores' fetches ahead sent to a home (TSO order) */
     uint64_t line_busy;         /* requests that met their line busy at its home */
     uint64_t fill_conflicts;    /* reads memory refused while their line's fill was under way */
+    uint64_t llc_hits;          /* reads the homes' LLCs served (home.llc_cycles) */
+    uint64_t llc_evictions;     /* lines a bounded LLC (home.llc_kb) dropped for room */
     uint64_t network_bytes;
     double home_queue_ns, link_queue_ns;
     uint64_t coherence_violations, value_errors;
