@@ -386,13 +386,13 @@ void cc_coh_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
 
 /* ------------------------------------------------------------ the LLC */
 
-/* The first way of the LLC set a line falls in: cc_home_node's hash of
- * its address with the home's part divided out (the hash modulo the sets
- * alone would use a home's sets unevenly: with 2 homes, only the even ones). */
+/* The first way of the LLC set a line falls in: a hash of its address of
+ * its own (cc_home_node's, whose low bits pick the home, spreads the lines
+ * of one home over a few sets only: consecutive lines of a 16-home
+ * machine's first socket filled a quarter of its sets). */
 static size_t llc_set(const struct cc_system *s, uint64_t line)
 {
-    uint64_t h = (line * 0x9e3779b97f4a7c15ull) >> 32;
-    return (size_t)(h / (uint64_t)s->p.homes % s->p.llc_sets) * s->p.llc_ways;
+    return (size_t)(sim_rng_hash(0, line, 0) % s->p.llc_sets) * s->p.llc_ways;
 }
 
 /* A line that may leave the LLC without a core losing its copy (the LLC
