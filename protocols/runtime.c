@@ -421,22 +421,28 @@ static size_t llc_victim(const struct cc_home *h, size_t set, unsigned ways)
 }
 
 /* The LLC reads d's line in (or uses it again): it holds it from now. */
+/* d's way in its set: the one it holds, else a free one, else end. */
+static size_t llc_way_of(const struct cc_home *h, const struct cc_dir *d, size_t set, size_t end)
+{
+    size_t free_way = end;
+    for (size_t w = set; w < end; w++) {
+        if (h->llc[w] == d)
+            return w;
+        if (!h->llc[w] && free_way == end)
+            free_way = w;
+    }
+    return free_way;
+}
+
 void cc_llc_fill(struct cc_system *s, struct cc_dir *d)
 {
     d->in_llc = s->p.llc_ps != 0;
     if (!s->p.llc_sets || !d->in_llc)
         return;
     struct cc_home *h = d->home;
-    size_t set = llc_set(s, d->line), way = set + s->p.llc_ways, free_way = way;
-    for (size_t w = set; w < set + s->p.llc_ways && way == set + s->p.llc_ways; w++) {
-        if (h->llc[w] == d)
-            way = w;
-        else if (!h->llc[w] && free_way == set + s->p.llc_ways)
-            free_way = w;
-    }
-    if (way == set + s->p.llc_ways && free_way < way)
-        way = free_way;
-    if (way == set + s->p.llc_ways) { /* a full set: a line leaves for this one */
+    size_t set = llc_set(s, d->line), end = set + s->p.llc_ways;
+    size_t way = llc_way_of(h, d, set, end);
+    if (way == end) { /* a full set: a line leaves for this one */
         way = llc_victim(h, set, s->p.llc_ways);
         h->llc[way]->in_llc = false;
         h->llc[way]->llc_fill_at = 0;
