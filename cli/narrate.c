@@ -557,7 +557,7 @@ static void memory_chunks(const struct narrate_ctx *n, struct text *t, const str
     if (st->llc_fill_waits)
         chunk(t, "the LLC's read of the line from memory is still under way: the line comes "
                  "with it");
-    if (st->llc_dropped) {
+    if (st->llc_drop) {
         char dropped[128];
         narrate_line_name(n, st->llc_dropped, dropped, sizeof dropped);
         chunk(t, "its LLC's set is full: %s leaves it for this line (home.llc_kb)%s", dropped,

@@ -417,12 +417,12 @@ struct cc_step {
     int nsent, nsent_total;     /* listed (at most CC_STEP_SENT), sent in all */
     unsigned memory_reads, llc_reads, writebacks; /* at the home, by this row */
     unsigned llc_fill_waits; /* reads by this row that wait for the LLC's fill from memory */
-    /* the line a bounded LLC dropped from its full set for this row's read
-     * (0: none; a line number as `line` is), and whether a core still holds
-     * it (the LLC does not back-invalidate: only when every line of the set
-     * was held) */
+    /* llc_drop: a bounded LLC dropped a line from its full set for this
+     * row's read, llc_dropped (a line number as `line` is), which a core
+     * may still hold (llc_dropped_held: the LLC does not back-invalidate, so
+     * only when every line of the set was held) */
+    bool llc_drop, llc_dropped_held;
     uint64_t llc_dropped;
-    bool llc_dropped_held;
     struct cc_dir_view dir_before, dir_after; /* home rows */
     /* the line's bytes before and after the row: the copy (cache rows on a
      * line the cache holds) or the memory's copy (home rows); NULL if none */

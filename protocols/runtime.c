@@ -420,7 +420,6 @@ static size_t llc_victim(const struct cc_home *h, size_t set, unsigned ways)
     return found ? best : any;
 }
 
-/* The LLC reads d's line in (or uses it again): it holds it from now. */
 /* d's way in its set: the one it holds, else a free one, else end. */
 static size_t llc_way_of(const struct cc_home *h, const struct cc_dir *d, size_t set, size_t end)
 {
@@ -434,6 +433,7 @@ static size_t llc_way_of(const struct cc_home *h, const struct cc_dir *d, size_t
     return free_way;
 }
 
+/* The LLC reads d's line in (or uses it again): it holds it from now. */
 void cc_llc_fill(struct cc_system *s, struct cc_dir *d)
 {
     d->in_llc = s->p.llc_ps != 0;
@@ -534,6 +534,7 @@ static void observe(struct cc_system *s, const struct cc_row *row, struct cc_ste
     st->writebacks = (unsigned)(s->stats.writebacks - mk->writebacks);
     st->fill_backoff_ps = s->obs_fill_backoff;
     if (s->obs_llc_dropped) {
+        st->llc_drop = true;
         st->llc_dropped = s->obs_llc_dropped->line;
         st->llc_dropped_held = !llc_droppable(s->obs_llc_dropped);
     }
