@@ -552,6 +552,14 @@ static void memory_chunks(const struct narrate_ctx *n, struct text *t, const str
     char ch[4096];
     if (st->memory_reads)
         chunk(t, "reads memory");
+    if (st->bank_wait_ps)
+        chunk(t, "the line's DRAM bank is busy: the access waits %.3f ns (memory.bank_busy_ns)",
+              (double)st->bank_wait_ps / SIM_PS_PER_NS);
+    if (st->channel_wait_ps)
+        chunk(t,
+              "its memory controller is busy: the access waits %.3f ns (memory.bandwidth_gbs: "
+              "a line at a time)",
+              (double)st->channel_wait_ps / SIM_PS_PER_NS);
     if (st->llc_reads)
         chunk(t, "reads its LLC");
     if (st->llc_fill_waits)

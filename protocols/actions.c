@@ -420,20 +420,26 @@ static void hc_read_memory(struct cc_ctx *c)
     cc_read_memory(c);
 }
 
+/* The message's data into memory: true if it carried some. */
+static bool store_memory(struct cc_ctx *c)
+{
+    if (!c->msg || !c->msg->has_data)
+        return false;
+    memcpy(c->dir->memory, c->msg->data, c->sys->p.line_bytes);
+    c->sys->stats.writebacks++;
+    return true;
+}
+
 static void hc_write_memory(struct cc_ctx *c)
 {
-    if (c->msg && c->msg->has_data) {
-        memcpy(c->dir->memory, c->msg->data, c->sys->p.line_bytes);
-        c->sys->stats.writebacks++;
-    }
+    if (store_memory(c))
+        cc_post_memory_write(c->sys, c->dir);
 }
 
 static void hc_write_memory_wait(struct cc_ctx *c)
 {
-    if (c->msg && c->msg->has_data) {
-        hc_write_memory(c);
+    if (store_memory(c))
         cc_write_memory_event(c);
-    }
 }
 
 static void hc_take_fwd_data(struct cc_ctx *c)

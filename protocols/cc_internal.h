@@ -416,8 +416,9 @@ struct cc_system {
     struct cc_req *pf_free;
     struct cc_req **pf_chunks;
     size_t pf_nchunks;
-    uint64_t memory_pending;  /* memory reads and writes under way */
-    uint64_t transient_lines; /* cache lines in a transient state, all caches */
+    uint64_t memory_pending;   /* memory reads and writes under way */
+    sim_time_t *channel_until; /* per memory controller (p.channels): busy until then */
+    uint64_t transient_lines;  /* cache lines in a transient state, all caches */
     struct cc_counters counters;
     struct cc_stats stats;
     struct sim_rng fill_rng; /* the backoffs of reads refused for a fill under way */
@@ -434,7 +435,8 @@ struct cc_system {
     int obs_nsent, obs_total;
     sim_time_t obs_fill_backoff;    /* a read the row sent to memory was refused: its backoff */
     struct cc_dir *obs_llc_dropped; /* the line the row's read dropped from a full LLC set */
-    uint64_t *obs_bits;             /* the sharers before the row */
+    sim_time_t obs_bank_wait, obs_channel_wait; /* its memory accesses' waits */
+    uint64_t *obs_bits;                         /* the sharers before the row */
     uint8_t obs_data[SIM_MAX_LINE_BYTES];
 };
 
@@ -744,6 +746,8 @@ bool cc_state_stable(int state);   /* not a transient state (no transaction unde
 /* The home's LLC (p.llc_ps > 0) reads d's line in or uses it again
  * (bounded: a full set's least recently used line no core holds leaves
  * it); drop: the line leaves it, back in memory. */
+/* A write-back to memory no one waits for: its controller's time. */
+void cc_post_memory_write(struct cc_system *s, struct cc_dir *d);
 void cc_llc_fill(struct cc_system *s, struct cc_dir *d);
 void cc_llc_drop(struct cc_system *s, struct cc_dir *d);
 

@@ -154,6 +154,12 @@ struct cc_params {
      * parallel with the lookup (the home agent's), a local one after it */
     bool remote_early_read;
     sim_time_t bank_busy_ps; /* a line's DRAM bank serves one access at a time; 0: no wait */
+    /* the memory controllers at the homes (the coherent runtime's; the SCC
+     * backend's are nodes, mcs): a line's access is served by one of them,
+     * its home socket's if they divide among the sockets, one line every
+     * channel_ps (line_bytes at the controller's bandwidth); 0: no queueing */
+    int channels;
+    sim_time_t channel_ps;
     /* a read a home sends to memory for a reader that joined its line's
      * fill (cc_supply_from_memory) while the fill (the home's own read,
      * cc_read_memory) is under way is refused and retried after a random
@@ -421,6 +427,9 @@ struct cc_step {
      * row's read, llc_dropped (a line number as `line` is), which a core
      * may still hold (llc_dropped_held: the LLC does not back-invalidate, so
      * only when every line of the set was held) */
+    /* the waits of the row's memory accesses: for the line's bank
+     * (memory.bank_busy_ns), then for its memory controller (bandwidth) */
+    sim_time_t bank_wait_ps, channel_wait_ps;
     bool llc_drop, llc_dropped_held;
     uint64_t llc_dropped;
     struct cc_dir_view dir_before, dir_after; /* home rows */

@@ -490,6 +490,7 @@ static void obs_begin(struct cc_system *s, struct obs_mark *mk, const uint8_t *d
     s->obs_nsent = s->obs_total = 0;
     s->obs_fill_backoff = 0;
     s->obs_llc_dropped = NULL;
+    s->obs_bank_wait = s->obs_channel_wait = 0;
     mk->memory_reads = s->stats.memory_reads;
     mk->llc_hits = s->stats.llc_hits;
     mk->llc_fill_waits = s->stats.llc_fill_waits;
@@ -533,6 +534,8 @@ static void observe(struct cc_system *s, const struct cc_row *row, struct cc_ste
     st->llc_fill_waits = (unsigned)(s->stats.llc_fill_waits - mk->llc_fill_waits);
     st->writebacks = (unsigned)(s->stats.writebacks - mk->writebacks);
     st->fill_backoff_ps = s->obs_fill_backoff;
+    st->bank_wait_ps = s->obs_bank_wait;
+    st->channel_wait_ps = s->obs_channel_wait;
     if (s->obs_llc_dropped) {
         st->llc_drop = true;
         st->llc_dropped = s->obs_llc_dropped->line;
@@ -1146,17 +1149,50 @@ static void memory_done(struct sim_kernel *k, void *obj, uint64_t arg)
     run_home(h->sys, h, d, (int)(arg & 0xff), NULL);
 }
 
-/* The wait for the line's DRAM bank: a bank serves one access at a time
- * (bank_busy_ps: the row cycle of a closed-page controller), so accesses
- * to one line queue there; the wait is counted as home queueing. */
+/* The memory controller that serves a line: its home socket's (one of
+ * them, by a hash of the line) where the controllers divide among the
+ * sockets, else any of them (a memory hub the sockets share). */
+static sim_time_t *channel_of(struct cc_system *s, uint64_t line)
+{
+    int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
+    uint64_t h = sim_rng_hash(1, line, 0);
+    if (s->p.channels % sockets)
+        return &s->channel_until[h % (uint64_t)s->p.channels];
+    int per = s->p.channels / sockets;
+    return &s->channel_until[cc_coh_home_socket(s, line) * per + (int)(h % (uint64_t)per)];
+}
+
+/* The wait for the line's DRAM bank, then for its controller: a bank
+ * serves one access at a time (bank_busy_ps: the row cycle of a
+ * closed-page controller), so accesses to one line queue there; a
+ * controller moves one line every channel_ps (its bandwidth), so accesses
+ * to many lines queue there. Both waits are counted as home queueing. */
 static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
 {
-    sim_time_t now = sim_now(s->k), start = d->bank_until > now ? d->bank_until : now;
-    if (!s->p.bank_busy_ps)
-        return 0;
-    d->bank_until = start + s->p.bank_busy_ps;
+    sim_time_t now = sim_now(s->k), start = now;
+    if (s->p.bank_busy_ps) {
+        start = d->bank_until > now ? d->bank_until : now;
+        d->bank_until = start + s->p.bank_busy_ps;
+    }
+    s->obs_bank_wait += start - now;
+    if (s->p.channel_ps) {
+        sim_time_t *until = channel_of(s, d->line), banked = start;
+        start = *until > start ? *until : start;
+        *until = start + s->p.channel_ps;
+        s->obs_channel_wait += start - banked;
+    }
     s->stats.home_queue_ps += start - now;
     return start - now;
+}
+
+/* A write to memory no one waits for (a write-back) takes its controller's
+ * time all the same, at a home without an LLC (an LLC takes it). */
+void cc_post_memory_write(struct cc_system *s, struct cc_dir *d)
+{
+    if (!s->p.channel_ps || s->p.llc_ps)
+        return;
+    sim_time_t now = sim_now(s->k), *until = channel_of(s, d->line);
+    *until = (*until > now ? *until : now) + s->p.channel_ps;
 }
 
 /* How long a read at the home takes: from its LLC if it has one and the
@@ -1338,6 +1374,8 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
         }
         net_attach(net, i, cache_deliver, c);
     }
+    if (p->channels)
+        s->channel_until = sim_xcalloc((size_t)p->channels, sizeof *s->channel_until);
     s->homes = sim_xcalloc((size_t)p->homes, sizeof *s->homes);
     for (int i = 0; i < p->homes; i++) {
         struct cc_home *h = &s->homes[i];
@@ -1408,6 +1446,7 @@ void cc_coh_destroy(struct cc_system *s)
             sim_free_zeroed(s->homes[i].llc_use, ways, sizeof *s->homes[i].llc_use);
         }
     }
+    free(s->channel_until);
     free(s->dir_of);
     sim_map_each(&s->shadow, free_bytes, NULL);
     sim_map_destroy(&s->shadow);

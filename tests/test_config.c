@@ -362,10 +362,17 @@ START_TEST(test_config_marks_defaults)
     ck_assert(strstr(run.out, "  cores              4               # cores") != NULL);
     ck_assert(strstr(run.out, "\nmodel:") == NULL && strstr(run.out, "\nl2:") == NULL);
     ck_assert(strstr(run.out, "owned_write_writeback") == NULL);
-    ck_assert(strstr(run.out, "bandwidth_gbs") == NULL);
+    /* memory bandwidth: the coherent runtime's controllers use it; unlimited by default */
+    ck_assert_msg(strstr(run.out, "  bandwidth_gbs      0 GB/s          # (default) "), "%.2000s",
+                  run.out);
     tu_ccsim(&run, "config -c snb-e5-2660");
-    ck_assert_msg(strstr(run.out, "(given; not used by this machine)"), "%s", run.out);
+    ck_assert_msg(!strstr(run.out, "not used by this machine"), "%.3000s", run.out);
     ck_assert(strstr(run.out, "\nmodel:") != NULL);
+    /* a key the file gives that this machine does not use is marked so */
+    const char *given = tu_write("unused.cfg", "@include \"" CCSIM_CONFIGS "/snb-e5-2660.cfg\"\n"
+                                               "home = { probe_per_socket = false; };\n");
+    tu_ccsim(&run, "config -c %s", given);
+    ck_assert_msg(strstr(run.out, "(given; not used by this machine)"), "%.3000s", run.out);
     tu_ccsim(&run, "config -c scc");
     ck_assert(strstr(run.out, "probe_filter") == NULL && strstr(run.out, "lookup_cycles") == NULL);
     ck_assert(strstr(run.out, "prefetch_") == NULL && strstr(run.out, "banks") == NULL);

@@ -360,6 +360,43 @@ START_TEST(test_llc_sets_used_evenly)
 }
 END_TEST
 
+/* A memory controller moves one line at a time (memory.bandwidth_gbs):
+ * four cores reading four lines from memory at once queue at the one
+ * controller of the teaching machine, 64 ns a line at 1 GB/s; unlimited
+ * (the default, 0) they do not. On two sockets with a controller each, the
+ * lines of one socket's memory do not wait for the other's. */
+START_TEST(test_memory_bandwidth_queues)
+{
+    const char *text = "ccsim-trace 1\nthreads 4\nline a 4\nall: sync\nall: read a[t]\n"
+                       "all: mark done\n";
+    run_text(text, NULL, 0, &res, &diag);
+    const char *slow[] = {"memory.bandwidth_gbs=1"};
+    run_text(text, slow, 1, &res2, &diag);
+    ck_assert_double_eq_tol(res.latency_ns[0], 79.0, 1e-9);
+    ck_assert_double_eq_tol(res2.latency_ns[0], 79.0 + 188.0, 1e-9); /* three lines before */
+    ck_assert(res2.home_queue_ns > res.home_queue_ns + 3 * 64.0);
+    core_result_free(&res);
+    core_result_free(&res2);
+    /* 2 sockets of 4 cores, a controller each: a line homed in each socket */
+    const char *two = "ccsim-trace 1\nthreads 2\nline a home=0\nline b home=1\nall: sync\n"
+                      "0: read a\n1: read b\nall: mark done\n";
+    char path[512];
+    snprintf(path, sizeof path, "%s/configs/qpi2x4.cfg", CCSIM_TEST_DIR);
+    const char *one[] = {"memory.bandwidth_gbs=0.1", "memory.controllers=1"};
+    const char *per_socket[] = {"memory.bandwidth_gbs=0.1", "memory.controllers=2"};
+    struct machine_cfg m;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    ck_assert_msg(machine_load(&m, path, one, 2, &d), "%s", d.text);
+    tu_run_text(&m, "two.trace", two, &res, &diag);
+    ck_assert_msg(machine_load(&m, path, per_socket, 2, &d), "%s", d.text);
+    tu_run_text(&m, "two.trace", two, &res2, &diag);
+    ck_assert(res.latency_ns[0] > res2.latency_ns[0] + 600.0); /* 640 ns a line */
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
 /* A home without a probe filter probes every cache on every request and waits
  * for their answers: the same read costs more, and the values stay right. */
 START_TEST(test_broadcast_home)
@@ -737,6 +774,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_llc_serves_shared_reads);
     tcase_add_test(tc, test_llc_capacity);
     tcase_add_test(tc, test_llc_sets_used_evenly);
+    tcase_add_test(tc, test_memory_bandwidth_queues);
     tcase_add_test(tc, test_broadcast_home);
     tcase_add_test(tc, test_cores_share_a_cache);
     tcase_add_test(tc, test_sharing_and_broadcast_refusals);

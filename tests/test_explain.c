@@ -177,6 +177,22 @@ START_TEST(test_explain_llc_drops_a_line)
 }
 END_TEST
 
+/* A read that waits for its memory controller says so, and how long. */
+START_TEST(test_explain_memory_controller_wait)
+{
+    const char *t = tu_write("bw.trace", "ccsim-trace 1\nthreads 4\nline a 4\nall: sync\n"
+                                         "all: read a[t]\nall: mark done\n");
+    tu_ccsim(&r, "explain --wide -c teach-xbar --set memory.bandwidth_gbs=1 %s", t);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_msg(strstr(r.out, "home 0   a[3]       GetS from core 3") &&
+                      strstr(r.out, "reads memory; its memory controller is busy: the access "
+                                    "waits 188.000 ns (memory.bandwidth_gbs: a line at a time)"),
+                  "%.3000s", r.out);
+    tu_ccsim(&r, "explain -c teach-xbar %s", t);
+    ck_assert_msg(!strstr(r.out, "controller is busy"), "%.3000s", r.out);
+}
+END_TEST
+
 /* A request that waits at a busy home is named by its message: its event
  * is chosen when it is served (the Opteron's PutX, met while its sender's
  * write is being granted, would read as a stale eviction). */
@@ -769,6 +785,7 @@ static Suite *explain_suite(void)
     tcase_add_test(tc, test_explain_fill_conflict);
     tcase_add_test(tc, test_explain_llc_fill);
     tcase_add_test(tc, test_explain_llc_drops_a_line);
+    tcase_add_test(tc, test_explain_memory_controller_wait);
     tcase_add_test(tc, test_explain_iteration_opens_once);
     tcase_add_test(tc, test_explain_iteration_zero_from_start);
     tcase_add_test(tc, test_explain_thread_shared_cache);

@@ -99,7 +99,9 @@ static const struct cfg_key l2_keys[] = {
 static const struct cfg_key memory_keys[] = {
     CFG_INT_KEY(T, controllers, false, 1, 64, NULL, "memory controllers"),
     CFG_FLOAT_KEY(T, latency_ns, true, 1.0, 10000.0, "ns", "DRAM access latency"),
-    CFG_FLOAT_KEY(T, bandwidth_gbs, false, 0.1, 10000.0, "GB/s", "bandwidth per controller"),
+    CFG_FLOAT_KEY(T, bandwidth_gbs, false, 0.0, 10000.0, "GB/s",
+                  "bandwidth per controller: a line's access takes its controller line_bytes at "
+                  "this rate, the next waits (0, default: no limit, no queueing)"),
     CFG_FLOAT_KEY(T, bank_busy_ns, false, 0.0, 10000.0, "ns",
                   "a line's accesses at memory are served one at a time, this long each (a bank a "
                   "line: two lines never conflict; 0: no queueing)"),
@@ -325,8 +327,8 @@ static void machine_defaults(struct machine_cfg *m)
     m->core.poll_cycles = 0;
     m->core.atomic_store_bytes = 8;
     m->memory.controllers = 1;
-    m->memory.bandwidth_gbs = 10.0;
-    m->home.count = 0; /* one per socket */
+    m->memory.bandwidth_gbs = 0; /* no limit */
+    m->home.count = 0;           /* one per socket */
     m->home.occupancy_cycles = 1;
     m->home.lookup_cycles = 0;
     m->home.probe_filter = true;
@@ -819,7 +821,7 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
     if (strcmp(sec, "memory") == 0 && strcmp(key, "bank_busy_ns") == 0)
         return coherent;
     if (strcmp(sec, "memory") == 0 && strcmp(key, "latency_ns") != 0)
-        return m->memsys->memory_controllers;
+        return m->memsys->memory_controllers || coherent;
     if (strcmp(sec, "core") == 0 &&
         (strcmp(key, "snoop_cycles") == 0 || strcmp(key, "fwd_busy_cycles") == 0 ||
          strcmp(key, "fwd_port_cycles") == 0))
@@ -1024,11 +1026,18 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->data_bytes = 8 + line;
     p->first_home_node = p->cores / p->cores_per_cache;
     p->sockets = (int)m->machine.sockets;
+    /* a line's time at a controller: bytes / (GB/s) = ns; 0: no limit */
+    sim_time_t line_ps =
+        m->memory.bandwidth_gbs > 0
+            ? (sim_time_t)((double)line / m->memory.bandwidth_gbs * SIM_PS_PER_NS + 0.5)
+            : 0;
+    if (m->memsys->coherent && line_ps) { /* controllers at the homes */
+        p->channels = (int)m->memory.controllers;
+        p->channel_ps = line_ps;
+    }
     if (m->memsys->memory_controllers) {
         p->mcs = (int)m->memory.controllers;
-        /* a line's slot at a controller: bytes / (GB/s) = ns */
-        p->memory_occupancy_ps =
-            (sim_time_t)((double)line / m->memory.bandwidth_gbs * SIM_PS_PER_NS + 0.5);
+        p->memory_occupancy_ps = line_ps; /* a line's slot at a controller */
     }
     return true;
 }
