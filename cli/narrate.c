@@ -572,6 +572,8 @@ static void memory_chunks(const struct narrate_ctx *n, struct text *t, const str
               st->llc_dropped_held ? "; a core still holds it (every line of the set is held, "
                                      "and the LLC does not take copies back)"
                                    : ", the least recently used one no core holds");
+        if (st->llc_dropped_dirty)
+            chunk(t, "the LLC writes %s's written-back data to memory", dropped);
     }
     if (st->fill_backoff_ps) {
         chunk(t, "memory refuses the read: the line's fill is under way");

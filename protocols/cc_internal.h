@@ -311,6 +311,8 @@ struct cc_dir {
     bool draining;                      /* the queue is being served */
     bool in_llc;          /* the home's LLC holds the line (if it has one): with a bounded
                              LLC, exactly when a way of its home's llc is this dir */
+    bool llc_dirty;       /* a write-back went into the LLC's copy, not yet to DRAM: the
+                             LLC writes it there when it drops the line (only with in_llc) */
     int transient_caches; /* caches holding the line in a transient state */
     uint8_t *memory;      /* the memory's copy */
     /* the line's bytes a cache sent its requester in this transaction (a
@@ -435,6 +437,7 @@ struct cc_system {
     int obs_nsent, obs_total;
     sim_time_t obs_fill_backoff;    /* a read the row sent to memory was refused: its backoff */
     struct cc_dir *obs_llc_dropped; /* the line the row's read dropped from a full LLC set */
+    bool obs_llc_dropped_dirty;     /* and whether the LLC wrote it to DRAM then */
     sim_time_t obs_bank_wait, obs_channel_wait; /* its memory accesses' waits */
     uint64_t *obs_bits;                         /* the sharers before the row */
     uint8_t obs_data[SIM_MAX_LINE_BYTES];
@@ -746,7 +749,8 @@ bool cc_state_stable(int state);   /* not a transient state (no transaction unde
 /* The home's LLC (p.llc_ps > 0) reads d's line in or uses it again
  * (bounded: a full set's least recently used line no core holds leaves
  * it); drop: the line leaves it, back in memory. */
-/* A write-back to memory no one waits for: its controller's time. */
+/* A write-back no one waits for: into the home's LLC where it holds the
+ * line (written to DRAM when the LLC drops it), else its controller's time. */
 void cc_post_memory_write(struct cc_system *s, struct cc_dir *d);
 void cc_llc_fill(struct cc_system *s, struct cc_dir *d);
 void cc_llc_drop(struct cc_system *s, struct cc_dir *d);

@@ -430,7 +430,7 @@ struct cc_step {
     /* the waits of the row's memory accesses: for the line's bank
      * (memory.bank_busy_ns), then for its memory controller (bandwidth) */
     sim_time_t bank_wait_ps, channel_wait_ps;
-    bool llc_drop, llc_dropped_held;
+    bool llc_drop, llc_dropped_held, llc_dropped_dirty; /* dirty: written to DRAM */
     uint64_t llc_dropped;
     struct cc_dir_view dir_before, dir_after; /* home rows */
     /* the line's bytes before and after the row: the copy (cache rows on a

@@ -384,6 +384,30 @@ void cc_coh_observe(struct cc_system *s, cc_observer_fn fn, void *ctx)
     s->observer_ctx = ctx;
 }
 
+/* ------------------------------------------------------------ memory controllers */
+
+/* The memory controller that serves a line: its home socket's (one of
+ * them, by a hash of the line) where the controllers divide among the
+ * sockets, else any of them (a memory hub the sockets share). */
+static sim_time_t *channel_of(struct cc_system *s, uint64_t line)
+{
+    int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
+    uint64_t h = sim_rng_hash(1, line, 0);
+    if (s->p.channels % sockets)
+        return &s->channel_until[h % (uint64_t)s->p.channels];
+    int per = s->p.channels / sockets;
+    return &s->channel_until[cc_coh_home_socket(s, line) * per + (int)(h % (uint64_t)per)];
+}
+
+/* A line's write to DRAM no one waits for: its controller's time. */
+static void post_dram_write(struct cc_system *s, uint64_t line)
+{
+    if (!s->p.channel_ps)
+        return;
+    sim_time_t now = sim_now(s->k), *until = channel_of(s, line);
+    *until = (*until > now ? *until : now) + s->p.channel_ps;
+}
+
 /* ------------------------------------------------------------ the LLC */
 
 /* The first way of the LLC set a line falls in: a hash of its address of
@@ -433,6 +457,18 @@ static size_t llc_way_of(const struct cc_home *h, const struct cc_dir *d, size_t
     return free_way;
 }
 
+/* A line leaves the LLC for another: a written-back copy goes to DRAM. */
+static void llc_evict(struct cc_system *s, struct cc_dir *v)
+{
+    s->obs_llc_dropped = v;
+    s->obs_llc_dropped_dirty = v->llc_dirty;
+    if (v->llc_dirty)
+        post_dram_write(s, v->line);
+    v->in_llc = v->llc_dirty = false;
+    v->llc_fill_at = 0;
+    s->stats.llc_evictions++;
+}
+
 /* The LLC reads d's line in (or uses it again): it holds it from now. */
 void cc_llc_fill(struct cc_system *s, struct cc_dir *d)
 {
@@ -444,19 +480,17 @@ void cc_llc_fill(struct cc_system *s, struct cc_dir *d)
     size_t way = llc_way_of(h, d, set, end);
     if (way == end) { /* a full set: a line leaves for this one */
         way = llc_victim(h, set, s->p.llc_ways);
-        h->llc[way]->in_llc = false;
-        h->llc[way]->llc_fill_at = 0;
-        s->stats.llc_evictions++;
-        s->obs_llc_dropped = h->llc[way];
+        llc_evict(s, h->llc[way]);
     }
     h->llc[way] = d;
     h->llc_use[way] = ++h->llc_tick;
 }
 
-/* d's line leaves the LLC (the methodology's evict puts it in memory). */
+/* d's line leaves the LLC (the methodology's evict puts it in memory,
+ * outside the timing). */
 void cc_llc_drop(struct cc_system *s, struct cc_dir *d)
 {
-    d->in_llc = false;
+    d->in_llc = d->llc_dirty = false;
     d->llc_fill_at = 0;
     if (!s->p.llc_sets)
         return;
@@ -540,6 +574,7 @@ static void observe(struct cc_system *s, const struct cc_row *row, struct cc_ste
         st->llc_drop = true;
         st->llc_dropped = s->obs_llc_dropped->line;
         st->llc_dropped_held = !llc_droppable(s->obs_llc_dropped);
+        st->llc_dropped_dirty = s->obs_llc_dropped_dirty;
     }
     st->line_bytes = s->p.line_bytes;
     if (mk->data && data_after) {
@@ -1149,19 +1184,6 @@ static void memory_done(struct sim_kernel *k, void *obj, uint64_t arg)
     run_home(h->sys, h, d, (int)(arg & 0xff), NULL);
 }
 
-/* The memory controller that serves a line: its home socket's (one of
- * them, by a hash of the line) where the controllers divide among the
- * sockets, else any of them (a memory hub the sockets share). */
-static sim_time_t *channel_of(struct cc_system *s, uint64_t line)
-{
-    int sockets = s->p.sockets > 0 ? s->p.sockets : 1;
-    uint64_t h = sim_rng_hash(1, line, 0);
-    if (s->p.channels % sockets)
-        return &s->channel_until[h % (uint64_t)s->p.channels];
-    int per = s->p.channels / sockets;
-    return &s->channel_until[cc_coh_home_socket(s, line) * per + (int)(h % (uint64_t)per)];
-}
-
 /* The wait for the line's DRAM bank, then for its controller: a bank
  * serves one access at a time (bank_busy_ps: the row cycle of a
  * closed-page controller), so accesses to one line queue there; a
@@ -1185,14 +1207,15 @@ static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
     return start - now;
 }
 
-/* A write to memory no one waits for (a write-back) takes its controller's
- * time all the same, at a home without an LLC (an LLC takes it). */
+/* A write-back no one waits for: the home's LLC takes it where it holds
+ * the line (and writes it to DRAM when it drops the line, cc_llc_fill),
+ * else it goes to DRAM, taking its controller's time all the same. */
 void cc_post_memory_write(struct cc_system *s, struct cc_dir *d)
 {
-    if (!s->p.channel_ps || s->p.llc_ps)
-        return;
-    sim_time_t now = sim_now(s->k), *until = channel_of(s, d->line);
-    *until = (*until > now ? *until : now) + s->p.channel_ps;
+    if (s->p.llc_ps && d->in_llc)
+        d->llc_dirty = true;
+    else
+        post_dram_write(s, d->line);
 }
 
 /* How long a read at the home takes: from its LLC if it has one and the

@@ -174,6 +174,17 @@ START_TEST(test_explain_llc_drops_a_line)
     ck_assert_msg(strstr(r.out, "llc: 0 reads served by the homes' LLCs; 8 lines dropped from a "
                                 "full set for another (home.llc_kb)\n"),
                   "%.3000s", r.out);
+    /* a line written back into the LLC goes to DRAM when the LLC drops it */
+    const char *w = tu_write("wdrop.trace", "ccsim-trace 1\nthreads 1\nline a 64\n"
+                                            "for i 0..63 {\n  0: write a[i] 1\n}\n0: mark d\n");
+    tu_ccsim(&r,
+             "explain --wide -c teach-xbar --set home.llc_cycles=5 --set home.llc_kb=1 --set "
+             "l1.size_kb=1 --set l1.ways=2 --from 2772 --max-lines 3 %s",
+             w);
+    ck_assert_msg(strstr(r.out, "a[0] leaves it for this line (home.llc_kb), the least recently "
+                                "used one no core holds; the LLC writes a[0]'s written-back data "
+                                "to memory;"),
+                  "%.3000s", r.out);
 }
 END_TEST
 
