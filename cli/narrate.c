@@ -582,10 +582,11 @@ static void memory_chunks(const struct narrate_ctx *n, struct text *t, const str
     }
     if (!st->writebacks)
         return;
+    const char *where = st->llc_writebacks == st->writebacks ? "into its LLC" : "to memory";
     if (word_changes(st, line, words_listed(n), ch, sizeof ch))
-        chunk(t, "writes the line to memory: %s", ch);
+        chunk(t, "writes the line %s: %s", where, ch);
     else
-        chunk(t, "writes the line to memory (no word changes)");
+        chunk(t, "writes the line %s (no word changes)", where);
 }
 
 static const char *op_noun(enum cc_op op)
@@ -884,7 +885,13 @@ static bool other_copies(const struct narrate_ctx *n, struct text *t, const stru
         chunk(t, !r->llc_after ? "the LLC's copy dropped"
                  : r->llc_held ? "the LLC's copy stays"
                                : "the LLC holds it too");
-    return listed > 0 || r->llc_held || r->llc_after;
+    if (r->llc_drop) {
+        char dropped[128];
+        narrate_line_name(n, r->llc_dropped, dropped, sizeof dropped);
+        chunk(t, "its LLC's set was full: %s left it (home.llc_kb)%s", dropped,
+              r->llc_dropped_dirty ? ", its written-back data put in memory" : "");
+    }
+    return listed > 0 || r->llc_held || r->llc_after || r->llc_drop;
 }
 
 static bool held_anywhere(const struct narrate_ctx *n, const struct narrate_reset *r)
@@ -944,11 +951,15 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
         chunk(&t, "%s holds the line in %c", node, r->prime);
         if (wrote_back(n, r)) /* a prime that is not a share evicts first (as evict does) */
             chunk(&t, "the modified copy went back to memory first");
+        else if (r->llc_dirty && !r->llc_after)
+            chunk(&t, "the LLC's written-back copy went back to memory first");
         if (!other_copies(n, &t, r))
             chunk(&t, "no other copy");
     } else if (held_anywhere(n, r)) {
         /* a clean line's copies are only dropped: memory has it already */
         chunk(&t, wrote_back(n, r) ? "the modified line goes back to memory"
+                  : r->llc_dirty   ? "the LLC's copy holds a write-back memory has not got: it "
+                                     "goes back to memory, and the copies are dropped"
                   : r->displaced   ? "the copy was clean: nothing goes back"
                                    : "memory is up to date: the copies are dropped");
         other_copies(n, &t, r);

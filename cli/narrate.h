@@ -54,8 +54,12 @@ struct narrate_reset {
     const char *held;         /* [cores]: each cache node's state letter before, 'I' for none */
     const char *after;        /* [cores]: the same after */
     bool llc_held, llc_after; /* the home's LLC held the line before, after (mesif-llc) */
-    bool gols_dirty;          /* before: GOLS sharers of a dirty line (memory stale, no M copy) */
-    bool displaced;           /* line left cache's full set to make room for the prime of primed */
+    bool llc_dirty;           /* before: the LLC's copy held a write-back memory had not got */
+    bool llc_drop;            /* a prime's fill of a full LLC set dropped llc_dropped from it */
+    bool llc_dropped_dirty;   /* ... its copy there held a write-back, now put in memory */
+    uint64_t llc_dropped;
+    bool gols_dirty; /* before: GOLS sharers of a dirty line (memory stale, no M copy) */
+    bool displaced;  /* line left cache's full set to make room for the prime of primed */
     uint64_t primed;
 };
 

@@ -55,7 +55,11 @@ struct cc_backend {
     const char *(*home_state_of)(const struct cc_system *s, uint64_t line);
     int (*home_node_of)(const struct cc_system *s, uint64_t line); /* NULL: no such home */
     bool (*llc_holds)(const struct cc_system *s, uint64_t line);   /* NULL: no LLC at the home */
-    bool (*can_hold)(const struct cc_system *s, char state);       /* NULL: every state */
+    /* NULL: none. Whether the LLC's copy holds a write-back memory has not
+     * got; and the line the last reset's fill of the LLC dropped, if one */
+    bool (*llc_dirty)(const struct cc_system *s, uint64_t line);
+    bool (*llc_reset_drop)(const struct cc_system *s, uint64_t *line, bool *dirty);
+    bool (*can_hold)(const struct cc_system *s, char state); /* NULL: every state */
     bool (*row_coverage)(const struct cc_system *s, struct cc_coverage *out); /* NULL: no tables */
     void (*each_cell_run)(const struct cc_system *s, cc_cell_fn fn, void *ctx); /* NULL: none */
 };

@@ -435,9 +435,12 @@ struct cc_system {
     /* what the row being observed did (touched only while observing) */
     struct cc_sent obs_sent[CC_STEP_SENT];
     int obs_nsent, obs_total;
-    sim_time_t obs_fill_backoff;    /* a read the row sent to memory was refused: its backoff */
-    struct cc_dir *obs_llc_dropped; /* the line the row's read dropped from a full LLC set */
-    bool obs_llc_dropped_dirty;     /* and whether the LLC wrote it to DRAM then */
+    sim_time_t obs_fill_backoff;      /* a read the row sent to memory was refused: its backoff */
+    struct cc_dir *obs_llc_dropped;   /* the line the row's read dropped from a full LLC set */
+    bool obs_llc_dropped_dirty;       /* and whether the LLC wrote it to DRAM then */
+    unsigned obs_llc_writebacks;      /* the row's write-backs the LLC took (not DRAM) */
+    struct cc_dir *reset_llc_dropped; /* the line the last prime's LLC fill dropped */
+    bool reset_llc_dropped_dirty;     /* its LLC copy held a write-back (now in memory) */
     sim_time_t obs_bank_wait, obs_channel_wait; /* its memory accesses' waits */
     uint64_t *obs_bits;                         /* the sharers before the row */
     uint8_t obs_data[SIM_MAX_LINE_BYTES];
@@ -660,6 +663,9 @@ static inline const char *cc_cache_word(const struct cc_system *s)
 {
     return s->p.cores_per_cache > 1 ? "cache" : "core";
 }
+/* A write to DRAM the row waits for (Mem_Ack), past any LLC: MOESI's
+ * write-back of an Owned line before its write (Bulldozer's, seed 001 Sec
+ * IV-E, to memory); the LLC's copy is then clean. */
 void cc_write_memory_event(struct cc_ctx *c);
 struct cc_home *cc_home_of(struct cc_system *s, uint64_t line);
 struct cc_dir *cc_dir_get(struct cc_system *s, struct cc_home *h, uint64_t line);
@@ -753,6 +759,10 @@ bool cc_state_stable(int state);   /* not a transient state (no transaction unde
  * line (written to DRAM when the LLC drops it), else its controller's time. */
 void cc_post_memory_write(struct cc_system *s, struct cc_dir *d);
 void cc_llc_fill(struct cc_system *s, struct cc_dir *d);
+/* The same for a reset (a prime), outside the timing: a line it drops is
+ * not counted, its write-back goes to memory at no cost, and
+ * s->reset_llc_dropped names it for the reset's narration. */
+void cc_llc_fill_reset(struct cc_system *s, struct cc_dir *d);
 void cc_llc_drop(struct cc_system *s, struct cc_dir *d);
 
 extern const struct cc_protocol cc_msi, cc_mesi, cc_mesif, cc_mesif_llc, cc_moesi, cc_gols;

@@ -253,6 +253,14 @@ const char *cc_home_state_of(const struct cc_system *s, uint64_t line);
 /* True if line's home has an LLC that holds the line (mesif-llc's
  * inclusive LLC, home.llc_cycles), whatever the cores hold. */
 bool cc_llc_holds(const struct cc_system *s, uint64_t line);
+/* True if that copy holds a write-back memory has not got (the LLC writes
+ * it to memory when it drops the line). */
+bool cc_llc_dirty(const struct cc_system *s, uint64_t line);
+/* The line the last reset (a prime into mesif-llc's inclusive LLC) dropped
+ * from a full LLC set, if it dropped one, and whether the LLC's copy held a
+ * write-back (then put in memory): outside the timing, as the reset, and
+ * not in llc_evictions. */
+bool cc_llc_reset_drop(const struct cc_system *s, uint64_t *line, bool *dirty);
 
 /* ------------------------------------------------------------ places */
 
@@ -423,6 +431,8 @@ struct cc_step {
     int nsent, nsent_total;     /* listed (at most CC_STEP_SENT), sent in all */
     unsigned memory_reads, llc_reads, writebacks; /* at the home, by this row */
     unsigned llc_fill_waits; /* reads by this row that wait for the LLC's fill from memory */
+    unsigned llc_writebacks; /* of writebacks, those the home's LLC took (memory gets them when
+                                the LLC drops the line) */
     /* llc_drop: a bounded LLC dropped a line from its full set for this
      * row's read, llc_dropped (a line number as `line` is), which a core
      * may still hold (llc_dropped_held: the LLC does not back-invalidate, so

@@ -457,20 +457,26 @@ static size_t llc_way_of(const struct cc_home *h, const struct cc_dir *d, size_t
     return free_way;
 }
 
-/* A line leaves the LLC for another: a written-back copy goes to DRAM. */
-static void llc_evict(struct cc_system *s, struct cc_dir *v)
+/* A line leaves the LLC for another: a written-back copy goes to DRAM
+ * (for a reset, outside the timing: at no cost, and not counted). */
+static void llc_evict(struct cc_system *s, struct cc_dir *v, bool reset)
 {
-    s->obs_llc_dropped = v;
-    s->obs_llc_dropped_dirty = v->llc_dirty;
-    if (v->llc_dirty)
-        post_dram_write(s, v->line);
+    if (reset) {
+        s->reset_llc_dropped = v;
+        s->reset_llc_dropped_dirty = v->llc_dirty;
+    } else {
+        s->obs_llc_dropped = v;
+        s->obs_llc_dropped_dirty = v->llc_dirty;
+        if (v->llc_dirty)
+            post_dram_write(s, v->line);
+        s->stats.llc_evictions++;
+    }
     v->in_llc = v->llc_dirty = false;
     v->llc_fill_at = 0;
-    s->stats.llc_evictions++;
 }
 
 /* The LLC reads d's line in (or uses it again): it holds it from now. */
-void cc_llc_fill(struct cc_system *s, struct cc_dir *d)
+static void llc_fill(struct cc_system *s, struct cc_dir *d, bool reset)
 {
     d->in_llc = s->p.llc_ps != 0;
     if (!s->p.llc_sets || !d->in_llc)
@@ -480,10 +486,20 @@ void cc_llc_fill(struct cc_system *s, struct cc_dir *d)
     size_t way = llc_way_of(h, d, set, end);
     if (way == end) { /* a full set: a line leaves for this one */
         way = llc_victim(h, set, s->p.llc_ways);
-        llc_evict(s, h->llc[way]);
+        llc_evict(s, h->llc[way], reset);
     }
     h->llc[way] = d;
     h->llc_use[way] = ++h->llc_tick;
+}
+
+void cc_llc_fill(struct cc_system *s, struct cc_dir *d)
+{
+    llc_fill(s, d, false);
+}
+
+void cc_llc_fill_reset(struct cc_system *s, struct cc_dir *d)
+{
+    llc_fill(s, d, true);
 }
 
 /* d's line leaves the LLC (the methodology's evict puts it in memory,
@@ -525,6 +541,7 @@ static void obs_begin(struct cc_system *s, struct obs_mark *mk, const uint8_t *d
     s->obs_fill_backoff = 0;
     s->obs_llc_dropped = NULL;
     s->obs_bank_wait = s->obs_channel_wait = 0;
+    s->obs_llc_writebacks = 0;
     mk->memory_reads = s->stats.memory_reads;
     mk->llc_hits = s->stats.llc_hits;
     mk->llc_fill_waits = s->stats.llc_fill_waits;
@@ -568,6 +585,7 @@ static void observe(struct cc_system *s, const struct cc_row *row, struct cc_ste
     st->llc_fill_waits = (unsigned)(s->stats.llc_fill_waits - mk->llc_fill_waits);
     st->writebacks = (unsigned)(s->stats.writebacks - mk->writebacks);
     st->fill_backoff_ps = s->obs_fill_backoff;
+    st->llc_writebacks = s->obs_llc_writebacks;
     st->bank_wait_ps = s->obs_bank_wait;
     st->channel_wait_ps = s->obs_channel_wait;
     if (s->obs_llc_dropped) {
@@ -1212,10 +1230,12 @@ static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
  * else it goes to DRAM, taking its controller's time all the same. */
 void cc_post_memory_write(struct cc_system *s, struct cc_dir *d)
 {
-    if (s->p.llc_ps && d->in_llc)
+    if (s->p.llc_ps && d->in_llc) {
         d->llc_dirty = true;
-    else
+        s->obs_llc_writebacks++;
+    } else {
         post_dram_write(s, d->line);
+    }
 }
 
 /* How long a read at the home takes: from its LLC if it has one and the
@@ -1352,6 +1372,7 @@ void cc_supply_from_memory(struct cc_ctx *c, int reader)
 void cc_write_memory_event(struct cc_ctx *c)
 {
     struct cc_system *s = c->sys;
+    c->dir->llc_dirty = false; /* DRAM has the line now: the LLC's copy is clean */
     c->dir->tx.pending++;
     s->memory_pending++;
     sim_schedule(s->k, s->p.memory_ps + bank_wait(s, c->dir), memory_done, c->dir, HE_Mem_Ack);

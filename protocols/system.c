@@ -315,6 +315,7 @@ static void drop_copy(struct cc_system *s, int cache, struct cc_line *cl, struct
 
 static void coh_evict_line(struct cc_system *s, uint64_t line)
 {
+    s->reset_llc_dropped = NULL;
     SIM_ASSERT(coh_line_quiet(s, line));
     struct cc_dir *d = dir_of(s, line);
     /* the line is quiet, so the directory names every holder */
@@ -411,6 +412,21 @@ static bool coh_llc_holds(const struct cc_system *s, uint64_t line)
     return s->p.llc_ps && d && d->in_llc;
 }
 
+static bool coh_llc_dirty(const struct cc_system *s, uint64_t line)
+{
+    struct cc_dir *d = cc_dir_find((struct cc_system *)s, line);
+    return coh_llc_holds(s, line) && d->llc_dirty;
+}
+
+static bool coh_llc_reset_drop(const struct cc_system *s, uint64_t *line, bool *dirty)
+{
+    if (s->reset_llc_dropped) {
+        *line = s->reset_llc_dropped->line;
+        *dirty = s->reset_llc_dropped_dirty;
+    }
+    return s->reset_llc_dropped != NULL;
+}
+
 /* A prime's state letter ('M', 'E' or 'S') as the caches' state. */
 static int prime_state(char state)
 {
@@ -445,9 +461,10 @@ static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char st
         memcpy(cl->data, d->memory, s->p.line_bytes);
     }
     cl->lru = ++c->tick;
+    s->reset_llc_dropped = NULL;
     if (s->proto == &cc_mesif_llc) /* an inclusive LLC holds what its cores hold (the others'
                                       home LLCs stand for non-inclusive L3s: filled by reads) */
-        cc_llc_fill(s, d);
+        cc_llc_fill_reset(s, d);
     if (state != 'S')
         cc_l1_drop_others(s, c, core, line);
     cc_l1_touch(s, c, core, line); /* primed into the whole private hierarchy */
@@ -510,6 +527,8 @@ const struct cc_backend cc_coherent_backend = {
     .home_node_of = cc_home_node,
     .home_state_of = coh_home_state_of,
     .llc_holds = coh_llc_holds,
+    .llc_dirty = coh_llc_dirty,
+    .llc_reset_drop = coh_llc_reset_drop,
     .row_coverage = coh_row_coverage,
     .each_cell_run = coh_each_cell_run,
 };
@@ -619,6 +638,16 @@ char cc_state_of(const struct cc_system *s, int core, uint64_t line)
 bool cc_llc_holds(const struct cc_system *s, uint64_t line)
 {
     return s->be->llc_holds && s->be->llc_holds(s, line);
+}
+
+bool cc_llc_dirty(const struct cc_system *s, uint64_t line)
+{
+    return s->be->llc_dirty && s->be->llc_dirty(s, line);
+}
+
+bool cc_llc_reset_drop(const struct cc_system *s, uint64_t *line, bool *dirty)
+{
+    return s->be->llc_reset_drop && s->be->llc_reset_drop(s, line, dirty);
 }
 
 int cc_home_node_of(const struct cc_system *s, uint64_t line)

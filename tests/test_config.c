@@ -417,6 +417,9 @@ START_TEST(test_errors_name_their_cause)
     ck_assert_msg(strstr(run.err, "--set: home.llc_kb = 1 is not a whole number of sets of "
                                   "home.llc_ways = 32 lines of 64 bytes"),
                   "%s", run.err);
+    /* no LLC (llc_cycles 0): its keys are not used, nor checked */
+    tu_ccsim(&run, "config -c teach-xbar --set home.llc_kb=1 --set home.llc_ways=3");
+    ck_assert_msg(run.status == 0, "%s", run.err);
     tu_ccsim(&run, "config -c teach-xbar --set home.llc_kb=64");
     ck_assert_msg(strstr(run.out, "64 KiB          # (--set; not used by this machine)"), "%s",
                   run.out);

@@ -185,6 +185,20 @@ START_TEST(test_explain_llc_drops_a_line)
                                 "used one no core holds; the LLC writes a[0]'s written-back data "
                                 "to memory;"),
                   "%.3000s", r.out);
+    /* a prime into mesif-llc's inclusive LLC may drop a line from a full
+     * set: narrated with the prime, outside the timing, not counted */
+    const char *p = tu_write("pdrop.trace", "ccsim-trace 1\nthreads 2\nline a 17\n"
+                                            "for i 0..16 {\n  0: prime a[i] S\n}\nall: sync\n"
+                                            "1: read a[0]\nall: mark m\n");
+    const char *llc = "-c teach-xbar --set machine.protocol=mesif-llc --set home.llc_cycles=10 "
+                      "--set home.llc_kb=1 --set home.count=1";
+    tu_ccsim(&r, "explain --wide %s %s", llc, p);
+    ck_assert_msg(strstr(r.out, "a[16]      prime S (a reset, at no cost): core 0 holds the line "
+                                "in S; the LLC holds it too; its LLC's set was full: a[0] left it "
+                                "(home.llc_kb)\n"),
+                  "%.4000s", r.out);
+    tu_ccsim(&r, "run %s %s", llc, p);
+    ck_assert_msg(strstr(r.out, "; 1 line dropped from a full set"), "%s", r.out); /* the read's */
 }
 END_TEST
 
@@ -573,18 +587,22 @@ END_TEST
  * between two steps; a reset that moves nothing says so. */
 START_TEST(test_explain_resets)
 {
-    tu_ccsim(&r, "explain -c snb-e5-2660 -w m2o -t 2 -i 3 --iteration 1");
+    /* the owner's write-back on the reader's fetch went into the LLC, not to
+     * memory: the evict puts it in memory (it said "memory is up to date") */
+    tu_ccsim(&r, "explain --wide -c snb-e5-2660 -w m2o -t 2 -i 3 --iteration 1");
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_msg(strstr(r.out, "iteration 1 opens: the sync releases the threads (each leaves "
                                 "after its start skew, 0 to 10.000 ns)") &&
-                      strstr(r.out, "thread 0 flag       evict (a reset, at no cost): memory is "
-                                    "up to date: the copies are dropped;\n") &&
-                      strstr(r.out, "core 0's copy (F) dropped; core 1's copy (S) dropped;") &&
-                      strstr(r.out, "core 1's copy (S) dropped; the LLC's copy dropped\n") &&
+                      strstr(r.out,
+                             "thread 0 flag       evict (a reset, at no cost): the LLC's "
+                             "copy holds a write-back memory has not got: it goes back to "
+                             "memory, and the copies are dropped; core 0's copy (F) "
+                             "dropped; core 1's copy (S) dropped; the LLC's copy dropped\n") &&
                       strstr(r.out, "thread 1 flag       evict (a reset, at no cost): the line "
                                     "is in memory already: no cache held it") &&
-                      !strstr(r.out, "goes back to memory"),
-                  "%s", r.out);
+                      strstr(r.out, "writes the line into its LLC: flag") &&
+                      !strstr(r.out, "the modified line goes back to memory"),
+                  "%.4000s", r.out);
     /* a modified copy's line does go back (it said so of clean ones too) */
     const char *dirty = tu_write("dirty.trace", "ccsim-trace 1\nthreads 1\nline x\n"
                                                 "0: prime x M\n0: evict x\n");

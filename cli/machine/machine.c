@@ -503,8 +503,9 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
 static bool llc_check(const struct machine_cfg *m, const struct cfg_file *cf, struct sim_diag *d)
 {
     int64_t set_bytes = m->home.llc_ways * m->machine.line_bytes;
-    if (!m->home.llc_kb || (m->home.llc_kb * 1024) % set_bytes == 0)
-        return true;
+    if (!m->home.llc_kb || !m->home.llc_cycles || !m->memsys->coherent ||
+        (m->home.llc_kb * 1024) % set_bytes == 0)
+        return true; /* no LLC here (the keys are not used), or whole sets */
     cfg_diag(d, cf, "home.llc_kb,home.llc_ways",
              "home.llc_kb = %lld is not a whole number of sets of home.llc_ways = %lld lines of "
              "%lld bytes",
