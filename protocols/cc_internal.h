@@ -435,12 +435,15 @@ struct cc_system {
     /* what the row being observed did (touched only while observing) */
     struct cc_sent obs_sent[CC_STEP_SENT];
     int obs_nsent, obs_total;
-    sim_time_t obs_fill_backoff;      /* a read the row sent to memory was refused: its backoff */
-    struct cc_dir *obs_llc_dropped;   /* the line the row's read dropped from a full LLC set */
-    bool obs_llc_dropped_dirty;       /* and whether the LLC wrote it to DRAM then */
-    unsigned obs_llc_writebacks;      /* the row's write-backs the LLC took (not DRAM) */
-    struct cc_dir *reset_llc_dropped; /* the line the last prime's LLC fill dropped */
-    bool reset_llc_dropped_dirty;     /* its LLC copy held a write-back (now in memory) */
+    sim_time_t obs_fill_backoff; /* a read the row sent to memory was refused: its backoff */
+    /* the line the last LLC fill dropped from a full set (a row's read, or
+     * a reset's prime), and whether its LLC copy held a write-back, sent to
+     * memory then; cleared where a row or a reset begins */
+    struct {
+        struct cc_dir *dir;
+        bool dirty;
+    } llc_drop;
+    unsigned obs_llc_writebacks;                /* the row's write-backs the LLC took (not DRAM) */
     sim_time_t obs_bank_wait, obs_channel_wait; /* its memory accesses' waits */
     uint64_t *obs_bits;                         /* the sharers before the row */
     uint8_t obs_data[SIM_MAX_LINE_BYTES];
@@ -761,7 +764,7 @@ void cc_post_memory_write(struct cc_system *s, struct cc_dir *d);
 void cc_llc_fill(struct cc_system *s, struct cc_dir *d);
 /* The same for a reset (a prime), outside the timing: a line it drops is
  * not counted, its write-back goes to memory at no cost, and
- * s->reset_llc_dropped names it for the reset's narration. */
+ * s->llc_drop names it for the reset's narration. */
 void cc_llc_fill_reset(struct cc_system *s, struct cc_dir *d);
 void cc_llc_drop(struct cc_system *s, struct cc_dir *d);
 

@@ -461,12 +461,9 @@ static size_t llc_way_of(const struct cc_home *h, const struct cc_dir *d, size_t
  * (for a reset, outside the timing: at no cost, and not counted). */
 static void llc_evict(struct cc_system *s, struct cc_dir *v, bool reset)
 {
-    if (reset) {
-        s->reset_llc_dropped = v;
-        s->reset_llc_dropped_dirty = v->llc_dirty;
-    } else {
-        s->obs_llc_dropped = v;
-        s->obs_llc_dropped_dirty = v->llc_dirty;
+    s->llc_drop.dir = v;
+    s->llc_drop.dirty = v->llc_dirty;
+    if (!reset) {
         if (v->llc_dirty)
             post_dram_write(s, v->line);
         s->stats.llc_evictions++;
@@ -539,7 +536,7 @@ static void obs_begin(struct cc_system *s, struct obs_mark *mk, const uint8_t *d
 {
     s->obs_nsent = s->obs_total = 0;
     s->obs_fill_backoff = 0;
-    s->obs_llc_dropped = NULL;
+    s->llc_drop.dir = NULL;
     s->obs_bank_wait = s->obs_channel_wait = 0;
     s->obs_llc_writebacks = 0;
     mk->memory_reads = s->stats.memory_reads;
@@ -588,11 +585,11 @@ static void observe(struct cc_system *s, const struct cc_row *row, struct cc_ste
     st->llc_writebacks = s->obs_llc_writebacks;
     st->bank_wait_ps = s->obs_bank_wait;
     st->channel_wait_ps = s->obs_channel_wait;
-    if (s->obs_llc_dropped) {
+    if (s->llc_drop.dir) {
         st->llc_drop = true;
-        st->llc_dropped = s->obs_llc_dropped->line;
-        st->llc_dropped_held = !llc_droppable(s->obs_llc_dropped);
-        st->llc_dropped_dirty = s->obs_llc_dropped_dirty;
+        st->llc_dropped = s->llc_drop.dir->line;
+        st->llc_dropped_held = !llc_droppable(s->llc_drop.dir);
+        st->llc_dropped_dirty = s->llc_drop.dirty;
     }
     st->line_bytes = s->p.line_bytes;
     if (mk->data && data_after) {

@@ -315,7 +315,7 @@ static void drop_copy(struct cc_system *s, int cache, struct cc_line *cl, struct
 
 static void coh_evict_line(struct cc_system *s, uint64_t line)
 {
-    s->reset_llc_dropped = NULL;
+    s->llc_drop.dir = NULL; /* a reset begins */
     SIM_ASSERT(coh_line_quiet(s, line));
     struct cc_dir *d = dir_of(s, line);
     /* the line is quiet, so the directory names every holder */
@@ -415,16 +415,16 @@ static bool coh_llc_holds(const struct cc_system *s, uint64_t line)
 static bool coh_llc_dirty(const struct cc_system *s, uint64_t line)
 {
     struct cc_dir *d = cc_dir_find((struct cc_system *)s, line);
-    return coh_llc_holds(s, line) && d->llc_dirty;
+    return s->p.llc_ps && d && d->in_llc && d->llc_dirty;
 }
 
 static bool coh_llc_reset_drop(const struct cc_system *s, uint64_t *line, bool *dirty)
 {
-    if (s->reset_llc_dropped) {
-        *line = s->reset_llc_dropped->line;
-        *dirty = s->reset_llc_dropped_dirty;
+    if (s->llc_drop.dir) {
+        *line = s->llc_drop.dir->line;
+        *dirty = s->llc_drop.dirty;
     }
-    return s->reset_llc_dropped != NULL;
+    return s->llc_drop.dir != NULL;
 }
 
 /* A prime's state letter ('M', 'E' or 'S') as the caches' state. */
@@ -444,6 +444,7 @@ static bool coh_can_hold(const struct cc_system *s, char state)
 
 static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char state)
 {
+    s->llc_drop.dir = NULL; /* a reset begins */
     SIM_ASSERT(coh_line_quiet(s, line));
     struct cc_dir *d = dir_of(s, line);
     bool shared_ok = state == 'S' && (d->state == HS_I || d->state == HS_S);
@@ -461,7 +462,6 @@ static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char st
         memcpy(cl->data, d->memory, s->p.line_bytes);
     }
     cl->lru = ++c->tick;
-    s->reset_llc_dropped = NULL;
     if (s->proto == &cc_mesif_llc) /* an inclusive LLC holds what its cores hold (the others'
                                       home LLCs stand for non-inclusive L3s: filled by reads) */
         cc_llc_fill_reset(s, d);
