@@ -16,14 +16,10 @@
 
 /* A reset's line, before and after it, by cache node. */
 struct reset_snap {
-    bool taken;         /* snapped before (the line is narrated) */
-    char *held, *after; /* [cache nodes]: its state letter before and after */
-    bool llc_held, llc_after;
-    bool llc_dirty;         /* before: the LLC's copy held a write-back memory had not got */
+    bool taken;             /* snapped before (the line is narrated) */
+    char *held, *after;     /* [cache nodes]: its state letter before and after */
+    struct narrate_llc llc; /* the line in its home's LLC, before and after */
     bool gols_dirty;        /* its home was GOLS before: shared, dirty */
-    bool llc_drop;          /* after: the reset's LLC fill dropped llc_dropped from a full set */
-    bool llc_dropped_dirty; /* ... whose LLC copy held a write-back, put in memory */
-    uint64_t llc_dropped;
 };
 
 struct narrator {
@@ -144,8 +140,8 @@ static void snap_before(struct narrator *n, uint64_t line, struct reset_snap *r)
 {
     for (int c = 0; c < n->nc.cores; c++)
         r->held[c] = cc_state_of(n->cc, c * n->cores_per_cache, line);
-    r->llc_held = cc_llc_holds(n->cc, line);
-    r->llc_dirty = cc_llc_dirty(n->cc, line);
+    r->llc.held = cc_llc_holds(n->cc, line);
+    r->llc.dirty = cc_llc_dirty(n->cc, line);
     const char *home = cc_home_state_of(n->cc, line);
     r->gols_dirty = home && strcmp(home, "GOLS") == 0;
 }
@@ -154,8 +150,8 @@ static void snap_after(struct narrator *n, uint64_t line, struct reset_snap *r)
 {
     for (int c = 0; c < n->nc.cores; c++)
         r->after[c] = cc_state_of(n->cc, c * n->cores_per_cache, line);
-    r->llc_after = cc_llc_holds(n->cc, line);
-    r->llc_drop = cc_llc_reset_drop(n->cc, &r->llc_dropped, &r->llc_dropped_dirty);
+    r->llc.after = cc_llc_holds(n->cc, line);
+    r->llc.drop = cc_llc_reset_drop(n->cc, &r->llc.dropped, &r->llc.dropped_dirty);
 }
 
 /* --thread: the thread's own resets, and another's that changed its
@@ -171,13 +167,8 @@ static void print_reset(struct narrator *n, struct narrate_reset *r, const struc
         return;
     r->held = sn->held;
     r->after = sn->after;
-    r->llc_held = sn->llc_held;
-    r->llc_dirty = sn->llc_dirty;
+    r->llc = sn->llc;
     r->gols_dirty = sn->gols_dirty;
-    r->llc_after = sn->llc_after;
-    r->llc_drop = sn->llc_drop;
-    r->llc_dropped = sn->llc_dropped;
-    r->llc_dropped_dirty = sn->llc_dropped_dirty;
     narrate_reset(&n->nc, r, stdout);
 }
 

@@ -881,17 +881,17 @@ static bool other_copies(const struct narrate_ctx *n, struct text *t, const stru
         chunk(t, "%d more %s' copies dropped", rest_dropped, cache_word(n, true));
     if (rest_kept)
         chunk(t, "%d more %s' copies kept or changed", rest_kept, cache_word(n, true));
-    if (r->llc_held || r->llc_after) /* the home's inclusive LLC (mesif-llc) */
-        chunk(t, !r->llc_after ? "the LLC's copy dropped"
-                 : r->llc_held ? "the LLC's copy stays"
+    if (r->llc.held || r->llc.after) /* the home's inclusive LLC (mesif-llc) */
+        chunk(t, !r->llc.after ? "the LLC's copy dropped"
+                 : r->llc.held ? "the LLC's copy stays"
                                : "the LLC holds it too");
-    if (r->llc_drop) {
+    if (r->llc.drop) {
         char dropped[128];
-        narrate_line_name(n, r->llc_dropped, dropped, sizeof dropped);
+        narrate_line_name(n, r->llc.dropped, dropped, sizeof dropped);
         chunk(t, "its LLC's set was full: %s left it (home.llc_kb)%s", dropped,
-              r->llc_dropped_dirty ? ", its written-back data put in memory" : "");
+              r->llc.dropped_dirty ? ", its written-back data put in memory" : "");
     }
-    return listed > 0 || r->llc_held || r->llc_after || r->llc_drop;
+    return listed > 0 || r->llc.held || r->llc.after || r->llc.drop;
 }
 
 static bool held_anywhere(const struct narrate_ctx *n, const struct narrate_reset *r)
@@ -899,7 +899,7 @@ static bool held_anywhere(const struct narrate_ctx *n, const struct narrate_rese
     for (int c = 0; c < n->cores; c++)
         if (r->held[c] != 'I')
             return true;
-    return r->llc_held;
+    return r->llc.held;
 }
 
 /* A cache held the line modified (M, or MOESI's O, or GOLS's sharers of a
@@ -951,14 +951,14 @@ void narrate_reset(struct narrate_ctx *n, const struct narrate_reset *r, FILE *f
         chunk(&t, "%s holds the line in %c", node, r->prime);
         if (wrote_back(n, r)) /* a prime that is not a share evicts first (as evict does) */
             chunk(&t, "the modified copy went back to memory first");
-        else if (r->llc_dirty && !r->llc_after)
+        else if (r->llc.dirty && !r->llc.after)
             chunk(&t, "the LLC's written-back copy went back to memory first");
         if (!other_copies(n, &t, r))
             chunk(&t, "no other copy");
     } else if (held_anywhere(n, r)) {
         /* a clean line's copies are only dropped: memory has it already */
         chunk(&t, wrote_back(n, r) ? "the modified line goes back to memory"
-                  : r->llc_dirty   ? "the LLC's copy holds a write-back memory has not got: it "
+                  : r->llc.dirty   ? "the LLC's copy holds a write-back memory has not got: it "
                                      "goes back to memory, and the copies are dropped"
                   : r->displaced   ? "the copy was clean: nothing goes back"
                                    : "memory is up to date: the copies are dropped");

@@ -42,24 +42,29 @@ struct narrate_ctx {
 };
 
 /* A reset: the methodology's evict or prime of a line, at no cost. */
+/* A reset's line in its home's LLC (mesif-llc's inclusive LLC). */
+struct narrate_llc {
+    bool held, after;   /* the LLC held the line before, after */
+    bool dirty;         /* before: its copy held a write-back memory had not got */
+    bool drop;          /* a prime's fill of a full set dropped `dropped` from it */
+    bool dropped_dirty; /* ... its copy there held a write-back, now put in memory */
+    uint64_t dropped;
+};
+
 struct narrate_reset {
     sim_time_t time;
     int thread, cache; /* who, and the cache node of its core */
     char prime;        /* 0 for an evict, else the state primed: 'M', 'E' or 'S' */
     uint64_t line;
-    sim_time_t waited_ps;     /* the thread waited this long for the line to be quiet (0: a reset
-                                 that opens an iteration, at the sync's release) */
-    bool way_wait;            /* a prime's wait was also for a way in its cache (a full set whose
-                                 every way had a transaction under way) */
-    const char *held;         /* [cores]: each cache node's state letter before, 'I' for none */
-    const char *after;        /* [cores]: the same after */
-    bool llc_held, llc_after; /* the home's LLC held the line before, after (mesif-llc) */
-    bool llc_dirty;           /* before: the LLC's copy held a write-back memory had not got */
-    bool llc_drop;            /* a prime's fill of a full LLC set dropped llc_dropped from it */
-    bool llc_dropped_dirty;   /* ... its copy there held a write-back, now put in memory */
-    uint64_t llc_dropped;
-    bool gols_dirty; /* before: GOLS sharers of a dirty line (memory stale, no M copy) */
-    bool displaced;  /* line left cache's full set to make room for the prime of primed */
+    sim_time_t waited_ps;   /* the thread waited this long for the line to be quiet (0: a reset
+                               that opens an iteration, at the sync's release) */
+    bool way_wait;          /* a prime's wait was also for a way in its cache (a full set whose
+                               every way had a transaction under way) */
+    const char *held;       /* [cores]: each cache node's state letter before, 'I' for none */
+    const char *after;      /* [cores]: the same after */
+    struct narrate_llc llc; /* the home's LLC (mesif-llc's inclusive one) */
+    bool gols_dirty;        /* before: GOLS sharers of a dirty line (memory stale, no M copy) */
+    bool displaced;         /* line left cache's full set to make room for the prime of primed */
     uint64_t primed;
 };
 
