@@ -105,12 +105,16 @@ static bool ring_check(const void *cfg, const struct net_layout *layout, const s
     return false;
 }
 
-/* A left-out stops: one per cache, as ring_create places them. */
+/* The ring's stops: as given, else one per cache. */
+static int64_t ring_stops(const struct ring_cfg *c, const struct net_layout *layout)
+{
+    return c->stops ? c->stops : layout->cores;
+}
+
 static void ring_resolve(void *cfg, const struct net_layout *layout)
 {
     struct ring_cfg *c = cfg;
-    if (!c->stops)
-        c->stops = layout->cores;
+    c->stops = ring_stops(c, layout);
 }
 
 static struct net *ring_create(struct sim_kernel *k, const void *cfg,
@@ -121,7 +125,7 @@ static struct net *ring_create(struct sim_kernel *k, const void *cfg,
     if (!ring_check(c, layout, NULL, d))
         return NULL;
     SIM_ASSERT(layout->cores >= 1 && layout->homes >= 1);
-    int64_t stops = c->stops ? c->stops : layout->cores;
+    int64_t stops = ring_stops(c, layout);
     struct ring *rg = sim_xcalloc(1, sizeof *rg);
     net_base_init(&rg->base, &net_ring_ops, k, layout->cores + layout->homes);
     struct net_ring_params p = {(int)stops,         (int)c->rings,      c->clock_ghz,

@@ -1361,11 +1361,11 @@ static void report_stream(FILE *f, const struct thr *t, const char *name)
     fputc('\n', f);
 }
 
-/* The op's word as its core reads it, and what the line holds where that
+/* Prints the op's word as its core reads it (returned), and what the line holds where that
  * differs (on a machine without coherence: its copy, stale or written
  * since its fill, or its own write still on its way, beside the value
  * memory or the MPB holds). */
-static void print_word_seen(FILE *f, struct thr *t)
+static int64_t print_word_seen(FILE *f, struct thr *t)
 {
     const struct run *r = t->run;
     uint64_t line = line_number(t, t->op.addr[0].line);
@@ -1374,13 +1374,14 @@ static void print_word_seen(FILE *f, struct thr *t)
               held = (long long)cc_peek_word(r->m->cc, line, word);
     fprintf(f, "%lld", seen);
     if (seen == held)
-        return;
+        return seen;
     enum cc_word_source from = cc_core_word_source(r->m->cc, t->core, line, word);
     const char *what = from == CC_WORD_OWN_WRITE ? "its own write, still on its way"
                        : from == CC_WORD_WRITTEN ? "its copy, written since its fill"
                        : from == CC_WORD_COPY    ? "its stale copy"
                                                  : "what it reads";
     fprintf(f, " to its core (%s; the line holds %lld)", what, held);
+    return seen;
 }
 
 static void report_wait(FILE *f, struct thr *t, const char *name)
@@ -1398,8 +1399,7 @@ static void report_wait(FILE *f, struct thr *t, const char *name)
         return;
     }
     fprintf(f, "the word is ");
-    print_word_seen(f, t);
-    int64_t seen = (int64_t)cc_core_word(r->m->cc, t->core, line, (unsigned)t->op.addr[0].word);
+    int64_t seen = print_word_seen(f, t);
     fprintf(f, ", its copy %c%s\n", st,
             wl_cmp_holds(t->op.cmp, seen, t->op.value[0])
                 ? " (which meets the condition: the poll under way, or due, reads it and ends "
