@@ -191,6 +191,12 @@ static void request_chunk(struct text *t, const struct cc_step *st, const char *
     chunk(t, "%s (%s)", st->event, label);
 }
 
+/* The hardware prefetcher a prefetch of this kind is: "stream" or "next-line". */
+static const char *hardware_prefetcher(int prefetch)
+{
+    return prefetch == CC_PF_NEXT ? "next-line" : "stream";
+}
+
 /* "Replace (to free a way of this full set; waiting for one: thread 0:
  * read big[16])": the request whose wait ran it, by its own line's name (a
  * later waiter of the set may take the way first: it is served newest first). */
@@ -208,15 +214,15 @@ static void replace_chunk(struct narrate_ctx *n, struct text *t, const struct cc
                  "thread %d's store of %s, waiting for the stores before it, fetched ahead", r->tag,
                  name);
     else if (r->prefetch)
-        snprintf(label, sizeof label, "the cache's stream prefetcher's fetch of %s%s", name,
-                 to_write);
+        snprintf(label, sizeof label, "the cache's %s prefetcher's fetch of %s%s",
+                 hardware_prefetcher(r->prefetch), name, to_write);
     else
         request_label(r, name, label, sizeof label);
     chunk(t, "%s (to free a way of this full set; waiting for one: %s)", st->event, label);
 }
 
 /* Who sent a prefetch a cache row took: a thread's copy loop (its tag),
- * a thread's store fetched ahead, or the cache's stream prefetcher. */
+ * a thread's store fetched ahead, or the cache's stream or next-line prefetcher. */
 static void prefetcher_name(const struct cc_step *st, char *buf, size_t size)
 {
     if (st->prefetch == CC_PF_SOFTWARE)
@@ -226,7 +232,7 @@ static void prefetcher_name(const struct cc_step *st, char *buf, size_t size)
         snprintf(buf, size, "a store of thread %d waiting for the stores before it: the core",
                  st->prefetch_tag);
     else
-        snprintf(buf, size, "the cache's stream prefetcher");
+        snprintf(buf, size, "the cache's %s prefetcher", hardware_prefetcher(st->prefetch));
 }
 
 /* "Fwd_GetS from home 0", "Upgrade (GetX from core 0)", "Done"; the gloss
@@ -277,6 +283,7 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
               st->prefetch == CC_PF_SOFTWARE
                   ? "a prefetch instruction of its core's copy or addline loop"
               : st->prefetch == CC_PF_STORE ? "a store of its core waiting its turn"
+              : st->prefetch == CC_PF_NEXT  ? "its next-line prefetcher"
                                             : "its stream prefetcher",
               strcmp(st->event, "GetX") == 0 ? "fetches ahead, to write" : "reads ahead");
         return;

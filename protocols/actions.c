@@ -38,6 +38,17 @@ static size_t l1_base(const struct cc_system *s, const struct cc_cache *cache, i
     return slot * per_core + (size_t)(line & (s->p.l1_sets - 1)) * s->p.l1_ways;
 }
 
+bool cc_l1_holds(const struct cc_system *s, const struct cc_cache *cache, int core, uint64_t line)
+{
+    if (!cache->l1_tags)
+        return false;
+    const uint64_t *tags = &cache->l1_tags[l1_base(s, cache, core, line)];
+    for (unsigned w = 0; w < s->p.l1_ways; w++)
+        if (tags[w] == line + 1)
+            return true;
+    return false;
+}
+
 /* Whether core's L1 tag filter holds the line (no filter: false, the
  * coherent level answers); the line is in the L1 afterwards. */
 bool cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line)
@@ -215,7 +226,7 @@ static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
     if (c->req && !c->req->asked) { /* a parked request was missed, but not yet asked */
         c->req->asked = true;
         c->req->missed = true;
-        if (pf == CC_PF_STREAM)
+        if (pf == CC_PF_STREAM || pf == CC_PF_NEXT)
             c->sys->stats.prefetches++;
         else if (pf == CC_PF_SOFTWARE)
             c->sys->stats.sw_prefetches++;

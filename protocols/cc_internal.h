@@ -624,9 +624,9 @@ CC_HOME_ACTIONS(CC_DECLARE_ACTION)
 #define CC_FLAG_GONE        1u /* the answering owner keeps no copy */
 #define CC_FLAG_FROM_WRITER 2u /* data from a core that held the line E or M */
 #define CC_FLAG_SEEN        4u /* an observer has seen a row this message drove */
-/* bits 3-4: the enum cc_prefetcher of a request a prefetch sent (narration only) */
+/* bits 3-5: the enum cc_prefetcher of a request a prefetch sent (narration only) */
 #define CC_FLAG_PREFETCH_SHIFT 3
-#define CC_FLAG_PREFETCH_MASK  (3u << CC_FLAG_PREFETCH_SHIFT)
+#define CC_FLAG_PREFETCH_MASK  (7u << CC_FLAG_PREFETCH_SHIFT)
 void cc_send(struct cc_system *s, int type, int src, int dst, uint64_t line, int requester,
              const uint8_t *data, uint32_t flags);
 /* cc_send with the count of acks the message tells its receiver to await. */
@@ -657,6 +657,8 @@ static inline int cc_cache_of_core(const struct cc_system *s, int core)
 /* Whether core's L1 filter holds line (a hit there costs l1_cycles, else the
  * coherent level's hit_cycles); the line is in that core's L1 afterwards. */
 bool cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);
+/* Whether core's L1 filter holds line, touching nothing (no filter: false). */
+bool cc_l1_holds(const struct cc_system *s, const struct cc_cache *cache, int core, uint64_t line);
 /* The line leaves the L1 filters of cache's other cores (a store by core, or
  * a fill the others' stale copies predate). */
 void cc_l1_drop_others(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);
@@ -681,7 +683,8 @@ static inline struct cc_dir *cc_dir_find(struct cc_system *s, uint64_t line)
     return line < CC_DIR_ARRAY_MAX ? NULL : cc_dir_find_large(s, line);
 }
 /* prefetch.c: core's read of the line at layout place vline (cc_req.vline)
- * at cache c (missed: not readable there) trains c's streams, and may send
+ * at cache c (missed: not readable there, or still on its way) trains c's
+ * streams and may set off its next-line prefetcher: either may send
  * prefetches; cc_prefetch_free releases the system's prefetch requests. */
 void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t vline,
                          bool rfo, bool missed);

@@ -1,29 +1,43 @@
 /*
- * prefetch.c -- the coherent level's stream prefetcher (cc_params
- * prefetch_*), as the L2 streamers of Sandy Bridge and Knights Corner: it
- * watches its cores' reads, finds runs of consecutive lines, and reads
- * ahead of them so that a copy loop finds its next lines already in.
+ * prefetch.c -- the coherent level's hardware prefetchers (cc_params
+ * prefetch_*), as the L2 streamers of Sandy Bridge and Knights Corner and
+ * a next-line prefetcher: they watch their cores' reads, and read ahead of
+ * them so that a copy loop finds its next lines already in.
  *
  * Lines are followed in the trace's layout (cc_req.vline: an array's lines
  * are consecutive, as in memory), not by line number: line numbers are
  * given on first touch, so they follow the order of first use, not the
  * layout. cc_set_line_map turns a layout place into the line to fetch.
  *
- * Mechanism: a table of prefetch_streams streams per cache, replaced LRU.
- * A read that misses and follows no stream starts one. A read of a line at
- * most prefetch_depth + 1 lines past a stream's last (in its direction;
- * the second read of a stream fixes the direction, and must be next to the
- * first) follows it. From the prefetch_train-th read of a stream on, each
- * read that follows it sends the cache's own reads (GetS, as a core's
- * load) for the lines up to prefetch_depth past it not yet prefetched. A
- * prefetch of a line the cache holds, or is fetching, is not sent. A
+ * The stream prefetcher: a table of prefetch_streams streams per cache,
+ * replaced LRU. A read that misses and follows no stream starts one. A
+ * read of a line at most prefetch_depth + 1 lines past a stream's last (in
+ * its direction; the second read of a stream fixes the direction, and must
+ * be next to the first) follows it. From the prefetch_train-th read of a
+ * stream on, each read that follows it sends the cache's own reads (GetS,
+ * as a core's load) for the lines up to prefetch_depth past it not yet
+ * prefetched, the nearest first, at most prefetch_degree of them (Intel's
+ * streamer: two a lookup, up to 20 lines ahead; the rest wait for the
+ * stream's next read).
+ *
+ * The next-line prefetcher (prefetch_next N): a read that missed, or found
+ * its line still on its way, fetches the N lines after it.
+ *
+ * Pages (prefetch_page_lines): as real prefetchers, which see physical
+ * addresses, neither fetches past the page of the read that set it off, and
+ * a stream follows no read into another page (a new stream starts there).
+ * Pages are cut in the layout: layout place v (1-based) is in page
+ * (v - 1) / prefetch_page_lines.
+ *
+ * A prefetch of a line the cache holds, or is fetching, is not sent. A
  * prefetched line fills a way as any read does (evicting the LRU line of a
  * full set); a core's read of it while it is on its way waits for it.
  *
- * Reads make streams; with prefetch_rfo stores (RFOs: a write's fetch of the
- * line) make streams of their own too, whose lines are fetched to write
- * (GetX, as a core's store, writing nothing), as KNC's L2 prefetcher does.
- * Prefetches are counted in stats.prefetches, not as loads or misses.
+ * Reads set them off; with prefetch_rfo stores (RFOs: a write's fetch of
+ * the line) do too, in streams of their own, and their lines are fetched
+ * to write (GetX, as a core's store, writing nothing), as KNC's L2
+ * prefetcher does. Prefetches are counted in stats.prefetches, not as
+ * loads or misses.
  *
  * cc_prefetch is a core's prefetch instruction (a copy loop's, core.c):
  * the same fetch of a layout place, counted in stats.sw_prefetches.
@@ -135,10 +149,17 @@ void cc_prefetch_store(struct cc_system *s, int core, uint64_t vline, int tag)
     prefetch_line(s, &s->caches[cc_cache_of_core(s, core)], core, vline, true, CC_PF_STORE, tag);
 }
 
+/* Whether layout places a and b are in one page (prefetch_page_lines). */
+static bool same_page(const struct cc_system *s, uint64_t a, uint64_t b)
+{
+    unsigned n = s->p.prefetch_page_lines;
+    return n == 0 || (a - 1) / n == (b - 1) / n;
+}
+
 /* Whether a read (a store, rfo) of line follows stream st. */
 static bool follows(const struct cc_system *s, const struct cc_stream *st, uint64_t line, bool rfo)
 {
-    if (st->rfo != rfo)
+    if (st->rfo != rfo || !same_page(s, line, st->last))
         return false;
     if (st->dir == 0)
         return line == st->last + 1 || line + 1 == st->last;
@@ -167,25 +188,30 @@ static struct cc_stream *stream_new(struct cc_system *s, struct cc_cache *c, uin
     return v;
 }
 
-/* The lines past the stream's read, up to depth ahead, not yet prefetched. */
+/* The lines past the stream's read, up to depth ahead and in its page, not
+ * yet prefetched: the nearest first, at most prefetch_degree sent. */
 static void read_ahead(struct cc_system *s, struct cc_cache *c, int core, struct cc_stream *st)
 {
+    unsigned sent = 0;
     for (unsigned i = 1; i <= s->p.prefetch_depth; i++) {
         if (st->dir < 0 && st->last <= i)
             break; /* past the first line of the layout */
         uint64_t line = st->dir > 0 ? st->last + i : st->last - i;
+        if (!same_page(s, line, st->last))
+            break;
         if (st->dir > 0 ? line <= st->ahead : line >= st->ahead)
             continue;
-        prefetch_line(s, c, core, line, st->rfo, CC_PF_STREAM, -1);
+        if (s->p.prefetch_degree && sent == s->p.prefetch_degree)
+            break;
+        sent += prefetch_line(s, c, core, line, st->rfo, CC_PF_STREAM, -1);
         st->ahead = line;
     }
 }
 
-void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t line, bool rfo,
-                         bool missed)
+/* The stream prefetcher's part of cc_prefetch_observe. */
+static void observe_streams(struct cc_system *s, struct cc_cache *c, int core, uint64_t line,
+                            bool rfo, bool missed)
 {
-    if (!c->streams)
-        return;
     struct cc_stream *st = stream_of(s, c, line, rfo);
     if (!st) {
         if (missed)
@@ -201,4 +227,21 @@ void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint
     st->lru = ++c->tick;
     if (st->reads >= s->p.prefetch_train)
         read_ahead(s, c, core, st);
+}
+
+/* The next-line prefetcher: after a read that missed, its next lines. */
+static void fetch_next_lines(struct cc_system *s, struct cc_cache *c, int core, uint64_t line,
+                             bool rfo)
+{
+    for (unsigned i = 1; i <= s->p.prefetch_next && same_page(s, line + i, line); i++)
+        prefetch_line(s, c, core, line + i, rfo, CC_PF_NEXT, -1);
+}
+
+void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t line, bool rfo,
+                         bool missed)
+{
+    if (c->streams)
+        observe_streams(s, c, core, line, rfo, missed);
+    if (s->p.prefetch_next && missed)
+        fetch_next_lines(s, c, core, line, rfo);
 }

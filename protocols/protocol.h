@@ -84,6 +84,7 @@ enum cc_prefetcher {
     CC_PF_SOFTWARE, /* a copy loop's prefetch instruction (cc_prefetch) */
     CC_PF_STORE,    /* a store waiting for the stores before it: the line's fetch, to write,
                        ahead of it (cc_prefetch_store) */
+    CC_PF_NEXT,     /* the cache's next-line prefetcher (p.prefetch_next) */
 };
 
 /* A processor request. The caller owns it until done() is called. */
@@ -103,11 +104,11 @@ struct cc_req {
                          its line's transaction or a way, or asked the home) */
     uint8_t prefetch; /* enum cc_prefetcher: a prefetch, which no core waits for */
     uint64_t vline;   /* the line's place in the trace's layout (its line index + 1; 0: none):
-                         what a cache's stream prefetcher follows (cc_set_line_map) */
+                         what a cache's prefetchers follow (cc_set_line_map) */
     bool from_writer; /* set by the cache: a miss served by a core that held it M */
     int tag;          /* a prefetch the caller asked for (cc_prefetch, cc_prefetch_store): the
                          caller's label of who asked (a core's hardware thread), for narration;
-                         -1 for the stream prefetcher's */
+                         -1 for the hardware prefetchers' */
     cc_done_fn done;
     void *ctx;
 };
@@ -133,6 +134,7 @@ struct cc_params {
     /* a cache answers one forwarded request at a time, whatever the line:
      * the next starts fwd_port_cycles after the last (0: no limit) */
     unsigned fwd_port_cycles;
+    bool fwd_port_writes_only; /* only forwards to write (Fwd_GetX) take the port's turns */
     /* the L1 tag filter: a hit in it costs l1_cycles */
     unsigned l1_sets, l1_ways, l1_cycles;
     bool l1_write_through; /* every store goes on to the coherent level (hit_cycles) */
@@ -145,7 +147,15 @@ struct cc_params {
      * stream reads ahead, up to prefetch_depth lines past it, as the
      * cache's own GetS requests */
     unsigned prefetch_streams, prefetch_train, prefetch_depth;
-    bool prefetch_rfo;              /* stores make streams too, prefetched as GetX (to write) */
+    unsigned prefetch_degree; /* a stream's prefetches sent for one read, at most (0: no limit) */
+    /* the next-line prefetcher: a read that missed (or found its line still on
+     * its way) fetches the next prefetch_next lines of the layout (0: none) */
+    unsigned prefetch_next;
+    /* the prefetchers stay in the page of the read that set them off, and a
+     * stream follows no read into another page (lines a page; 0: no pages) */
+    unsigned prefetch_page_lines;
+    bool prefetch_rfo; /* stores make streams, and set off the next-line prefetcher, too:
+                          their lines are fetched as GetX (to write) */
     unsigned home_occupancy_cycles; /* per message handled */
     unsigned home_lookup_cycles;    /* from a request's turn to its first action */
     sim_time_t memory_ps;           /* a memory read or write at the home */
@@ -312,7 +322,7 @@ enum cc_word_source cc_core_word_source(const struct cc_system *s, int core, uin
 struct cc_stats {
     uint64_t loads, stores, atomics;
     uint64_t hits, misses;
-    uint64_t prefetches;       /* reads the stream prefetcher sent to a home */
+    uint64_t prefetches;       /* fetches the hardware prefetchers (stream, next-line) sent */
     uint64_t sw_prefetches;    /* the copy loops' prefetches (cc_prefetch) sent to a home */
     uint64_t store_prefetches; /* waiting stores' fetches ahead (cc_prefetch_store) sent */
     uint64_t invalidations;    /* copies taken away for a write: Inv and Fwd_GetX messages */
@@ -452,7 +462,7 @@ typedef void (*cc_observer_fn)(void *ctx, const struct cc_step *step);
 /* Calls fn after every row (NULL: off). */
 void cc_observe(struct cc_system *s, cc_observer_fn fn, void *ctx);
 
-/* The trace's line layout, for the caches' stream prefetchers: the line
+/* The trace's line layout, for the caches' prefetchers: the line
  * number of line index `index` (cc_req.vline - 1) as core would touch it
  * (placed now if it was not yet); false if the trace has no such line.
  * NULL (the default): requests carry no layout and prefetchers stay idle. */

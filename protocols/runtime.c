@@ -847,10 +847,13 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
     r->next = NULL;
     struct cc_cache *c = &s->caches[cc_cache_of_core(s, r->core)];
     bool rfo = r->op == CC_STORE || r->op == CC_STORE_LINE;
-    bool trains =
-        c->streams && r->vline && s->line_map && (cc_op_reads(r->op) || (rfo && s->p.prefetch_rfo));
+    bool trains = (c->streams || s->p.prefetch_next) && r->vline && s->line_map &&
+                  (cc_op_reads(r->op) || (rfo && s->p.prefetch_rfo));
+    /* the coherent level's prefetchers see what reaches it: not what the
+     * core's L1 answered (a write-through L1 answers no store) */
+    bool in_l1 = trains && cc_l1_holds(s, c, r->core, r->line) && !(rfo && s->p.l1_write_through);
     cc_process_request(s, c, r);
-    if (trains) /* r is answered by an event, later: its fields still hold */
+    if (trains && (r->missed || !in_l1)) /* r is answered by an event, later: its fields hold */
         cc_prefetch_observe(s, c, r->core, r->vline, rfo, r->missed);
 }
 
@@ -921,7 +924,8 @@ static void cache_handle(struct sim_kernel *k, void *obj, uint64_t arg)
 }
 
 /* When a forwarded request that could start at `start` starts: the cache
- * answers them one at a time, whatever the line (fwd_port_cycles each). */
+ * answers them one at a time, whatever the line (fwd_port_cycles each;
+ * with fwd_port_writes_only, only those to write take turns). */
 static sim_time_t fwd_port_start(struct cc_system *s, struct cc_cache *c, sim_time_t start)
 {
     if (start < c->fwd_port_until)
@@ -947,7 +951,8 @@ static void cache_deliver(struct sim_kernel *k, void *node, struct sim_msg *m)
     struct cc_line *cl = snoop ? cache_find(s, c, m->line) : NULL;
     if (cl) {
         start = sim_clock_edge(s->p.clock, start > cl->snoop_until ? start : cl->snoop_until);
-        if (forward && s->p.fwd_port_cycles)
+        if (forward && s->p.fwd_port_cycles &&
+            (m->type == M_FWD_GETX || !s->p.fwd_port_writes_only))
             start = fwd_port_start(s, c, start);
         cl->snoop_until =
             start + (forward ? (sim_time_t)s->p.fwd_busy_cycles * s->p.clock.period_ps : 0);

@@ -658,6 +658,128 @@ START_TEST(test_prefetcher_config_and_narration)
 }
 END_TEST
 
+/* The next-line prefetcher: a read that misses (or finds its line still on
+ * its way) fetches the N lines after it, so a scan whose reads find their
+ * lines on their way keeps it going and misses only at its start; further
+ * ahead (N = 4) the lines wait less. Counted with the prefetchers'
+ * fetches, values unchanged; explain names it. */
+START_TEST(test_next_line_prefetcher)
+{
+    const char *one[] = {"l1.prefetch_next=1"};
+    const char *four[] = {"l1.prefetch_next=4"};
+    run_text(reads32, NULL, 0, &res, &diag);
+    run_text(reads32, one, 1, &res2, &diag);
+    ck_assert(!res2.deadlock && res2.value_errors == 0);
+    ck_assert_uint_eq(res.prefetches, 0);
+    ck_assert_uint_ge(res2.prefetches, 16);
+    ck_assert_uint_le(res2.misses - 32, 4); /* the writes' 32, then the scan's first reads */
+    ck_assert_msg(res2.latency_ns[0] < res.latency_ns[0], "next 1 %.1f ns, off %.1f ns",
+                  res2.latency_ns[0], res.latency_ns[0]);
+    double lat1 = res2.latency_ns[0];
+    core_result_free(&res);
+    core_result_free(&res2);
+    run_text(reads32, four, 1, &res, &diag);
+    ck_assert_uint_eq(res.value_errors, 0);
+    ck_assert_uint_le(res.misses - 32, 4);
+    ck_assert_msg(res.latency_ns[0] < lat1, "next 4 %.1f ns, next 1 %.1f ns", res.latency_ns[0],
+                  lat1);
+    core_result_free(&res);
+    struct tu_run r;
+    const char *path = tu_write("nl.trace", "ccsim-trace 1\nthreads 1\nline data 8\n"
+                                            "for i 0..7 {\n  0: read data[i]\n}\n");
+    tu_ccsim(&r, "explain --wide -c teach-xbar --set l1.prefetch_next=2 %s", path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.out, "Load (the cache's next-line prefetcher reads data[1] ahead)") &&
+                      strstr(r.out, "GetS from core 0 (its next-line prefetcher reads ahead)") &&
+                      !strstr(r.out, "stream prefetcher"),
+                  "%.3000s", r.out);
+    refused("-c snb-e5-2660 --set l1.prefetch_next=2", "l1.prefetch_next = 2", "l2.prefetch_next");
+    refused("-c scc --set l2.prefetch_next=2", "a next-line prefetcher needs the coherent runtime",
+            NULL);
+}
+END_TEST
+
+/* A stream sends at most prefetch_degree prefetches for one read (the
+ * nearest first), and neither prefetcher fetches past the page of the
+ * read that set it off (prefetch_page_kb): 64 lines of 64 bytes are one
+ * 4 KiB page, and the array after them is in the next. */
+START_TEST(test_prefetch_degree_and_pages)
+{
+    const char *three = "ccsim-trace 1\nthreads 1\nline data 64\n"
+                        "for i 0..2 {\n  0: read data[i]\n}\n0: mark m\n";
+    const char *deep[] = {"l1.prefetch_streams=4", "l1.prefetch_depth=20"};
+    const char *two[] = {"l1.prefetch_streams=4", "l1.prefetch_depth=20", "l1.prefetch_degree=2"};
+    run_text(three, deep, 2, &res, &diag);
+    run_text(three, two, 3, &res2, &diag);
+    ck_assert_uint_eq(res.prefetches, 21); /* the second read: 20 ahead; the third: 1 more */
+    ck_assert_uint_eq(res2.prefetches, 4); /* two a read */
+    core_result_free(&res);
+    core_result_free(&res2);
+    const char *page = "ccsim-trace 1\nthreads 1\nline a 64\nline b 64\n"
+                       "for i 0..63 {\n  0: read a[i]\n}\n0: mark m\n";
+    const char *free_[] = {"l1.prefetch_streams=4", "l1.prefetch_depth=8"};
+    const char *paged[] = {"l1.prefetch_streams=4", "l1.prefetch_depth=8", "l1.prefetch_page_kb=4"};
+    run_text(page, free_, 2, &res, &diag);
+    run_text(page, paged, 3, &res2, &diag);
+    ck_assert_uint_eq(res.prefetches, 62 + 8); /* a[2..63], then b[0..7] */
+    ck_assert_uint_eq(res2.prefetches, 62);    /* a[2..63] only */
+    core_result_free(&res);
+    core_result_free(&res2);
+    const char *next_paged[] = {"l1.prefetch_next=4", "l1.prefetch_page_kb=4"};
+    run_text(page, next_paged, 2, &res, &diag);
+    ck_assert_uint_eq(res.misses + res.prefetches, 64); /* nothing of b fetched */
+    core_result_free(&res);
+}
+END_TEST
+
+/* An L2's prefetchers see only what its L1 did not answer (Intel's streamer
+ * watches the L1's requests): a read of x[4] that misses, then one of x[3]
+ * the L1 holds, is no descending stream there; on a machine whose L1 is
+ * the coherent level the same two reads are one, and x[2..0] are fetched. */
+START_TEST(test_l2_prefetcher_sees_l1_misses)
+{
+    const char *text = "ccsim-trace 1\nthreads 1\nline x 8\n"
+                       "0: write x[3] 1\n0: read x[4]\n0: read x[3]\n0: mark m\n";
+    const char *l1_only[] = {"l1.prefetch_streams=4"};
+    const char *with_l2[] = {"l2.size_kb=64", "l2.ways=8", "l2.latency_cycles=12",
+                             "l2.prefetch_streams=4"};
+    run_text(text, l1_only, 1, &res, &diag);
+    run_text(text, with_l2, 4, &res2, &diag);
+    ck_assert_uint_eq(res.prefetches, 3);
+    ck_assert_uint_eq(res2.prefetches, 0);
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
+/* core.fwd_port_reads = false: a core's port paces only the forwards that
+ * take lines to write; a reader copying lines out of its cache is not held
+ * to its turns, a writer still is. */
+START_TEST(test_fwd_port_reads)
+{
+    const char *reads = "ccsim-trace 1\nthreads 2\nline data 32\n"
+                        "for i 0..31 {\n  1: write data[i] i+1\n}\nall: sync\n"
+                        "for i 0..31 {\n  0: read data[i]\n}\n0: mark m\n";
+    const char *writes = "ccsim-trace 1\nthreads 2\nline data 32\n"
+                         "for i 0..31 {\n  1: write data[i] i+1\n}\nall: sync\n"
+                         "for i 0..31 {\n  0: write data[i] 7\n}\n0: mark m\n";
+    const char *port[] = {"core.fwd_port_cycles=100"};
+    const char *writes_only[] = {"core.fwd_port_cycles=100", "core.fwd_port_reads=false"};
+    run_text(reads, port, 1, &res, &diag);
+    run_text(reads, writes_only, 2, &res2, &diag);
+    ck_assert_msg(res2.latency_ns[0] * 2 < res.latency_ns[0], "reads: %.1f ns, %.1f ns paced",
+                  res2.latency_ns[0], res.latency_ns[0]);
+    core_result_free(&res);
+    core_result_free(&res2);
+    run_text(writes, port, 1, &res, &diag);
+    run_text(writes, writes_only, 2, &res2, &diag);
+    ck_assert_msg(res2.latency_ns[0] == res.latency_ns[0], "writes: %.1f ns, %.1f ns",
+                  res2.latency_ns[0], res.latency_ns[0]);
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
 /* A copy loop's prefetch instructions (core.prefetch_distance): a core
  * that waits for each load (mshrs = 1) copies 32 lines; loading line i it
  * prefetches line i + 4 of the source and, to write, of the destination,
@@ -782,6 +904,10 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_prefetcher_reads_ahead);
     tcase_add_test(tc, test_prefetcher_streams_only);
     tcase_add_test(tc, test_prefetcher_config_and_narration);
+    tcase_add_test(tc, test_next_line_prefetcher);
+    tcase_add_test(tc, test_prefetch_degree_and_pages);
+    tcase_add_test(tc, test_l2_prefetcher_sees_l1_misses);
+    tcase_add_test(tc, test_fwd_port_reads);
     tcase_add_test(tc, test_copy_prefetch_instructions);
     tcase_add_test(tc, test_copy_prefetch_slots);
     tcase_add_test(tc, test_forward_port_paces_copies);

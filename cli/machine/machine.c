@@ -61,6 +61,9 @@ static const struct cfg_key core_keys[] = {
     CFG_INT_KEY(T, fwd_port_cycles, false, 0, 100000, "cycles",
                 "a cache answers forwarded requests one at a time, whatever their lines: the next "
                 "starts this long after the last (its snoop data path; 0: no limit)"),
+    CFG_BOOL_KEY(T, fwd_port_reads, false,
+                 "forwarded requests to read take the port's turns as those to write do (false: "
+                 "only forwards to write wait for fwd_port_cycles)"),
     CFG_INT_KEY(T, fwd_busy_cycles, false, 0, 100000, "cycles",
                 "a cache reads a line out for one forwarded request before it takes the next "
                 "of that line (0: its hit latency)"),
@@ -72,15 +75,25 @@ static const struct cfg_key core_keys[] = {
         CFG_INT_KEY(T, ways, true, 1, 64, NULL, "associativity"),                                  \
         CFG_INT_KEY(T, latency_cycles, true, 1, 1000, "cycles", "hit latency"),                    \
         CFG_INT_KEY(T, prefetch_streams, false, 0, 64, NULL,                                       \
-                    "streams of consecutive line reads its prefetcher follows (0: no "             \
-                    "prefetcher; only the coherent level, the l2 if there is one, has one)"),      \
+                    "streams of consecutive line reads its stream prefetcher follows (0: "         \
+                    "none; only the coherent level, the l2 if there is one, has prefetchers)"),    \
         CFG_INT_KEY(T, prefetch_train, false, 1, 16, NULL,                                         \
                     "reads of consecutive lines, the first a miss, before a stream is "            \
                     "prefetched (default 2)"),                                                     \
         CFG_INT_KEY(T, prefetch_depth, false, 1, 64, "lines",                                      \
                     "how far ahead of a stream's last read it prefetches (default 4)"),            \
+        CFG_INT_KEY(T, prefetch_degree, false, 0, 64, NULL,                                        \
+                    "a stream's prefetches sent for one read at most, the nearest first (0: "      \
+                    "every line up to prefetch_depth)"),                                           \
+        CFG_INT_KEY(T, prefetch_next, false, 0, 64, "lines",                                       \
+                    "a next-line prefetcher: a read that missed fetches the lines after it (0: "   \
+                    "none; the coherent level's, as prefetch_streams)"),                           \
+        CFG_INT_KEY(T, prefetch_page_kb, false, 0, 1048576, "KiB",                                 \
+                    "the prefetchers fetch nothing past the page of the read that set them off, "  \
+                    "and a stream follows no read into another page (0: no pages)"),               \
         CFG_BOOL_KEY(T, prefetch_rfo, false,                                                       \
-                     "stores make streams too, their lines fetched ahead to write (GetX)")
+                     "stores set the prefetchers off too (streams of their own), their lines "     \
+                     "fetched ahead to write (GetX)")
 static const struct cfg_key l1_keys[] = {
     CACHE_KEYS,
     CFG_BOOL_KEY(T, write_through, false,
@@ -325,6 +338,7 @@ static void machine_defaults(struct machine_cfg *m)
     m->l1.prefetch_train = m->l2.prefetch_train = 2;
     m->l1.prefetch_depth = m->l2.prefetch_depth = 4;
     m->core.poll_cycles = 0;
+    m->core.fwd_port_reads = true;
     m->core.atomic_store_bytes = 8;
     m->memory.controllers = 1;
     m->memory.bandwidth_gbs = 0; /* no limit */
@@ -483,11 +497,16 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
                  "no l2 section");
         ok = false;
     }
-    if (m->l2.size_kb && m->l1.prefetch_streams) {
-        cfg_diag(d, cf, "l1.prefetch_streams",
-                 "l1.prefetch_streams = %lld: the prefetcher is the coherent level's, the l2's on "
-                 "this machine (l2.prefetch_streams)",
-                 (long long)m->l1.prefetch_streams);
+    if (m->l2.size_kb && (m->l1.prefetch_streams || m->l1.prefetch_next)) {
+        const char *key = m->l1.prefetch_streams ? "prefetch_streams" : "prefetch_next";
+        char full[40];
+        snprintf(full, sizeof full, "l1.%s", key);
+        cfg_diag(d, cf, full,
+                 "%s = %lld: the prefetchers are the coherent level's, the l2's on this machine "
+                 "(l2.%s)",
+                 full,
+                 (long long)(m->l1.prefetch_streams ? m->l1.prefetch_streams : m->l1.prefetch_next),
+                 key);
         ok = false;
     }
     if (m->l2.banks && !m->l2.bank_busy_cycles) {
@@ -660,11 +679,14 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  (long long)m->core.prefetch_distance, m->machine.protocol);
         ok = false;
     }
-    if (outer->prefetch_streams && !m->memsys->coherent) {
-        cfg_diag(d, cf, m->l2.size_kb ? "l2.prefetch_streams" : "l1.prefetch_streams",
-                 "a stream prefetcher needs the coherent runtime; the %s memory system has none "
+    if ((outer->prefetch_streams || outer->prefetch_next) && !m->memsys->coherent) {
+        const char *key = outer->prefetch_streams ? "prefetch_streams" : "prefetch_next";
+        char full[40];
+        snprintf(full, sizeof full, "%s.%s", m->l2.size_kb ? "l2" : "l1", key);
+        cfg_diag(d, cf, full,
+                 "a %s prefetcher needs the coherent runtime; the %s memory system has none "
                  "(use 0)",
-                 m->machine.protocol);
+                 outer->prefetch_streams ? "stream" : "next-line", m->machine.protocol);
         ok = false;
     }
     if (ok && m->topo && m->topo->check) {
@@ -775,16 +797,26 @@ bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key *
     return false;
 }
 
-/* A cache level's keys: its prefetcher is the coherent level's (the l2,
- * else the l1), and trains only with streams; write-through and the banks
+/* Whether a prefetcher key of cache section c counts: the two switches
+ * always, a stream's shape with streams, the rest with either prefetcher. */
+static bool prefetch_key_used(const struct machine_cache_sec *c, const char *key)
+{
+    if (strcmp(key, "prefetch_streams") == 0 || strcmp(key, "prefetch_next") == 0)
+        return true;
+    if (strcmp(key, "prefetch_rfo") == 0 || strcmp(key, "prefetch_page_kb") == 0)
+        return c->prefetch_streams > 0 || c->prefetch_next > 0;
+    return c->prefetch_streams > 0;
+}
+
+/* A cache level's keys: its prefetchers are the coherent level's (the l2,
+ * else the l1; prefetch_key_used says which of their keys count); write-through and the banks
  * are the coherent runtime's, a bank's time only with banks. */
 static bool cache_key_used(const struct machine_cfg *m, const char *sec, const char *key)
 {
     bool l1 = strcmp(sec, "l1") == 0;
     const struct machine_cache_sec *c = l1 ? &m->l1 : &m->l2;
     if (strncmp(key, "prefetch_", 9) == 0)
-        return m->memsys->coherent && (!l1 || !m->l2.size_kb) &&
-               (strcmp(key, "prefetch_streams") == 0 || c->prefetch_streams > 0);
+        return m->memsys->coherent && (!l1 || !m->l2.size_kb) && prefetch_key_used(c, key);
     if (strcmp(key, "write_through") == 0 || strcmp(key, "banks") == 0)
         return m->memsys->coherent;
     if (strcmp(key, "bank_busy_cycles") == 0)
@@ -827,6 +859,8 @@ static bool key_used(const struct machine_cfg *m, const char *sec, const char *k
         (strcmp(key, "snoop_cycles") == 0 || strcmp(key, "fwd_busy_cycles") == 0 ||
          strcmp(key, "fwd_port_cycles") == 0))
         return coherent;
+    if (strcmp(sec, "core") == 0 && strcmp(key, "fwd_port_reads") == 0)
+        return coherent && m->core.fwd_port_cycles;
     if (strcmp(sec, "variability") == 0 && strcmp(key, "jitter_ns") == 0)
         return coherent; /* refused elsewhere: it would reorder one source's messages */
     return true;
@@ -994,12 +1028,16 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->prefetch_streams = (unsigned)outer->prefetch_streams;
     p->prefetch_train = (unsigned)outer->prefetch_train;
     p->prefetch_depth = (unsigned)outer->prefetch_depth;
+    p->prefetch_degree = (unsigned)outer->prefetch_degree;
+    p->prefetch_next = (unsigned)outer->prefetch_next;
+    p->prefetch_page_lines = (unsigned)(outer->prefetch_page_kb * 1024 / line);
     p->prefetch_rfo = outer->prefetch_rfo;
     p->snoop_cycles =
         (unsigned)(m->core.snoop_cycles ? m->core.snoop_cycles : outer->latency_cycles);
     p->fwd_busy_cycles =
         (unsigned)(m->core.fwd_busy_cycles ? m->core.fwd_busy_cycles : outer->latency_cycles);
     p->fwd_port_cycles = (unsigned)m->core.fwd_port_cycles;
+    p->fwd_port_writes_only = !m->core.fwd_port_reads;
     p->bank_busy_ps = (sim_time_t)(m->memory.bank_busy_ns * SIM_PS_PER_NS + 0.5);
     p->fill_conflict_ps = (sim_time_t)(m->memory.fill_conflict_ns * SIM_PS_PER_NS + 0.5);
     if (m->l2.size_kb) {

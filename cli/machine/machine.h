@@ -50,6 +50,7 @@ struct machine_core_sec {
     int64_t fwd_busy_cycles; /* a cache busy with one forwarded request of a line; 0: hit latency */
     int64_t fwd_port_cycles; /* a cache answers one forwarded request at a time, any line; 0: no
                                 limit */
+    bool fwd_port_reads;     /* forwards to read take the port's turns too (default true) */
 };
 
 struct machine_cache_sec {
@@ -60,9 +61,12 @@ struct machine_cache_sec {
     int64_t banks;            /* l2 only: banks serving one access at a time (0: no queueing) */
     int64_t bank_busy_cycles; /* l2 only: a bank's time per access */
     /* the stream prefetcher of the coherent level (l2, or l1 without one):
-     * streams followed (0: none), reads that make a stream, lines ahead */
-    int64_t prefetch_streams, prefetch_train, prefetch_depth;
-    bool prefetch_rfo; /* stores make streams too, fetched to write */
+     * streams followed (0: none), reads that make a stream, lines ahead,
+     * prefetches sent for one read at most (0: no limit) */
+    int64_t prefetch_streams, prefetch_train, prefetch_depth, prefetch_degree;
+    int64_t prefetch_next;    /* the next-line prefetcher: lines after a missed read (0: none) */
+    int64_t prefetch_page_kb; /* the prefetchers do not cross a page of this size (0: no pages) */
+    bool prefetch_rfo;        /* stores set the prefetchers off too, fetched to write */
 };
 
 struct machine_memory_sec {

@@ -201,7 +201,7 @@ static uint64_t line_number(struct thr *t, int64_t line_index)
     return line_number_of(t->run, t->core, line_index);
 }
 
-/* cc_set_line_map's: a stream prefetcher's next line, placed as its core's
+/* cc_set_line_map's: a prefetcher's next line, placed as its core's
  * own touch would place it. */
 static bool map_line(void *ctx, int core, uint64_t index, uint64_t *line)
 {

@@ -168,7 +168,7 @@ struct core_result {
     /* counters (docs/DESIGN.md "Counters" says what increments each) */
     uint64_t loads, stores, atomics, misses, invalidations, handoffs, poll_refetches, steals,
         writebacks;
-    uint64_t prefetches;    /* reads the caches' stream prefetchers sent (not in loads, misses) */
+    uint64_t prefetches;    /* the caches' hardware prefetchers' fetches (not in loads, misses) */
     uint64_t sw_prefetches; /* copy loops' prefetches sent to a home (prefetch_distance) */
     uint64_t sw_prefetch_waits; /* a loop stopped at a prefetch instruction for a slot */
     double sw_prefetch_wait_ns; /* the time such stops lasted, in all */
