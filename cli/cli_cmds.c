@@ -272,6 +272,22 @@ void cli_config_hint(const char *name, const char *lead, char *hint, size_t size
         free(names[i]);
 }
 
+/* A --set of a key the machine does not use changes nothing: says so on
+ * stderr, so that it is not taken for a setting that had no effect. */
+static void note_unused_sets(struct machine_cfg *m, const char *const *sets, size_t nsets)
+{
+    for (size_t i = 0; i < nsets; i++) {
+        size_t len = strcspn(sets[i], "= \t");
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", (int)len, sets[i]);
+        if (!machine_key_used(m, key))
+            fprintf(stderr,
+                    "ccsim: note: --set %s changes nothing: %s does not use %s (ccsim config "
+                    "lists what a machine uses)\n",
+                    sets[i], m->machine.name, key);
+    }
+}
+
 bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
                       struct machine_cfg *m)
 {
@@ -284,6 +300,7 @@ bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
         sim_diag_print(&d);
         return false;
     }
+    note_unused_sets(m, sets, nsets);
     return true;
 }
 

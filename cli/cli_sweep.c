@@ -789,6 +789,8 @@ static int setup_run(struct sweep_run *r)
             sim_diag_print(&d);
         return SIM_EXIT_INPUT;
     }
+    if (!r->mpi.rank)
+        sweep_note_unused_sets(&r->sw);
     size_t n = r->sw.npoints;
     r->rows = sim_xcalloc(n + 1, sizeof *r->rows);
     r->done = sim_xcalloc(n + 1, sizeof *r->done);

@@ -105,6 +105,27 @@ static bool load_config(struct sweep *sw, int i, int line, struct sim_diag *d)
     return false;
 }
 
+void sweep_note_unused_sets(struct sweep *sw)
+{
+    for (int i = 0; i < sw->nconfigs; i++) {
+        char name[SWEEP_NAME_MAX];
+        const char *sets[16];
+        size_t nsets;
+        snprintf(name, sizeof name, "%s", sw->configs[i]);
+        if (!split_sets(name, sets, SIM_COUNT_OF(sets), &nsets))
+            continue; /* refused by sweep_load */
+        for (size_t k = 0; k < nsets; k++) {
+            char key[128];
+            snprintf(key, sizeof key, "%.*s", (int)strcspn(sets[k], "="), sets[k]);
+            if (!machine_key_used(&sw->machines[i], key))
+                fprintf(stderr,
+                        "%s: note: sweep.configs: '%s': --set %s changes nothing: %s does not "
+                        "use %s (ccsim config lists what a machine uses)\n",
+                        sw->path, sw->configs[i], sets[k], sw->machines[i].machine.name, key);
+        }
+    }
+}
+
 static bool known_generator(const char *spec)
 {
     size_t len = strcspn(spec, ":");

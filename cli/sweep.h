@@ -62,6 +62,9 @@ struct sweep {
  * d as FILE:LINE: message. On failure the sweep is freed. */
 bool sweep_load(struct sweep *sw, const char *path, struct sim_diag *d);
 void sweep_free(struct sweep *sw);
+/* Says on stderr which configs' --set overrides their machines do not use
+ * (they change nothing; ccsim config marks them too). */
+void sweep_note_unused_sets(struct sweep *sw);
 
 /* Expands one workload spec's ranges into *out (malloc'ed strings appended,
  * *n updated; *out is NULL with *n = 0, or an array this function grew). Returns false with a

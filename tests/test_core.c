@@ -752,6 +752,31 @@ START_TEST(test_l2_prefetcher_sees_l1_misses)
 }
 END_TEST
 
+/* A --set of a key the machine does not use changes nothing, and run (and
+ * every subcommand that loads one machine) and sweep say so on stderr; a
+ * used one draws no note. */
+START_TEST(test_unused_set_noted)
+{
+    struct tu_run r;
+    tu_ccsim(&r, "run -c snb-e5-2660 -w pingpong -t 2 -i 2 --set l2.prefetch_depth=8 "
+                 "--set core.fwd_port_reads=false");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.err, "note: --set l2.prefetch_depth=8 changes nothing: snb-e5-2660 "
+                                "does not use l2.prefetch_depth") &&
+                      !strstr(r.err, "fwd_port_reads"),
+                  "%.3000s", r.err);
+    const char *path = tu_write("unused.sweep", "sweep = {\n  configs = [\"knc-5110p --set "
+                                                "core.fwd_port_reads=false\"];\n"
+                                                "  workloads = [\"pingpong\"];\n  threads = [2];\n"
+                                                "  iterations = 2;\n};\n");
+    tu_ccsim(&r, "sweep %s", path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(strstr(r.err, "--set core.fwd_port_reads=false changes nothing: knc-5110p does "
+                                "not use core.fwd_port_reads"),
+                  "%.3000s", r.err);
+}
+END_TEST
+
 /* core.fwd_port_reads = false: a core's port paces only the forwards that
  * take lines to write; a reader copying lines out of its cache is not held
  * to its turns, a writer still is. */
@@ -908,6 +933,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_prefetch_degree_and_pages);
     tcase_add_test(tc, test_l2_prefetcher_sees_l1_misses);
     tcase_add_test(tc, test_fwd_port_reads);
+    tcase_add_test(tc, test_unused_set_noted);
     tcase_add_test(tc, test_copy_prefetch_instructions);
     tcase_add_test(tc, test_copy_prefetch_slots);
     tcase_add_test(tc, test_forward_port_paces_copies);
