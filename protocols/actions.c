@@ -72,6 +72,19 @@ bool cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t
     return false;
 }
 
+void cc_l1_drop(struct cc_system *s, struct cc_cache *cache, uint64_t line)
+{
+    if (!cache->l1_tags)
+        return;
+    int first = cache->id * s->p.cores_per_cache;
+    for (int core = first; core < first + s->p.cores_per_cache; core++) {
+        uint64_t *tags = &cache->l1_tags[l1_base(s, cache, core, line)];
+        for (unsigned w = 0; w < s->p.l1_ways; w++)
+            if (tags[w] == line + 1)
+                tags[w] = 0;
+    }
+}
+
 void cc_l1_drop_others(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line)
 {
     if (!cache->l1_tags || s->p.cores_per_cache == 1)

@@ -659,6 +659,10 @@ static inline int cc_cache_of_core(const struct cc_system *s, int core)
 bool cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);
 /* Whether core's L1 filter holds line, touching nothing (no filter: false). */
 bool cc_l1_holds(const struct cc_system *s, const struct cc_cache *cache, int core, uint64_t line);
+/* The line leaves the L1 filters of all of cache's cores: the coherent
+ * level's copy stopped being readable (invalidated, evicted or dropped), and
+ * an L1 holds nothing its coherent level does not. */
+void cc_l1_drop(struct cc_system *s, struct cc_cache *cache, uint64_t line);
 /* The line leaves the L1 filters of cache's other cores (a store by core, or
  * a fill the others' stale copies predate). */
 void cc_l1_drop_others(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line);

@@ -366,8 +366,10 @@ static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_l
     }
     if (s->check && old != now_st)
         cc_check_states(s, cl->line);
-    if (cc_state_readable(old) && !cc_state_readable(now_st))
+    if (cc_state_readable(old) && !cc_state_readable(now_st)) {
+        cc_l1_drop(s, c, cl->line);
         cc_fire_watches(s, c, cl->line);
+    }
     if (old != now_st && !cache_transient(now_st))
         replay_waiting(s, c, cl);
     if (cl->state == CS_I && !cl->waiting)

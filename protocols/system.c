@@ -300,6 +300,7 @@ static void drop_copy(struct cc_system *s, int cache, struct cc_line *cl, struct
         memcpy(d->memory, cl->data, s->p.line_bytes);
     cl->state = CS_I;
     struct cc_cache *c = &s->caches[cache];
+    cc_l1_drop(s, c, cl->line);
     cc_way_free(c, cl);
     struct cc_watch **pp = &c->watches;
     while (*pp) {

@@ -1243,6 +1243,45 @@ END_TEST
 
 /* ------------------------------------------------------------ suite */
 
+/* cc_set_line_map's: layout place k is line k. */
+static bool line_is_index(void *ctx, int core, uint64_t index, uint64_t *line)
+{
+    (void)ctx;
+    (void)core;
+    *line = index;
+    return true;
+}
+
+/* An L1 holds nothing its coherent level lost: after core 1's store took
+ * the line from core 0, a prefetch brings it back into core 0's L2 only,
+ * and core 0's load of it costs the L2's hit (12 cycles), not the L1's
+ * (2): a tag left in the L1 filter made it an L1 hit. */
+START_TEST(test_l1_forgets_lost_lines)
+{
+    struct machine_cfg cfg;
+    struct sim_diag d;
+    sim_diag_init(&d);
+    const char *l2[] = {"l2.size_kb=64", "l2.ways=8", "l2.latency_cycles=12"};
+    ck_assert_msg(machine_load(&cfg, CCSIM_CONFIGS "/teach-xbar.cfg", l2, 3, &d), "%s", d.text);
+    struct cc_params p;
+    ck_assert_msg(machine_params(&cfg, &p, &d), "%s", d.text);
+    struct rig r = {.proto = "mesi"};
+    r.mc = machine_build_with(&cfg, &p, 1, &d);
+    ck_assert_msg(r.mc != NULL, "%s", d.text);
+    cc_set_line_map(r.mc->cc, line_is_index, NULL);
+    sim_time_t t;
+    ld(&r, 0, 0);
+    access_at(&r, 0, CC_LOAD, 0, 0, 0, &t);
+    ck_assert_uint_eq(t, 2 * p.clock.period_ps); /* in the L1 */
+    access_at(&r, 1, CC_STORE, 0, 7, 0, NULL);
+    ck_assert(cc_prefetch(r.mc->cc, 0, LINE + 1, false, -1));
+    ck_assert_int_eq(sim_run(r.mc->k, SIM_TIME_MAX), SIM_RUN_EMPTY);
+    ck_assert_uint_eq(access_at(&r, 0, CC_LOAD, 0, 0, 0, &t), 7);
+    ck_assert_uint_eq(t, 12 * p.clock.period_ps); /* in the L2 only */
+    machine_free(r.mc);
+}
+END_TEST
+
 /* A row that parks a request and leaves its line stable would replay it
  * forever inside one event (no simulated time passes, the watchdog never
  * fires, memory grows): the runtime stops with a message instead. MESI's
@@ -1332,6 +1371,7 @@ static Suite *protocols_suite(void)
     tcase_add_test(tc, test_msi_store_misses);
     tcase_add_test(tc, test_msi_evictions);
     tcase_add_test(tc, test_parked_on_stable_stops);
+    tcase_add_test(tc, test_l1_forgets_lost_lines);
     tcase_add_loop_test(tc, test_checker_catches_missing_invalidation, 0, NPROTOS);
     tcase_add_test(tc, test_stress_reports_deadlock);
     tcase_add_loop_test(tc, test_protocol_print, 0, NBUILT);
