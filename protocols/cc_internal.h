@@ -36,8 +36,8 @@
     X(II_A, "evicting, copy already taken away, waiting for the put ack")
 
 #define CC_CACHE_EVENTS(X)                                                                         \
-    X(Load, "the core reads")                                                                      \
-    X(Store, "the core writes (stores and atomics)")                                               \
+    X(Load, "the core reads (or a prefetch reads ahead)")                                          \
+    X(Store, "the core writes (stores and atomics; or a prefetch fetches ahead, to write)")        \
     X(Replace, "the line is chosen as a victim")                                                   \
     X(Data_S, "data, to be held shared")                                                           \
     X(Data_E, "data, exclusive and clean")                                                         \
