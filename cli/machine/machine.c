@@ -86,8 +86,9 @@ static const struct cfg_key core_keys[] = {
                     "a stream's prefetches sent for one read at most, the nearest first (0: "      \
                     "every line up to prefetch_depth)"),                                           \
         CFG_INT_KEY(T, prefetch_next, false, 0, 64, "lines",                                       \
-                    "a next-line prefetcher: a read that missed fetches the lines after it (0: "   \
-                    "none; the coherent level's, as prefetch_streams)"),                           \
+                    "a next-line prefetcher: a read that missed, or found its line still on its "  \
+                    "way, fetches the lines after it (0: none; the coherent level's, as "          \
+                    "prefetch_streams)"),                                                          \
         CFG_INT_KEY(T, prefetch_page_kb, false, 0, 1048576, "KiB",                                 \
                     "the prefetchers fetch nothing past the page of the read that set them off, "  \
                     "and a stream follows no read into another page (0: no pages)"),               \
@@ -497,7 +498,7 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
                  "no l2 section");
         ok = false;
     }
-    if (m->l2.size_kb && (m->l1.prefetch_streams || m->l1.prefetch_next)) {
+    if (m->memsys->coherent && m->l2.size_kb && (m->l1.prefetch_streams || m->l1.prefetch_next)) {
         const char *key = m->l1.prefetch_streams ? "prefetch_streams" : "prefetch_next";
         char full[40];
         snprintf(full, sizeof full, "l1.%s", key);
@@ -679,14 +680,16 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  (long long)m->core.prefetch_distance, m->machine.protocol);
         ok = false;
     }
-    if ((outer->prefetch_streams || outer->prefetch_next) && !m->memsys->coherent) {
-        const char *key = outer->prefetch_streams ? "prefetch_streams" : "prefetch_next";
+    const struct machine_cache_sec *pf =
+        m->l1.prefetch_streams || m->l1.prefetch_next ? &m->l1 : outer;
+    if ((pf->prefetch_streams || pf->prefetch_next) && !m->memsys->coherent) {
+        const char *key = pf->prefetch_streams ? "prefetch_streams" : "prefetch_next";
         char full[40];
-        snprintf(full, sizeof full, "%s.%s", m->l2.size_kb ? "l2" : "l1", key);
+        snprintf(full, sizeof full, "%s.%s", pf == &m->l1 ? "l1" : "l2", key);
         cfg_diag(d, cf, full,
                  "a %s prefetcher needs the coherent runtime; the %s memory system has none "
                  "(use 0)",
-                 outer->prefetch_streams ? "stream" : "next-line", m->machine.protocol);
+                 pf->prefetch_streams ? "stream" : "next-line", m->machine.protocol);
         ok = false;
     }
     if (ok && m->topo && m->topo->check) {
