@@ -72,32 +72,28 @@ bool cc_l1_touch(struct cc_system *s, struct cc_cache *cache, int core, uint64_t
     return false;
 }
 
-void cc_l1_drop(struct cc_system *s, struct cc_cache *cache, uint64_t line)
+/* The line leaves the L1 filter of every core of cache but `keep` (-1: none). */
+static void l1_forget(struct cc_system *s, struct cc_cache *cache, int keep, uint64_t line)
 {
-    if (!cache->l1_tags)
-        return;
     int first = cache->id * s->p.cores_per_cache;
     for (int core = first; core < first + s->p.cores_per_cache; core++) {
         uint64_t *tags = &cache->l1_tags[l1_base(s, cache, core, line)];
-        for (unsigned w = 0; w < s->p.l1_ways; w++)
+        for (unsigned w = 0; w < s->p.l1_ways && core != keep; w++)
             if (tags[w] == line + 1)
                 tags[w] = 0;
     }
 }
 
+void cc_l1_drop(struct cc_system *s, struct cc_cache *cache, uint64_t line)
+{
+    if (cache->l1_tags)
+        l1_forget(s, cache, -1, line);
+}
+
 void cc_l1_drop_others(struct cc_system *s, struct cc_cache *cache, int core, uint64_t line)
 {
-    if (!cache->l1_tags || s->p.cores_per_cache == 1)
-        return;
-    int first = cache->id * s->p.cores_per_cache;
-    for (int other = first; other < first + s->p.cores_per_cache; other++) {
-        if (other == core)
-            continue;
-        uint64_t *tags = &cache->l1_tags[l1_base(s, cache, other, line)];
-        for (unsigned w = 0; w < s->p.l1_ways; w++)
-            if (tags[w] == line + 1)
-                tags[w] = 0;
-    }
+    if (cache->l1_tags && s->p.cores_per_cache > 1)
+        l1_forget(s, cache, core, line);
 }
 
 void cc_op_apply(struct cc_req *r, uint8_t *line, unsigned line_bytes)
