@@ -696,6 +696,10 @@ START_TEST(test_next_line_prefetcher)
     refused("-c snb-e5-2660 --set l1.prefetch_next=2", "l1.prefetch_next = 2", "l2.prefetch_next");
     refused("-c scc --set l2.prefetch_next=2", "a next-line prefetcher needs the coherent runtime",
             NULL);
+    refused("-c scc --set l1.prefetch_next=2", "a next-line prefetcher needs the coherent runtime",
+            NULL);
+    refused("-c teach-xbar --set l2.prefetch_next=2", "this machine has no l2",
+            "its l1 is the coherent level: l1.prefetch_next");
 }
 END_TEST
 

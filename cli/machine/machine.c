@@ -361,6 +361,29 @@ static const struct machine_cache_sec *coherent_level(const struct machine_cfg *
     return m->l2.size_kb ? &m->l2 : &m->l1;
 }
 
+/* An l2 key given to a machine without an l2 (none of the l2's required
+ * keys): says that the l1 is its coherent level, rather than that an l2
+ * lacks its size.
+ * Checked before the schema, which would ask for the l2's required keys. */
+static bool l2_keys_without_l2(const struct cfg_file *cf, struct sim_diag *d)
+{
+    if (cfg_has(cf, "l2.size_kb") || cfg_has(cf, "l2.ways") || cfg_has(cf, "l2.latency_cycles"))
+        return true; /* an l2 meant: the schema names what it lacks */
+    for (size_t k = 0; k < SIM_COUNT_OF(l2_keys); k++) {
+        char key[64];
+        snprintf(key, sizeof key, "l2.%s", l2_keys[k].name);
+        if (!cfg_has(cf, key))
+            continue;
+        bool l1_too = strncmp(l2_keys[k].name, "prefetch_", 9) == 0;
+        cfg_diag(d, cf, key,
+                 "%s: this machine has no l2 (its l1 is the coherent level%s%s); an l2 needs "
+                 "l2.size_kb, l2.ways and l2.latency_cycles",
+                 key, l1_too ? ": l1." : "", l1_too ? l2_keys[k].name : "");
+        return false;
+    }
+    return true;
+}
+
 /* A section of another memory system than the machine's (the SCC's `mpb`
  * on a coherent machine): named with the protocol it belongs to. Checked
  * before the schema, which does not know such a section. */
@@ -745,6 +768,8 @@ bool machine_load(struct machine_cfg *m, const char *path, const char *const *se
         ok = foreign_sections(m, cf, d);
     if (ok && m->topo)
         ok = foreign_topology(m, cf, d);
+    if (ok)
+        ok = l2_keys_without_l2(cf, d);
     m->protocol_line = cfg_line(cf, "machine.protocol");
     m->topology_line = cfg_line(cf, "machine.topology");
     struct cfg_section secs[SEC_MAX];
