@@ -191,10 +191,13 @@ static void request_chunk(struct text *t, const struct cc_step *st, const char *
     chunk(t, "%s (%s)", st->event, label);
 }
 
-/* The hardware prefetcher a prefetch of this kind is: "stream" or "next-line". */
+/* The hardware prefetcher a prefetch of this kind is: "stream", "next-line"
+ * or "adjacent-line". */
 static const char *hardware_prefetcher(int prefetch)
 {
-    return prefetch == CC_PF_NEXT ? "next-line" : "stream";
+    return prefetch == CC_PF_NEXT   ? "next-line"
+           : prefetch == CC_PF_PAIR ? "adjacent-line"
+                                    : "stream";
 }
 
 /* "Replace (to free a way of this full set; waiting for one: thread 0:
@@ -222,7 +225,7 @@ static void replace_chunk(struct narrate_ctx *n, struct text *t, const struct cc
 }
 
 /* Who sent a prefetch a cache row took: a thread's copy loop (its tag),
- * a thread's store fetched ahead, or the cache's stream or next-line prefetcher. */
+ * a thread's store fetched ahead, or one of the cache's hardware prefetchers. */
 static void prefetcher_name(const struct cc_step *st, char *buf, size_t size)
 {
     if (st->prefetch == CC_PF_SOFTWARE)
@@ -284,6 +287,7 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
                   ? "a prefetch instruction of its core's copy or addline loop"
               : st->prefetch == CC_PF_STORE ? "a store of its core waiting its turn"
               : st->prefetch == CC_PF_NEXT  ? "its next-line prefetcher"
+              : st->prefetch == CC_PF_PAIR  ? "its adjacent-line prefetcher"
                                             : "its stream prefetcher",
               strcmp(st->event, "GetX") == 0 ? "fetches ahead, to write" : "reads ahead");
         return;

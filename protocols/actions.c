@@ -235,7 +235,7 @@ static void send_request(struct cc_ctx *c, int type, const uint8_t *data)
     if (c->req && !c->req->asked) { /* a parked request was missed, but not yet asked */
         c->req->asked = true;
         c->req->missed = true;
-        if (pf == CC_PF_STREAM || pf == CC_PF_NEXT)
+        if (pf == CC_PF_STREAM || pf == CC_PF_NEXT || pf == CC_PF_PAIR)
             c->sys->stats.prefetches++;
         else if (pf == CC_PF_SOFTWARE)
             c->sys->stats.sw_prefetches++;

@@ -1,8 +1,8 @@
 /*
  * prefetch.c -- the coherent level's hardware prefetchers (cc_params
- * prefetch_*), as the L2 streamers of Sandy Bridge and Knights Corner and
- * a next-line prefetcher: they watch their cores' reads, and read ahead of
- * them so that a copy loop finds its next lines already in.
+ * prefetch_*), as the L2 streamers of Sandy Bridge and Knights Corner, a
+ * next-line and an adjacent-line prefetcher: they watch their cores' reads,
+ * and read ahead of them so that a copy loop finds its next lines already in.
  *
  * Lines are followed in the trace's layout (cc_req.vline: an array's lines
  * are consecutive, as in memory), not by line number: line numbers are
@@ -21,10 +21,13 @@
  * stream's next read).
  *
  * The next-line prefetcher (prefetch_next N): a read that missed, or found
- * its line still on its way, fetches the N lines after it.
+ * its line still on its way, fetches the N lines after it. The
+ * adjacent-line prefetcher (prefetch_pair, Intel's spatial prefetcher,
+ * which completes a 128-byte chunk): such a read fetches the other line of
+ * its aligned pair in the layout.
  *
  * Pages (prefetch_page_lines): as real prefetchers, which see physical
- * addresses, neither fetches past the page of the read that set it off, and
+ * addresses, none fetches past the page of the read that set it off, and
  * a stream follows no read into another page (a new stream starts there).
  * Pages are cut in the layout: layout place v (1-based) is in page
  * (v - 1) / prefetch_page_lines.
@@ -237,6 +240,14 @@ static void fetch_next_lines(struct cc_system *s, struct cc_cache *c, int core, 
         prefetch_line(s, c, core, line + i, rfo, CC_PF_NEXT, -1);
 }
 
+/* The adjacent-line prefetcher: after a read that missed, the other line
+ * of its pair (layout places are 1-based: 1 and 2, 3 and 4, ...). */
+static void fetch_pair_line(struct cc_system *s, struct cc_cache *c, int core, uint64_t line,
+                            bool rfo)
+{
+    prefetch_line(s, c, core, ((line - 1) ^ 1) + 1, rfo, CC_PF_PAIR, -1);
+}
+
 void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint64_t line, bool rfo,
                          bool missed)
 {
@@ -244,4 +255,6 @@ void cc_prefetch_observe(struct cc_system *s, struct cc_cache *c, int core, uint
         observe_streams(s, c, core, line, rfo, missed);
     if (s->p.prefetch_next && missed)
         fetch_next_lines(s, c, core, line, rfo);
+    if (s->p.prefetch_pair && missed)
+        fetch_pair_line(s, c, core, line, rfo);
 }

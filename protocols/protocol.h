@@ -85,6 +85,7 @@ enum cc_prefetcher {
     CC_PF_STORE,    /* a store waiting for the stores before it: the line's fetch, to write,
                        ahead of it (cc_prefetch_store) */
     CC_PF_NEXT,     /* the cache's next-line prefetcher (p.prefetch_next) */
+    CC_PF_PAIR,     /* the cache's adjacent-line prefetcher (p.prefetch_pair) */
 };
 
 /* A processor request. The caller owns it until done() is called. */
@@ -151,11 +152,14 @@ struct cc_params {
     /* the next-line prefetcher: a read that missed (or found its line still on
      * its way) fetches the next prefetch_next lines of the layout (0: none) */
     unsigned prefetch_next;
+    /* the adjacent-line prefetcher: such a read fetches the other line of its
+     * aligned pair (layout places 2k and 2k+1, 1-based 2k+1 and 2k+2) */
+    bool prefetch_pair;
     /* the prefetchers stay in the page of the read that set them off, and a
      * stream follows no read into another page (lines a page; 0: no pages) */
     unsigned prefetch_page_lines;
-    bool prefetch_rfo; /* stores make streams, and set off the next-line prefetcher, too:
-                          their lines are fetched as GetX (to write) */
+    bool prefetch_rfo; /* stores make streams, and set off the next-line and adjacent-line
+                          prefetchers, too: their lines are fetched as GetX (to write) */
     unsigned home_occupancy_cycles; /* per message handled */
     unsigned home_lookup_cycles;    /* from a request's turn to its first action */
     sim_time_t memory_ps;           /* a memory read or write at the home */
@@ -322,7 +326,7 @@ enum cc_word_source cc_core_word_source(const struct cc_system *s, int core, uin
 struct cc_stats {
     uint64_t loads, stores, atomics;
     uint64_t hits, misses;
-    uint64_t prefetches;       /* fetches the hardware prefetchers (stream, next-line) sent */
+    uint64_t prefetches; /* fetches the hardware prefetchers (stream, next-line, adjacent) sent */
     uint64_t sw_prefetches;    /* the copy loops' prefetches (cc_prefetch) sent to a home */
     uint64_t store_prefetches; /* waiting stores' fetches ahead (cc_prefetch_store) sent */
     uint64_t invalidations;    /* copies taken away for a write: Inv and Fwd_GetX messages */

@@ -849,8 +849,8 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
     r->next = NULL;
     struct cc_cache *c = &s->caches[cc_cache_of_core(s, r->core)];
     bool rfo = r->op == CC_STORE || r->op == CC_STORE_LINE;
-    bool trains = (c->streams || s->p.prefetch_next) && r->vline && s->line_map &&
-                  (cc_op_reads(r->op) || (rfo && s->p.prefetch_rfo));
+    bool trains = (c->streams || s->p.prefetch_next || s->p.prefetch_pair) && r->vline &&
+                  s->line_map && (cc_op_reads(r->op) || (rfo && s->p.prefetch_rfo));
     /* the coherent level's prefetchers see what reaches it: not what the
      * core's L1 answered (a write-through L1 answers no store) */
     bool in_l1 = trains && cc_l1_holds(s, c, r->core, r->line) && !(rfo && s->p.l1_write_through);

@@ -703,6 +703,35 @@ START_TEST(test_next_line_prefetcher)
 }
 END_TEST
 
+/* The adjacent-line prefetcher: a missed read of a[2] fetches a[3], one of
+ * a[5] fetches a[4] (aligned pairs of the layout), and the read of a[3]
+ * then finds it in; explain names it, a machine without coherent caches
+ * refuses it. */
+START_TEST(test_adjacent_line_prefetcher)
+{
+    const char *text = "ccsim-trace 1\nthreads 1\nline a 8\n"
+                       "0: read a[2]\n0: read a[5]\n0: read a[3]\n0: mark m\n";
+    const char *pair[] = {"l1.prefetch_pair=true"};
+    run_text(text, pair, 1, &res, &diag);
+    ck_assert_uint_eq(res.prefetches, 2);
+    ck_assert_uint_eq(res.misses, 2);
+    core_result_free(&res);
+    struct tu_run r;
+    const char *path = tu_write("pair.trace", text);
+    tu_ccsim(&r, "explain --wide -c teach-xbar --set l1.prefetch_pair=true %s", path);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_msg(
+        strstr(r.out, "Load (the cache's adjacent-line prefetcher reads a[3] ahead)") &&
+            strstr(r.out, "Load (the cache's adjacent-line prefetcher reads a[4] ahead)") &&
+            strstr(r.out, "GetS from core 0 (its adjacent-line prefetcher reads ahead)"),
+        "%.3000s", r.out);
+    refused("-c scc --set l2.prefetch_pair=true", "an adjacent-line prefetcher needs the coherent",
+            "(use false)");
+    refused("-c snb-e5-2660 --set l1.prefetch_pair=true", "l1.prefetch_pair = true",
+            "l2.prefetch_pair");
+}
+END_TEST
+
 /* A stream sends at most prefetch_degree prefetches for one read (the
  * nearest first), and neither prefetcher fetches past the page of the
  * read that set it off (prefetch_page_kb): 64 lines of 64 bytes are one
@@ -934,6 +963,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_prefetcher_streams_only);
     tcase_add_test(tc, test_prefetcher_config_and_narration);
     tcase_add_test(tc, test_next_line_prefetcher);
+    tcase_add_test(tc, test_adjacent_line_prefetcher);
     tcase_add_test(tc, test_prefetch_degree_and_pages);
     tcase_add_test(tc, test_l2_prefetcher_sees_l1_misses);
     tcase_add_test(tc, test_fwd_port_reads);

@@ -6,6 +6,7 @@
 #include "version.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,10 @@ static const struct cfg_key core_keys[] = {
                     "a next-line prefetcher: a read that missed, or found its line still on its "  \
                     "way, fetches the lines after it (0: none; the coherent level's, as "          \
                     "prefetch_streams)"),                                                          \
+        CFG_BOOL_KEY(T, prefetch_pair, false,                                                      \
+                     "an adjacent-line prefetcher (Intel's spatial prefetcher): a read that "      \
+                     "missed, or found its line still on its way, fetches the other line of its "  \
+                     "aligned pair (lines 2k and 2k+1 of the layout)"),                            \
         CFG_INT_KEY(T, prefetch_page_kb, false, 0, 1048576, "KiB",                                 \
                     "the prefetchers fetch nothing past the page of the read that set them off, "  \
                     "and a stream follows no read into another page (0: no pages)"),               \
@@ -361,6 +366,48 @@ static const struct machine_cache_sec *coherent_level(const struct machine_cfg *
     return m->l2.size_kb ? &m->l2 : &m->l1;
 }
 
+/* The prefetchers a cache section can turn on, each by one key. */
+struct prefetcher_switch {
+    const char *kind;            /* "stream", "next-line", "adjacent-line" */
+    const char *l1_key, *l2_key; /* its key in either section */
+    size_t offset;               /* in struct machine_cache_sec */
+    bool is_bool;                /* a bool key (else an int64_t count) */
+};
+static const struct prefetcher_switch prefetcher_switches[] = {
+    {"stream", "l1.prefetch_streams", "l2.prefetch_streams",
+     offsetof(struct machine_cache_sec, prefetch_streams), false},
+    {"next-line", "l1.prefetch_next", "l2.prefetch_next",
+     offsetof(struct machine_cache_sec, prefetch_next), false},
+    {"adjacent-line", "l1.prefetch_pair", "l2.prefetch_pair",
+     offsetof(struct machine_cache_sec, prefetch_pair), true},
+};
+
+static bool switch_set(const struct machine_cache_sec *c, const struct prefetcher_switch *w)
+{
+    const char *at = (const char *)c + w->offset;
+    return w->is_bool ? *(const bool *)at : *(const int64_t *)at != 0;
+}
+
+/* The first prefetcher section c turns on, or NULL. */
+static const struct prefetcher_switch *prefetcher_on(const struct machine_cache_sec *c)
+{
+    for (size_t i = 0; i < SIM_COUNT_OF(prefetcher_switches); i++)
+        if (switch_set(c, &prefetcher_switches[i]))
+            return &prefetcher_switches[i];
+    return NULL;
+}
+
+/* The switch's value in c as the config writes it ("4", "true"). */
+static const char *switch_value(const struct machine_cache_sec *c,
+                                const struct prefetcher_switch *w, char *buf, size_t size)
+{
+    if (w->is_bool)
+        snprintf(buf, size, "true");
+    else
+        snprintf(buf, size, "%lld", (long long)*(const int64_t *)((const char *)c + w->offset));
+    return buf;
+}
+
 /* An l2 key given to a machine without an l2 (none of the l2's required
  * keys): says that the l1 is its coherent level, rather than that an l2
  * lacks its size.
@@ -521,16 +568,13 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
                  "no l2 section");
         ok = false;
     }
-    if (m->memsys->coherent && m->l2.size_kb && (m->l1.prefetch_streams || m->l1.prefetch_next)) {
-        const char *key = m->l1.prefetch_streams ? "prefetch_streams" : "prefetch_next";
-        char full[40];
-        snprintf(full, sizeof full, "l1.%s", key);
-        cfg_diag(d, cf, full,
-                 "%s = %lld: the prefetchers are the coherent level's, the l2's on this machine "
-                 "(l2.%s)",
-                 full,
-                 (long long)(m->l1.prefetch_streams ? m->l1.prefetch_streams : m->l1.prefetch_next),
-                 key);
+    const struct prefetcher_switch *l1_pf = prefetcher_on(&m->l1);
+    if (m->memsys->coherent && m->l2.size_kb && l1_pf) {
+        char value[24];
+        cfg_diag(d, cf, l1_pf->l1_key,
+                 "%s = %s: the prefetchers are the coherent level's, the l2's on this machine "
+                 "(%s)",
+                 l1_pf->l1_key, switch_value(&m->l1, l1_pf, value, sizeof value), l1_pf->l2_key);
         ok = false;
     }
     if (m->l2.banks && !m->l2.bank_busy_cycles) {
@@ -703,16 +747,16 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  (long long)m->core.prefetch_distance, m->machine.protocol);
         ok = false;
     }
-    const struct machine_cache_sec *pf =
-        m->l1.prefetch_streams || m->l1.prefetch_next ? &m->l1 : outer;
-    if ((pf->prefetch_streams || pf->prefetch_next) && !m->memsys->coherent) {
-        const char *key = pf->prefetch_streams ? "prefetch_streams" : "prefetch_next";
-        char full[40];
-        snprintf(full, sizeof full, "%s.%s", pf == &m->l1 ? "l1" : "l2", key);
-        cfg_diag(d, cf, full,
-                 "a %s prefetcher needs the coherent runtime; the %s memory system has none "
-                 "(use 0)",
-                 pf->prefetch_streams ? "stream" : "next-line", m->machine.protocol);
+    const struct prefetcher_switch *on = prefetcher_on(&m->l1);
+    bool in_l1 = on != NULL;
+    if (!on)
+        on = prefetcher_on(outer);
+    if (on && !m->memsys->coherent) {
+        cfg_diag(d, cf, in_l1 ? on->l1_key : on->l2_key,
+                 "a%s %s prefetcher needs the coherent runtime; the %s memory system has none "
+                 "(use %s)",
+                 on->kind[0] == 'a' ? "n" : "", on->kind, m->machine.protocol,
+                 on->is_bool ? "false" : "0");
         ok = false;
     }
     if (ok && m->topo && m->topo->check) {
@@ -825,14 +869,15 @@ bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key *
     return false;
 }
 
-/* Whether a prefetcher key of cache section c counts: the two switches
- * always, a stream's shape with streams, the rest with either prefetcher. */
+/* Whether a prefetcher key of cache section c counts: the switches always,
+ * a stream's shape with streams, the rest with any prefetcher on. */
 static bool prefetch_key_used(const struct machine_cache_sec *c, const char *key)
 {
-    if (strcmp(key, "prefetch_streams") == 0 || strcmp(key, "prefetch_next") == 0)
-        return true;
+    for (size_t i = 0; i < SIM_COUNT_OF(prefetcher_switches); i++)
+        if (strcmp(key, prefetcher_switches[i].l2_key + 3) == 0)
+            return true;
     if (strcmp(key, "prefetch_rfo") == 0 || strcmp(key, "prefetch_page_kb") == 0)
-        return c->prefetch_streams > 0 || c->prefetch_next > 0;
+        return prefetcher_on(c) != NULL;
     return c->prefetch_streams > 0;
 }
 
@@ -1058,6 +1103,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->prefetch_depth = (unsigned)outer->prefetch_depth;
     p->prefetch_degree = (unsigned)outer->prefetch_degree;
     p->prefetch_next = (unsigned)outer->prefetch_next;
+    p->prefetch_pair = outer->prefetch_pair;
     p->prefetch_page_lines = (unsigned)(outer->prefetch_page_kb * 1024 / line);
     p->prefetch_rfo = outer->prefetch_rfo;
     p->snoop_cycles =
