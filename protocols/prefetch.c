@@ -36,10 +36,10 @@
  * prefetched line fills a way as any read does (evicting the LRU line of a
  * full set); a core's read of it while it is on its way waits for it.
  *
- * Reads set them off; with prefetch_rfo stores (RFOs: a write's fetch of
- * the line) do too, in streams of their own, and their lines are fetched
- * to write (GetX, as a core's store, writing nothing), as KNC's L2
- * prefetcher does. Prefetches are counted in stats.prefetches, not as
+ * Reads set them off; with prefetch_rfo the accesses that fetch their line
+ * to write (RFOs: stores, atomics, addlines) do too, in streams of their
+ * own, and their lines are fetched to write (GetX, as a core's store,
+ * writing nothing), as KNC's L2 prefetcher does. Prefetches are counted in stats.prefetches, not as
  * loads or misses.
  *
  * cc_prefetch is a core's prefetch instruction (a copy loop's, core.c):

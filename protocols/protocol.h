@@ -158,8 +158,9 @@ struct cc_params {
     /* the prefetchers stay in the page of the read that set them off, and a
      * stream follows no read into another page (lines a page; 0: no pages) */
     unsigned prefetch_page_lines;
-    bool prefetch_rfo; /* stores make streams, and set off the next-line and adjacent-line
-                          prefetchers, too: their lines are fetched as GetX (to write) */
+    bool prefetch_rfo; /* accesses that fetch their line to write (stores, atomics, addlines)
+                          make streams and set off the other prefetchers too: their lines are
+                          fetched as GetX (to write) */
     unsigned home_occupancy_cycles; /* per message handled */
     unsigned home_lookup_cycles;    /* from a request's turn to its first action */
     sim_time_t memory_ps;           /* a memory read or write at the home */

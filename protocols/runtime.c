@@ -848,7 +848,8 @@ void cc_coh_access(struct cc_system *s, struct cc_req *r)
     r->prefetch = CC_PF_NONE;
     r->next = NULL;
     struct cc_cache *c = &s->caches[cc_cache_of_core(s, r->core)];
-    bool rfo = r->op == CC_STORE || r->op == CC_STORE_LINE;
+    /* a store, an atomic or a line op that writes: the line is fetched to write */
+    bool rfo = !cc_op_reads(r->op) && r->op != CC_FLUSH;
     bool trains = (c->streams || s->p.prefetch_next || s->p.prefetch_pair) && r->vline &&
                   s->line_map && (cc_op_reads(r->op) || (rfo && s->p.prefetch_rfo));
     /* the coherent level's prefetchers see what reaches it: not what the

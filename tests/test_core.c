@@ -716,6 +716,16 @@ START_TEST(test_adjacent_line_prefetcher)
     ck_assert_uint_eq(res.prefetches, 2);
     ck_assert_uint_eq(res.misses, 2);
     core_result_free(&res);
+    /* with prefetch_rfo every access that fetches its line to write sets it
+     * off: a store, an atomic add and an addline, each a[3] in its turn */
+    const char *writes = "ccsim-trace 1\nthreads 1\nline a 8\nline b\n"
+                         "0: write a[2] 1\n0: evict a[2]\n0: evict a[3]\n0: add a[2] 1\n"
+                         "0: evict a[2]\n0: evict a[3]\n0: addline a[2] b 1\n0: mark m\n";
+    const char *pair_rfo[] = {"l1.prefetch_pair=true", "l1.prefetch_rfo=true"};
+    run_text(writes, pair_rfo, 2, &res, &diag);
+    ck_assert_uint_eq(res.value_errors, 0);
+    ck_assert_uint_eq(res.prefetches, 3);
+    core_result_free(&res);
     struct tu_run r;
     const char *path = tu_write("pair.trace", text);
     tu_ccsim(&r, "explain --wide -c teach-xbar --set l1.prefetch_pair=true %s", path);

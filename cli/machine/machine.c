@@ -98,8 +98,8 @@ static const struct cfg_key core_keys[] = {
                     "the prefetchers fetch nothing past the page of the read that set them off, "  \
                     "and a stream follows no read into another page (0: no pages)"),               \
         CFG_BOOL_KEY(T, prefetch_rfo, false,                                                       \
-                     "stores set the prefetchers off too (streams of their own), their lines "     \
-                     "fetched ahead to write (GetX)")
+                     "stores, atomics and addlines set the prefetchers off too (streams of "       \
+                     "their own), their lines fetched ahead to write (GetX)")
 static const struct cfg_key l1_keys[] = {
     CACHE_KEYS,
     CFG_BOOL_KEY(T, write_through, false,
