@@ -144,6 +144,10 @@ int cli_tune(int argc, char **argv);
 void cli_config_hint(const char *name, const char *lead, char *hint, size_t size);
 bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
                       struct machine_cfg *m);
+/* A --set of a key the machine does not use changes nothing: says so on
+ * stderr (once a process), so that it is not taken for a setting that had
+ * no effect. cli_load_machine calls it. */
+void cli_note_unused_sets(struct machine_cfg *m, const char *const *sets, size_t nsets);
 /* getopt_long without getopt's own messages: ours name the subcommand. */
 struct option;
 int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,

@@ -192,6 +192,7 @@ static int setup(const struct cal_args *a, struct cal_problem *pb, struct sim_di
     if (!cal_targets_load(&pb->targets, a->targets, d) ||
         !machine_load(&m, pb->config, a->sets, a->nsets, d))
         return SIM_EXIT_INPUT;
+    cli_note_unused_sets(&m, a->sets, a->nsets);
     char names[CAL_MAX_PARAMS][64];
     int n, bad = param_names(a, &pb->targets, names, &n);
     if (bad)

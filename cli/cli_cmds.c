@@ -272,10 +272,13 @@ void cli_config_hint(const char *name, const char *lead, char *hint, size_t size
         free(names[i]);
 }
 
-/* A --set of a key the machine does not use changes nothing: says so on
- * stderr, so that it is not taken for a setting that had no effect. */
-static void note_unused_sets(struct machine_cfg *m, const char *const *sets, size_t nsets)
+void cli_note_unused_sets(struct machine_cfg *m, const char *const *sets, size_t nsets)
 {
+    static bool said; /* a subcommand that loads its machine again (validate: a point
+                         each) says it once */
+    if (said)
+        return;
+    said = true;
     for (size_t i = 0; i < nsets; i++) {
         size_t len = strcspn(sets[i], "= \t");
         char key[128];
@@ -300,7 +303,7 @@ bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,
         sim_diag_print(&d);
         return false;
     }
-    note_unused_sets(m, sets, nsets);
+    cli_note_unused_sets(m, sets, nsets);
     return true;
 }
 

@@ -253,7 +253,7 @@ static void print_summary(const struct machine_cfg *m, const struct cli_run_args
            (unsigned long long)r->invalidations, (unsigned long long)r->handoffs,
            (unsigned long long)r->poll_refetches, (unsigned long long)r->steals,
            (unsigned long long)r->writebacks);
-    if (r->prefetches) /* only machines with a prefetcher (prefetch_streams, prefetch_next) */
+    if (r->prefetches) /* only machines with a hardware prefetcher (l2.prefetch_*) */
         printf("prefetcher: %llu line%s fetched ahead (not counted in loads or misses)\n",
                (unsigned long long)r->prefetches, r->prefetches == 1 ? "" : "s");
     if (r->sw_prefetches) /* only machines whose copy loops prefetch (core.prefetch_distance) */

@@ -78,7 +78,7 @@ static void issue(struct sim_kernel *k, void *obj, uint64_t arg)
     memset(r, 0, sizeof *r);
     r->core = (int)(c - st->cores) / (int)st->o.mlp; /* mlp agents share a core */
     r->line = st->lines[li];
-    r->vline = li + 1; /* the lines in order, for the prefetchers (prefetch_streams, _next) */
+    r->vline = li + 1; /* the lines in order, for the hardware prefetchers */
     r->done = op_done;
     r->ctx = c;
     if (roll < 20) {

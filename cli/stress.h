@@ -21,7 +21,7 @@ struct stress_result {
     bool deadlock;
     sim_time_t simulated_ps;
     uint64_t events, misses, invalidations, writebacks;
-    uint64_t prefetches; /* the hardware prefetchers' fetches (prefetch_streams, prefetch_next) */
+    uint64_t prefetches; /* the hardware prefetchers' fetches (l2.prefetch_*) */
     bool has_coverage;   /* the protocol's rows that ran (a memory system with tables) */
     struct cc_coverage coverage;
 };

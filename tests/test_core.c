@@ -735,6 +735,10 @@ START_TEST(test_adjacent_line_prefetcher)
             strstr(r.out, "Load (the cache's adjacent-line prefetcher reads a[4] ahead)") &&
             strstr(r.out, "GetS from core 0 (its adjacent-line prefetcher reads ahead)"),
         "%.3000s", r.out);
+    /* an aligned pair never straddles a page: pages change nothing for it alone */
+    tu_ccsim(&r, "config -c teach-xbar --set l1.prefetch_pair=true --set l1.prefetch_page_kb=4");
+    ck_assert_msg(strstr(r.out, "prefetch_page_kb   4 KiB           # (--set; not used by this "),
+                  "%.3000s", r.out);
     refused("-c scc --set l2.prefetch_pair=true", "an adjacent-line prefetcher needs the coherent",
             "(use false)");
     refused("-c snb-e5-2660 --set l1.prefetch_pair=true", "l1.prefetch_pair = true",
@@ -808,6 +812,10 @@ START_TEST(test_unused_set_noted)
                                 "does not use l2.prefetch_depth") &&
                       !strstr(r.err, "fwd_port_reads"),
                   "%.3000s", r.err);
+    /* validate loads its machine for every point: one note all the same */
+    tu_ccsim(&r, "validate -c snb-e5-2660 -w m2o -t 2,4 -i 3 --set l2.prefetch_depth=8");
+    const char *first = strstr(r.err, "note: --set l2.prefetch_depth=8");
+    ck_assert_msg(first && !strstr(first + 1, "note: --set"), "%.3000s", r.err);
     const char *path = tu_write("unused.sweep", "sweep = {\n  configs = [\"knc-5110p --set "
                                                 "core.fwd_port_reads=false\"];\n"
                                                 "  workloads = [\"pingpong\"];\n  threads = [2];\n"

@@ -870,14 +870,17 @@ bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key *
 }
 
 /* Whether a prefetcher key of cache section c counts: the switches always,
- * a stream's shape with streams, the rest with any prefetcher on. */
+ * a stream's shape with streams, pages with streams or next-line, rfo with
+ * any prefetcher on. */
 static bool prefetch_key_used(const struct machine_cache_sec *c, const char *key)
 {
     for (size_t i = 0; i < SIM_COUNT_OF(prefetcher_switches); i++)
         if (strcmp(key, prefetcher_switches[i].l2_key + 3) == 0)
             return true;
-    if (strcmp(key, "prefetch_rfo") == 0 || strcmp(key, "prefetch_page_kb") == 0)
+    if (strcmp(key, "prefetch_rfo") == 0)
         return prefetcher_on(c) != NULL;
+    if (strcmp(key, "prefetch_page_kb") == 0) /* an aligned pair never straddles a page */
+        return c->prefetch_streams > 0 || c->prefetch_next > 0;
     return c->prefetch_streams > 0;
 }
 
