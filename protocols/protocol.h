@@ -448,13 +448,13 @@ struct cc_step {
     unsigned llc_fill_waits; /* reads by this row that wait for the LLC's fill from memory */
     unsigned llc_writebacks; /* of writebacks, those the home's LLC took (memory gets them when
                                 the LLC drops the line) */
+    /* the waits of the row's memory accesses: for the line's bank
+     * (memory.bank_busy_ns), then for its memory controller (bandwidth) */
+    sim_time_t bank_wait_ps, channel_wait_ps;
     /* llc_drop: a bounded LLC dropped a line from its full set for this
      * row's read, llc_dropped (a line number as `line` is), which a core
      * may still hold (llc_dropped_held: the LLC does not back-invalidate, so
      * only when every line of the set was held) */
-    /* the waits of the row's memory accesses: for the line's bank
-     * (memory.bank_busy_ns), then for its memory controller (bandwidth) */
-    sim_time_t bank_wait_ps, channel_wait_ps;
     bool llc_drop, llc_dropped_held, llc_dropped_dirty; /* dirty: written to DRAM */
     uint64_t llc_dropped;
     struct cc_dir_view dir_before, dir_after; /* home rows */

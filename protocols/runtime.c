@@ -401,13 +401,20 @@ static sim_time_t *channel_of(struct cc_system *s, uint64_t line)
     return &s->channel_until[cc_coh_home_socket(s, line) * per + (int)(h % (uint64_t)per)];
 }
 
+/* The line's controller moves it, from `from` on or when it is free:
+ * when the transfer starts. */
+static sim_time_t channel_take(struct cc_system *s, uint64_t line, sim_time_t from)
+{
+    sim_time_t *until = channel_of(s, line), start = *until > from ? *until : from;
+    *until = start + s->p.channel_ps;
+    return start;
+}
+
 /* A line's write to DRAM no one waits for: its controller's time. */
 static void post_dram_write(struct cc_system *s, uint64_t line)
 {
-    if (!s->p.channel_ps)
-        return;
-    sim_time_t now = sim_now(s->k), *until = channel_of(s, line);
-    *until = (*until > now ? *until : now) + s->p.channel_ps;
+    if (s->p.channel_ps)
+        channel_take(s, line, sim_now(s->k));
 }
 
 /* ------------------------------------------------------------ the LLC */
@@ -459,6 +466,13 @@ static size_t llc_way_of(const struct cc_home *h, const struct cc_dir *d, size_t
     return free_way;
 }
 
+/* d's line is no longer in the LLC (its way is the caller's to free). */
+static void llc_forget(struct cc_dir *d)
+{
+    d->in_llc = d->llc_dirty = false;
+    d->llc_fill_at = 0;
+}
+
 /* A line leaves the LLC for another: a written-back copy goes to DRAM
  * (for a reset, outside the timing: at no cost, and not counted). */
 static void llc_evict(struct cc_system *s, struct cc_dir *v, bool reset)
@@ -470,8 +484,7 @@ static void llc_evict(struct cc_system *s, struct cc_dir *v, bool reset)
             post_dram_write(s, v->line);
         s->stats.llc_evictions++;
     }
-    v->in_llc = v->llc_dirty = false;
-    v->llc_fill_at = 0;
+    llc_forget(v);
 }
 
 /* The LLC reads d's line in (or uses it again): it holds it from now. */
@@ -505,8 +518,7 @@ void cc_llc_fill_reset(struct cc_system *s, struct cc_dir *d)
  * outside the timing). */
 void cc_llc_drop(struct cc_system *s, struct cc_dir *d)
 {
-    d->in_llc = d->llc_dirty = false;
-    d->llc_fill_at = 0;
+    llc_forget(d);
     if (!s->p.llc_sets)
         return;
     size_t set = llc_set(s, d->line);
@@ -1221,9 +1233,8 @@ static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
     }
     s->obs_bank_wait += start - now;
     if (s->p.channel_ps) {
-        sim_time_t *until = channel_of(s, d->line), banked = start;
-        start = *until > start ? *until : start;
-        *until = start + s->p.channel_ps;
+        sim_time_t banked = start;
+        start = channel_take(s, d->line, banked);
         s->obs_channel_wait += start - banked;
     }
     s->stats.home_queue_ps += start - now;
