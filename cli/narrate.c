@@ -282,13 +282,14 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
     if (st->msg_src >= 0)
         node_name(n, st->msg_src, from, sizeof from);
     if (st->prefetch) { /* at the home: the request a prefetch sent */
-        chunk(t, "%s from %s (%s %s)", st->event, from,
-              st->prefetch == CC_PF_SOFTWARE
-                  ? "a prefetch instruction of its core's copy or addline loop"
-              : st->prefetch == CC_PF_STORE ? "a store of its core waiting its turn"
-              : st->prefetch == CC_PF_NEXT  ? "its next-line prefetcher"
-              : st->prefetch == CC_PF_PAIR  ? "its adjacent-line prefetcher"
-                                            : "its stream prefetcher",
+        char who[96];
+        if (st->prefetch == CC_PF_SOFTWARE)
+            snprintf(who, sizeof who, "a prefetch instruction of its core's copy or addline loop");
+        else if (st->prefetch == CC_PF_STORE)
+            snprintf(who, sizeof who, "a store of its core waiting its turn");
+        else
+            snprintf(who, sizeof who, "its %s prefetcher", hardware_prefetcher(st->prefetch));
+        chunk(t, "%s from %s (%s %s)", st->event, from, who,
               strcmp(st->event, "GetX") == 0 ? "fetches ahead, to write" : "reads ahead");
         return;
     }
