@@ -279,16 +279,7 @@ void cli_note_unused_sets(struct machine_cfg *m, const char *const *sets, size_t
     if (said)
         return;
     said = true;
-    for (size_t i = 0; i < nsets; i++) {
-        size_t len = strcspn(sets[i], "= \t");
-        char key[128];
-        snprintf(key, sizeof key, "%.*s", (int)len, sets[i]);
-        if (!machine_key_used(m, key))
-            fprintf(stderr,
-                    "ccsim: note: --set %s changes nothing: %s does not use %s (ccsim config "
-                    "lists what a machine uses)\n",
-                    sets[i], m->machine.name, key);
-    }
+    machine_note_unused_sets(m, sets, nsets, "ccsim: note: ");
 }
 
 bool cli_load_machine(const char *config, const char *const *sets, size_t nsets,

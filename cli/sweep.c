@@ -114,15 +114,9 @@ void sweep_note_unused_sets(struct sweep *sw)
         snprintf(name, sizeof name, "%s", sw->configs[i]);
         if (!split_sets(name, sets, SIM_COUNT_OF(sets), &nsets))
             continue; /* refused by sweep_load */
-        for (size_t k = 0; k < nsets; k++) {
-            char key[128];
-            snprintf(key, sizeof key, "%.*s", (int)strcspn(sets[k], "="), sets[k]);
-            if (!machine_key_used(&sw->machines[i], key))
-                fprintf(stderr,
-                        "%s: note: sweep.configs: '%s': --set %s changes nothing: %s does not "
-                        "use %s (ccsim config lists what a machine uses)\n",
-                        sw->path, sw->configs[i], sets[k], sw->machines[i].machine.name, key);
-        }
+        char lead[SWEEP_NAME_MAX + 1200];
+        snprintf(lead, sizeof lead, "%s: note: sweep.configs: '%s': ", sw->path, sw->configs[i]);
+        machine_note_unused_sets(&sw->machines[i], sets, nsets, lead);
     }
 }
 

@@ -268,17 +268,27 @@ static size_t machine_sections(struct machine_cfg *m, struct cfg_section secs[SE
     return n;
 }
 
+/* The section of secs that path ("section.key") names, or n if none. */
+static size_t section_of_path(const struct cfg_section *secs, size_t n, const char *path)
+{
+    const char *dot = strchr(path, '.');
+    for (size_t i = 0; i < n && dot; i++)
+        if (strlen(secs[i].name) == (size_t)(dot - path) &&
+            strncmp(secs[i].name, path, (size_t)(dot - path)) == 0)
+            return i;
+    return n;
+}
+
 bool machine_int_key(const struct machine_cfg *m, const char *section, const char *key, int64_t *v)
 {
-    struct cfg_section secs[SEC_MAX];
-    size_t n = machine_sections((struct machine_cfg *)m, secs); /* read only */
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; strcmp(secs[i].name, section) == 0 && k < secs[i].nkeys; k++)
-            if (secs[i].keys[k].type == CFG_INT && strcmp(secs[i].keys[k].name, key) == 0) {
-                memcpy(v, (const char *)secs[i].dst + secs[i].keys[k].offset, sizeof *v);
-                return true;
-            }
-    return false;
+    char path[128];
+    snprintf(path, sizeof path, "%s.%s", section, key);
+    const struct cfg_key *k;
+    void *value;
+    if (!machine_key((struct machine_cfg *)m, path, &k, &value) || k->type != CFG_INT)
+        return false; /* (read only) */
+    memcpy(v, value, sizeof *v);
+    return true;
 }
 
 /* A section's clock: its own clock_ghz key (a ring's, a mesh's), else the
@@ -834,37 +844,25 @@ bool machine_load(struct machine_cfg *m, const char *path, const char *const *se
 
 double machine_float(struct machine_cfg *m, const char *path)
 {
-    struct cfg_section secs[SEC_MAX];
-    size_t n = machine_sections(m, secs);
-    const char *dot = strchr(path, '.');
-    for (size_t i = 0; i < n && dot; i++) {
-        if (strlen(secs[i].name) != (size_t)(dot - path) ||
-            strncmp(secs[i].name, path, (size_t)(dot - path)) != 0)
-            continue;
-        for (size_t k = 0; k < secs[i].nkeys; k++)
-            if (secs[i].keys[k].type == CFG_FLOAT && strcmp(secs[i].keys[k].name, dot + 1) == 0)
-                return *(const double *)((const char *)secs[i].dst + secs[i].keys[k].offset);
-    }
-    return NAN;
+    const struct cfg_key *k;
+    void *value;
+    if (!machine_key(m, path, &k, &value) || k->type != CFG_FLOAT)
+        return NAN;
+    return *(const double *)value;
 }
 
 bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key **key, void **value)
 {
     struct cfg_section secs[SEC_MAX];
-    size_t n = machine_sections(m, secs);
-    const char *dot = strchr(path, '.');
-    for (size_t i = 0; i < n && dot; i++) {
-        if (strlen(secs[i].name) != (size_t)(dot - path) ||
-            strncmp(secs[i].name, path, (size_t)(dot - path)) != 0)
+    size_t n = machine_sections(m, secs), i = section_of_path(secs, n, path);
+    for (size_t k = 0; i < n && k < secs[i].nkeys; k++) {
+        const struct cfg_key *ck = &secs[i].keys[k];
+        if (strcmp(ck->name, strchr(path, '.') + 1) != 0 ||
+            (ck->type != CFG_INT && ck->type != CFG_FLOAT))
             continue;
-        for (size_t k = 0; k < secs[i].nkeys; k++) {
-            const struct cfg_key *ck = &secs[i].keys[k];
-            if (strcmp(ck->name, dot + 1) != 0 || (ck->type != CFG_INT && ck->type != CFG_FLOAT))
-                continue;
-            *key = ck;
-            *value = (char *)secs[i].dst + ck->offset;
-            return true;
-        }
+        *key = ck;
+        *value = (char *)secs[i].dst + ck->offset;
+        return true;
     }
     return false;
 }
@@ -956,13 +954,22 @@ static bool section_shown(const struct machine_cfg *m, size_t i)
 bool machine_key_used(struct machine_cfg *m, const char *path)
 {
     struct cfg_section secs[SEC_MAX];
-    size_t n = machine_sections(m, secs);
-    const char *dot = strchr(path, '.');
-    for (size_t i = 0; i < n && dot; i++)
-        if (strlen(secs[i].name) == (size_t)(dot - path) &&
-            strncmp(secs[i].name, path, (size_t)(dot - path)) == 0)
-            return section_shown(m, i) && key_used(m, secs[i].name, dot + 1);
-    return false;
+    size_t n = machine_sections(m, secs), i = section_of_path(secs, n, path);
+    return i < n && section_shown(m, i) && key_used(m, secs[i].name, strchr(path, '.') + 1);
+}
+
+void machine_note_unused_sets(struct machine_cfg *m, const char *const *sets, size_t nsets,
+                              const char *lead)
+{
+    for (size_t i = 0; i < nsets; i++) {
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(sets[i], "= \t"), sets[i]);
+        if (!machine_key_used(m, key))
+            fprintf(stderr,
+                    "%s--set %s changes nothing: %s does not use %s (ccsim config lists what a "
+                    "machine uses)\n",
+                    lead, sets[i], m->machine.name, key);
+    }
 }
 
 /* m as a run uses it: the topology's left-out keys resolved for the layout. */

@@ -234,6 +234,10 @@ bool machine_key(struct machine_cfg *m, const char *path, const struct cfg_key *
  * key of a section it has not, such as an absent l2, nor one its memory
  * system ignores): what `ccsim config` prints. */
 bool machine_key_used(struct machine_cfg *m, const char *path);
+/* Says on stderr, after `lead`, which of the --set overrides (G.K=V) name a
+ * setting m does not use: they change nothing. */
+void machine_note_unused_sets(struct machine_cfg *m, const char *const *sets, size_t nsets,
+                              const char *lead);
 /* Prints the machine as a readable table (every key, its unit and meaning;
  * a key left out at the value the run resolves it to). */
 void machine_print(struct machine_cfg *m);
