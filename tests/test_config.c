@@ -320,18 +320,15 @@ START_TEST(test_config_refuses_what_run_refuses)
     snprintf(want, sizeof want, "%s:3: qpi.qpi_stop = 99", path);
     ck_assert_msg(strstr(run.err, want), "%s", run.err);
     /* an L2 smaller than the L1 */
-    tu_ccsim(&run, "config -c teach-xbar --set l2.size_kb=16 --set l2.ways=4 --set "
-                   "l2.latency_cycles=9");
-    ck_assert_int_eq(run.status, 2);
-    ck_assert_msg(strstr(run.err, "l2.size_kb = 16 KiB is smaller than l1.size_kb = 32 KiB"), "%s",
-                  run.err);
+    tu_config_refused(&run,
+                      "-c teach-xbar --set l2.size_kb=16 --set l2.ways=4 --set l2.latency_cycles=9",
+                      "l2.size_kb = 16 KiB is smaller than l1.size_kb = 32 KiB", NULL);
     /* a section of another topology says whose it is */
-    tu_ccsim(&run, "config -c teach-xbar --set ring.stops=4");
-    ck_assert_int_eq(run.status, 2);
-    ck_assert_msg(strstr(run.err, "section 'ring' applies to the ring topology only (this "
-                                  "machine's topology is xbar)") &&
-                      !strstr(run.err, "did you mean"),
-                  "%s", run.err);
+    tu_config_refused(&run, "-c teach-xbar --set ring.stops=4",
+                      "section 'ring' applies to the ring topology only (this machine's topology "
+                      "is xbar)",
+                      NULL);
+    ck_assert_msg(!strstr(run.err, "did you mean"), "%s", run.err);
 }
 END_TEST
 
@@ -341,14 +338,10 @@ START_TEST(test_config_names_and_words)
     tu_ccsim(&run, "config -c %s", CCSIM_CONFIGS);
     ck_assert_int_eq(run.status, 2);
     ck_assert_msg(strstr(run.err, "is a directory, not a config file"), "%s", run.err);
-    tu_ccsim(&run, "config -c knc-5100p");
-    ck_assert_int_eq(run.status, 2);
-    ck_assert_msg(strstr(run.err, "(did you mean 'knc-5110p'?)"), "%s", run.err);
+    tu_config_refused(&run, "-c knc-5100p", "(did you mean 'knc-5110p'?)", NULL);
     tu_ccsim(&run, "config -c teach-xbar --set machine.protocol=moesi");
     ck_assert_msg(run.status == 0 && strstr(run.out, "\"moesi\""), "%s", run.err);
-    tu_ccsim(&run, "config -c teach-xbar --set l1.ways=eight");
-    ck_assert_int_eq(run.status, 2);
-    ck_assert_msg(strstr(run.err, "l1.ways is a string"), "%s", run.err);
+    tu_config_refused(&run, "-c teach-xbar --set l1.ways=eight", "l1.ways is a string", NULL);
 }
 END_TEST
 
@@ -399,20 +392,16 @@ END_TEST
  * keys is blamed on the one a --set changed. */
 START_TEST(test_errors_name_their_cause)
 {
-    tu_ccsim(&run, "config -c scc --set machine.protocol=foo");
-    ck_assert_int_eq(run.status, 2);
-    ck_assert_msg(strstr(run.err, "--set: machine.protocol = \"foo\" is not known (expected one "
-                                  "of \"msi\", \"mesi\""),
-                  "%s", run.err);
+    tu_config_refused(&run, "-c scc --set machine.protocol=foo",
+                      "--set: machine.protocol = \"foo\" is not known (expected one of \"msi\", "
+                      "\"mesi\"",
+                      NULL);
     ck_assert_msg(!strstr(run.err, "known:") && !strstr(run.err, "unknown section"), "%s", run.err);
-    tu_ccsim(&run, "config -c snb-e5-2660 --set machine.topology=foo");
-    ck_assert_int_eq(run.status, 2);
-    ck_assert_msg(strstr(run.err, "machine.topology = \"foo\" is not known"), "%s", run.err);
+    tu_config_refused(&run, "-c snb-e5-2660 --set machine.topology=foo",
+                      "machine.topology = \"foo\" is not known", NULL);
     ck_assert_msg(!strstr(run.err, "unknown section"), "%s", run.err);
-    tu_ccsim(&run, "config -c niagara2 --set l2.bank_busy_cycles=0");
-    ck_assert_int_eq(run.status, 2);
-    ck_assert_msg(strstr(run.err, "--set: l2.banks = 8 without l2.bank_busy_cycles"), "%s",
-                  run.err);
+    tu_config_refused(&run, "-c niagara2 --set l2.bank_busy_cycles=0",
+                      "--set: l2.banks = 8 without l2.bank_busy_cycles", NULL);
     tu_ccsim(&run, "config -c snb-e5-2660 --set home.llc_kb=1 --set home.llc_ways=32");
     ck_assert_msg(strstr(run.err, "--set: home.llc_kb = 1 is not a whole number of sets of "
                                   "home.llc_ways = 32 lines of 64 bytes"),

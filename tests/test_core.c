@@ -510,9 +510,7 @@ END_TEST
 static void refused(const char *args, const char *want, const char *want2)
 {
     struct tu_run r;
-    tu_ccsim(&r, "config %s", args);
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_msg(strstr(r.err, want) && (!want2 || strstr(r.err, want2)), "%s", r.err);
+    tu_config_refused(&r, args, want, want2);
 }
 
 /* What a shared cache, a write-through L1 and a broadcast home need,

@@ -84,6 +84,13 @@ void tu_ccsim(struct tu_run *r, const char *fmt, ...)
     slurp(err, r->err, sizeof r->err);
 }
 
+void tu_config_refused(struct tu_run *r, const char *args, const char *want, const char *want2)
+{
+    tu_ccsim(r, "config %s", args);
+    ck_assert_int_eq(r->status, 2);
+    ck_assert_msg(strstr(r->err, want) && (!want2 || strstr(r->err, want2)), "%.3000s", r->err);
+}
+
 static int run_suite(Suite *s, bool force_fork)
 {
     SRunner *sr = srunner_create(s);

@@ -32,6 +32,9 @@ struct tu_run {
 };
 /* Runs `CCSIM_BIN args` through the shell with stdin from /dev/null. */
 void tu_ccsim(struct tu_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* `ccsim config ARGS` must be refused (exit 2) with want, and want2 if not
+ * NULL, in its stderr; r keeps the run for further assertions. */
+void tu_config_refused(struct tu_run *r, const char *args, const char *want, const char *want2);
 
 /* The simulated-time limit tu_run_program runs under (core_run_opts
  * max_time_ps; 0, the default: core's). */
