@@ -9,12 +9,12 @@
  * through struct cc_backend. The optional operations may be NULL: settle
  * and drop_noncoherent then do nothing, place_count gives 0, place_line
  * false and line_kind CC_LINE_MEMORY (a memory system with no places of its
- * own), prime_victim false (a prime displaces nothing), claim_steal
- * true (every such poll a steal), prime_ready true (a prime always finds a
- * way), core_word_source
- * CC_WORD_LINE (a core reads the line itself), home_state_of
- * NULL (no directory state to name), row_coverage
- * false and each_cell_run nothing (no tables).
+ * own), prime_victim false (a prime displaces nothing), claim_steal true
+ * (every such poll a steal), prime_ready true (a prime always finds a way),
+ * core_word_source CC_WORD_LINE (a core reads the line itself),
+ * home_state_of NULL (no directory state to name), llc_holds, llc_dirty and
+ * llc_reset_drop false (no LLC at the home), row_coverage false and
+ * each_cell_run nothing (no tables).
  */
 #ifndef CCSIM_BACKEND_H
 #define CCSIM_BACKEND_H
