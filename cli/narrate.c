@@ -202,7 +202,9 @@ static const char *hardware_prefetcher(int prefetch)
 
 /* "Replace (to free a way of this full set; waiting for one: thread 0:
  * read big[16])": the request whose wait ran it, by its own line's name (a
- * later waiter of the set may take the way first: it is served newest first). */
+ * later waiter of the set may take the way first: it is served newest
+ * first); with a write-back buffer free, that the line moves there and its
+ * way is free at once. */
 static void replace_chunk(struct narrate_ctx *n, struct text *t, const struct cc_step *st)
 {
     const struct cc_req *r = st->for_req;
@@ -221,7 +223,13 @@ static void replace_chunk(struct narrate_ctx *n, struct text *t, const struct cc
                  hardware_prefetcher(r->prefetch), name, to_write);
     else
         request_label(r, name, label, sizeof label);
-    chunk(t, "%s (to free a way of this full set; waiting for one: %s)", st->event, label);
+    if (st->to_wb)
+        chunk(t,
+              "%s (to free a way of this full set for %s: the line moves to a write-back buffer "
+              "to await its put's answer, and its way is free now)",
+              st->event, label);
+    else
+        chunk(t, "%s (to free a way of this full set; waiting for one: %s)", st->event, label);
 }
 
 /* Who sent a prefetch a cache row took: a thread's copy loop (its tag),

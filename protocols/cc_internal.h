@@ -266,6 +266,12 @@ struct cc_cache {
     uint64_t tick;             /* LRU clock */
     sim_time_t fwd_port_until; /* the next forwarded request starts no earlier (fwd_port_cycles) */
     struct cc_stream *streams; /* the prefetcher's (p.prefetch_streams), NULL without one */
+    /* the write-back buffers (p.wb_entries): lines in an eviction's
+     * transient state (XI_A) only, each out of its set, found by address as
+     * a way is; a free entry is not valid */
+    struct cc_line *wb;
+    uint8_t *wb_data; /* wb_entries * line_bytes */
+    unsigned wb_used; /* valid entries */
 };
 
 /* A stream the prefetcher follows: reads of consecutive lines. */
@@ -787,12 +793,22 @@ static inline void cc_way_fill(struct cc_cache *c, struct cc_line *cl, uint64_t 
     cl->data = c->data + (size_t)(cl - c->lines) * c->sys->p.line_bytes;
 }
 
+/* Whether cl is one of c's write-back buffers (not a way of a set). */
+static inline bool cc_way_in_wb(const struct cc_cache *c, const struct cc_line *cl)
+{
+    return c->wb && cl >= c->wb && cl < c->wb + c->sys->p.wb_entries;
+}
+
 static inline void cc_way_free(struct cc_cache *c, struct cc_line *cl)
 {
     cl->valid = false;
-    c->tags[cl - c->lines] = 0;
+    if (cc_way_in_wb(c, cl))
+        c->wb_used--;
+    else
+        c->tags[cl - c->lines] = 0;
 }
 
+/* The way (or write-back buffer) that holds line in c, or NULL. */
 static inline struct cc_line *cc_way_find(const struct cc_system *s, const struct cc_cache *c,
                                           uint64_t line)
 {
@@ -800,6 +816,9 @@ static inline struct cc_line *cc_way_find(const struct cc_system *s, const struc
     for (unsigned w = 0; w < s->p.ways; w++)
         if (c->tags[base + w] == line + 1)
             return &c->lines[base + w];
+    for (unsigned i = 0; c->wb_used && i < s->p.wb_entries; i++)
+        if (c->wb[i].valid && c->wb[i].line == line)
+            return &c->wb[i];
     return NULL;
 }
 

@@ -99,10 +99,12 @@ void cc_check_states(struct cc_system *s, uint64_t line)
     size_t base = (size_t)(line & (s->p.sets - 1)) * s->p.ways;
     for (int c = 0; c < s->ncaches; c++) {
         const struct cc_cache *cache = &s->caches[c];
-        for (unsigned w = 0; w < s->p.ways; w++) { /* the compact tags, then the way itself */
-            if (cache->tags[base + w] != line + 1)
+        for (unsigned w = 0; w < s->p.ways + s->p.wb_entries; w++) {
+            /* the compact tags, then the way itself; then the write-back buffers */
+            const struct cc_line *cl =
+                w < s->p.ways ? &cache->lines[base + w] : &cache->wb[w - s->p.ways];
+            if (w < s->p.ways ? cache->tags[base + w] != line + 1 : !cl->valid || cl->line != line)
                 continue;
-            const struct cc_line *cl = &cache->lines[base + w];
             if (cc_state_writable(cl->state)) {
                 writers++;
                 writer = c;

@@ -158,6 +158,11 @@ struct cc_params {
     /* the prefetchers stay in the page of the read that set them off, and a
      * stream follows no read into another page (lines a page; 0: no pages) */
     unsigned prefetch_page_lines;
+    /* the coherent level's write-back buffers: a line chosen as a victim
+     * moves into one while its put is answered, and its way takes the miss
+     * that chose it at once; with none free (or 0 of them), the miss waits
+     * until the victim's put is acknowledged and its way is free */
+    unsigned wb_entries;
     bool prefetch_rfo; /* accesses that fetch their line to write (stores, atomics, addlines)
                           make streams and set off the other prefetchers too: their lines are
                           fetched as GetX (to write) */
@@ -430,6 +435,9 @@ struct cc_step {
     const struct cc_req *req;     /* the core's request the row took, or NULL */
     const struct cc_req *for_req; /* a Replace row: the request (a prefetch's too) whose wait
                                      for a way of the full set ran it (NULL: a flush's) */
+    /* that Replace row's line moves into a write-back buffer to await its
+     * put's answer (cc_params.wb_entries): its way is free at once */
+    bool to_wb;
     uint8_t prefetch;        /* enum cc_prefetcher: the row took a prefetch request (cache rows: req
                                 is NULL), or its message (home rows) */
     int prefetch_tag;        /* cache rows of a prefetch: its cc_req.tag (who asked), or -1 */

@@ -6,7 +6,9 @@
  * state. Requests that meet a transient state are parked on the line (stall
  * rows) and replayed, in order, the moment the line reaches a stable state.
  * A request that needs a way in a full set parks on the set and evicts the
- * least recently used stable line (a Replace event), one at a time.
+ * least recently used stable line (a Replace event), one at a time; where
+ * the cache has a free write-back buffer (p.wb_entries), the victim moves
+ * into it to await its put's answer and the way is free at once.
  *
  * Home side: every message waits for the home's input server (occupancy per
  * message: queueing at a busy home is where contention comes from), is
@@ -354,6 +356,7 @@ void cc_fire_watches(struct cc_system *s, struct cc_cache *c, uint64_t line)
 static void replay_waiting(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
 static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
 static void retry_set(struct cc_system *s, struct cc_cache *c, unsigned set);
+static void wb_leave(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
 
 static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int old)
 {
@@ -369,6 +372,10 @@ static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_l
     if (cc_state_readable(old) && !cc_state_readable(now_st)) {
         cc_l1_drop(s, c, cl->line);
         cc_fire_watches(s, c, cl->line);
+    }
+    if (cc_way_in_wb(c, cl) && !cache_transient(now_st)) {
+        wb_leave(s, c, cl); /* the eviction is over */
+        return;
     }
     if (old != now_st && !cache_transient(now_st))
         replay_waiting(s, c, cl);
@@ -638,6 +645,8 @@ static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct 
                          .owner = -1,
                          .req = ctx->req && !ctx->req->prefetch ? ctx->req : NULL,
                          .for_req = ev == CE_Replace ? s->replace_for : NULL,
+                         .to_wb = ev == CE_Replace && s->replace_for &&
+                                  cache_transient(cl->state) && c->wb_used < s->p.wb_entries,
                          .prefetch = ctx->req ? ctx->req->prefetch : CC_PF_NONE,
                          .prefetch_tag = ctx->req && ctx->req->prefetch ? ctx->req->tag : -1,
                          .stalled = ctx->stalled,
@@ -719,6 +728,46 @@ static void retry_set(struct cc_system *s, struct cc_cache *c, unsigned set)
         waiting = r->next;
         r->next = NULL;
         cc_process_request(s, c, r);
+    }
+}
+
+/* ------------------------------------------------------------ write-back buffers */
+
+/* A victim whose put is under way (cl, a way of its set) moves into a free
+ * write-back buffer with its state, its data and its snoop order: the
+ * buffer answers what reaches the line until the put is acknowledged, and
+ * the way is free for the misses waiting in its set at once. (With none
+ * free, the caller leaves the victim in its way, and they wait for it.) */
+static void wb_enter(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
+{
+    unsigned i = 0;
+    while (i < s->p.wb_entries && c->wb[i].valid)
+        i++;
+    SIM_ASSERT(i < s->p.wb_entries && !cl->waiting && cache_transient(cl->state));
+    struct cc_line *e = &c->wb[i];
+    *e = *cl;
+    e->data = c->wb_data + (size_t)i * s->p.line_bytes;
+    memcpy(e->data, cl->data, s->p.line_bytes);
+    c->wb_used++;
+    cc_way_free(c, cl);
+    cl->state = CS_I;
+    retry_set(s, c, set_of(s, e->line));
+}
+
+/* A buffered eviction is over (its line I in this cache): the buffer is
+ * free, and the requests that met the line leaving (parked on it) start
+ * again, in their order, each through its set as a miss does. */
+static void wb_leave(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
+{
+    SIM_ASSERT(cl->state == CS_I);
+    struct cc_req *r = cl->waiting;
+    cl->waiting = cl->waiting_tail = NULL;
+    cc_way_free(c, cl);
+    while (r) {
+        struct cc_req *next = r->next;
+        r->next = NULL;
+        cc_process_request(s, c, r);
+        r = next;
     }
 }
 
@@ -836,6 +885,8 @@ void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *
             s->replace_for = r;
             run_cache(s, c, v, CE_Replace, NULL, NULL);
             s->replace_for = NULL;
+            if (v->valid && cache_transient(v->state) && c->wb_used < s->p.wb_entries)
+                wb_enter(s, c, v); /* as the observer was told (cc_step.to_wb) */
         }
         return;
     }
@@ -1428,6 +1479,10 @@ struct cc_system *cc_create(struct sim_kernel *k, struct net *net, const struct 
             c->bank_until = sim_xcalloc(p->banks, sizeof *c->bank_until);
         if (p->prefetch_streams)
             c->streams = sim_xcalloc(p->prefetch_streams, sizeof *c->streams);
+        if (p->wb_entries) {
+            c->wb = sim_xcalloc(p->wb_entries, sizeof *c->wb);
+            c->wb_data = sim_xcalloc(p->wb_entries, p->line_bytes);
+        }
         if (p->l1_sets && p->l1_ways) {
             c->l1_tags = sim_xcalloc(l1_tags, sizeof *c->l1_tags);
             c->l1_lru = sim_xcalloc(l1_tags, sizeof *c->l1_lru);
@@ -1495,6 +1550,8 @@ void cc_coh_destroy(struct cc_system *s)
         free(c->l1_tags);
         free(c->l1_lru);
         free(c->streams);
+        free(c->wb);
+        free(c->wb_data);
     }
     cc_prefetch_free(s);
     for (int i = 0; i < s->p.homes; i++) {

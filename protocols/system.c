@@ -154,8 +154,9 @@ static void coh_print_outstanding(const struct cc_system *s, FILE *f)
     int shown = 0;
     for (int i = 0; i < s->ncaches; i++) {
         const struct cc_cache *c = &s->caches[i];
-        for (size_t j = 0; j < (size_t)s->p.sets * s->p.ways; j++) {
-            const struct cc_line *cl = &c->lines[j];
+        size_t ways = (size_t)s->p.sets * s->p.ways;
+        for (size_t j = 0; j < ways + s->p.wb_entries; j++) { /* the ways, then the buffers */
+            const struct cc_line *cl = j < ways ? &c->lines[j] : &c->wb[j - ways];
             if (!cl->valid || (cl->state < CS_IS_D && !cl->waiting))
                 continue;
             int waiting = 0;

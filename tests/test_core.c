@@ -342,6 +342,67 @@ START_TEST(test_llc_capacity)
 }
 END_TEST
 
+/* Write-back buffers (l1.writeback_buffers: teach-xbar's l1 is its coherent
+ * level): a copy of 64 lines through a 1 KB 2-way cache (16 lines) full of
+ * dirty lines evicts one for nearly every line it reads or writes. Without
+ * buffers each such miss waits until its victim's put is answered; with
+ * four it goes on at once: the same misses, write-backs and values (and
+ * no violation: tu_run_text checks every access), in less time. */
+START_TEST(test_writeback_buffers)
+{
+    const char *text = "ccsim-trace 1\nthreads 1\nline src 64\nline dst 64\nfor it 0..1 {\n"
+                       "  for j 0..63 {\n    0: write src[j] it*64+j+1\n  }\n  all: sync\n"
+                       "  0: copy src[0] dst[0] 64\n  all: mark done\n"
+                       "  for j 0..63 {\n    0: expect dst[j] == it*64+j+1\n  }\n}\n";
+    const char *none[] = {"l1.size_kb=1", "l1.ways=2"};
+    const char *four[] = {"l1.size_kb=1", "l1.ways=2", "l1.writeback_buffers=4"};
+    run_text(text, none, 2, &res, &diag);
+    run_text(text, four, 3, &res2, &diag);
+    ck_assert_msg(!res.deadlock && !res2.deadlock && res.value_errors == 0 &&
+                      res2.value_errors == 0,
+                  "%s", diag.text);
+    ck_assert_uint_eq(res2.misses, res.misses);
+    ck_assert_uint_eq(res2.writebacks, res.writebacks);
+    ck_assert_uint_ge(res.writebacks, 2 * 64);
+    for (int i = 0; i < 2; i++)
+        ck_assert_msg(res2.latency_ns[i] < 0.9 * res.latency_ns[i],
+                      "iteration %d: %.1f ns with buffers, %.1f without", i, res2.latency_ns[i],
+                      res.latency_ns[i]);
+    core_result_free(&res);
+    core_result_free(&res2);
+}
+END_TEST
+
+static void refused(const char *args, const char *want, const char *want2);
+
+/* Where they belong, refused elsewhere with the key's place; explain says
+ * where the victim went and that the way is free. */
+START_TEST(test_writeback_buffers_config_and_narration)
+{
+    refused("-c snb-e5-2660 --set l1.writeback_buffers=4", "l1.writeback_buffers = 4",
+            "l2.writeback_buffers");
+    refused("-c teach-xbar --set l2.writeback_buffers=4", "this machine has no l2",
+            "l1.writeback_buffers");
+    const char *path = tu_write("wb.trace", "ccsim-trace 1\nthreads 1\nline a 20\n"
+                                            "for j 0..19 {\n  0: write a[j] j+1\n}\n");
+    struct tu_run r;
+    const char *small = "--set l1.size_kb=1 --set l1.ways=2";
+    tu_ccsim(&r, "explain -c teach-xbar %s --set l1.writeback_buffers=2 --line a[0] %s", small,
+             path);
+    ck_assert_msg(r.status == 0 && strstr(r.out, "Replace (to free a way of this full set for "
+                                                 "thread 0, j 16: write a[16] 17: the line\n"
+                                                 "                                    moves to "
+                                                 "a write-back buffer"),
+                  "%s", r.out);
+    tu_ccsim(&r, "explain -c teach-xbar %s --line a[0] %s", small, path);
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.out, "Replace (to free a way of this full set; "
+                                    "waiting for one: thread 0, j 16") &&
+                      !strstr(r.out, "write-back buffer"),
+                  "%s", r.out);
+}
+END_TEST
+
 /* The shipped Sandy Bridge's LLC holds 8 MB read by one core (40 % of its
  * socket's 20 MB): its sets are used evenly. The set was cc_home_node's
  * hash with the home's part divided out, which for the lines of one
@@ -969,6 +1030,8 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_llc_serves_shared_reads);
     tcase_add_test(tc, test_llc_capacity);
+    tcase_add_test(tc, test_writeback_buffers);
+    tcase_add_test(tc, test_writeback_buffers_config_and_narration);
     tcase_add_test(tc, test_llc_sets_used_evenly);
     tcase_add_test(tc, test_memory_bandwidth_queues);
     tcase_add_test(tc, test_broadcast_home);

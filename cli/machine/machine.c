@@ -99,7 +99,12 @@ static const struct cfg_key core_keys[] = {
                     "and a stream follows no read into another page (0: no pages)"),               \
         CFG_BOOL_KEY(T, prefetch_rfo, false,                                                       \
                      "stores, atomics and addlines set the prefetchers off too (streams of "       \
-                     "their own), their lines fetched ahead to write (GetX)")
+                     "their own), their lines fetched ahead to write (GetX)"),                     \
+        CFG_INT_KEY(T, writeback_buffers, false, 0, 64, NULL,                                      \
+                    "write-back buffers: a victim moves into one while its write-back (put) is "   \
+                    "answered, and the miss that chose it takes its way at once (0, default: "     \
+                    "none; the miss waits until the put is acknowledged; the coherent level's, "   \
+                    "as the prefetchers)")
 static const struct cfg_key l1_keys[] = {
     CACHE_KEYS,
     CFG_BOOL_KEY(T, write_through, false,
@@ -431,7 +436,8 @@ static bool l2_keys_without_l2(const struct cfg_file *cf, struct sim_diag *d)
         snprintf(key, sizeof key, "l2.%s", l2_keys[k].name);
         if (!cfg_has(cf, key))
             continue;
-        bool l1_too = strncmp(l2_keys[k].name, "prefetch_", 9) == 0;
+        bool l1_too = strncmp(l2_keys[k].name, "prefetch_", 9) == 0 ||
+                      strcmp(l2_keys[k].name, "writeback_buffers") == 0;
         cfg_diag(d, cf, key,
                  "%s: this machine has no l2 (its l1 is the coherent level%s%s); an l2 needs "
                  "l2.size_kb, l2.ways and l2.latency_cycles",
@@ -585,6 +591,13 @@ static bool caches_check(const struct machine_cfg *m, const struct cfg_file *cf,
                  "%s = %s: the prefetchers are the coherent level's, the l2's on this machine "
                  "(%s)",
                  l1_pf->l1_key, switch_value(&m->l1, l1_pf, value, sizeof value), l1_pf->l2_key);
+        ok = false;
+    }
+    if (m->memsys->coherent && m->l2.size_kb && m->l1.writeback_buffers) {
+        cfg_diag(d, cf, "l1.writeback_buffers",
+                 "l1.writeback_buffers = %lld: the write-back buffers are the coherent level's, "
+                 "the l2's on this machine (l2.writeback_buffers)",
+                 (long long)m->l1.writeback_buffers);
         ok = false;
     }
     if (m->l2.banks && !m->l2.bank_busy_cycles) {
@@ -882,9 +895,10 @@ static bool prefetch_key_used(const struct machine_cache_sec *c, const char *key
     return c->prefetch_streams > 0;
 }
 
-/* A cache level's keys: its prefetchers are the coherent level's (the l2,
- * else the l1; prefetch_key_used says which of their keys count); write-through and the banks
- * are the coherent runtime's, a bank's time only with banks. */
+/* A cache level's keys: its prefetchers and write-back buffers are the
+ * coherent level's (the l2, else the l1; prefetch_key_used says which of
+ * the prefetchers' keys count); write-through and the banks are the
+ * coherent runtime's, a bank's time only with banks. */
 static bool cache_key_used(const struct machine_cfg *m, const char *sec, const char *key)
 {
     bool l1 = strcmp(sec, "l1") == 0;
@@ -893,6 +907,8 @@ static bool cache_key_used(const struct machine_cfg *m, const char *sec, const c
         return m->memsys->coherent && (!l1 || !m->l2.size_kb) && prefetch_key_used(c, key);
     if (strcmp(key, "write_through") == 0 || strcmp(key, "banks") == 0)
         return m->memsys->coherent;
+    if (strcmp(key, "writeback_buffers") == 0)
+        return m->memsys->coherent && (!l1 || !m->l2.size_kb);
     if (strcmp(key, "bank_busy_cycles") == 0)
         return m->memsys->coherent && c->banks > 0;
     return true;
@@ -1116,6 +1132,7 @@ bool machine_params(const struct machine_cfg *m, struct cc_params *p, struct sim
     p->prefetch_pair = outer->prefetch_pair;
     p->prefetch_page_lines = (unsigned)(outer->prefetch_page_kb * 1024 / line);
     p->prefetch_rfo = outer->prefetch_rfo;
+    p->wb_entries = (unsigned)outer->writeback_buffers;
     p->snoop_cycles =
         (unsigned)(m->core.snoop_cycles ? m->core.snoop_cycles : outer->latency_cycles);
     p->fwd_busy_cycles =

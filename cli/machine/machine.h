@@ -64,10 +64,11 @@ struct machine_cache_sec {
      * streams followed (0: none), reads that make a stream, lines ahead,
      * prefetches sent for one read at most (0: no limit) */
     int64_t prefetch_streams, prefetch_train, prefetch_depth, prefetch_degree;
-    int64_t prefetch_next;    /* the next-line prefetcher: lines after a missed read (0: none) */
-    bool prefetch_pair;       /* the adjacent-line prefetcher: a missed read's pair line */
-    int64_t prefetch_page_kb; /* the prefetchers do not cross a page of this size (0: no pages) */
-    bool prefetch_rfo;        /* stores set the prefetchers off too, fetched to write */
+    int64_t prefetch_next;     /* the next-line prefetcher: lines after a missed read (0: none) */
+    bool prefetch_pair;        /* the adjacent-line prefetcher: a missed read's pair line */
+    int64_t prefetch_page_kb;  /* the prefetchers do not cross a page of this size (0: no pages) */
+    bool prefetch_rfo;         /* stores set the prefetchers off too, fetched to write */
+    int64_t writeback_buffers; /* the coherent level's: victims whose put is under way (0: none) */
 };
 
 struct machine_memory_sec {
