@@ -201,8 +201,8 @@ static const char *hardware_prefetcher(int prefetch)
 }
 
 /* "Replace (to free a way of this full set; waiting for one: thread 0:
- * read big[16])": the request whose wait ran it, by its own line's name (a
- * later waiter of the set may take the way first: it is served newest
+ * read big[16])": the request whose wait ran it, by its own line's name (an
+ * earlier waiter of the set may take the way first: they are served oldest
  * first); with a write-back buffer free, that the line moves there and its
  * way is free at once. */
 static void replace_chunk(struct narrate_ctx *n, struct text *t, const struct cc_step *st)

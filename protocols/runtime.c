@@ -717,8 +717,9 @@ static void run_cache(struct cc_system *s, struct cc_cache *c, struct cc_line *c
         run_cache(s, c, cl, CE_Replace, NULL, NULL); /* clflush: now it leaves */
 }
 
-/* Every request waiting for a way in the set tries again (each allocates, or
- * parks again and may start an eviction). */
+/* Every request waiting for a way in the set tries again, the oldest first
+ * (each allocates, or parks again, in the same order, and may start an
+ * eviction). */
 static void retry_set(struct cc_system *s, struct cc_cache *c, unsigned set)
 {
     struct cc_req *waiting = c->set_waiting[set];
@@ -869,6 +870,19 @@ static struct cc_line *allocate(struct cc_system *s, struct cc_cache *c, uint64_
     return NULL;
 }
 
+/* r waits for a way of the full set: behind the requests that waited
+ * before it, as a cache's misses are served in order (a newest-first list
+ * let a poller's re-loads take every way that freed while an older add
+ * waited for ever). A set's waiters are few: the list is walked. */
+static void park_on_set(struct cc_cache *c, unsigned set, struct cc_req *r)
+{
+    struct cc_req **at = &c->set_waiting[set];
+    while (*at)
+        at = &(*at)->next;
+    r->next = NULL;
+    *at = r;
+}
+
 void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *r)
 {
     struct cc_line *cl = cache_find(s, c, r->line);
@@ -878,8 +892,7 @@ void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *
         unsigned set = set_of(s, r->line);
         r->missed = true;
         cc_count_miss(s, r);
-        r->next = c->set_waiting[set];
-        c->set_waiting[set] = r; /* order among set waiters: newest first, all retried */
+        park_on_set(c, set, r);
         struct cc_line *v = victim_of(s, c, set);
         if (v) {
             s->replace_for = r;

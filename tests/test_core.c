@@ -373,6 +373,25 @@ START_TEST(test_writeback_buffers)
 }
 END_TEST
 
+/* A full set's waiters are served oldest first: on niagara2 with a 1 KB
+ * 2-way L2 shared by 8 threads, pollers' re-loads took every way that freed
+ * while older adds waited (tests/traces/set-waiters.trace says how); with
+ * no write-back buffer and with one, the trace finishes, every value right. */
+START_TEST(test_set_waiters_served_in_order)
+{
+    const char *small = "--set l2.size_kb=1 --set l2.ways=2 --set l1.size_kb=1 --set l1.ways=2";
+    for (int wb = 0; wb <= 1; wb++) {
+        struct tu_run r;
+        tu_ccsim(&r,
+                 "run -c niagara2 %s/traces/set-waiters.trace --check %s "
+                 "--set l2.writeback_buffers=%d",
+                 CCSIM_TEST_DIR, small, wb);
+        ck_assert_msg(r.status == 0 && strstr(r.out, "value errors 0  coherence violations 0\n"),
+                      "write-back buffers %d: %s%s", wb, r.out, r.err);
+    }
+}
+END_TEST
+
 static void refused(const char *args, const char *want, const char *want2);
 
 /* Where they belong, refused elsewhere with the key's place; explain says
@@ -1032,6 +1051,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_llc_capacity);
     tcase_add_test(tc, test_writeback_buffers);
     tcase_add_test(tc, test_writeback_buffers_config_and_narration);
+    tcase_add_test(tc, test_set_waiters_served_in_order);
     tcase_add_test(tc, test_llc_sets_used_evenly);
     tcase_add_test(tc, test_memory_bandwidth_queues);
     tcase_add_test(tc, test_broadcast_home);
