@@ -283,6 +283,22 @@ static int find_includes(char *t, size_t len, struct include_line *inc, int max)
     return n;
 }
 
+/* A NUL byte in a file's text, said at its line: a config or sweep file is
+ * text (libconfig would read the @include name "a\0b" as "a" and, where
+ * that names a directory, end the process from its scanner). */
+static bool nul_byte(const char *text, size_t len, const char *path, const char *cf_kind,
+                     struct sim_diag *d)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return false;
+    int line = 1;
+    for (const char *c = text; c < nul; c++)
+        line += *c == '\n';
+    sim_diag_add(d, path, line, "a NUL byte: a %s is text", cf_kind);
+    return true;
+}
+
 static char *read_text(const char *path, const char *cf_kind, const char *inc_file,
                        const struct include_line *inc, size_t *len, struct sim_diag *d)
 {
@@ -320,6 +336,10 @@ static char *read_text(const char *path, const char *cf_kind, const char *inc_fi
         return NULL;
     }
     text[*len] = '\0';
+    if (nul_byte(text, *len, path, cf_kind, d)) {
+        free(text);
+        return NULL;
+    }
     return text;
 }
 

@@ -293,6 +293,12 @@ START_TEST(test_include_errors)
     mkdir(sub, 0700);
     ck_assert(!load("incdir.cfg", GOOD_MACHINE "@include \"sub\"\n"));
     ck_assert_msg(strstr(diag.text, "it is a directory"), "%s", diag.text);
+    /* a NUL byte, here in an @include's name (libconfig read the name as ""
+     * and, the config's directory being a directory, its scanner ended the
+     * process with "input in flex scanner failed"; found by fuzz_config) */
+    struct tu_run r;
+    tu_config_refused(&r, "-c " CCSIM_TEST_DIR "/fuzz/regressions/config/include-nul-name.cfg",
+                      "include-nul-name.cfg:3: a NUL byte: a config is text", NULL);
 }
 END_TEST
 
