@@ -239,9 +239,9 @@ static size_t skip_token(const char *t, size_t len, size_t i, int *depth, int *l
     return i + 1;
 }
 
-/* An `@include "NAME"` at the start of line i: its name into inc; blanks
- * it. False if the line is no such directive. */
-static bool take_include(char *t, size_t len, size_t i, struct include_line *inc)
+/* An `@include "NAME"` at the start of line i: its name into inc, and
+ * *end past its closing quote. False if the line is no such directive. */
+static bool include_at(const char *t, size_t len, size_t i, struct include_line *inc, size_t *end)
 {
     size_t j = i;
     while (j < len && (t[j] == ' ' || t[j] == '\t'))
@@ -260,8 +260,17 @@ static bool take_include(char *t, size_t len, size_t i, struct include_line *inc
         return false;
     memcpy(inc->name, t + q + 1, e - q - 1);
     inc->name[e - q - 1] = '\0';
-    for (size_t k = i; k <= e; k++)
-        t[k] = ' ';
+    *end = e + 1;
+    return true;
+}
+
+/* The same, and blanks the directive. */
+static bool take_include(char *t, size_t len, size_t i, struct include_line *inc)
+{
+    size_t end;
+    if (!include_at(t, len, i, inc, &end))
+        return false;
+    memset(t + i, ' ', end - i);
     return true;
 }
 
@@ -437,6 +446,58 @@ static bool integers_fit(const char *t, size_t len, const char *file, struct sim
     return true;
 }
 
+static bool libconfig_includes_ok(const char *t, size_t len, const char *file, const char *dir,
+                                  int depth, struct sim_diag *d);
+
+/* One @include that libconfig will open: dir (its include dir) joined to
+ * the name, as libconfig 1.5 joins them, must be a regular file, and so
+ * must the ones it names in turn. */
+static bool libconfig_include_ok(const struct include_line *inc, const char *file, const char *dir,
+                                 int depth, struct sim_diag *d)
+{
+    if (depth >= 8) {
+        sim_diag_add(d, file, inc->line, "@include \"%s\": more than 8 nested includes", inc->name);
+        return false;
+    }
+    char path[2100];
+    snprintf(path, sizeof path, "%s/%s", dir, inc->name);
+    size_t n;
+    char *text = read_text(path, "config", file, inc, &n, d);
+    if (!text)
+        return false;
+    bool ok = libconfig_includes_ok(text, n, path, dir, depth + 1, d);
+    free(text);
+    return ok;
+}
+
+/* The @include lines libconfig opens itself (those inside a group, and
+ * every one in a file they name), checked before it does: one whose name
+ * gives no regular file (a directory: "" or ".") ended the process from
+ * libconfig's scanner ("input in flex scanner failed") where it is an error
+ * at its line. */
+static bool libconfig_includes_ok(const char *t, size_t len, const char *file, const char *dir,
+                                  int depth, struct sim_diag *d)
+{
+    int line = 1, braces = 0;
+    bool line_start = true;
+    for (size_t i = 0; i < len;) {
+        struct include_line inc;
+        size_t end;
+        if (line_start && include_at(t, len, i, &inc, &end)) {
+            inc.line = line;
+            if (!libconfig_include_ok(&inc, file, dir, depth, d))
+                return false;
+            i = end;
+            line_start = false;
+            continue;
+        }
+        size_t next = skip_token(t, len, i, &braces, &line);
+        line_start = t[next - 1] == '\n';
+        i = next;
+    }
+    return true;
+}
+
 /* Parses one file's own text (its top-level includes blanked) into a
  * config of its own, every setting marked with the file. */
 static bool parse_own(struct cfg_file *cf, const char *path, char *text, size_t len, config_t *own,
@@ -453,6 +514,8 @@ static bool parse_own(struct cfg_file *cf, const char *path, char *text, size_t 
         return false;
     char dir[1024];
     include_path(path, ".", dir, sizeof dir);
+    if (!libconfig_includes_ok(text, len, path, dir, 0, d))
+        return false;
     config_set_include_dir(own, dir);
     FILE *mem = fmemopen(text, len ? len : 1, "r");
     if (!mem)
