@@ -308,16 +308,23 @@ static bool nul_byte(const char *text, size_t len, const char *path, const char 
     return true;
 }
 
+/* "cannot VERB WHAT: WHY" at the @include that names path (inc) or at
+ * the top file; the names go in as arguments, never into the format (an
+ * @include "a%n" must not be a format). */
+static void say_cannot(struct sim_diag *d, const char *path, const char *cf_kind,
+                       const char *inc_file, const struct include_line *inc, const char *verb,
+                       const char *why)
+{
+    if (inc)
+        sim_diag_add(d, inc_file, inc->line, "@include \"%s\": cannot %s %s: %s", inc->name, verb,
+                     path, why);
+    else
+        sim_diag_add(d, path, 0, "cannot %s %s: %s", verb, cf_kind, why);
+}
+
 static char *read_text(const char *path, const char *cf_kind, const char *inc_file,
                        const struct include_line *inc, size_t *len, struct sim_diag *d)
 {
-    char who[1200];
-    const char *at_file = inc ? inc_file : path;
-    snprintf(who, sizeof who, "cannot %%s %s", cf_kind);
-    int at_line = inc ? inc->line : 0;
-    if (inc)
-        snprintf(who, sizeof who, "@include \"%s\": cannot %%s %s", inc->name, path);
-    char what[1300];
     struct stat st;
     const char *why = NULL, *verb = "open";
     if (stat(path, &st) != 0)
@@ -330,8 +337,7 @@ static char *read_text(const char *path, const char *cf_kind, const char *inc_fi
     if (!why && !f)
         why = strerror(errno);
     if (why) {
-        snprintf(what, sizeof what, who, verb);
-        sim_diag_add(d, at_file, at_line, "%s: %s", what, why);
+        say_cannot(d, path, cf_kind, inc_file, inc, verb, why);
         return NULL;
     }
     size_t cap = st.st_size < CFG_MAX_BYTES ? (size_t)st.st_size + 1 : CFG_MAX_BYTES + 1;
@@ -339,8 +345,9 @@ static char *read_text(const char *path, const char *cf_kind, const char *inc_fi
     *len = fread(text, 1, cap, f); /* one byte more than it had: it did not grow past the cap */
     fclose(f);
     if (*len > CFG_MAX_BYTES) {
-        snprintf(what, sizeof what, who, "read");
-        sim_diag_add(d, at_file, at_line, "%s: larger than %d MB", what, CFG_MAX_BYTES >> 20);
+        char big[32];
+        snprintf(big, sizeof big, "larger than %d MB", CFG_MAX_BYTES >> 20);
+        say_cannot(d, path, cf_kind, inc_file, inc, "read", big);
         free(text);
         return NULL;
     }

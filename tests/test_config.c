@@ -293,6 +293,11 @@ START_TEST(test_include_errors)
     mkdir(sub, 0700);
     ck_assert(!load("incdir.cfg", GOOD_MACHINE "@include \"sub\"\n"));
     ck_assert_msg(strstr(diag.text, "it is a directory"), "%s", diag.text);
+    /* a name is never a format: "%n" in it crashed the message (fuzz_sweep) */
+    ck_assert(!load("pct.cfg", "@include \"a%n%n%s\"\n"));
+    ck_assert_msg(strstr(diag.text, "pct.cfg:1: @include \"a%n%n%s\": cannot open ") &&
+                      strstr(diag.text, "/a%n%n%s: "),
+                  "%s", diag.text);
     /* a NUL byte, here in an @include's name (libconfig read the name as ""
      * and, the config's directory being a directory, its scanner ended the
      * process with "input in flex scanner failed"; found by fuzz_config) */
