@@ -179,7 +179,7 @@ static void binomial_stages(struct gen *g)
             with += pair_up(g->groups[i].members, g->groups[i].size, d, &st);
         if (!with)
             break;
-        char what[160], where[48] = "";
+        char what[256], where[48] = "";
         if (g->ngroups > 1 && with == g->ngroups)
             snprintf(where, sizeof where, " (in every socket)");
         else if (g->ngroups > 1)
