@@ -45,12 +45,12 @@ status=0
 for i in "${!targets[@]}"; do
   target=${targets[$i]}
   if wait "${pids[$i]}"; then
-    echo "fuzz $target: $(grep -m1 '^stat::number_of_executed_units' "$build/fuzz_$target.log" |
+    echo "fuzz $target: $(grep -a -m1 '^stat::number_of_executed_units' "$build/fuzz_$target.log" |
       sed 's/.*: *//') inputs in ${seconds}s, no crash"
   else
     status=1
     echo "fuzz $target: CRASH (log $build/fuzz_$target.log):" >&2
-    grep -A30 -m1 -E '^==[0-9]+==ERROR|runtime error|deadly signal|fuzz target exited' \
+    grep -a -A30 -m1 -E '^==[0-9]+==ERROR|runtime error|deadly signal|fuzz target exited' \
       "$build/fuzz_$target.log" >&2 || tail -n 40 "$build/fuzz_$target.log" >&2
     echo "fuzz $target: the input is in $build/crashes/; copy it into tests/fuzz/regressions/$target/" >&2
   fi
