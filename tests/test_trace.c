@@ -145,6 +145,31 @@ START_TEST(test_design_example)
 }
 END_TEST
 
+/* A chain of unary minuses as deep as the parser takes prints as deep:
+ * printed as -(-(-x)) it nested twice as deep and did not parse back
+ * (fuzz_trace); and a binary minus before one. */
+START_TEST(test_unary_chain_prints_as_deep)
+{
+    char text[512];
+    int n = snprintf(text, sizeof text,
+                     "ccsim-trace 2\nthreads 1\nline x\n0: read x -> r\n"
+                     "0: let a = ");
+    for (int i = 0; i < 60; i++)
+        text[n++] = '-';
+    n += snprintf(text + n, sizeof text - (size_t)n, "r\n0: let b = a - ");
+    for (int i = 0; i < 60; i++)
+        text[n++] = '-';
+    snprintf(text + n, sizeof text - (size_t)n, "r\n");
+    struct wl_program *p = parse_ok(text);
+    tu_check_roundtrip(p);
+    char *printed = tu_print_program(p);
+    ck_assert_msg(strstr(printed, "0: let a = - - -") && strstr(printed, "0: let b = a- - -"), "%s",
+                  printed);
+    free(printed);
+    wl_program_free(p);
+}
+END_TEST
+
 /* Messy but valid text prints in the canonical form. */
 START_TEST(test_canonical_print)
 {
@@ -172,11 +197,11 @@ START_TEST(test_canonical_print)
                            "for i 0..n-1 {\n"
                            "  0,1: write a.0 -i\n"
                            "  all: cas b[i] 0 (-1) -> r\n"
-                           "  1: write b[i] r-(-1)\n"
+                           "  1: write b[i] r- -1\n"
                            "  0: wait a.(i+1) != 2*(r+1) -> r\n"
                            "}\n"
-                           "all: compute 1-(2-3)-4*(5%3)/(-1)\n"
-                           "all: write a -(-1)+2*(-3)\n");
+                           "all: compute 1-(2-3)-4*(5%3)/-1\n"
+                           "all: write a - -1+2*-3\n");
     free(text);
     tu_check_roundtrip(p);
     wl_program_free(p);
@@ -1053,6 +1078,7 @@ static Suite *trace_suite(void)
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, test_design_example);
     tcase_add_test(tc, test_canonical_print);
+    tcase_add_test(tc, test_unary_chain_prints_as_deep);
     tcase_add_test(tc, test_every_statement);
     tcase_add_test(tc, test_example_traces);
     tcase_add_test(tc, test_accessors);

@@ -419,15 +419,26 @@ static void print_operand(FILE *f, const struct wl_program *p, int e, bool paren
         fputc(')', f);
 }
 
+/* Whether e's text starts with '-' (a negation or a negative number). */
+static bool starts_with_minus(const struct wl_program *p, int e)
+{
+    const struct wl_expr *x = &p->exprs[e];
+    return x->kind == WL_E_NEG || (x->kind == WL_E_CONST && x->value < 0);
+}
+
 /* Comparisons and && || print with spaces around them (`pred != 0`),
- * arithmetic without (`t+1`). */
+ * arithmetic without (`t+1`); a '-' after a '-' is set apart by a space
+ * (`a- -b`), not parentheses, which would nest the printed text deeper
+ * than the parsed one (WL_MAX_EXPR_DEPTH counts both). */
 static void print_binary(FILE *f, const struct wl_program *p, const struct wl_expr *x)
 {
     const struct wl_expr *l = &p->exprs[x->a], *r = &p->exprs[x->b];
     bool spaced = binop_class[x->kind] != 'a';
     print_operand(f, p, x->a, prec(l) < prec(x));
     fprintf(f, spaced ? " %s " : "%s", binop_text[x->kind]);
-    print_operand(f, p, x->b, prec(r) <= prec(x) || r->kind == WL_E_NEG);
+    if (!spaced && x->kind == WL_E_SUB && starts_with_minus(p, x->b))
+        fputc(' ', f);
+    print_operand(f, p, x->b, prec(r) <= prec(x));
 }
 
 void wl_expr_print(FILE *f, const struct wl_program *p, int e)
@@ -435,7 +446,9 @@ void wl_expr_print(FILE *f, const struct wl_program *p, int e)
     const struct wl_expr *x = &p->exprs[e];
     if (wl_expr_is_unary(x->kind)) {
         fputs(wl_expr_op_text(x->kind), f);
-        print_operand(f, p, x->a, prec(&p->exprs[x->a]) <= WL_PREC_UNARY); /* -(-1), not --1 */
+        if (x->kind == WL_E_NEG && starts_with_minus(p, x->a))
+            fputc(' ', f); /* - -1, not --1 (nor -(-1): see print_binary) */
+        print_operand(f, p, x->a, prec(&p->exprs[x->a]) < WL_PREC_UNARY);
     } else if (x->kind == WL_E_MIN || x->kind == WL_E_MAX) {
         fprintf(f, "%s(", wl_expr_op_text(x->kind));
         wl_expr_print(f, p, x->a);
