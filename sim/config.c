@@ -24,6 +24,8 @@ struct cfg_file {
     char **files; /* the files read (the top one and every @include), for settings' names */
     int nfiles;
     const char *chain[17]; /* the files being read, the top one first (cycles) */
+    dev_t chain_dev[17];   /* ... and which files they are (st_dev, st_ino; a file named */
+    ino_t chain_ino[17];   /* two ways, a//b and a/b, is one file) */
     const char *kind;      /* "config", "sweep file": what the messages call it */
 };
 
@@ -556,8 +558,11 @@ static bool load_into(struct cfg_file *cf, const char *path, const char *inc_fil
                      CFG_MAX_INCLUDES, (int)SIM_COUNT_OF(cf->chain) - 1);
         return false;
     }
+    struct stat st;
+    bool known = stat(path, &st) == 0;
     for (int i = 0; i < depth; i++)
-        if (strcmp(cf->chain[i], path) == 0) {
+        if (strcmp(cf->chain[i], path) == 0 ||
+            (known && cf->chain_dev[i] == st.st_dev && cf->chain_ino[i] == st.st_ino)) {
             sim_diag_add(d, inc_file, from->line, "@include \"%s\": a cycle (%s includes itself)",
                          from->name, path);
             return false;
@@ -567,6 +572,8 @@ static bool load_into(struct cfg_file *cf, const char *path, const char *inc_fil
     if (!text)
         return false;
     cf->chain[depth] = keep_name(cf, path);
+    cf->chain_dev[depth] = known ? st.st_dev : 0;
+    cf->chain_ino[depth] = known ? st.st_ino : 0;
     struct include_line inc[16];
     int ninc = find_includes(text, len, inc, (int)SIM_COUNT_OF(inc));
     config_t own;
