@@ -41,7 +41,6 @@ struct narrate_ctx {
     struct narrate_legend legend;
 };
 
-/* A reset: the methodology's evict or prime of a line, at no cost. */
 /* A reset's line in its home's LLC (mesif-llc's inclusive LLC). */
 struct narrate_llc {
     bool held, after;   /* the LLC held the line before, after */
@@ -51,6 +50,7 @@ struct narrate_llc {
     uint64_t dropped;
 };
 
+/* A reset: the methodology's evict or prime of a line, at no cost. */
 struct narrate_reset {
     sim_time_t time;
     int thread, cache; /* who, and the cache node of its core */

@@ -808,6 +808,16 @@ static inline void cc_way_free(struct cc_cache *c, struct cc_line *cl)
         c->tags[cl - c->lines] = 0;
 }
 
+/* The write-back buffer that holds line in c, or NULL. */
+static inline struct cc_line *cc_wb_find(const struct cc_system *s, const struct cc_cache *c,
+                                         uint64_t line)
+{
+    for (unsigned i = 0; c->wb_used && i < s->p.wb_entries; i++)
+        if (c->wb[i].valid && c->wb[i].line == line)
+            return &c->wb[i];
+    return NULL;
+}
+
 /* The way (or write-back buffer) that holds line in c, or NULL. */
 static inline struct cc_line *cc_way_find(const struct cc_system *s, const struct cc_cache *c,
                                           uint64_t line)
@@ -816,10 +826,7 @@ static inline struct cc_line *cc_way_find(const struct cc_system *s, const struc
     for (unsigned w = 0; w < s->p.ways; w++)
         if (c->tags[base + w] == line + 1)
             return &c->lines[base + w];
-    for (unsigned i = 0; c->wb_used && i < s->p.wb_entries; i++)
-        if (c->wb[i].valid && c->wb[i].line == line)
-            return &c->wb[i];
-    return NULL;
+    return cc_wb_find(s, c, line);
 }
 
 #endif

@@ -90,6 +90,16 @@ void cc_check_fill(struct cc_system *s, int cache, uint64_t line, const uint8_t 
         cc_violation(s, line, "%s %d was filled with a stale copy", cc_cache_word(s), cache);
 }
 
+/* Counts a copy (NULL: none) of cache c as a writer or a reader. */
+static void count_copy(const struct cc_line *cl, int c, int *writers, int *readers, int *writer)
+{
+    if (cl && cc_state_writable(cl->state)) {
+        (*writers)++;
+        *writer = c;
+    } else if (cl && cc_state_readable(cl->state))
+        (*readers)++;
+}
+
 /* Single writer or many readers. Transient states that can still be read
  * (SM_D, SM_A, FM_D, OM_D) count as readers. */
 void cc_check_states(struct cc_system *s, uint64_t line)
@@ -99,18 +109,10 @@ void cc_check_states(struct cc_system *s, uint64_t line)
     size_t base = (size_t)(line & (s->p.sets - 1)) * s->p.ways;
     for (int c = 0; c < s->ncaches; c++) {
         const struct cc_cache *cache = &s->caches[c];
-        for (unsigned w = 0; w < s->p.ways + s->p.wb_entries; w++) {
-            /* the compact tags, then the way itself; then the write-back buffers */
-            const struct cc_line *cl =
-                w < s->p.ways ? &cache->lines[base + w] : &cache->wb[w - s->p.ways];
-            if (w < s->p.ways ? cache->tags[base + w] != line + 1 : !cl->valid || cl->line != line)
-                continue;
-            if (cc_state_writable(cl->state)) {
-                writers++;
-                writer = c;
-            } else if (cc_state_readable(cl->state))
-                readers++;
-        }
+        for (unsigned w = 0; w < s->p.ways; w++) /* the compact tags, then the way itself */
+            if (cache->tags[base + w] == line + 1)
+                count_copy(&cache->lines[base + w], c, &writers, &readers, &writer);
+        count_copy(cc_wb_find(s, cache, line), c, &writers, &readers, &writer);
     }
     if (writers > 1 || (writers == 1 && readers > 0))
         cc_violation(s, line, "%d writable and %d readable copies (a writer: %s %d)", writers,

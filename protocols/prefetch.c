@@ -39,8 +39,8 @@
  * Reads set them off; with prefetch_rfo the accesses that fetch their line
  * to write (RFOs: stores, atomics, addlines) do too, in streams of their
  * own, and their lines are fetched to write (GetX, as a core's store,
- * writing nothing), as KNC's L2 prefetcher does. Prefetches are counted in stats.prefetches, not as
- * loads or misses.
+ * writing nothing), as KNC's L2 prefetcher does. Prefetches are counted in
+ * stats.prefetches, not as loads or misses.
  *
  * cc_prefetch is a core's prefetch instruction (a copy loop's, core.c):
  * the same fetch of a layout place, counted in stats.sw_prefetches.

@@ -626,6 +626,13 @@ static const char *cache_state_name(const struct cc_system *s, int st)
     return cc_cache_state_names[st];
 }
 
+/* Whether a victim that a Replace row has just run on moves into a free
+ * write-back buffer (wb_enter): its put is under way, and one is free. */
+static bool wb_takes(const struct cc_system *s, const struct cc_cache *c, const struct cc_line *v)
+{
+    return v->valid && cache_transient(v->state) && c->wb_used < s->p.wb_entries;
+}
+
 static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct cc_line *cl,
                           const struct cc_row *row, int from, const struct cc_ctx *ctx,
                           struct sim_msg *m, const struct obs_mark *mk)
@@ -645,8 +652,7 @@ static void observe_cache(struct cc_system *s, struct cc_cache *c, const struct 
                          .owner = -1,
                          .req = ctx->req && !ctx->req->prefetch ? ctx->req : NULL,
                          .for_req = ev == CE_Replace ? s->replace_for : NULL,
-                         .to_wb = ev == CE_Replace && s->replace_for &&
-                                  cache_transient(cl->state) && c->wb_used < s->p.wb_entries,
+                         .to_wb = ev == CE_Replace && s->replace_for && wb_takes(s, c, cl),
                          .prefetch = ctx->req ? ctx->req->prefetch : CC_PF_NONE,
                          .prefetch_tag = ctx->req && ctx->req->prefetch ? ctx->req->tag : -1,
                          .stalled = ctx->stalled,
@@ -751,7 +757,6 @@ static void wb_enter(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
     memcpy(e->data, cl->data, s->p.line_bytes);
     c->wb_used++;
     cc_way_free(c, cl);
-    cl->state = CS_I;
     retry_set(s, c, set_of(s, e->line));
 }
 
@@ -898,7 +903,7 @@ void cc_process_request(struct cc_system *s, struct cc_cache *c, struct cc_req *
             s->replace_for = r;
             run_cache(s, c, v, CE_Replace, NULL, NULL);
             s->replace_for = NULL;
-            if (v->valid && cache_transient(v->state) && c->wb_used < s->p.wb_entries)
+            if (wb_takes(s, c, v))
                 wb_enter(s, c, v); /* as the observer was told (cc_step.to_wb) */
         }
         return;
@@ -1288,7 +1293,7 @@ static void memory_done(struct sim_kernel *k, void *obj, uint64_t arg)
  * closed-page controller), so accesses to one line queue there; a
  * controller moves one line every channel_ps (its bandwidth), so accesses
  * to many lines queue there. Both waits are counted as home queueing. */
-static sim_time_t bank_wait(struct cc_system *s, struct cc_dir *d)
+static sim_time_t memory_wait(struct cc_system *s, struct cc_dir *d)
 {
     sim_time_t now = sim_now(s->k), start = now;
     if (s->p.bank_busy_ps) {
@@ -1336,7 +1341,7 @@ static sim_time_t read_time(struct cc_system *s, struct cc_dir *d, sim_time_t ea
         t = s->p.llc_ps;
         s->stats.llc_hits++;
     } else {
-        t += bank_wait(s, d);
+        t += memory_wait(s, d);
         s->stats.memory_reads++;
         d->llc_fill_at = now + t;
     }
@@ -1455,7 +1460,7 @@ void cc_write_memory_event(struct cc_ctx *c)
     c->dir->llc_dirty = false; /* DRAM has the line now: the LLC's copy is clean */
     c->dir->tx.pending++;
     s->memory_pending++;
-    sim_schedule(s->k, s->p.memory_ps + bank_wait(s, c->dir), memory_done, c->dir, HE_Mem_Ack);
+    sim_schedule(s->k, s->p.memory_ps + memory_wait(s, c->dir), memory_done, c->dir, HE_Mem_Ack);
 }
 
 /* ------------------------------------------------------------ lifecycle */

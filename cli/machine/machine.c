@@ -381,6 +381,13 @@ static const struct machine_cache_sec *coherent_level(const struct machine_cfg *
     return m->l2.size_kb ? &m->l2 : &m->l1;
 }
 
+/* Whether a cache key is the coherent level's alone (the l2's, else the
+ * l1's): its prefetchers' and its write-back buffers. */
+static bool coherent_level_key(const char *key)
+{
+    return strncmp(key, "prefetch_", 9) == 0 || strcmp(key, "writeback_buffers") == 0;
+}
+
 /* The prefetchers a cache section can turn on, each by one key. */
 struct prefetcher_switch {
     const char *kind;            /* "stream", "next-line", "adjacent-line" */
@@ -436,8 +443,7 @@ static bool l2_keys_without_l2(const struct cfg_file *cf, struct sim_diag *d)
         snprintf(key, sizeof key, "l2.%s", l2_keys[k].name);
         if (!cfg_has(cf, key))
             continue;
-        bool l1_too = strncmp(l2_keys[k].name, "prefetch_", 9) == 0 ||
-                      strcmp(l2_keys[k].name, "writeback_buffers") == 0;
+        bool l1_too = coherent_level_key(l2_keys[k].name);
         cfg_diag(d, cf, key,
                  "%s: this machine has no l2 (its l1 is the coherent level%s%s); an l2 needs "
                  "l2.size_kb, l2.ways and l2.latency_cycles",
@@ -903,12 +909,11 @@ static bool cache_key_used(const struct machine_cfg *m, const char *sec, const c
 {
     bool l1 = strcmp(sec, "l1") == 0;
     const struct machine_cache_sec *c = l1 ? &m->l1 : &m->l2;
-    if (strncmp(key, "prefetch_", 9) == 0)
-        return m->memsys->coherent && (!l1 || !m->l2.size_kb) && prefetch_key_used(c, key);
+    if (coherent_level_key(key))
+        return m->memsys->coherent && (!l1 || !m->l2.size_kb) &&
+               (strcmp(key, "writeback_buffers") == 0 || prefetch_key_used(c, key));
     if (strcmp(key, "write_through") == 0 || strcmp(key, "banks") == 0)
         return m->memsys->coherent;
-    if (strcmp(key, "writeback_buffers") == 0)
-        return m->memsys->coherent && (!l1 || !m->l2.size_kb);
     if (strcmp(key, "bank_busy_cycles") == 0)
         return m->memsys->coherent && c->banks > 0;
     return true;

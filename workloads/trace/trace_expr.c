@@ -436,7 +436,7 @@ static void print_binary(FILE *f, const struct wl_program *p, const struct wl_ex
     bool spaced = binop_class[x->kind] != 'a';
     print_operand(f, p, x->a, prec(l) < prec(x));
     fprintf(f, spaced ? " %s " : "%s", binop_text[x->kind]);
-    if (!spaced && x->kind == WL_E_SUB && starts_with_minus(p, x->b))
+    if (x->kind == WL_E_SUB && starts_with_minus(p, x->b))
         fputc(' ', f);
     print_operand(f, p, x->b, prec(r) <= prec(x));
 }
