@@ -402,6 +402,10 @@ START_TEST(test_writeback_buffers_config_and_narration)
             "l2.writeback_buffers");
     refused("-c teach-xbar --set l2.writeback_buffers=4", "this machine has no l2",
             "l1.writeback_buffers");
+    refused("-c scc --set l2.writeback_buffers=4", "l2.writeback_buffers = 4",
+            "needs the coherent runtime");
+    refused("-c scc --set l1.writeback_buffers=4", "l1.writeback_buffers = 4",
+            "the scc memory system has none");
     const char *path = tu_write("wb.trace", "ccsim-trace 1\nthreads 1\nline a 20\n"
                                             "for j 0..19 {\n  0: write a[j] j+1\n}\n");
     struct tu_run r;

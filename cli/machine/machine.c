@@ -630,6 +630,22 @@ static bool llc_check(const struct machine_cfg *m, const struct cfg_file *cf, st
     return false;
 }
 
+/* Write-back buffers are the coherent runtime's (a victim waits in one for
+ * the home's answer to its put): a machine without it has none to give. */
+static bool no_writeback_buffers(const struct machine_cfg *m, const struct machine_cache_sec *c,
+                                 const char *sec, const struct cfg_file *cf, struct sim_diag *d)
+{
+    if (!c->writeback_buffers || m->memsys->coherent)
+        return true;
+    char key[32];
+    snprintf(key, sizeof key, "%s.writeback_buffers", sec);
+    cfg_diag(d, cf, key,
+             "%s = %lld: a write-back buffer holds a victim until the home answers its put, "
+             "which needs the coherent runtime; the %s memory system has none (use 0)",
+             key, (long long)c->writeback_buffers, m->machine.protocol);
+    return false;
+}
+
 /* Checks that relate keys to each other, the memory system's and the
  * topology's among them: everything a run would refuse. */
 /* The model's table rows are whole ([b, c, a] or [q, o, p]: as many
@@ -788,6 +804,8 @@ static bool machine_check(struct machine_cfg *m, const struct cfg_file *cf, stru
                  on->is_bool ? "false" : "0");
         ok = false;
     }
+    ok &= no_writeback_buffers(m, &m->l1, "l1", cf, d) &&
+          no_writeback_buffers(m, &m->l2, "l2", cf, d);
     if (ok && m->topo && m->topo->check) {
         struct net_layout l = layout_of(m);
         ok = m->topo->check(m->topo_cfg, &l, cf, d);
