@@ -55,9 +55,9 @@ const struct cli_cmd cli_cmds[] = {
      "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "\n"
      "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"
-     "deadlock, the run not over at --max-time); 2 bad input (FILE:LINE:COL:\n"
-     "message), an output that cannot be written (checked before the run), or\n"
-     "--plot failed.\n"},
+     "deadlock, the run not over at --max-time), even if --json or --plot failed\n"
+     "too; 2 bad input (FILE:LINE:COL: message), an output that cannot be written\n"
+     "(checked before the run), or --json or --plot failed after a run that passed.\n"},
     {"microbench", cli_microbench, "measure the machine's line-transfer costs",
      "usage: ccsim microbench -c CONFIG [--json FILE] [-i ITERATIONS] [--set G.K=V ...]\n"
      "\n"
@@ -473,12 +473,14 @@ bool cli_parse_max_time(const char *sub, const char *text, sim_time_t *ps)
 {
     if (!cli_parse_ns(sub, "--max-time", text, ps))
         return false;
-    if (*ps == 0)
+    /* the value as given, not rounded up to the picosecond it is under */
+    bool some = strtod(text, NULL) * SIM_PS_PER_NS >= 1;
+    if (!some)
         cli_usage_error(
             sub,
             "--max-time '%s': a run needs some simulated time (at least 0.001 ns, a picosecond)",
             text);
-    return *ps != 0;
+    return some;
 }
 
 bool cli_wants_help(int argc, char **argv)

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct cal_args {
     const char *config, *targets, *out, *params;
@@ -203,6 +204,14 @@ static int setup(const struct cal_args *a, struct cal_problem *pb, struct sim_di
     return cal_add_params(pb, &m, names, n, from, d) ? 0 : SIM_EXIT_INPUT;
 }
 
+/* Whether two names are one existing file (whatever the path). */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 int cli_calibrate(int argc, char **argv)
 {
     struct cal_args a = {.iterations = 21, .max_evals = 200};
@@ -223,6 +232,11 @@ int cli_calibrate(int argc, char **argv)
     }
     if (a.out && !cli_check_output("calibrate", "-o", a.out)) /* before the search, not after */
         return SIM_EXIT_INPUT;
+    if (a.out && same_file(a.out, a.targets))
+        return cli_usage_error("calibrate",
+                               "-o %s is the --targets file: the fitted config would "
+                               "overwrite the figures it was fitted to",
+                               a.out);
     struct progress p;
     progress_init(&p, "ccsim calibrate", "evaluations", pb.max_evals);
     p.bound = true; /* --max-evals: the search may converge before */

@@ -676,12 +676,12 @@ int cli_run(int argc, char **argv)
             print_links(&ss);
         if (a.rows)
             print_rows(&ss);
-        status = core_result_failed(&r) ? SIM_EXIT_FAIL : SIM_EXIT_OK;
         hint_noncoherent(&ss, &r);
-        if (a.json && !write_json(a.json, &ss, &a, &r))
-            status = SIM_EXIT_INPUT;
-        if (a.plot && !plot_latency(&a, &ss.m, &r))
-            status = SIM_EXIT_INPUT;
+        bool written =
+            (!a.json || write_json(a.json, &ss, &a, &r)) & (!a.plot || plot_latency(&a, &ss.m, &r));
+        /* the simulated program's failure is the status, whatever else
+         * failed: a deadlock leaves nothing to plot */
+        status = core_result_failed(&r) ? SIM_EXIT_FAIL : written ? SIM_EXIT_OK : SIM_EXIT_INPUT;
     }
     core_result_free(&r);
     cli_session_close(&ss);

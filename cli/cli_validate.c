@@ -57,6 +57,13 @@ static bool given_before(const struct val_args *a, int threads)
 
 static int parse_threads(const char *text, struct val_args *a)
 {
+    size_t len = strlen(text);
+    /* strtok_r would skip an empty count (",2", "2,,4", "2,") unsaid */
+    if (len && (text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")))
+        return cli_usage_error("validate",
+                               "--threads %s: an empty count (give a list such as "
+                               "2,4,8)",
+                               text);
     char *copy = strdup(text), *save = NULL;
     int bad = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok && !bad; tok = strtok_r(NULL, ",", &save)) {

@@ -283,6 +283,15 @@ START_TEST(test_bad_input)
     ck_assert_int_eq(r.status, 2);
     ck_assert_msg(strstr(r.err, "-o /nonexistent/x.cfg: cannot write there: "), "%s", r.err);
     ck_assert_msg(strstr(r.out, "objective") == NULL, "%s", r.out);
+    /* nor may it overwrite the figures it fits to (here through another name) */
+    char g[600];
+    snprintf(g, sizeof g, "%s",
+             tu_write("good.cfg", "targets = { source = \"x\"; R_R_ns = 60.0; };\n"));
+    tu_ccsim(&r, "calibrate -c %s --targets %s --params home.occupancy_cycles -o %s/./good.cfg", s,
+             g, tu_dir());
+    ck_assert_msg(r.status == 2 && strstr(r.err, "is the --targets file") &&
+                      !strstr(r.out, "objective"),
+                  "%s", r.err);
     tu_ccsim(&r, "calibrate -c %s --targets %s --params machine.name", s, ok);
     ck_assert_int_eq(r.status, 2);
     tu_ccsim(&r, "calibrate -c %s --targets %s", s, ok);

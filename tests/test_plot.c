@@ -98,6 +98,20 @@ START_TEST(test_plot_is_run_only)
 }
 END_TEST
 
+/* A run that failed exits 1, the plot it leaves nothing for beside it:
+ * the failure is the status (a deadlock is not bad input). */
+START_TEST(test_failed_run_keeps_its_status)
+{
+    const char *path = tu_write("dl.trace", "ccsim-trace 1\nthreads 2\nline x\nall: sync\n"
+                                            "0: wait x == 5\nall: mark done\n");
+    tu_ccsim(&r, "run -c teach-xbar %s --plot %s/dl.png --json %s/dl.json", path, tu_dir(),
+             tu_dir());
+    ck_assert_int_eq(r.status, 1);
+    ck_assert_msg(strstr(r.out, "DEADLOCK") && strstr(r.err, "nothing to plot"), "%s\n%s", r.out,
+                  r.err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("plot");
@@ -106,6 +120,7 @@ int main(void)
     tcase_add_test(tc, test_run_plot_png);
     tcase_add_test(tc, test_run_plot_without_gnuplot);
     tcase_add_test(tc, test_plot_is_run_only);
+    tcase_add_test(tc, test_failed_run_keeps_its_status);
     suite_add_tcase(s, tc);
     return tu_run_suite(s);
 }

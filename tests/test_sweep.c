@@ -549,6 +549,9 @@ START_TEST(test_sweep_and_tune_time_limit)
     ck_assert_msg(strstr(r.out, "FAILED: not finished at its simulated-time limit"), "%s", r.out);
     tu_ccsim(&r, "tune -c teach-xbar -w m2o -t 4 -i 5 --max-time 0");
     ck_assert_int_eq(r.status, 2);
+    tu_ccsim(&r, "tune -c teach-xbar -w m2o -t 4 -i 5 --max-time 0.0005"); /* under 1 ps */
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "at least 0.001 ns"), "%s", r.err);
 }
 END_TEST
 

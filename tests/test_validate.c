@@ -550,6 +550,8 @@ START_TEST(test_cli_errors)
     /* a point given twice would be counted twice */
     tu_ccsim(&r, "validate -c teach-xbar -w pingpong --threads 2,2");
     ck_assert_msg(r.status == 2 && strstr(r.err, "--threads: 2 is given twice"), "%s", r.err);
+    tu_ccsim(&r, "validate -c teach-xbar -w pingpong --threads 2,"); /* not a silent "2" */
+    ck_assert_msg(r.status == 2 && strstr(r.err, "--threads 2,: an empty count"), "%s", r.err);
     /* nothing ran: no "0 of 0 points in band (0 %)" */
     tu_ccsim(&r, "validate -c teach-xbar -w pingpong --threads 4");
     ck_assert_msg(r.status == 2 && strstr(r.err, "nothing to compare") &&
