@@ -152,9 +152,7 @@ int cli_bench_workloads(int argc, char **argv)
             return bad;
         if (c == 'q')
             quick = true;
-        else if (c == 'o' && only)
-            return cli_usage_error("bench", "--only once: one reference run, or none for all");
-        else if (c == 'o' && !(only = bench_find(optarg)))
+        else if (c == 'o' && !(only = bench_find(optarg))) /* once: cli_next_opt */
             return cli_usage_error("bench", "no reference run '%s' (ccsim bench --help)", optarg);
     }
     if (optind < argc)

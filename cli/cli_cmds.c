@@ -29,6 +29,60 @@ static int unknown_option(const char *sub, const char *what, const struct option
     return cli_usage_error(sub, "unknown option '%s'%s", what, hint);
 }
 
+/* Whether option c of the subcommand takes a value. */
+static bool takes_value(int c, const char *shorts, const struct option *longs)
+{
+    const char *at = c > 0 && c < 256 && c != ':' ? strchr(shorts, c) : NULL;
+    if (at)
+        return at[1] == ':';
+    for (; longs && longs->name; longs++)
+        if (longs->val == c)
+            return longs->has_arg == required_argument;
+    return false;
+}
+
+/* Whether option c may be given more than once: --set, and validate's
+ * -w (one generator a -w). */
+static bool repeatable(const char *sub, int c)
+{
+    return c == 's' || (c == 'w' && strcmp(sub, "validate") == 0);
+}
+
+/* Option c's name as the user may have written it: --NAME, else -C. */
+static void option_name(int c, const struct option *longs, char *buf, size_t size)
+{
+    for (; longs && longs->name; longs++)
+        if (longs->val == c) {
+            snprintf(buf, size, "--%s", longs->name);
+            return;
+        }
+    snprintf(buf, size, "-%c", c);
+}
+
+/* An option that takes one value, given again: refused, not the last one
+ * silently kept (--json a --json b never wrote a). `seen` is reset for
+ * every new argument vector. */
+static int given_twice(const char *sub, char **argv, int c, const char *shorts,
+                       const struct option *longs)
+{
+    static char **args;
+    static bool seen[1024];
+    if (argv != args) {
+        args = argv;
+        memset(seen, 0, sizeof seen);
+    }
+    if (c < 0 || c >= (int)SIM_COUNT_OF(seen) || !takes_value(c, shorts, longs) ||
+        repeatable(sub, c))
+        return 0;
+    if (!seen[c]) {
+        seen[c] = true;
+        return 0;
+    }
+    char name[64];
+    option_name(c, longs, name, sizeof name);
+    return cli_usage_error(sub, "%s is given twice (it takes one value)", name);
+}
+
 int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
                  const struct option *longs, int *bad)
 {
@@ -40,6 +94,8 @@ int cli_next_opt(const char *sub, int argc, char **argv, const char *shorts,
             *bad = cli_usage_error(sub, "option '%s' needs a value", what);
         else
             *bad = unknown_option(sub, what, longs);
+    } else if (c != -1 && !*bad) {
+        *bad = given_twice(sub, argv, c, shorts, longs);
     }
     return c;
 }

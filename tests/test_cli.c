@@ -139,12 +139,22 @@ START_TEST(test_nothing_silently_dropped)
         {"gen pingpong -t 2 --set xbar.latency_ns=5", "--set needs -c CONFIG"},
         {"verify mesi --mutants --mutant 3", "--mutant K or --mutants, not both"},
         {"verify mesi extra", "unexpected argument 'extra'"},
-        {"bench workloads --only knc-barrier-240 --only snb-bcast-8k --quick", "--only once"},
+        {"bench workloads --only knc-barrier-240 --only snb-bcast-8k --quick",
+         "--only is given twice"},
+        /* the last of two values was taken, the first dropped unsaid */
+        {"run -c teach-xbar -w m2o -t 2 --seed 1 --seed 2", "ccsim run: --seed is given twice"},
+        {"run -c teach-xbar -w m2o -t 2 --json a.json --json b.json", "--json is given twice"},
+        {"run -c teach-xbar -c snb-e5-2660 -w m2o -t 2", "--config is given twice"},
+        {"tune -c teach-xbar -w m2o -w o2m -t 2", "ccsim tune: --workload is given twice"},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         tu_ccsim(&r, "%s", cmds[i][0]);
         ck_assert_msg(r.status == 2 && strstr(r.err, cmds[i][1]), "%s: %s", cmds[i][0], r.err);
     }
+    /* --set, and validate's -w, are repeatable */
+    tu_ccsim(&r, "validate -c teach-xbar -w m2o -w o2m -t 2 -i 3 --set xbar.latency_ns=5 "
+                 "--set xbar.latency_ns=6");
+    ck_assert_msg(r.status == 0 && strstr(r.out, "o2m"), "%s", r.err);
     tu_ccsim(&r, "calibrate -c teach-xbar --targets %s/targets/snb-e5-2660.cfg --params ''",
              CCSIM_CONFIGS);
     ck_assert_msg(r.status == 2 && strstr(r.err, "--params is empty"), "%s", r.err);
