@@ -772,8 +772,6 @@ static size_t total_len(const struct text *t, size_t prefix, bool detailed)
     return len;
 }
 
-/* Prints the chunks after the prefix, starting a continuation line (indented
- * to the prefix) before a chunk that would pass the width. */
 /* Prints text from column *col, wrapping at its spaces under NARRATE_WIDTH
  * onto lines that start at column `indent` (a word longer than a line
  * stays whole). */
@@ -793,9 +791,20 @@ static void put_words(const char *text, size_t *col, size_t indent, FILE *f)
     }
 }
 
+/* The column continuation lines start at: under the prefix's end, unless
+ * a long line name pushes that so far right that a name would not fit
+ * after it (63 characters, its index and word): then under the time. */
+static size_t continuation(size_t prefix)
+{
+    enum { ROOM = 75, UNDER_TIME = 16 };
+    return prefix + 2 + ROOM <= NARRATE_WIDTH ? prefix + 2 : UNDER_TIME;
+}
+
+/* Prints the chunks after the prefix, starting a continuation line (see
+ * continuation) before a chunk that would pass the width. */
 static void lay_out(const struct text *t, const char *prefix, bool wide, bool detailed, FILE *f)
 {
-    size_t indent = strlen(prefix), col = indent;
+    size_t col = strlen(prefix), indent = continuation(col);
     fputs(prefix, f);
     for (int i = 0; i < t->n; i++) {
         const char *sep = sep_before(t, i, detailed), *c = chunk_at(t, i);
@@ -803,9 +812,9 @@ static void lay_out(const struct text *t, const char *prefix, bool wide, bool de
         size_t after = i + 1 < t->n ? 1 : 0; /* room for the ';' a wrap after it leaves */
         if (!wide && i > 0 && col + need + after >= NARRATE_WIDTH) {
             /* the separator's punctuation ends the line, the chunk starts the next */
-            fprintf(f, "%.*s\n%*s", sep[0] == ' ' ? 0 : 1, sep, (int)indent + 2, "");
+            fprintf(f, "%.*s\n%*s", sep[0] == ' ' ? 0 : 1, sep, (int)indent, "");
             /* (a comma or semicolon ends the line; a space is dropped) */
-            col = indent + 2;
+            col = indent;
             sep = "";
             need = strlen(c);
         }
@@ -813,8 +822,8 @@ static void lay_out(const struct text *t, const char *prefix, bool wide, bool de
             fprintf(f, "%s%s", sep, c);
             col += need;
         } else { /* a chunk longer than a line: at its spaces */
-            put_words(sep, &col, indent + 2, f);
-            put_words(c, &col, indent + 2, f);
+            put_words(sep, &col, indent, f);
+            put_words(c, &col, indent, f);
         }
     }
     fputc('\n', f);

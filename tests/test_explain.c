@@ -503,6 +503,18 @@ START_TEST(test_explain_width)
     ck_assert_msg(r.status == 0 && strstr(r.out, "(a sync outside loops, labelled by its count)"),
                   "%s", r.err);
     ck_assert_int_le(longest_line(r.out), 120);
+    /* a name of 63 characters, the longest: continued under the time, not
+     * under the prefix it pushed to column 95 (lines of 164) */
+    char name[64], text[512];
+    memset(name, 'n', 63);
+    name[63] = 0;
+    snprintf(text, sizeof text,
+             "ccsim-trace 1\nthreads 2\nline %s 1000\nall: sync\n0: write %s[999].7 1\n"
+             "1: wait %s[999].7 == 1\nall: mark done\n",
+             name, name, name);
+    tu_ccsim(&r, "explain -c teach-xbar %s", tu_write("longname.trace", text));
+    ck_assert_msg(r.status == 0 && strstr(r.out, "\n                nnnnnnnnnn"), "%s", r.out);
+    ck_assert_int_le(longest_line(r.out), 120);
     tu_ccsim(&r, "explain -c teach-xbar %s --max-lines 40 --wide", LAB2);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_int_gt(longest_line(r.out), 120);
