@@ -358,6 +358,31 @@ static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
 static void retry_set(struct cc_system *s, struct cc_cache *c, unsigned set);
 static void wb_leave(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
 
+static void park_on_set(struct cc_cache *c, unsigned set, struct cc_req *r);
+
+/* A line gone to I with requests waiting on it while misses wait for a way
+ * of its set (they came first: a line chosen as a victim had no waiters):
+ * the way goes to those misses, and the line's waiters follow them
+ * through the set, in their order, as a buffered eviction's do (replayed
+ * on the way, a poller's re-load took it from the miss whose eviction
+ * freed it, again and again). */
+static bool queue_behind_set(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
+{
+    unsigned set = set_of(s, cl->line);
+    if (cl->state != CS_I || !cl->waiting || !c->set_waiting[set] || cl->replaying)
+        return false;
+    struct cc_req *r = cl->waiting;
+    cl->waiting = cl->waiting_tail = NULL;
+    while (r) {
+        struct cc_req *next = r->next;
+        park_on_set(c, set, r);
+        r = next;
+    }
+    cc_way_free(c, cl);
+    retry_set(s, c, set);
+    return true;
+}
+
 static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_line *cl, int old)
 {
     int now_st = cl->state;
@@ -377,6 +402,8 @@ static void after_cache_row(struct cc_system *s, struct cc_cache *c, struct cc_l
         wb_leave(s, c, cl); /* the eviction is over */
         return;
     }
+    if (queue_behind_set(s, c, cl))
+        return;
     if (old != now_st && !cache_transient(now_st))
         replay_waiting(s, c, cl);
     if (cl->state == CS_I && !cl->waiting)

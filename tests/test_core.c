@@ -392,6 +392,26 @@ START_TEST(test_set_waiters_served_in_order)
 }
 END_TEST
 
+/* A line's waiters follow the misses waiting for a way of its set: a
+ * poller's re-load that met its line leaving took the freed way from the
+ * store whose eviction freed it, every round (tests/traces/
+ * poll-behind-miss.trace), on every protocol. */
+START_TEST(test_line_waiters_behind_set_waiters)
+{
+    static const char *const protocols[] = {"msi", "mesi", "mesif", "moesi", "gols"};
+    for (size_t i = 0; i < SIM_COUNT_OF(protocols); i++) {
+        struct tu_run r;
+        tu_ccsim(&r,
+                 "run -c teach-xbar %s/traces/poll-behind-miss.trace --check --set "
+                 "machine.protocol=%s --set machine.threads_per_core=2 --set "
+                 "l1.size_kb=1 --set l1.ways=1",
+                 CCSIM_TEST_DIR, protocols[i]);
+        ck_assert_msg(r.status == 0 && strstr(r.out, "value errors 0  coherence violations 0\n"),
+                      "%s: %s%s", protocols[i], r.out, r.err);
+    }
+}
+END_TEST
+
 static void refused(const char *args, const char *want, const char *want2);
 
 /* Where they belong, refused elsewhere with the key's place; explain says
@@ -1056,6 +1076,7 @@ static Suite *core_suite(void)
     tcase_add_test(tc, test_writeback_buffers);
     tcase_add_test(tc, test_writeback_buffers_config_and_narration);
     tcase_add_test(tc, test_set_waiters_served_in_order);
+    tcase_add_test(tc, test_line_waiters_behind_set_waiters);
     tcase_add_test(tc, test_llc_sets_used_evenly);
     tcase_add_test(tc, test_memory_bandwidth_queues);
     tcase_add_test(tc, test_broadcast_home);
