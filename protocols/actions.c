@@ -188,9 +188,13 @@ static void cc_perform_request(struct cc_ctx *c)
         sim_schedule_at(s->k, sim_now(s->k), request_done, r, 0);
         return;
     }
-    if (r->missed)
-        r->from_writer = cl->from_writer;
+    /* a hit too: the copy it reads is the fill (a prefetch's, an earlier
+     * access's) that took the line from its writer, until this cache
+     * writes the line itself (cc_claim_steal counts one steal a fill) */
+    r->from_writer = cl->from_writer;
     bool writes = !cc_op_reads(r->op) && r->op != CC_FLUSH;
+    if (writes)
+        cl->from_writer = false;
     /* a sibling thread or core waiting on the line is woken when its bytes
      * change (a failed cas or a write of the same value changes nothing) */
     bool watched = writes && c->cache->watches;

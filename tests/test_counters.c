@@ -123,8 +123,8 @@ END_TEST
 
 /* One steal a fetch that takes the line from its writer, whichever poll
  * of the cache fails on it: two pollers sharing a KNL tile's cache counted
- * two; a failing sibling of the poll that asked, and a poll joining a
- * prefetch's fetch, must count one each. */
+ * two; a failing sibling of the poll that asked, a poll joining a
+ * prefetch's fetch and one hitting a prefetch's fill must count one each. */
 START_TEST(test_one_steal_a_fetch)
 {
     static const struct {
@@ -142,12 +142,23 @@ START_TEST(test_one_steal_a_fetch)
          "ccsim-trace 1\nthreads 3\npin 0.0 0.1 1.0\nline a 16 home=0\nline b 16 home=0\n"
          "all: sync\n2: write a[6] 1\nall: sync\n2: compute 3000\n2: write a[6] 2\n"
          "0: compute 600\n0: wait a[6] >= 2\n1: copy a[0] b[0] 8\nall: mark m\n"},
+        /* the poll hits the copy a next-line prefetch took from the writer
+         * (a hit counted nothing) */
+        {"teach-xbar --set l1.prefetch_next=1", "pfhit.trace",
+         "ccsim-trace 1\nthreads 2\nline x 2\n0: write x[1] 1\n0: compute 300\n"
+         "0: write x[1] 2\n1: compute 150\n1: read x[0]\n1: wait x[1] == 2\n"},
     };
     for (size_t i = 0; i < SIM_COUNT_OF(cases); i++) {
         tu_ccsim(&r, "run -c %s %s", cases[i].config, tu_write(cases[i].name, cases[i].text));
         ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s: %s%s", cases[i].name,
                       r.out, r.err);
     }
+    /* a copy this cache wrote since its fill is its own: no steal */
+    tu_ccsim(&r, "run -c teach-xbar %s",
+             tu_write("own.trace", "ccsim-trace 1\nthreads 2\nline x\n1: write x.0 1\n"
+                                   "1: compute 100\n0: compute 50\n0: write x.1 1\n"
+                                   "0: wait x.0 == 2\n1: compute 300\n1: write x.0 2\n"));
+    ck_assert_msg(r.status == 0 && strstr(r.out, "poll_refetches 1  steals 0 "), "%s", r.out);
 }
 END_TEST
 
