@@ -677,11 +677,13 @@ int cli_run(int argc, char **argv)
         if (a.rows)
             print_rows(&ss);
         hint_noncoherent(&ss, &r);
-        bool written =
-            (!a.json || write_json(a.json, &ss, &a, &r)) & (!a.plot || plot_latency(&a, &ss.m, &r));
+        bool json_ok = !a.json || write_json(a.json, &ss, &a, &r);
+        bool plot_ok = !a.plot || plot_latency(&a, &ss.m, &r);
         /* the simulated program's failure is the status, whatever else
          * failed: a deadlock leaves nothing to plot */
-        status = core_result_failed(&r) ? SIM_EXIT_FAIL : written ? SIM_EXIT_OK : SIM_EXIT_INPUT;
+        status = core_result_failed(&r) ? SIM_EXIT_FAIL
+                 : json_ok && plot_ok   ? SIM_EXIT_OK
+                                        : SIM_EXIT_INPUT;
     }
     core_result_free(&r);
     cli_session_close(&ss);
