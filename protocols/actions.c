@@ -188,10 +188,13 @@ static void cc_perform_request(struct cc_ctx *c)
         sim_schedule_at(s->k, sim_now(s->k), request_done, r, 0);
         return;
     }
-    /* a hit too: the copy it reads is the fill (a prefetch's, an earlier
-     * access's) that took the line from its writer, until this cache
-     * writes the line itself (cc_claim_steal counts one steal a fill) */
-    r->from_writer = cl->from_writer;
+    /* the fill it missed on (or joined) took the line from its writer; a
+     * hit, only on a prefetch's fill that no access has read yet (one that
+     * was read, the handoff of a flag, is no steal when a later poll of
+     * it fails), until this cache writes the line itself
+     * (cc_claim_steal counts one steal a fill) */
+    r->from_writer = cl->from_writer && (r->missed || !cl->fill_read);
+    cl->fill_read = true;
     bool writes = !cc_op_reads(r->op) && r->op != CC_FLUSH;
     if (writes)
         cl->from_writer = false;
@@ -288,6 +291,7 @@ static void cc_write_data(struct cc_ctx *c)
     memcpy(c->cl->data, c->msg->data, c->sys->p.line_bytes);
     c->cl->from_writer = (c->msg->flags & CC_FLAG_FROM_WRITER) != 0;
     c->cl->steal_claimed = false;
+    c->cl->fill_read = false;
     c->cl->lru = ++c->cache->tick;
     if (c->sys->check)
         cc_check_fill(c->sys, c->cache->id, c->line, c->cl->data);

@@ -232,6 +232,7 @@ struct cc_line {
     bool replaying;     /* its parked requests are being replayed */
     bool from_writer;   /* the last fill came from a core that held it M */
     bool steal_claimed; /* a failed poll of this fill's has counted its steal (cc_claim_steal) */
+    bool fill_read;     /* a core's own access has performed on this fill (not a prefetch) */
     uint16_t acks_got;  /* invalidation acks in (IM_D, IM_A, SM_D, SM_A; 0 in every other state;
                            machine.cores <= 4096 caches) */
     uint16_t acks_need; /* the acks the data or grant said to await (IM_A, SM_A; 0 otherwise) */

@@ -463,6 +463,7 @@ static void coh_prime_line(struct cc_system *s, int core, uint64_t line, char st
         cl->waiting = cl->waiting_tail = NULL;
         memcpy(cl->data, d->memory, s->p.line_bytes);
     }
+    cl->from_writer = false; /* a reset's copy: no fill took it from a writer */
     cl->lru = ++c->tick;
     if (s->proto == &cc_mesif_llc) /* an inclusive LLC holds what its cores hold (the others'
                                       home LLCs stand for non-inclusive L3s: filled by reads) */

@@ -124,7 +124,8 @@ END_TEST
 /* One steal a fetch that takes the line from its writer, whichever poll
  * of the cache fails on it: two pollers sharing a KNL tile's cache counted
  * two; a failing sibling of the poll that asked, a poll joining a
- * prefetch's fetch and one hitting a prefetch's fill must count one each. */
+ * prefetch's fetch and one hitting a prefetch's fill no access had read
+ * must count one each. */
 START_TEST(test_one_steal_a_fetch)
 {
     static const struct {
@@ -153,6 +154,14 @@ START_TEST(test_one_steal_a_fetch)
         ck_assert_msg(r.status == 0 && strstr(r.out, " steals 1 "), "%s: %s%s", cases[i].name,
                       r.out, r.err);
     }
+    /* a flag handed off (read by the poll that succeeded) is no steal when
+     * the next iteration's poll hits it and fails (the guide's handoff) */
+    tu_ccsim(&r, "run -c teach-xbar %s",
+             tu_write("handoff.trace", "ccsim-trace 1\nthreads 2\nline data\nline flag\n"
+                                       "for it 0..99 {\n  all: sync\n  0: write data it\n"
+                                       "  0: write flag it+1\n  1: wait flag >= it+1\n"
+                                       "  1: read data -> v\n  all: mark done\n}\n"));
+    ck_assert_msg(r.status == 0 && strstr(r.out, "poll_refetches 100  steals 0 "), "%s", r.out);
     /* a copy this cache wrote since its fill is its own: no steal */
     tu_ccsim(&r, "run -c teach-xbar %s",
              tu_write("own.trace", "ccsim-trace 1\nthreads 2\nline x\n1: write x.0 1\n"
