@@ -297,8 +297,15 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
             snprintf(who, sizeof who, "a store of its core waiting its turn");
         else
             snprintf(who, sizeof who, "its %s prefetcher", hardware_prefetcher(st->prefetch));
-        chunk(t, "%s from %s (%s %s)", st->event, from, who,
-              strcmp(st->event, "GetX") == 0 ? "fetches ahead, to write" : "reads ahead");
+        /* the message, not the row's event, says what it asks for (an
+         * Upgrade is a sharer's GetX) */
+        const char *msg = st->msg_type ? st->msg_type : st->event;
+        const char *what = strcmp(msg, "GetX") == 0 ? "fetches ahead, to write" : "reads ahead";
+        if (strcmp(msg, st->event) != 0) {
+            legend_add(n, "message", msg, st->msg_gloss);
+            chunk(t, "%s (%s from %s: %s %s)", st->event, msg, from, who, what);
+        } else
+            chunk(t, "%s from %s (%s %s)", st->event, from, who, what);
         return;
     }
     const char *g = gloss && st->event_doc ? st->event_doc : NULL;

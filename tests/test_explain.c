@@ -246,6 +246,17 @@ static int count_in(const char *hay, const char *needle)
 /* A prefetch is a request no core waits for: explain does not say one does. */
 START_TEST(test_explain_prefetch_nobody_waits)
 {
+    /* a sharer's fetch ahead, to write, is an Upgrade at the home: it reads
+     * nothing (it was told as "reads ahead", its GetX unnamed) */
+    const char *up = tu_write("up.trace", "ccsim-trace 1\nthreads 2\nline src 4\nline dst 4\n"
+                                          "all: read dst[0]\nall: read dst[1]\n"
+                                          "0: compute 300\n0: copy src[0] dst[0] 2\n");
+    tu_ccsim(&r, "explain -c teach-xbar %s --wide", up);
+    ck_assert_msg(r.status == 0 &&
+                      strstr(r.out, "Upgrade (GetX from core 0: a store of its core waiting its "
+                                    "turn fetches ahead, to write)") &&
+                      !strstr(r.out, "turn reads ahead"),
+                  "%s", r.out);
     const char *t = tu_write("pf.trace", "ccsim-trace 1\nthreads 1\nline a 16\nline d 16\n"
                                          "0: copy a[0] d[0] 8\n");
     tu_ccsim(&r, "explain -c knc-5110p %s --set core.prefetch_distance=2", t);
