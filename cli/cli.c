@@ -55,9 +55,10 @@ const struct cli_cmd cli_cmds[] = {
      "  -s, --set G.K=V       override one config setting (repeatable)\n"
      "\n"
      "Exit status: 0 success; 1 a check failed (value error, coherence violation,\n"
-     "deadlock, the run not over at --max-time), even if --json or --plot failed\n"
-     "too; 2 bad input (FILE:LINE:COL: message), an output that cannot be written\n"
-     "(checked before the run), or --json or --plot failed after a run that passed.\n"},
+     "deadlock, the run not over at --max-time), even if an output (--json, --plot,\n"
+     "--trace-out) failed too; 2 bad input (FILE:LINE:COL: message), an output that\n"
+     "cannot be written (checked before the run), or one that failed after a run\n"
+     "that passed.\n"},
     {"microbench", cli_microbench, "measure the machine's line-transfer costs",
      "usage: ccsim microbench -c CONFIG [--json FILE] [-i ITERATIONS] [--set G.K=V ...]\n"
      "\n"

@@ -667,8 +667,9 @@ int cli_run(int argc, char **argv)
     struct core_result r;
     core_run(&ss.w, ss.p, &o, &r, &ss.d);
     progress_end(&rp.p);
-    if (tr && !trace_out_close(tr, sim_now(ss.w.k)))
-        r.input_error = true;
+    /* a trace that could not be written is told (trace_out) and in the
+     * status; the run's summary and other outputs stand */
+    bool trace_ok = !tr || trace_out_close(tr, sim_now(ss.w.k));
     int status = SIM_EXIT_INPUT;
     if (!r.input_error) {
         print_summary(&ss.m, &a, ss.p, &r);
@@ -681,9 +682,9 @@ int cli_run(int argc, char **argv)
         bool plot_ok = !a.plot || plot_latency(&a, &ss.m, &r);
         /* the simulated program's failure is the status, whatever else
          * failed: a deadlock leaves nothing to plot */
-        status = core_result_failed(&r) ? SIM_EXIT_FAIL
-                 : json_ok && plot_ok   ? SIM_EXIT_OK
-                                        : SIM_EXIT_INPUT;
+        status = core_result_failed(&r)           ? SIM_EXIT_FAIL
+                 : json_ok && plot_ok && trace_ok ? SIM_EXIT_OK
+                                                  : SIM_EXIT_INPUT;
     }
     core_result_free(&r);
     cli_session_close(&ss);

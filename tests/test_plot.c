@@ -99,7 +99,8 @@ START_TEST(test_plot_is_run_only)
 END_TEST
 
 /* A run that failed exits 1, the plot it leaves nothing for beside it:
- * the failure is the status (a deadlock is not bad input). */
+ * the failure is the status (a deadlock is not bad input); an output that
+ * fails keeps the run's summary. */
 START_TEST(test_failed_run_keeps_its_status)
 {
     const char *path = tu_write("dl.trace", "ccsim-trace 1\nthreads 2\nline x\nall: sync\n"
@@ -109,6 +110,13 @@ START_TEST(test_failed_run_keeps_its_status)
     ck_assert_int_eq(r.status, 1);
     ck_assert_msg(strstr(r.out, "DEADLOCK") && strstr(r.err, "nothing to plot"), "%s\n%s", r.out,
                   r.err);
+    /* a trace that cannot be written keeps the run's summary and status */
+    tu_ccsim(&r, "run -c teach-xbar %s --trace-out /dev/full", path);
+    ck_assert_msg(r.status == 1 && strstr(r.out, "DEADLOCK") && strstr(r.err, "/dev/full"),
+                  "%d %s\n%s", r.status, r.out, r.err);
+    tu_ccsim(&r, "run -c teach-xbar -w m2o -t 2 -i 2 --trace-out /dev/full");
+    ck_assert_msg(r.status == 2 && strstr(r.out, "latency over 2 iterations"), "%d %s\n%s",
+                  r.status, r.out, r.err);
 }
 END_TEST
 
