@@ -271,7 +271,7 @@ static int resolve_line(struct narrator *n, const char *spec)
 /* The cache of trace thread t (as cc numbers caches). */
 static int cache_of_thread(const struct narrator *n, const struct cli_session *ss, int t)
 {
-    int core = wl_program_pinned(n->p) ? wl_program_pin(n->p, t).core : t % ss->w.cores;
+    int core = core_thread_place(n->p, t, ss->w.cores).core;
     return core / ss->w.cores_per_cache;
 }
 

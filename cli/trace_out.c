@@ -45,8 +45,11 @@ struct trace_out {
     struct sim_map names;  /* line number -> line index + 1 */
     struct sim_map tracks; /* line index * NODE_KEYS + node -> struct track */
     int *copies;           /* per line index: caches holding a valid copy */
+    bool *copies_at_from;  /* per line index: its count at the window's start is written */
     bool *line_named;
     struct sbuf meta, body;
+    size_t thread_names; /* meta's first bytes, the threads' track names: not
+                            counted against the cap (they come on top) */
     struct ev *evs;
     size_t nev, cap_ev;
     uint64_t next_flow;
@@ -133,8 +136,8 @@ static void ev_end(struct trace_out *t)
 {
     struct ev *e = &t->evs[t->nev++];
     e->len = t->body.len - e->off;
-    if (t->full ||
-        t->body.len + t->meta.len + 2 * t->nev + 256 <= t->o.max_bytes) /* + separators, end */
+    if (t->full || t->body.len + t->meta.len - t->thread_names + 2 * t->nev + 256 <=
+                       t->o.max_bytes) /* + separators, end */
         return;
     t->full = true;
     cut_open_spans(t);
@@ -274,6 +277,30 @@ static void close_state(struct trace_out *t, struct track *tr, sim_time_t now)
         span(t, line_pid(tr->line), tr->node, "state", state, tr->since, now, "");
 }
 
+/* A sample of line's "copies" counter: `valid` from ts on. */
+static void copies_sample(struct trace_out *t, int64_t line, int valid, sim_time_t ts)
+{
+    if (!ev_begin(t, ts))
+        return;
+    ev_head(t, "C", "state", "copies", line_pid(line), 0, ts);
+    sb_printf(&t->body, ",\"args\":{\"valid\":%d}}", valid);
+    ev_end(t);
+}
+
+/* line's copies went from `before` to its count now: a sample if in the
+ * window, and first, for a window that opens later than 0, the count it
+ * opened with (a bar is cut at the window's start; the counter was not). */
+static void copies_changed(struct trace_out *t, int64_t line, int before, sim_time_t now)
+{
+    if (t->o.from && !t->copies_at_from[line] && now >= t->o.from) {
+        t->copies_at_from[line] = true;
+        if (before)
+            copies_sample(t, line, before, t->o.from);
+    }
+    if (in_window(t, now))
+        copies_sample(t, line, t->copies[line], now);
+}
+
 static void set_state(struct trace_out *t, struct track *tr, const char *state, sim_time_t now,
                       bool cache)
 {
@@ -284,11 +311,8 @@ static void set_state(struct trace_out *t, struct track *tr, const char *state, 
         t->copies[tr->line] += (int)valid_copy(state) - (int)valid_copy(was);
     tr->state = state;
     tr->since = now;
-    if (t->copies[tr->line] != before && in_window(t, now) && ev_begin(t, now)) {
-        ev_head(t, "C", "state", "copies", line_pid(tr->line), 0, now);
-        sb_printf(&t->body, ",\"args\":{\"valid\":%d}}", t->copies[tr->line]);
-        ev_end(t);
-    }
+    if (t->copies[tr->line] != before)
+        copies_changed(t, tr->line, before, now);
 }
 
 /* One end of a flow; the start carries the message's gloss ("means"). */
@@ -352,7 +376,10 @@ static void on_step(void *ctx, const struct cc_step *st)
     if (!tr->state) { /* first seen */
         tr->state = st->from;
         tr->since = st->time;
+        int before = t->copies[line];
         t->copies[line] += !st->home && valid_copy(st->from);
+        if (t->copies[line] != before)
+            copies_changed(t, line, before, st->time);
     }
     if (strcmp(tr->state, st->from) != 0) /* changed with no step (on_reset keeps it so) */
         set_state(t, tr, st->from, st->time, !st->home);
@@ -402,14 +429,16 @@ struct trace_out *trace_out_open(const struct trace_out_opts *o, const struct wl
     sim_map_init(&t->tracks);
     size_t lines = (size_t)wl_program_line_count(p) + 1;
     t->copies = sim_xcalloc(lines, sizeof *t->copies);
+    t->copies_at_from = sim_xcalloc(lines, sizeof *t->copies_at_from);
     t->line_named = sim_xcalloc(lines, sizeof *t->line_named);
     meta_name(t, "process_name", PID_THREADS, 0, "threads");
     for (int i = 0; i < wl_program_threads(p); i++) {
         char name[64];
-        struct wl_pin pin = wl_program_pin(p, i);
+        struct wl_pin pin = core_thread_place(p, i, w->cores); /* as the run places it */
         snprintf(name, sizeof name, "thread %d (core %d.%d)", i, pin.core, pin.hw);
         meta_name(t, "thread_name", PID_THREADS, i, name);
     }
+    t->thread_names = t->meta.len;
     return t;
 }
 
@@ -538,9 +567,21 @@ static void write_events(struct trace_out *t)
             sim_version(), t->full ? "true" : "false");
 }
 
+/* The lines whose count did not change from the window's start on: the
+ * count they had then is their count now. */
+static void copies_at_window_start(struct trace_out *t)
+{
+    if (!t->o.from)
+        return;
+    for (int64_t l = 0; l < wl_program_line_count(t->p); l++)
+        if (!t->copies_at_from[l] && t->copies[l])
+            copies_sample(t, l, t->copies[l], t->o.from);
+}
+
 bool trace_out_close(struct trace_out *t, sim_time_t end)
 {
     struct closing c = {t, end};
+    copies_at_window_start(t);
     sim_map_each(&t->tracks, close_track, &c);
     write_events(t);
     bool ok = !ferror(t->f);
@@ -552,6 +593,7 @@ bool trace_out_close(struct trace_out *t, sim_time_t end)
     sim_map_destroy(&t->tracks);
     sim_map_destroy(&t->names);
     free(t->copies);
+    free(t->copies_at_from);
     free(t->line_named);
     free(t->meta.s);
     free(t->body.s);

@@ -408,6 +408,14 @@ START_TEST(test_trace_cap_many_tracks)
     char *text = slurp(path);
     ck_assert_msg(strlen(text) < 10000, "%zu bytes", strlen(text)); /* 2000 + 60 threads' names */
     free(text);
+    /* the names come on top of the cap: 200 threads' names (18 KB) took a
+     * cap of 8000 bytes whole, and the trace held one event */
+    tu_ccsim(&r, "run -c knc-5110p -w o2m -t 200 -i 1 --trace-out %s --trace-max-bytes 8000", path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    text = slurp(path);
+    struct summary s = check_events(text);
+    ck_assert_msg(s.events > 50, "%d events", s.events);
+    free(text);
 }
 END_TEST
 
@@ -460,6 +468,47 @@ START_TEST(test_trace_window)
     struct summary open = run_traced("--trace-window 100000:");
     ck_assert(open.min_ts >= 100.0);
     ck_assert_int_lt(open.events, all.events);
+}
+END_TEST
+
+/* A window that opens later than 0 gives each line's copies counter the
+ * count it opened with, as it cuts the state bars there: the first sample
+ * came at the line's next change (data[0]: from 1.0 to 2.14 us). */
+START_TEST(test_trace_window_counter_starts)
+{
+    const char *path = trace_path("wc.json");
+    const char *t = tu_write("wc.trace", "ccsim-trace 1\nthreads 4\npin 0 1 8 9\nline flag\n"
+                                         "line data 2\nfor it 0..2 {\n  all: sync\n"
+                                         "  0: write data[0] it+5\n  0: write flag it+1\n"
+                                         "  1..3: wait flag >= it+1\n  2: read data[0]\n"
+                                         "  3: add data[1] 1\n  1: read data[1]\n"
+                                         "  all: mark done\n}\n");
+    tu_ccsim(&r, "run -c knc-5110p %s --trace-out %s --trace-window 1000:3000", t, path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    int at_start = 0;
+    for (const char *p = strstr(text, "\"name\":\"copies\""); p;
+         p = strstr(p + 1, "\"name\":\"copies\""))
+        at_start += strncmp(strstr(p, "\"ts\":"), "\"ts\":1.000000,", 13) == 0;
+    ck_assert_msg(at_start == 2, "%d lines' counts at the window's start: %s", at_start, text);
+    free(text);
+}
+END_TEST
+
+/* Without a pin line the threads' tracks are named where the run puts
+ * them: thread i on core i % cores, hardware thread i / cores (threads 4
+ * and 5 were "core 4.0", "core 5.0" on a 4-core machine). */
+START_TEST(test_trace_thread_names_unpinned)
+{
+    const char *path = trace_path("names.json");
+    const char *t = tu_write("names.trace", "ccsim-trace 1\nthreads 6\nline x\nall: add x 1\n");
+    tu_ccsim(&r, "run -c teach-xbar --set machine.threads_per_core=2 %s --trace-out %s", t, path);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    char *text = slurp(path);
+    ck_assert_msg(strstr(text, "\"thread 4 (core 0.1)\"") &&
+                      strstr(text, "\"thread 5 (core 1.1)\""),
+                  "%s", text);
+    free(text);
 }
 END_TEST
 
@@ -574,6 +623,8 @@ static Suite *trace_out_suite(void)
     tcase_add_test(tc, test_trace_scc_names);
     tcase_add_test(tc, test_trace_unfinished_ops);
     tcase_add_test(tc, test_trace_window);
+    tcase_add_test(tc, test_trace_window_counter_starts);
+    tcase_add_test(tc, test_trace_thread_names_unpinned);
     tcase_add_test(tc, test_trace_reset_ends_copies);
     tcase_add_test(tc, test_trace_displaced_line_ends);
     tcase_add_test(tc, test_trace_upgrade_keeps_a_copy);

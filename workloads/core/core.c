@@ -1734,9 +1734,8 @@ static bool place_lines(struct run *r)
     return ok;
 }
 
-/* Where thread i of p runs: its pin, else core i % cores, hardware thread
- * i / cores (which fills every core's first hardware thread first). */
-static struct wl_pin thread_place(const struct wl_program *p, int i, int cores)
+/* (fills every core's first hardware thread first) */
+struct wl_pin core_thread_place(const struct wl_program *p, int i, int cores)
 {
     if (wl_program_pinned(p))
         return wl_program_pin(p, i);
@@ -1769,7 +1768,7 @@ bool core_threads_fit(const struct wl_program *p, int cores, int threads_per_cor
                       struct sim_diag *d)
 {
     for (int i = 0; i < wl_program_threads(p); i++) {
-        struct wl_pin at = thread_place(p, i, cores);
+        struct wl_pin at = core_thread_place(p, i, cores);
         if (at.core >= cores || at.hw >= threads_per_core) {
             unfit(p, cores, threads_per_core, i, at, d);
             return false;
@@ -1783,7 +1782,7 @@ static bool place_threads(struct run *r)
     if (!core_threads_fit(r->prog, r->m->cores, r->m->threads_per_core, r->d))
         return false;
     for (int i = 0; i < r->nthr; i++) {
-        struct wl_pin at = thread_place(r->prog, i, r->m->cores);
+        struct wl_pin at = core_thread_place(r->prog, i, r->m->cores);
         r->thr[i].core = at.core;
         r->thr[i].hw = at.hw;
     }

@@ -200,6 +200,10 @@ bool core_req_origin(const struct cc_req *r, int *thread, const char **loop_var,
  * current one while r is under way (a wait's poll, a copy's line). */
 const struct wl_op *core_req_op(const struct cc_req *r);
 
+/* Where thread i of p runs on a machine of `cores` cores: its pin line's
+ * place, else core i % cores, hardware thread i / cores. */
+struct wl_pin core_thread_place(const struct wl_program *p, int i, int cores);
+
 /* True if every thread of p has a hardware thread on a machine of `cores`
  * cores of threads_per_core each (its pin line's, else core i % cores,
  * hardware thread i / cores); else says which does not, in d. core_run
