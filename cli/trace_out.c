@@ -332,6 +332,18 @@ static void flow_end(struct trace_out *t, const char *ph, uint64_t id, int pid, 
     ev_end(t);
 }
 
+/* A flow's end binds to the slice around it on its track ("bp":"e"):
+ * where no state bar is drawn there (a server with no state, the SCC's
+ * tiles; a copy in I), the end gets a slice of its own, a picosecond
+ * long, named by the message (else Perfetto drops the arrow). */
+static void flow_anchor(struct trace_out *t, int64_t line, int node, sim_time_t ts,
+                        const char *name)
+{
+    const struct track *tr = track_get(t, line, node);
+    if (!tr->state || (strcmp(tr->state, "I") == 0 && tr->since <= ts))
+        span(t, line_pid(line), node, "msg", name, ts, ts + 1, "");
+}
+
 /* A flow from (from_node, t0) to (to_node, t1) on one line, both ends or none. */
 static void flow(struct trace_out *t, int64_t line, int from_node, sim_time_t t0, int to_node,
                  sim_time_t t1, const char *name, const char *gloss)
@@ -347,6 +359,8 @@ static void flow(struct trace_out *t, int64_t line, int from_node, sim_time_t t0
         return;
     }
     flow_end(t, "f", id, line_pid(line), to_node, t1, name, NULL);
+    flow_anchor(t, line, from_node, t0, name);
+    flow_anchor(t, line, to_node, t1, name);
 }
 
 /* Every message is an arrow, named as the tables name it: from its sender

@@ -49,8 +49,9 @@ def quote(text):
 def script(events, args):
     proc, thread = names(events)
     lo, hi = args.from_ns / 1000.0, args.to_ns / 1000.0  # the JSON is in us
-    spans = [e for e in events if e.get("ph") == "X" and e["ts"] + e.get("dur", 0) >= lo
-             and e["ts"] <= hi]
+    # not the picosecond slices a message's arrow is anchored to (cat "msg")
+    spans = [e for e in events if e.get("ph") == "X" and e.get("cat") != "msg"
+             and e["ts"] + e.get("dur", 0) >= lo and e["ts"] <= hi]
     rows = sorted({(e["pid"], e["tid"]) for e in spans})
     if not rows:
         sys.exit("timeline-png: no spans in the window")
