@@ -288,6 +288,8 @@ static int fitted(const struct machine_cfg *m, struct val_params *p)
         const struct mb_row *ml = m->memsys->tag_directory ? &t->table4[MB_EE] : &t->table3_intra;
         val_params_fitted(r.r_l, r.r_r, r.r_q, r.r_i, r.r_qi, t->table2[MB_EE].k[1], ml->k[0],
                           ml->k[1], p);
+        if (m->memsys->tag_directory)
+            p->mp = ml->k[2]; /* Eq 5's p */
     }
     if (ok && m->machine.sockets > 1 && t->table3_inter.n > 0) {
         p->xq = t->table3_inter.k[0];
@@ -323,6 +325,8 @@ static int get_params(struct val_args *a, const struct machine_cfg *m, struct va
             p->xo = f->table3_inter[1];
             p->xc = f->table3_inter[2];
         }
+        if (m->memsys->tag_directory && f->n_table4_EE == 3)
+            p->mp = f->table4_EE[2]; /* Table 4 E/E's p: the multi-line model is Eq 5 */
         return 0;
     }
     return fitted(m, p);

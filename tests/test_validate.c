@@ -110,6 +110,11 @@ START_TEST(test_trees_eq26_32_35)
     /* Eq 35, N=64: T_m = 63.4 + 11.1*64 = 773.8; T_stage = 2*105 + 773.8 = 983.8;
      * 8 threads: 3 stages = 2951.4; + T_inter 2*(70+94) + 773.8 = 1101.8 */
     BAND(val_reduce_binomial(&snb, 8, 0, 64), 2951.4, 2951.4);
+    /* on Xeon Phi T_m is Eq 5, q + o N - p / N (Table 4 E/E): 3 stages of
+     * 2(R_I + R_R) + 1521 + 76 * 64 - 1096 / 64 */
+    struct val_params phi = knc;
+    phi.mp = 1096.0;
+    BAND(val_reduce_binomial(&phi, 8, 0, 64), 22184.625, 22184.625);
     BAND(val_reduce_binomial(&snb, 8, 8, 64), 4053.2, 4053.2);
     /* T_inter with the inter row: 2*(70+94) + 180.65 + 7.5*64 + 3*64 = 1180.65 */
     BAND(val_reduce_binomial(&snb_x, 8, 8, 64), 4132.05, 4132.05);

@@ -400,9 +400,10 @@ struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, in
 }
 
 /* Eq 4: T_m(N) = q + o N, N lines copied by one thread. */
+/* Eq 4 (Sandy Bridge), or Eq 5 (Xeon Phi, p > 0): q + o N - p / N. */
 double val_multiline(const struct val_params *p, int lines)
 {
-    return p->mq + p->mo * lines;
+    return p->mq + p->mo * lines - (lines > 0 ? p->mp / lines : 0);
 }
 
 double val_multiline_inter(const struct val_params *p, int n, int lines)

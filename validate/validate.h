@@ -34,6 +34,7 @@ struct val_params {
     double b, c;        /* contention: Table 2's slope c (Eq 2: T_C(n) = R_L + R_R + c (n - 1)) and
                            intercept b (only where the paper names b: Sec 4.2.2) */
     double mq, mo;      /* multi-line copy T_m(N) = q + o N, Eq 4 */
+    double mp;          /* on Xeon Phi, Eq 5's p: T_N = q + o N - p / N (0: Eq 4) */
     val_rates_fn rates; /* seed 001: NULL if not available */
     void *rates_ctx;
     /* Table 3's inter-socket row, T_m(n, N) = q + o N + c n N (Eq 4, c the
