@@ -582,10 +582,11 @@ static void write_events(struct trace_out *t)
 }
 
 /* The lines whose count did not change from the window's start on: the
- * count they had then is their count now. */
-static void copies_at_window_start(struct trace_out *t)
+ * count they had then is their count now (a window after the run's end
+ * shows nothing, as its bars are not drawn). */
+static void copies_at_window_start(struct trace_out *t, sim_time_t end)
 {
-    if (!t->o.from)
+    if (!t->o.from || t->o.from > end)
         return;
     for (int64_t l = 0; l < wl_program_line_count(t->p); l++)
         if (!t->copies_at_from[l] && t->copies[l])
@@ -595,7 +596,7 @@ static void copies_at_window_start(struct trace_out *t)
 bool trace_out_close(struct trace_out *t, sim_time_t end)
 {
     struct closing c = {t, end};
-    copies_at_window_start(t);
+    copies_at_window_start(t, end);
     sim_map_each(&t->tracks, close_track, &c);
     write_events(t);
     bool ok = !ferror(t->f);
