@@ -170,12 +170,17 @@ static void print_tables(const struct machine_cfg *m, const struct mb_tables *t)
     const struct machine_model_sec *p = &m->model;
     static const char *const t2[3] = {"b", "c", "a"}, *const t3[3] = {"q", "o", "c"},
                              *const t4[3] = {"q", "o", "p"};
-    static const bool slopes[3] = {false, true, false}, t3e[3] = {false, true, true};
+    /* the errors of what a targets file may fit to: the slopes, and Eq 3's
+     * b and a in the I rows (calibrate.h's table2_IE_b_ns ...) */
+    static const bool slopes[3] = {false, true, false}, t3e[3] = {false, true, true},
+                      eq3[3] = {true, true, true};
     printf("  seed 000 Table 2, contention: n threads copy one line (send/receive buffer E or I);\n"
            "  ns, b + c n (- a/n when the send line is in memory), simulated (paper, error: the\n"
-           "  slopes'; the intercepts are not targets, their errors are in the JSON)\n");
+           "  slopes', and Eq 3's b and a of the I rows, which a targets file may fit; the other\n"
+           "  intercepts' errors are in the JSON)\n");
     for (int s = 0; s < MB_NSTATES; s++)
-        table_row(2, mb_state_names[s], &t->table2[s], paper_row(p, 2, s), t2, slopes);
+        table_row(2, mb_state_names[s], &t->table2[s], paper_row(p, 2, s), t2,
+                  s == MB_IE || s == MB_II ? eq3 : slopes);
     printf("  seed 000 Table 3, multi-line ping-pong: n pairs at once, each sender copies N lines "
            "into its\n  receiver's buffer, which polls the last (buffers in E); q + o N + c n N\n");
     table_row(3, "intra", &t->table3_intra, paper_row(p, 3, 0), t3, t3e);

@@ -143,10 +143,17 @@ START_TEST(test_tables_json)
     /* the teaching machine with a paper's row of Table 2 and Table 1's R_L */
     const char *cfg =
         tu_write("paper.cfg", "@include \"" CCSIM_CONFIGS "/teach-xbar.cfg\"\n"
-                              "model = { R_L_ns = 2.0; table2_EE = [100.0, 10.0, 0.0]; };\n");
+                              "model = { R_L_ns = 2.0; table2_EE = [100.0, 10.0, 0.0];\n"
+                              "  table2_IE = [800.0, 20.0, 600.0]; };\n");
     tu_ccsim(&r, "microbench -c %s -i 4 --json %s/mb.json", cfg, tu_dir());
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert(strstr(r.out, "seed 000 Table 2") && strstr(r.out, "seed 000 Table 4"));
+    /* the I rows' b and a are targets a targets file may fit: their errors
+     * are printed (the text said no intercept was a target) */
+    const char *ie = strstr(r.out, "    I/E ");
+    ck_assert_msg(ie && strstr(ie, "( 800.0 ") && strstr(ie, " %)  c") && strstr(ie, "( 600.0 ") &&
+                      !strstr(r.out, "the intercepts are not targets"),
+                  "%s", r.out);
     char path[600];
     snprintf(path, sizeof path, "%s/mb.json", tu_dir());
     const char *json = tu_slurp(path);
