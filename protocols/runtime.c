@@ -358,28 +358,40 @@ static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
 static void retry_set(struct cc_system *s, struct cc_cache *c, unsigned set);
 static void wb_leave(struct cc_system *s, struct cc_cache *c, struct cc_line *cl);
 
-static void park_on_set(struct cc_cache *c, unsigned set, struct cc_req *r);
+/* The requests parked on cl, taken off it (their list, in order). */
+static struct cc_req *take_waiters(struct cc_line *cl)
+{
+    struct cc_req *r = cl->waiting;
+    cl->waiting = cl->waiting_tail = NULL;
+    return r;
+}
+
+/* Requests that met their line leaving start again, in their order, each
+ * through its set as a miss does (a way, or a place behind the set's
+ * waiters). */
+static void start_again(struct cc_system *s, struct cc_cache *c, struct cc_req *r)
+{
+    while (r) {
+        struct cc_req *next = r->next;
+        r->next = NULL;
+        cc_process_request(s, c, r);
+        r = next;
+    }
+}
 
 /* A line gone to I with requests waiting on it while misses wait for a way
  * of its set (they came first: a line chosen as a victim had no waiters):
  * the way goes to those misses, and the line's waiters follow them
- * through the set, in their order, as a buffered eviction's do (replayed
- * on the way, a poller's re-load took it from the miss whose eviction
- * freed it, again and again). */
+ * through the set, as a buffered eviction's do (replayed on the way, a
+ * poller's re-load took it from the miss whose eviction freed it, again
+ * and again). */
 static bool queue_behind_set(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
 {
-    unsigned set = set_of(s, cl->line);
-    if (cl->state != CS_I || !cl->waiting || !c->set_waiting[set] || cl->replaying)
+    if (cl->state != CS_I || !cl->waiting || !c->set_waiting[set_of(s, cl->line)] || cl->replaying)
         return false;
-    struct cc_req *r = cl->waiting;
-    cl->waiting = cl->waiting_tail = NULL;
-    while (r) {
-        struct cc_req *next = r->next;
-        park_on_set(c, set, r);
-        r = next;
-    }
-    cc_way_free(c, cl);
-    retry_set(s, c, set);
+    struct cc_req *r = take_waiters(cl);
+    free_way(s, c, cl);
+    start_again(s, c, r);
     return true;
 }
 
@@ -783,8 +795,7 @@ static void wb_enter(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
     e->data = c->wb_data + (size_t)i * s->p.line_bytes;
     memcpy(e->data, cl->data, s->p.line_bytes);
     c->wb_used++;
-    cc_way_free(c, cl);
-    retry_set(s, c, set_of(s, e->line));
+    free_way(s, c, cl);
 }
 
 /* A buffered eviction is over (its line I in this cache): the buffer is
@@ -793,15 +804,9 @@ static void wb_enter(struct cc_system *s, struct cc_cache *c, struct cc_line *cl
 static void wb_leave(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
 {
     SIM_ASSERT(cl->state == CS_I);
-    struct cc_req *r = cl->waiting;
-    cl->waiting = cl->waiting_tail = NULL;
+    struct cc_req *r = take_waiters(cl);
     cc_way_free(c, cl);
-    while (r) {
-        struct cc_req *next = r->next;
-        r->next = NULL;
-        cc_process_request(s, c, r);
-        r = next;
-    }
+    start_again(s, c, r);
 }
 
 static void free_way(struct cc_system *s, struct cc_cache *c, struct cc_line *cl)
