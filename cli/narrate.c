@@ -246,6 +246,18 @@ static void prefetcher_name(const struct cc_step *st, char *buf, size_t size)
         snprintf(buf, size, "the cache's %s prefetcher", hardware_prefetcher(st->prefetch));
 }
 
+/* Who sent a prefetch's request a home row took, said of the requesting
+ * core: its copy loop, its store waiting its turn, or its hardware prefetcher. */
+static void sender_prefetcher_name(const struct cc_step *st, char *buf, size_t size)
+{
+    if (st->prefetch == CC_PF_SOFTWARE)
+        snprintf(buf, size, "a prefetch instruction of its core's copy or addline loop");
+    else if (st->prefetch == CC_PF_STORE)
+        snprintf(buf, size, "a store of its core waiting its turn");
+    else
+        snprintf(buf, size, "its %s prefetcher", hardware_prefetcher(st->prefetch));
+}
+
 /* "Fwd_GetS from home 0", "Upgrade (GetX from core 0)", "Done"; the gloss
  * beside it when asked. */
 static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_step *st,
@@ -291,12 +303,7 @@ static void event_chunk(struct narrate_ctx *n, struct text *t, const struct cc_s
         node_name(n, st->msg_src, from, sizeof from);
     if (st->prefetch) { /* at the home: the request a prefetch sent */
         char who[96];
-        if (st->prefetch == CC_PF_SOFTWARE)
-            snprintf(who, sizeof who, "a prefetch instruction of its core's copy or addline loop");
-        else if (st->prefetch == CC_PF_STORE)
-            snprintf(who, sizeof who, "a store of its core waiting its turn");
-        else
-            snprintf(who, sizeof who, "its %s prefetcher", hardware_prefetcher(st->prefetch));
+        sender_prefetcher_name(st, who, sizeof who);
         /* the message, not the row's event, says what it asks for (an
          * Upgrade is a sharer's GetX) */
         const char *msg = st->msg_type ? st->msg_type : st->event;
