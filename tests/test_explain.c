@@ -234,15 +234,6 @@ START_TEST(test_explain_waiting_request_named_by_message)
 }
 END_TEST
 
-/* How often needle occurs in hay. */
-static int count_in(const char *hay, const char *needle)
-{
-    int n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
-
 /* A prefetch is a request no core waits for: explain does not say one does. */
 START_TEST(test_explain_prefetch_nobody_waits)
 {
@@ -286,8 +277,8 @@ START_TEST(test_explain_prefetch_nobody_waits)
     const char *slots = "--set core.prefetch_distance=2 --set core.prefetch_read_slots=1 "
                         "--set core.prefetch_write_slots=1";
     tu_ccsim(&r, "explain -c knc-5110p %s --wide %s", t, slots);
-    int stops = count_in(r.out, "loop stops at the prefetch instruction"),
-        ends = count_in(r.out, "loop goes on");
+    int stops = tu_count(r.out, "loop stops at the prefetch instruction"),
+        ends = tu_count(r.out, "loop goes on");
     ck_assert_msg(stops > 1 && stops == ends, "%d stops, %d ends", stops, ends);
     tu_ccsim(&r, "run -c knc-5110p %s %s", t, slots);
     char want[96];

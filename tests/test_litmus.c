@@ -37,14 +37,6 @@ static int litmus_files(char *buf, size_t size)
     return n;
 }
 
-static int count_of(const char *text, const char *what)
-{
-    int n = 0;
-    for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
-        n++;
-    return n;
-}
-
 /* Every shipped test on every shipped config (`ccsim list configs`): the
  * verdict each expects, or exit 2 naming a non-coherent machine. The
  * sanitizer pass runs two configs. */
@@ -69,8 +61,8 @@ START_TEST(test_every_config)
             continue;
         }
         ck_assert_msg(r.status == 0, "%s: %s%s", name, r.out, r.err);
-        ck_assert_msg(count_of(r.out, ": met\n") == n, "%s: %s", name, r.out);
-        ck_assert_msg(count_of(r.out, "5 runs (seeds 1..5)") == n, "%s", r.out);
+        ck_assert_msg(tu_count(r.out, ": met\n") == n, "%s: %s", name, r.out);
+        ck_assert_msg(tu_count(r.out, "5 runs (seeds 1..5)") == n, "%s", r.out);
         coherent++;
     }
     ck_assert_int_ge(coherent, 2);

@@ -45,6 +45,14 @@ const char *tu_dir(void)
     return tu_dir_path;
 }
 
+int tu_count(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
 const char *tu_write(const char *name, const char *text)
 {
     static char path[512];

@@ -24,6 +24,8 @@
 const char *tu_write(const char *name, const char *text);
 /* The per-process temp folder. */
 const char *tu_dir(void);
+/* How often needle occurs in text (not overlapping). */
+int tu_count(const char *text, const char *needle);
 
 struct tu_run {
     int status; /* exit status, or 128 + signal */
