@@ -399,8 +399,8 @@ struct val_band val_reduce_tree(const struct val_params *p, enum val_shape s, in
     return tree_cost(p, s, n, NULL, false, true, 0);
 }
 
-/* Eq 4: T_m(N) = q + o N, N lines copied by one thread. */
-/* Eq 4 (Sandy Bridge), or Eq 5 (Xeon Phi, p > 0): q + o N - p / N. */
+/* T_m(N), N lines copied by one thread: Eq 4 (Sandy Bridge), q + o N, or
+ * Eq 5 (Xeon Phi, p > 0), q + o N - p / N. */
 double val_multiline(const struct val_params *p, int lines)
 {
     return p->mq + p->mo * lines - (lines > 0 ? p->mp / lines : 0);

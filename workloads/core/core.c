@@ -1734,7 +1734,8 @@ static bool place_lines(struct run *r)
     return ok;
 }
 
-/* (fills every core's first hardware thread first) */
+/* Unpinned, thread i goes to core i % cores, hardware thread i / cores:
+ * every core's first hardware thread fills first. */
 struct wl_pin core_thread_place(const struct wl_program *p, int i, int cores)
 {
     if (wl_program_pinned(p))
